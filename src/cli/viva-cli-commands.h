@@ -1,0 +1,13 @@
+/* viva-cli-commands.h
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+G_BEGIN_DECLS
+
+/* One function per subcommand, each in its own viva-cli-<name>.c. argv[0]
+ * is the subcommand's name. */
+
+G_END_DECLS

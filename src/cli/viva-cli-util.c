@@ -1,0 +1,103 @@
+/* viva-cli-util.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <stdio.h>
+
+#include "viva-cli-util.h"
+
+/**
+ * viva_cli_parse_options:
+ *
+ * Parses @argv with @context. Returns %VIVA_CLI_EXIT_OK, or
+ * %VIVA_CLI_EXIT_USAGE after printing why the command line is wrong.
+ */
+int
+viva_cli_parse_options (GOptionContext   *context,
+                        int              *argc,
+                        char           ***argv)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!g_option_context_parse (context, argc, argv, &error))
+    {
+      viva_cli_usage_error (context, "%s", error->message);
+      return VIVA_CLI_EXIT_USAGE;
+    }
+
+  return VIVA_CLI_EXIT_OK;
+}
+
+/**
+ * viva_cli_print_event:
+ * @event: the value of the `"event"` key
+ * @object: (transfer none): the rest of the event
+ *
+ * Prints one JSON object on one line and flushes, so a script reading the
+ * pipe sees each event as it happens.
+ */
+void
+viva_cli_print_event (const char *event,
+                      JsonObject *object)
+{
+  g_autoptr(JsonNode) node = json_node_new (JSON_NODE_OBJECT);
+  g_autoptr(JsonObject) line = json_object_new ();
+  g_autofree char *text = NULL;
+
+  json_object_set_string_member (line, "event", event);
+
+  if (object != NULL)
+    {
+      JsonObjectIter iter;
+      const char *name;
+      JsonNode *value;
+
+      json_object_iter_init (&iter, object);
+      while (json_object_iter_next (&iter, &name, &value))
+        json_object_set_member (line, name, json_node_copy (value));
+    }
+
+  json_node_set_object (node, line);
+  text = json_to_string (node, FALSE);
+  fputs (text, stdout);
+  fputc ('\n', stdout);
+  fflush (stdout);
+}
+
+void
+viva_cli_usage_error (GOptionContext *context,
+                      const char     *format,
+                      ...)
+{
+  g_autofree char *message = NULL;
+  va_list args;
+
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+
+  g_printerr ("viva-cli: %s\n", message);
+  if (context != NULL)
+    {
+      g_autofree char *help = g_option_context_get_help (context, TRUE, NULL);
+      g_printerr ("\n%s", help);
+    }
+}
+
+void
+viva_cli_fail (const char *format,
+               ...)
+{
+  g_autofree char *message = NULL;
+  va_list args;
+
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+
+  g_printerr ("viva-cli: %s\n", message);
+}

@@ -1,0 +1,32 @@
+/* viva-cli-util.h
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <gio/gio.h>
+#include <json-glib/json-glib.h>
+
+G_BEGIN_DECLS
+
+/* Exit statuses of the CLI contract in DESIGN.md. */
+#define VIVA_CLI_EXIT_OK      0
+#define VIVA_CLI_EXIT_FAILED  1
+#define VIVA_CLI_EXIT_USAGE   2
+
+typedef int (*VivaCliCommand) (int    argc,
+                               char **argv);
+
+int   viva_cli_parse_options (GOptionContext  *context,
+                              int             *argc,
+                              char          ***argv);
+void  viva_cli_print_event   (const char      *event,
+                              JsonObject      *object);
+void  viva_cli_usage_error   (GOptionContext  *context,
+                              const char      *format,
+                              ...) G_GNUC_PRINTF (2, 3);
+void  viva_cli_fail          (const char      *format,
+                              ...) G_GNUC_PRINTF (1, 2);
+
+G_END_DECLS

@@ -1,0 +1,70 @@
+/* viva-cli.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <locale.h>
+#include <stdio.h>
+
+#include "viva-core.h"
+#include "viva-cli-commands.h"
+#include "viva-cli-util.h"
+
+static const struct {
+  const char     *name;
+  VivaCliCommand  func;
+  const char     *summary;
+} commands[] = {
+  { NULL, NULL, NULL }, /* keeps the table valid while it is empty */
+};
+
+static void
+print_usage (FILE *out)
+{
+  fprintf (out, "%s\n", _("Usage: viva-cli [--version] COMMAND [OPTIONS…]"));
+  fprintf (out, "\n%s\n", _("Commands:"));
+  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+    if (commands[i].name != NULL)
+      fprintf (out, "  %-16s %s\n", commands[i].name, _(commands[i].summary));
+  fprintf (out, "\n%s\n", _("Run “viva-cli COMMAND --help” for a command’s options."));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  setlocale (LC_ALL, "");
+  viva_core_init ();
+  textdomain (GETTEXT_PACKAGE);
+
+  if (argc < 2)
+    {
+      print_usage (stderr);
+      return VIVA_CLI_EXIT_USAGE;
+    }
+
+  if (g_str_equal (argv[1], "--version") || g_str_equal (argv[1], "-V"))
+    {
+      printf ("viva-cli %s\n", PACKAGE_VERSION);
+      return VIVA_CLI_EXIT_OK;
+    }
+
+  if (g_str_equal (argv[1], "--help") || g_str_equal (argv[1], "-h") || g_str_equal (argv[1], "help"))
+    {
+      print_usage (stdout);
+      return VIVA_CLI_EXIT_OK;
+    }
+
+  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+    {
+      if (commands[i].name != NULL && g_str_equal (commands[i].name, argv[1]))
+        return commands[i].func (argc - 1, argv + 1);
+    }
+
+  fprintf (stderr, _("viva-cli: “%s” is not a command.\n\n"), argv[1]);
+  print_usage (stderr);
+  return VIVA_CLI_EXIT_USAGE;
+}

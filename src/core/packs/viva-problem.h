@@ -1,0 +1,78 @@
+/* viva-problem.h
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <gio/gio.h>
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  VIVA_PROBLEM_IMPLEMENT,
+  VIVA_PROBLEM_DEBUG,
+  VIVA_PROBLEM_EXPLAIN,
+} VivaProblemType;
+
+typedef struct
+{
+  char *name;
+  char *code;
+} VivaProblemTest;
+
+typedef struct
+{
+  char  *question;
+  char **points;
+} VivaProblemQuestion;
+
+#define VIVA_TYPE_PROBLEM (viva_problem_get_type())
+
+G_DECLARE_FINAL_TYPE (VivaProblem, viva_problem, VIVA, PROBLEM, GObject)
+
+VivaProblem       *viva_problem_new               (const char      *id,
+                                                   const char      *title);
+const char        *viva_problem_get_id            (VivaProblem     *self);
+const char        *viva_problem_get_title         (VivaProblem     *self);
+void               viva_problem_set_title         (VivaProblem     *self,
+                                                   const char      *title);
+VivaProblemType    viva_problem_get_problem_type  (VivaProblem     *self);
+void               viva_problem_set_problem_type  (VivaProblem     *self,
+                                                   VivaProblemType  type);
+const char        *viva_problem_get_description   (VivaProblem     *self);
+void               viva_problem_set_description   (VivaProblem     *self,
+                                                   const char      *description);
+const char        *viva_problem_get_starter_code  (VivaProblem     *self);
+void               viva_problem_set_starter_code  (VivaProblem     *self,
+                                                   const char      *code);
+const char        *viva_problem_get_hint          (VivaProblem     *self);
+void               viva_problem_set_hint          (VivaProblem     *self,
+                                                   const char      *hint);
+const char        *viva_problem_get_reference     (VivaProblem     *self);
+void               viva_problem_set_reference     (VivaProblem     *self,
+                                                   const char      *code);
+const char        *viva_problem_get_rubric        (VivaProblem     *self);
+void               viva_problem_set_rubric        (VivaProblem     *self,
+                                                   const char      *rubric);
+guint              viva_problem_get_time_limit    (VivaProblem     *self);
+void               viva_problem_set_time_limit    (VivaProblem     *self,
+                                                   guint            minutes);
+guint              viva_problem_get_n_tests       (VivaProblem     *self);
+const VivaProblemTest *viva_problem_get_test      (VivaProblem     *self,
+                                                   guint            index);
+void               viva_problem_add_test          (VivaProblem     *self,
+                                                   const char      *name,
+                                                   const char      *code);
+guint              viva_problem_get_n_questions   (VivaProblem     *self);
+const VivaProblemQuestion *viva_problem_get_question (VivaProblem  *self,
+                                                   guint            index);
+void               viva_problem_add_question      (VivaProblem     *self,
+                                                   const char      *question,
+                                                   const char * const *points);
+const char        *viva_problem_type_to_string    (VivaProblemType  type);
+gboolean           viva_problem_type_from_string  (const char      *str,
+                                                   VivaProblemType *type);
+
+G_END_DECLS

@@ -1,0 +1,14 @@
+/* viva-core.h
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+void viva_core_init (void);
+
+G_END_DECLS

@@ -1,0 +1,53 @@
+/* viva-settings.h
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <gio/gio.h>
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  VIVA_EXAMINER_MODE_AUTO,
+  VIVA_EXAMINER_MODE_MODEL,
+  VIVA_EXAMINER_MODE_OFFLINE,
+} VivaExaminerMode;
+
+#define VIVA_TYPE_SETTINGS (viva_settings_get_type())
+
+G_DECLARE_FINAL_TYPE (VivaSettings, viva_settings, VIVA, SETTINGS, GObject)
+
+VivaSettings     *viva_settings_new                    (void);
+VivaSettings     *viva_settings_get_default            (void);
+gboolean          viva_settings_has_schema             (VivaSettings     *self);
+const char       *viva_settings_get_base_url           (VivaSettings     *self);
+void              viva_settings_set_base_url           (VivaSettings     *self,
+                                                        const char       *base_url);
+const char       *viva_settings_get_model              (VivaSettings     *self);
+void              viva_settings_set_model              (VivaSettings     *self,
+                                                        const char       *model);
+double            viva_settings_get_temperature        (VivaSettings     *self);
+void              viva_settings_set_temperature        (VivaSettings     *self,
+                                                        double            temperature);
+guint             viva_settings_get_first_byte_timeout (VivaSettings     *self);
+guint             viva_settings_get_idle_timeout       (VivaSettings     *self);
+guint             viva_settings_get_context_length     (VivaSettings     *self);
+const char       *viva_settings_get_examiner_language  (VivaSettings     *self);
+void              viva_settings_set_examiner_language  (VivaSettings     *self,
+                                                        const char       *language);
+VivaExaminerMode  viva_settings_get_examiner_mode      (VivaSettings     *self);
+void              viva_settings_set_examiner_mode      (VivaSettings     *self,
+                                                        VivaExaminerMode  mode);
+const char       *viva_settings_get_last_pack          (VivaSettings     *self);
+const char       *viva_settings_get_last_problem       (VivaSettings     *self);
+void              viva_settings_set_last_problem       (VivaSettings     *self,
+                                                        const char       *pack_id,
+                                                        const char       *problem_id);
+gboolean          viva_settings_get_teacher_mode       (VivaSettings     *self);
+void              viva_settings_set_teacher_mode       (VivaSettings     *self,
+                                                        gboolean          teacher_mode);
+
+G_END_DECLS
