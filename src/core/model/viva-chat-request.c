@@ -1,0 +1,363 @@
+/* viva-chat-request.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+
+#include "viva-chat-request.h"
+#include "viva-model-error.h"
+#include "viva-model-private.h"
+
+struct _VivaChatRequest
+{
+  grefcount  ref_count;
+  GPtrArray *messages;
+  GPtrArray *tools;
+  char      *model;
+  double     temperature;
+  guint      has_temperature : 1;
+  guint      max_tokens;
+};
+
+G_DEFINE_BOXED_TYPE (VivaChatRequest, viva_chat_request, viva_chat_request_ref, viva_chat_request_unref)
+
+/**
+ * viva_chat_request_new:
+ *
+ * Returns: (transfer full): an empty request
+ */
+VivaChatRequest *
+viva_chat_request_new (void)
+{
+  VivaChatRequest *self = g_new0 (VivaChatRequest, 1);
+
+  g_ref_count_init (&self->ref_count);
+  self->messages = g_ptr_array_new_with_free_func ((GDestroyNotify)viva_chat_message_unref);
+  self->tools = g_ptr_array_new_with_free_func ((GDestroyNotify)viva_tool_definition_unref);
+
+  return self;
+}
+
+VivaChatRequest *
+viva_chat_request_ref (VivaChatRequest *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  g_ref_count_inc (&self->ref_count);
+  return self;
+}
+
+void
+viva_chat_request_unref (VivaChatRequest *self)
+{
+  g_return_if_fail (self != NULL);
+
+  if (!g_ref_count_dec (&self->ref_count))
+    return;
+
+  g_ptr_array_unref (self->messages);
+  g_ptr_array_unref (self->tools);
+  g_free (self->model);
+  g_free (self);
+}
+
+/**
+ * viva_chat_request_add_message:
+ * @message: (transfer none): the next message; a reference is kept
+ */
+void
+viva_chat_request_add_message (VivaChatRequest *self,
+                               VivaChatMessage *message)
+{
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (message != NULL);
+
+  g_ptr_array_add (self->messages, viva_chat_message_ref (message));
+}
+
+/**
+ * viva_chat_request_get_messages:
+ *
+ * Returns: (transfer none) (element-type VivaChatMessage): the messages
+ */
+GPtrArray *
+viva_chat_request_get_messages (const VivaChatRequest *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  return self->messages;
+}
+
+/**
+ * viva_chat_request_add_tool:
+ * @tool: (transfer none): a tool to offer; a reference is kept
+ */
+void
+viva_chat_request_add_tool (VivaChatRequest    *self,
+                            VivaToolDefinition *tool)
+{
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (tool != NULL);
+
+  g_ptr_array_add (self->tools, viva_tool_definition_ref (tool));
+}
+
+/**
+ * viva_chat_request_get_tools:
+ *
+ * Returns: (transfer none) (element-type VivaToolDefinition): the tools offered
+ */
+GPtrArray *
+viva_chat_request_get_tools (const VivaChatRequest *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  return self->tools;
+}
+
+/**
+ * viva_chat_request_get_model:
+ *
+ * Returns: (nullable): the model asked for, or %NULL for the model's default
+ */
+const char *
+viva_chat_request_get_model (const VivaChatRequest *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  return self->model;
+}
+
+void
+viva_chat_request_set_model (VivaChatRequest *self,
+                             const char      *model)
+{
+  g_return_if_fail (self != NULL);
+
+  if (self->model != model)
+    {
+      g_free (self->model);
+      self->model = (model != NULL && model[0] != '\0') ? g_strdup (model) : NULL;
+    }
+}
+
+/**
+ * viva_chat_request_get_temperature:
+ * @temperature: (out) (optional): where to store it
+ *
+ * Returns: %TRUE when the request sets a temperature
+ */
+gboolean
+viva_chat_request_get_temperature (const VivaChatRequest *self,
+                                   double                *temperature)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+
+  if (temperature != NULL)
+    *temperature = self->temperature;
+  return self->has_temperature;
+}
+
+void
+viva_chat_request_set_temperature (VivaChatRequest *self,
+                                   double           temperature)
+{
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (isfinite (temperature) && temperature >= 0.0);
+
+  self->temperature = temperature;
+  self->has_temperature = TRUE;
+}
+
+void
+viva_chat_request_unset_temperature (VivaChatRequest *self)
+{
+  g_return_if_fail (self != NULL);
+
+  self->temperature = 0.0;
+  self->has_temperature = FALSE;
+}
+
+/**
+ * viva_chat_request_get_max_tokens:
+ *
+ * Returns: the reply's token budget, 0 for the server's default
+ */
+guint
+viva_chat_request_get_max_tokens (const VivaChatRequest *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  return self->max_tokens;
+}
+
+void
+viva_chat_request_set_max_tokens (VivaChatRequest *self,
+                                  guint            max_tokens)
+{
+  g_return_if_fail (self != NULL);
+  self->max_tokens = max_tokens;
+}
+
+/**
+ * viva_chat_request_estimate_prompt_tokens:
+ *
+ * A rough count of the prompt's tokens, about four bytes of text each plus
+ * a few per message: good enough to notice that a server kept only part of
+ * the prompt, not to budget it exactly.
+ *
+ * Returns: the estimate
+ */
+guint
+viva_chat_request_estimate_prompt_tokens (const VivaChatRequest *self)
+{
+  gsize bytes = 0;
+  guint overhead = 0;
+
+  g_return_val_if_fail (self != NULL, 0);
+
+  for (guint i = 0; i < self->messages->len; i++)
+    {
+      VivaChatMessage *message = g_ptr_array_index (self->messages, i);
+      GPtrArray *calls = viva_chat_message_get_tool_calls (message);
+      const char *content = viva_chat_message_get_content (message);
+
+      overhead += 4;
+      if (content != NULL)
+        bytes += strlen (content);
+      for (guint j = 0; j < calls->len; j++)
+        bytes += strlen (viva_tool_call_get_arguments (g_ptr_array_index (calls, j))) + 16;
+    }
+
+  for (guint i = 0; i < self->tools->len; i++)
+    {
+      g_autofree char *text = json_to_string (viva_tool_definition_get_parameters (g_ptr_array_index (self->tools, i)), FALSE);
+
+      bytes += strlen (text) + strlen (viva_tool_definition_get_description (g_ptr_array_index (self->tools, i)));
+      overhead += 10;
+    }
+
+  return (guint)(bytes / 4) + overhead;
+}
+
+/**
+ * viva_chat_request_to_json:
+ *
+ * The request as the trace and checkpoints keep it: `messages`, `tools`,
+ * and `model`, `temperature`, `max_tokens` when set. This is not the wire
+ * body; each model builds its own.
+ *
+ * Returns: (transfer full): an object node
+ */
+JsonNode *
+viva_chat_request_to_json (const VivaChatRequest *self)
+{
+  g_autoptr(JsonObject) object = json_object_new ();
+  JsonArray *messages;
+  JsonNode *node;
+
+  g_return_val_if_fail (self != NULL, NULL);
+
+  if (self->model != NULL)
+    json_object_set_string_member (object, "model", self->model);
+
+  messages = json_array_sized_new (self->messages->len);
+  for (guint i = 0; i < self->messages->len; i++)
+    json_array_add_element (messages, viva_chat_message_to_json (g_ptr_array_index (self->messages, i)));
+  json_object_set_array_member (object, "messages", messages);
+
+  if (self->tools->len > 0)
+    {
+      JsonArray *tools = json_array_sized_new (self->tools->len);
+
+      for (guint i = 0; i < self->tools->len; i++)
+        json_array_add_element (tools, viva_tool_definition_to_json (g_ptr_array_index (self->tools, i)));
+      json_object_set_array_member (object, "tools", tools);
+    }
+
+  if (self->has_temperature)
+    json_object_set_double_member (object, "temperature", self->temperature);
+  if (self->max_tokens > 0)
+    json_object_set_int_member (object, "max_tokens", self->max_tokens);
+
+  node = json_node_new (JSON_NODE_OBJECT);
+  json_node_set_object (node, object);
+  return node;
+}
+
+static gboolean
+get_number (JsonObject *object,
+            const char *member,
+            double     *value)
+{
+  JsonNode *node = json_object_get_member (object, member);
+  GType type;
+
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node))
+    return FALSE;
+
+  type = json_node_get_value_type (node);
+  if (type == G_TYPE_DOUBLE)
+    *value = json_node_get_double (node);
+  else if (type == G_TYPE_INT64)
+    *value = json_node_get_int (node);
+  else
+    return FALSE;
+
+  return TRUE;
+}
+
+/**
+ * viva_chat_request_new_from_json:
+ * @node: a node as viva_chat_request_to_json() writes it
+ *
+ * Returns: (transfer full) (nullable): the request, or %NULL with @error set
+ */
+VivaChatRequest *
+viva_chat_request_new_from_json (JsonNode  *node,
+                                 GError   **error)
+{
+  g_autoptr(VivaChatRequest) self = viva_chat_request_new ();
+  JsonObject *object;
+  JsonArray *array;
+  double number;
+
+  g_return_val_if_fail (node != NULL, NULL);
+
+  if (!JSON_NODE_HOLDS_OBJECT (node) ||
+      !(array = _viva_json_get_array ((object = json_node_get_object (node)), "messages")))
+    {
+      g_set_error_literal (error, VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_INVALID_RESPONSE,
+                           _("A request needs a list of messages."));
+      return NULL;
+    }
+
+  for (guint i = 0; i < json_array_get_length (array); i++)
+    {
+      g_autoptr(VivaChatMessage) message = viva_chat_message_new_from_json (json_array_get_element (array, i), error);
+
+      if (message == NULL)
+        return NULL;
+      viva_chat_request_add_message (self, message);
+    }
+
+  if ((array = _viva_json_get_array (object, "tools")))
+    {
+      for (guint i = 0; i < json_array_get_length (array); i++)
+        {
+          g_autoptr(VivaToolDefinition) tool = viva_tool_definition_new_from_json (json_array_get_element (array, i), error);
+
+          if (tool == NULL)
+            return NULL;
+          viva_chat_request_add_tool (self, tool);
+        }
+    }
+
+  viva_chat_request_set_model (self, _viva_json_get_string (object, "model"));
+  if (get_number (object, "temperature", &number) && isfinite (number) && number >= 0)
+    viva_chat_request_set_temperature (self, number);
+  if (get_number (object, "max_tokens", &number) && number > 0 && number < G_MAXUINT)
+    self->max_tokens = (guint)number;
+
+  return g_steal_pointer (&self);
+}
