@@ -5,7 +5,7 @@
 
 #include "config.h"
 
-#include "viva-problem.h"
+#include "viva-pack-private.h"
 
 struct _VivaProblem
 {
@@ -19,6 +19,7 @@ struct _VivaProblem
   char            *rubric;
   GArray          *tests;      /* VivaProblemTest */
   GArray          *questions;  /* VivaProblemQuestion */
+  JsonObject      *source;     /* as read, for the keys we do not know */
   VivaProblemType  type;
   guint            time_limit;
 };
@@ -111,6 +112,7 @@ viva_problem_finalize (GObject *object)
   g_clear_pointer (&self->rubric, g_free);
   g_clear_pointer (&self->tests, g_array_unref);
   g_clear_pointer (&self->questions, g_array_unref);
+  g_clear_pointer (&self->source, json_object_unref);
 
   G_OBJECT_CLASS (viva_problem_parent_class)->finalize (object);
 }
@@ -388,4 +390,24 @@ viva_problem_add_question (VivaProblem        *self,
   q.question = g_strdup (question);
   q.points = g_strdupv ((char **)points);
   g_array_append_val (self->questions, q);
+}
+
+JsonObject *
+_viva_problem_get_source (VivaProblem *self)
+{
+  g_assert (VIVA_IS_PROBLEM (self));
+
+  return self->source;
+}
+
+void
+_viva_problem_set_source (VivaProblem *self,
+                          JsonObject  *source)
+{
+  g_assert (VIVA_IS_PROBLEM (self));
+
+  if (source != NULL)
+    json_object_ref (source);
+  g_clear_pointer (&self->source, json_object_unref);
+  self->source = source;
 }

@@ -1,0 +1,726 @@
+/* viva-pack-parser.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <string.h>
+
+#include "viva-code-store.h"
+#include "viva-pack-private.h"
+
+/* Reading a pack is two passes. The first looks at the bytes before any JSON
+ * parser does: size, binary data, UTF-8 and the nesting depth (json-glib
+ * recurses once per level, so a file of a million “[” must never reach it).
+ * The second walks the parsed tree and reports everything wrong with it,
+ * each with its JSON path, rather than stopping at the first. */
+
+#define MAX_TIME_LIMIT 600
+
+static void add_issue (GPtrArray          *issues,
+                       VivaPackError       code,
+                       VivaPackIssueLevel  level,
+                       const char         *path,
+                       const char         *format,
+                       ...) G_GNUC_PRINTF (5, 6);
+
+static void
+add_issue (GPtrArray          *issues,
+           VivaPackError       code,
+           VivaPackIssueLevel  level,
+           const char         *path,
+           const char         *format,
+           ...)
+{
+  g_autofree char *message = NULL;
+  va_list args;
+
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+
+  g_ptr_array_add (issues, viva_pack_issue_new (code, level, path, message));
+}
+
+static guint
+line_at (const char *data,
+         gsize       offset)
+{
+  guint line = 1;
+
+  for (gsize i = 0; i < offset; i++)
+    if (data[i] == '\n')
+      line++;
+
+  return line;
+}
+
+/**
+ * _viva_pack_check_bytes:
+ *
+ * The first pass. Returns %FALSE, with one issue added, when the bytes must
+ * not reach the JSON parser.
+ */
+gboolean
+_viva_pack_check_bytes (const char *data,
+                        gsize       len,
+                        GPtrArray  *issues)
+{
+  const char *end = NULL;
+  gboolean in_string = FALSE;
+  gboolean only_space = TRUE;
+  guint depth = 0;
+
+  g_assert (issues != NULL);
+  g_assert (data != NULL || len == 0);
+
+  if (len > VIVA_PACK_MAX_SIZE)
+    {
+      add_issue (issues, VIVA_PACK_ERROR_TOO_LARGE, VIVA_PACK_ISSUE_ERROR, NULL,
+                 _("the file is %.1f MB, more than any problem pack (the limit is %d MB) — check that you picked the right file"),
+                 len / (1024.0 * 1024.0), VIVA_PACK_MAX_SIZE / (1024 * 1024));
+      return FALSE;
+    }
+
+  for (gsize i = 0; i < len; i++)
+    {
+      guchar c = data[i];
+
+      if (c < 0x20 && c != '\t' && c != '\n' && c != '\r')
+        {
+          add_issue (issues, VIVA_PACK_ERROR_BINARY, VIVA_PACK_ISSUE_ERROR, NULL,
+                     _("the file holds binary data (byte %u at offset %" G_GSIZE_FORMAT ") — a pack is a JSON text file saved as UTF-8"),
+                     (guint)c, i);
+          return FALSE;
+        }
+
+      if (!g_ascii_isspace (c))
+        only_space = FALSE;
+    }
+
+  if (only_space)
+    {
+      add_issue (issues, VIVA_PACK_ERROR_EMPTY, VIVA_PACK_ISSUE_ERROR, NULL,
+                 _("the file is empty — a pack is a JSON object starting with “{”"));
+      return FALSE;
+    }
+
+  if (!g_utf8_validate_len (data, len, &end))
+    {
+      add_issue (issues, VIVA_PACK_ERROR_ENCODING, VIVA_PACK_ISSUE_ERROR, NULL,
+                 _("line %u is not valid UTF-8 text — save the pack as UTF-8 in your editor"),
+                 line_at (data, end - data));
+      return FALSE;
+    }
+
+  for (gsize i = 0; i < len; i++)
+    {
+      char c = data[i];
+
+      if (in_string)
+        {
+          if (c == '\\')
+            i++;
+          else if (c == '"')
+            in_string = FALSE;
+        }
+      else if (c == '"')
+        {
+          in_string = TRUE;
+        }
+      else if (c == '[' || c == '{')
+        {
+          if (++depth > VIVA_PACK_MAX_DEPTH)
+            {
+              add_issue (issues, VIVA_PACK_ERROR_TOO_DEEP, VIVA_PACK_ISSUE_ERROR, NULL,
+                         _("line %u: lists and objects nest more than %d deep — a pack never needs that, so this file is not a pack"),
+                         line_at (data, i), VIVA_PACK_MAX_DEPTH);
+              return FALSE;
+            }
+        }
+      else if ((c == ']' || c == '}') && depth > 0)
+        {
+          depth--;
+        }
+    }
+
+  if (in_string || depth > 0)
+    {
+      add_issue (issues, VIVA_PACK_ERROR_TRUNCATED, VIVA_PACK_ISSUE_ERROR, NULL,
+                 _("the file stops in the middle of the JSON text — it was probably cut short while copying or downloading; get the whole file again"));
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+/**
+ * _viva_pack_parse:
+ *
+ * Returns: (transfer full) (nullable): the parsed tree, or %NULL with the
+ *   reason added to @issues
+ */
+JsonNode *
+_viva_pack_parse (const char *data,
+                  gsize       len,
+                  GPtrArray  *issues)
+{
+  g_autoptr(JsonParser) parser = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_assert (issues != NULL);
+
+  /* Editors on Windows like to start UTF-8 files with a byte-order mark. */
+  if (len >= 3 && memcmp (data, "\xEF\xBB\xBF", 3) == 0)
+    {
+      data += 3;
+      len -= 3;
+    }
+
+  if (!_viva_pack_check_bytes (data, len, issues))
+    return NULL;
+
+  parser = json_parser_new_immutable ();
+  if (!json_parser_load_from_data (parser, data, len, &error))
+    {
+      add_issue (issues, VIVA_PACK_ERROR_SYNTAX, VIVA_PACK_ISSUE_ERROR, NULL,
+                 _("the file is not valid JSON (%s) — a JSON checker or editor shows where"),
+                 error->message);
+      return NULL;
+    }
+
+  if (json_parser_get_root (parser) == NULL)
+    {
+      add_issue (issues, VIVA_PACK_ERROR_EMPTY, VIVA_PACK_ISSUE_ERROR, NULL,
+                 _("the file is empty — a pack is a JSON object starting with “{”"));
+      return NULL;
+    }
+
+  return json_node_copy (json_parser_get_root (parser));
+}
+
+static char *
+path_key (const char *parent,
+          const char *key)
+{
+  if (parent == NULL || parent[0] == '\0')
+    return g_strdup (key);
+
+  return g_strdup_printf ("%s.%s", parent, key);
+}
+
+static char *
+path_index (const char *parent,
+            guint       index)
+{
+  return g_strdup_printf ("%s[%u]", parent, index);
+}
+
+static const char *
+describe_node (JsonNode *node)
+{
+  switch (JSON_NODE_TYPE (node))
+    {
+    case JSON_NODE_OBJECT:
+      return _("an object");
+
+    case JSON_NODE_ARRAY:
+      return _("a list");
+
+    case JSON_NODE_NULL:
+      return _("null");
+
+    case JSON_NODE_VALUE:
+    default:
+      break;
+    }
+
+  switch (json_node_get_value_type (node))
+    {
+    case G_TYPE_STRING:
+      return _("text");
+
+    case G_TYPE_BOOLEAN:
+      return _("true or false");
+
+    default:
+      return _("a number");
+    }
+}
+
+static gboolean
+node_is_string (JsonNode *node)
+{
+  return JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING;
+}
+
+/* Looks up @key, reporting it when missing or of the wrong type. A NULL
+ * return means the caller has nothing more to check. */
+static JsonNode *
+require_member (JsonObject    *object,
+                const char    *parent,
+                const char    *key,
+                gboolean       required,
+                JsonNodeType   type,
+                const char    *expected,
+                const char    *why,
+                GPtrArray     *issues)
+{
+  g_autofree char *path = path_key (parent, key);
+  JsonNode *node = json_object_get_member (object, key);
+
+  if (node == NULL)
+    {
+      if (required)
+        add_issue (issues, VIVA_PACK_ERROR_MISSING, VIVA_PACK_ISSUE_ERROR, path,
+                   _("missing — %s"), why);
+      return NULL;
+    }
+
+  if (JSON_NODE_TYPE (node) != type ||
+      (type == JSON_NODE_VALUE && json_node_get_value_type (node) != G_TYPE_STRING))
+    {
+      add_issue (issues, VIVA_PACK_ERROR_WRONG_TYPE, VIVA_PACK_ISSUE_ERROR, path,
+                 _("is %s, not %s — %s"), describe_node (node), expected, why);
+      return NULL;
+    }
+
+  return node;
+}
+
+static gboolean
+is_blank (const char *text)
+{
+  for (; *text; text++)
+    if (!g_ascii_isspace (*text))
+      return FALSE;
+
+  return TRUE;
+}
+
+static const char *
+check_string (JsonObject *object,
+              const char *parent,
+              const char *key,
+              gboolean    required,
+              gboolean    allow_empty,
+              const char *why,
+              GPtrArray  *issues)
+{
+  JsonNode *node = require_member (object, parent, key, required, JSON_NODE_VALUE,
+                                   _("text"), why, issues);
+  const char *value;
+
+  if (node == NULL)
+    return NULL;
+
+  value = json_node_get_string (node);
+  if (!allow_empty && is_blank (value))
+    {
+      g_autofree char *path = path_key (parent, key);
+
+      add_issue (issues, VIVA_PACK_ERROR_INVALID, VIVA_PACK_ISSUE_ERROR, path,
+                 _("is empty — %s"), why);
+      return NULL;
+    }
+
+  return value;
+}
+
+static JsonArray *
+check_array (JsonObject *object,
+             const char *parent,
+             const char *key,
+             const char *why,
+             GPtrArray  *issues)
+{
+  JsonNode *node = require_member (object, parent, key, TRUE, JSON_NODE_ARRAY,
+                                   _("a list"), why, issues);
+  g_autofree char *path = NULL;
+
+  if (node == NULL)
+    return NULL;
+
+  if (json_array_get_length (json_node_get_array (node)) == 0)
+    {
+      path = path_key (parent, key);
+      add_issue (issues, VIVA_PACK_ERROR_INVALID, VIVA_PACK_ISSUE_ERROR, path,
+                 _("is an empty list — %s"), why);
+      return NULL;
+    }
+
+  return json_node_get_array (node);
+}
+
+static JsonObject *
+check_element_object (JsonArray  *array,
+                      guint       index,
+                      const char *path,
+                      const char *why,
+                      GPtrArray  *issues)
+{
+  JsonNode *node = json_array_get_element (array, index);
+
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    {
+      add_issue (issues, VIVA_PACK_ERROR_WRONG_TYPE, VIVA_PACK_ISSUE_ERROR, path,
+                 _("is %s, not an object — %s"), describe_node (node), why);
+      return NULL;
+    }
+
+  return json_node_get_object (node);
+}
+
+static guint
+edit_distance (const char *a,
+               const char *b)
+{
+  gsize la = strlen (a), lb = strlen (b);
+  g_autofree guint *row = g_new (guint, lb + 1);
+
+  for (gsize j = 0; j <= lb; j++)
+    row[j] = j;
+
+  for (gsize i = 1; i <= la; i++)
+    {
+      guint diag = row[0];
+
+      row[0] = i;
+      for (gsize j = 1; j <= lb; j++)
+        {
+          guint up = row[j];
+          guint cost = g_ascii_tolower (a[i - 1]) == g_ascii_tolower (b[j - 1]) ? 0 : 1;
+
+          row[j] = MIN (MIN (row[j] + 1, row[j - 1] + 1), diag + cost);
+          diag = up;
+        }
+    }
+
+  return row[lb];
+}
+
+/* A misspelt key would silently lose its value, so unknown keys are warned
+ * about (and kept on save, for tools that add their own). */
+static void
+check_unknown_keys (JsonObject         *object,
+                    const char         *parent,
+                    const char * const *known,
+                    GPtrArray          *issues)
+{
+  JsonObjectIter iter;
+  const char *name;
+  JsonNode *value;
+
+  json_object_iter_init (&iter, object);
+  while (json_object_iter_next (&iter, &name, &value))
+    {
+      g_autofree char *path = NULL;
+      const char *close = NULL;
+
+      if (g_strv_contains (known, name))
+        continue;
+
+      if (strlen (name) > 2)
+        for (guint i = 0; known[i] && close == NULL; i++)
+          if (edit_distance (name, known[i]) <= 2)
+            close = known[i];
+
+      path = path_key (parent, name);
+      if (close != NULL)
+        add_issue (issues, VIVA_PACK_ERROR_UNKNOWN_KEY, VIVA_PACK_ISSUE_WARNING, path,
+                   _("unknown key — did you mean “%s”? Viva ignores this one but keeps it when saving"),
+                   close);
+      else
+        add_issue (issues, VIVA_PACK_ERROR_UNKNOWN_KEY, VIVA_PACK_ISSUE_WARNING, path,
+                   _("unknown key — Viva ignores it but keeps it when saving"));
+    }
+}
+
+static void
+check_id (JsonObject *object,
+          const char *parent,
+          const char *why,
+          GPtrArray  *issues)
+{
+  const char *id = check_string (object, parent, "id", TRUE, FALSE, why, issues);
+
+  if (id != NULL && !viva_code_store_valid_id (id))
+    {
+      g_autofree char *path = path_key (parent, "id");
+
+      add_issue (issues, VIVA_PACK_ERROR_INVALID, VIVA_PACK_ISSUE_ERROR, path,
+                 _("“%s” is not a valid id — %s"), id, why);
+    }
+}
+
+static void
+check_tests (JsonObject *problem,
+             const char *parent,
+             GPtrArray  *issues)
+{
+  static const char * const known[] = { "name", "code", NULL };
+  g_autoptr(GHashTable) names = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_free);
+  g_autofree char *tests_path = path_key (parent, "tests");
+  JsonArray *tests;
+
+  tests = check_array (problem, parent, "tests",
+                       _("each problem needs hidden tests, a list of {“name”, “code”}"), issues);
+  if (tests == NULL)
+    return;
+
+  for (guint i = 0; i < json_array_get_length (tests); i++)
+    {
+      g_autofree char *path = path_index (tests_path, i);
+      JsonObject *test;
+      const char *name;
+
+      test = check_element_object (tests, i, path,
+                                   _("each test is an object with a “name” and Python “code”"),
+                                   issues);
+      if (test == NULL)
+        continue;
+
+      name = check_string (test, path, "name", TRUE, FALSE,
+                           _("each test needs a name the student sees when it fails"), issues);
+      check_string (test, path, "code", TRUE, FALSE,
+                    _("each test needs Python code that raises on failure"), issues);
+      check_unknown_keys (test, path, known, issues);
+
+      if (name != NULL)
+        {
+          const char *first = g_hash_table_lookup (names, name);
+          g_autofree char *name_path = path_key (path, "name");
+
+          if (first != NULL)
+            add_issue (issues, VIVA_PACK_ERROR_DUPLICATE, VIVA_PACK_ISSUE_ERROR, name_path,
+                       _("“%s” is already the name of %s — give each test of a problem its own name"),
+                       name, first);
+          else
+            g_hash_table_insert (names, (char *)name, g_steal_pointer (&path));
+        }
+    }
+}
+
+static void
+check_questions (JsonObject *problem,
+                 const char *parent,
+                 GPtrArray  *issues)
+{
+  static const char * const known[] = { "question", "points", NULL };
+  g_autofree char *questions_path = path_key (parent, "questions");
+  JsonArray *questions;
+
+  questions = check_array (problem, parent, "questions",
+                           _("each problem needs conceptual questions for the examiner, a list of {“question”, “points”}"),
+                           issues);
+  if (questions == NULL)
+    return;
+
+  for (guint i = 0; i < json_array_get_length (questions); i++)
+    {
+      g_autofree char *path = path_index (questions_path, i);
+      g_autofree char *points_path = path_key (path, "points");
+      const char *points_why = _("each question needs the points a good answer covers, a list of text");
+      JsonObject *question;
+      JsonArray *points;
+
+      question = check_element_object (questions, i, path,
+                                       _("each question is an object with the “question” and its “points”"),
+                                       issues);
+      if (question == NULL)
+        continue;
+
+      check_string (question, path, "question", TRUE, FALSE,
+                    _("each question needs its text"), issues);
+      check_unknown_keys (question, path, known, issues);
+
+      if ((points = check_array (question, path, "points", points_why, issues)) == NULL)
+        continue;
+
+      for (guint j = 0; j < json_array_get_length (points); j++)
+        {
+          JsonNode *point = json_array_get_element (points, j);
+          g_autofree char *point_path = path_index (points_path, j);
+
+          if (!node_is_string (point))
+            add_issue (issues, VIVA_PACK_ERROR_WRONG_TYPE, VIVA_PACK_ISSUE_ERROR, point_path,
+                       _("is %s, not text — %s"), describe_node (point), points_why);
+          else if (json_node_get_string (point)[0] == '\0')
+            add_issue (issues, VIVA_PACK_ERROR_INVALID, VIVA_PACK_ISSUE_ERROR, point_path,
+                       _("is empty — %s"), points_why);
+        }
+    }
+}
+
+static void
+check_time_limit (JsonObject *problem,
+                  const char *parent,
+                  GPtrArray  *issues)
+{
+  const char *why = _("the time limit is a whole number of minutes from 1 to 600");
+  JsonNode *node = json_object_get_member (problem, "time_limit_minutes");
+  g_autofree char *path = NULL;
+
+  if (node == NULL)
+    return;
+
+  path = path_key (parent, "time_limit_minutes");
+
+  if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_INT64)
+    add_issue (issues, VIVA_PACK_ERROR_WRONG_TYPE, VIVA_PACK_ISSUE_ERROR, path,
+               _("is %s, not a whole number — %s"), describe_node (node), why);
+  else if (json_node_get_int (node) < 1 || json_node_get_int (node) > MAX_TIME_LIMIT)
+    add_issue (issues, VIVA_PACK_ERROR_INVALID, VIVA_PACK_ISSUE_ERROR, path,
+               _("%" G_GINT64_FORMAT " is out of range — %s"), json_node_get_int (node), why);
+}
+
+static void
+check_problem (JsonObject *problem,
+               const char *path,
+               GPtrArray  *issues)
+{
+  static const char * const known[] = {
+    "id", "title", "type", "description", "starter_code", "hint", "reference_solution",
+    "tests", "questions", "rubric", "time_limit_minutes", NULL
+  };
+  const char *type;
+
+  check_id (problem, path,
+            _("each problem needs an id of letters, digits, “-”, “_” and “.”, unique in the pack"),
+            issues);
+  check_string (problem, path, "title", TRUE, FALSE,
+                _("each problem needs a title students see in the problem list"), issues);
+
+  type = check_string (problem, path, "type", TRUE, FALSE,
+                       _("each problem is of type “implement”, “debug” or “explain”"), issues);
+  if (type != NULL && !viva_problem_type_from_string (type, NULL))
+    {
+      g_autofree char *type_path = path_key (path, "type");
+
+      add_issue (issues, VIVA_PACK_ERROR_INVALID, VIVA_PACK_ISSUE_ERROR, type_path,
+                 _("“%s” is not a problem type — use “implement”, “debug” or “explain”"), type);
+    }
+
+  check_string (problem, path, "description", TRUE, FALSE,
+                _("each problem needs a Markdown description the student works from"), issues);
+  check_string (problem, path, "starter_code", TRUE, TRUE,
+                _("each problem needs the code the student starts from (it may be empty)"), issues);
+  check_string (problem, path, "hint", TRUE, FALSE,
+                _("each problem needs a hint the student can reveal"), issues);
+  check_string (problem, path, "reference_solution", TRUE, FALSE,
+                _("each problem needs a reference solution that passes its tests"), issues);
+  check_tests (problem, path, issues);
+  check_questions (problem, path, issues);
+  check_string (problem, path, "rubric", FALSE, TRUE,
+                _("rubric notes are text for the examiner and the teacher"), issues);
+  check_time_limit (problem, path, issues);
+  check_unknown_keys (problem, path, known, issues);
+}
+
+static gboolean
+check_format (JsonObject *root,
+              GPtrArray  *issues)
+{
+  const char *why = _("a Viva pack starts with \"format\": \"viva-pack/1\"");
+  const char *format = check_string (root, NULL, "format", TRUE, FALSE, why, issues);
+  guint64 version = 0;
+
+  if (format == NULL || g_str_equal (format, VIVA_PACK_FORMAT))
+    return TRUE;
+
+  if (g_str_has_prefix (format, "viva-pack/") &&
+      g_ascii_string_to_unsigned (format + strlen ("viva-pack/"), 10, 2, G_MAXUINT, &version, NULL))
+    add_issue (issues, VIVA_PACK_ERROR_FORMAT, VIVA_PACK_ISSUE_ERROR, "format",
+               _("“%s” is a newer pack format than this version of Viva reads (%s) — update Viva to use this pack"),
+               format, VIVA_PACK_FORMAT);
+  else
+    add_issue (issues, VIVA_PACK_ERROR_FORMAT, VIVA_PACK_ISSUE_ERROR, "format",
+               _("“%s” is not a format Viva knows — this file is not a Viva pack (those say \"%s\")"),
+               format, VIVA_PACK_FORMAT);
+
+  return FALSE;
+}
+
+/**
+ * _viva_pack_validate:
+ * @root: a parsed pack
+ * @issues: (element-type VivaPackIssue): where to add what is wrong
+ *
+ * The second pass: every rule of the format, every violation reported.
+ *
+ * Returns: %TRUE when it added no error (warnings are fine)
+ */
+gboolean
+_viva_pack_validate (JsonNode  *root,
+                     GPtrArray *issues)
+{
+  static const char * const known[] = {
+    "format", "id", "title", "author", "language", "version", "problems", NULL
+  };
+  const char *problem_why = _("each problem is an object with an id, a title, a description, code and tests");
+  g_autoptr(GHashTable) ids = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_free);
+  guint n_errors;
+  JsonObject *object;
+  JsonArray *problems;
+
+  g_assert (root != NULL);
+  g_assert (issues != NULL);
+
+  n_errors = viva_pack_issues_count_errors (issues);
+
+  if (!JSON_NODE_HOLDS_OBJECT (root))
+    {
+      add_issue (issues, VIVA_PACK_ERROR_WRONG_TYPE, VIVA_PACK_ISSUE_ERROR, NULL,
+                 _("the file holds %s, not a JSON object — a pack starts with “{”"),
+                 describe_node (root));
+      return FALSE;
+    }
+
+  object = json_node_get_object (root);
+
+  /* Another format's rules are not ours to check. */
+  if (!check_format (object, issues))
+    return FALSE;
+
+  check_id (object, NULL, _("the pack needs an id of letters, digits, “-”, “_” and “.”"), issues);
+  check_string (object, NULL, "title", TRUE, FALSE,
+                _("the pack needs a title students see above its problems"), issues);
+  check_string (object, NULL, "author", FALSE, TRUE, _("the author is text"), issues);
+  check_string (object, NULL, "language", FALSE, TRUE,
+                _("the language is a code like “en” or “pt-BR”"), issues);
+  check_string (object, NULL, "version", FALSE, TRUE, _("the version is text, like “1.2”"), issues);
+  check_unknown_keys (object, NULL, known, issues);
+
+  problems = check_array (object, NULL, "problems",
+                          _("a pack needs a list of problems"), issues);
+
+  for (guint i = 0; problems && i < json_array_get_length (problems); i++)
+    {
+      g_autofree char *path = path_index ("problems", i);
+      JsonObject *problem = check_element_object (problems, i, path, problem_why, issues);
+      JsonNode *id;
+
+      if (problem == NULL)
+        continue;
+
+      check_problem (problem, path, issues);
+
+      id = json_object_get_member (problem, "id");
+      if (id != NULL && node_is_string (id))
+        {
+          const char *first = g_hash_table_lookup (ids, json_node_get_string (id));
+          g_autofree char *id_path = path_key (path, "id");
+
+          if (first != NULL)
+            add_issue (issues, VIVA_PACK_ERROR_DUPLICATE, VIVA_PACK_ISSUE_ERROR, id_path,
+                       _("“%s” is already the id of %s — give each problem its own id"),
+                       json_node_get_string (id), first);
+          else
+            g_hash_table_insert (ids, (char *)json_node_get_string (id), g_steal_pointer (&path));
+        }
+    }
+
+  return viva_pack_issues_count_errors (issues) == n_errors;
+}

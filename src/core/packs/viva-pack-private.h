@@ -1,0 +1,37 @@
+/* viva-pack-private.h
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <json-glib/json-glib.h>
+
+#include "viva-pack.h"
+
+G_BEGIN_DECLS
+
+/* No real pack comes near these: the bundled one is about 60 kB and four
+ * levels deep. They keep a hostile file from using the memory or the stack
+ * of the app. */
+#define VIVA_PACK_MAX_SIZE  (16 * 1024 * 1024)
+#define VIVA_PACK_MAX_DEPTH 32
+
+/* Thread-safe: they touch no shared state and no GObject leaves them. */
+JsonNode   *_viva_pack_parse              (const char   *data,
+                                           gsize         len,
+                                           GPtrArray    *issues);
+gboolean    _viva_pack_validate           (JsonNode     *root,
+                                           GPtrArray    *issues);
+gboolean    _viva_pack_check_bytes        (const char   *data,
+                                           gsize         len,
+                                           GPtrArray    *issues);
+
+/* Main thread: builds the objects from a root that passed validation. */
+VivaPack   *_viva_pack_new_from_node      (JsonNode     *root);
+
+JsonObject *_viva_problem_get_source      (VivaProblem  *self);
+void        _viva_problem_set_source      (VivaProblem  *self,
+                                           JsonObject   *source);
+
+G_END_DECLS
