@@ -6,8 +6,11 @@
 #include "config.h"
 
 #include <gio/gio.h>
+#include <glib/gi18n.h>
+#include <string.h>
 
 #include "viva-model-error.h"
+#include "viva-model-private.h"
 
 G_DEFINE_QUARK (viva-model-error-quark, viva_model_error)
 
@@ -50,4 +53,142 @@ viva_model_error_kind (const GError *error)
     return kinds[error->code];
 
   return "other";
+}
+
+/* Error bodies vary by server: OpenAI and most others wrap an object in
+ * `error` (whose `code` may be a string, a number or null); Ollama's native
+ * API has `error` as a string; old vLLM has no wrapper at all; FastAPI
+ * servers say `detail`. */
+char *
+_viva_model_error_message_from_body (JsonNode *body)
+{
+  JsonObject *object;
+  JsonObject *inner;
+  JsonNode *node;
+  const char *message;
+
+  if (body == NULL)
+    return NULL;
+
+  if (JSON_NODE_HOLDS_VALUE (body) && json_node_get_value_type (body) == G_TYPE_STRING)
+    return g_strdup (json_node_get_string (body));
+
+  if (!JSON_NODE_HOLDS_OBJECT (body))
+    return NULL;
+
+  object = json_node_get_object (body);
+  if ((message = _viva_json_get_string (object, "error")))
+    return g_strdup (message);
+  if ((inner = _viva_json_get_object (object, "error")) &&
+      (message = _viva_json_get_string (inner, "message")))
+    return g_strdup (message);
+  if ((message = _viva_json_get_string (object, "message")))
+    return g_strdup (message);
+  if ((message = _viva_json_get_string (object, "detail")))
+    return g_strdup (message);
+  if ((node = json_object_get_member (object, "detail")) && !JSON_NODE_HOLDS_NULL (node))
+    return json_to_string (node, FALSE);
+
+  return NULL;
+}
+
+gboolean
+_viva_model_message_says_model_missing (const char *message)
+{
+  g_autofree char *lower = NULL;
+
+  if (message == NULL)
+    return FALSE;
+
+  lower = g_ascii_strdown (message, -1);
+  return strstr (lower, "model") != NULL &&
+         (strstr (lower, "not found") != NULL || strstr (lower, "does not exist") != NULL ||
+          strstr (lower, "no such model") != NULL || strstr (lower, "try pulling") != NULL);
+}
+
+static GError *
+model_missing_error (const char *model,
+                     gboolean    is_ollama)
+{
+  if (is_ollama)
+    return g_error_new (VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_MODEL_NOT_FOUND,
+                        _("The model “%s” is not installed — run “ollama pull %s”."),
+                        model != NULL ? model : "", model != NULL ? model : "");
+
+  return g_error_new (VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_MODEL_NOT_FOUND,
+                      _("The server has no model called “%s” — choose one it lists in Preferences."),
+                      model != NULL ? model : "");
+}
+
+GError *
+_viva_model_error_new_for_status (guint       status,
+                                  JsonNode   *body,
+                                  const char *model,
+                                  const char *base_url,
+                                  gboolean    is_ollama)
+{
+  g_autofree char *message = _viva_model_error_message_from_body (body);
+  const char *said = message != NULL ? message : _("no details");
+
+  if (_viva_model_message_says_model_missing (message) && (status == 400 || status == 404))
+    return model_missing_error (model, is_ollama);
+
+  if (status == 401 || status == 403)
+    return g_error_new (VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_UNAUTHORIZED,
+                        _("The server rejected the API key — set the key for %s in Preferences (it said: %s)."),
+                        base_url, said);
+
+  if (status == 404)
+    return g_error_new (VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_INVALID_RESPONSE,
+                        _("Nothing answers chat requests at %s — check the server address; it usually ends in “/v1”."),
+                        base_url);
+
+  if (status == 429)
+    return g_error_new (VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_RATE_LIMITED,
+                        _("The server is busy and asked to wait — try again in a minute (it said: %s)."),
+                        said);
+
+  if (status >= 400 && status < 500)
+    return g_error_new (VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_BAD_REQUEST,
+                        _("The server rejected the request: %s"), said);
+
+  return g_error_new (VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_SERVER,
+                      _("The server failed (HTTP %u): %s — try again, or check the server’s log."),
+                      status, said);
+}
+
+GError *
+_viva_model_error_new_in_band (JsonNode   *error,
+                               const char *model,
+                               gboolean    is_ollama)
+{
+  g_autofree char *message = NULL;
+  gint64 code = 0;
+  const char *code_string = NULL;
+
+  if (error != NULL && JSON_NODE_HOLDS_OBJECT (error))
+    {
+      g_autoptr(JsonObject) wrapper = json_object_new ();
+      g_autoptr(JsonNode) body = json_node_new (JSON_NODE_OBJECT);
+
+      json_object_set_member (wrapper, "error", json_node_copy (error));
+      json_node_set_object (body, wrapper);
+      message = _viva_model_error_message_from_body (body);
+      _viva_json_get_int (json_node_get_object (error), "code", &code);
+      code_string = _viva_json_get_string (json_node_get_object (error), "code");
+    }
+  else
+    message = _viva_model_error_message_from_body (error);
+
+  if (_viva_model_message_says_model_missing (message))
+    return model_missing_error (model, is_ollama);
+
+  if (code == 429 || g_strcmp0 (code_string, "rate_limit_exceeded") == 0)
+    return g_error_new (VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_RATE_LIMITED,
+                        _("The server is busy and asked to wait — try again in a minute (it said: %s)."),
+                        message != NULL ? message : _("no details"));
+
+  return g_error_new (VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_SERVER,
+                      _("The server failed while answering: %s — try again, or check the server’s log."),
+                      message != NULL ? message : _("no details"));
 }

@@ -25,3 +25,18 @@ JsonNode   *_viva_json_parse      (const char *text,
                                    GError    **error);
 
 G_END_DECLS
+
+G_BEGIN_DECLS
+
+char    *_viva_model_error_message_from_body (JsonNode   *body);
+GError  *_viva_model_error_new_for_status    (guint       status,
+                                              JsonNode   *body,
+                                              const char *model,
+                                              const char *base_url,
+                                              gboolean    is_ollama);
+GError  *_viva_model_error_new_in_band       (JsonNode   *error,
+                                              const char *model,
+                                              gboolean    is_ollama);
+gboolean _viva_model_message_says_model_missing (const char *message);
+
+G_END_DECLS

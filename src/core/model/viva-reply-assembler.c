@@ -1,0 +1,749 @@
+/* viva-reply-assembler.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <string.h>
+
+#include "viva-chat-reply-private.h"
+#include "viva-model-private.h"
+#include "viva-reply-assembler.h"
+
+/* Pure: parsed chunks go in, deltas and one reply come out. No I/O, so the
+ * same code runs under the HTTP client, the tests and the fuzzer.
+ *
+ * What servers disagree on, and how it is read here:
+ * - reasoning comes as `reasoning_content` or `reasoning`, and some vLLM
+ *   versions send both with the same text: one per delta, never both;
+ * - tool calls are keyed by `index`, but Ollama before 0.20.6 sends
+ *   parallel calls whole, all at index 0: a new id at a used index starts
+ *   a new call; llama-cpp-python repeats id and name on every fragment, so
+ *   a name is set once, never appended;
+ * - `finish_reason` may share a chunk with the last argument fragment, and
+ *   a later chunk's `null` never erases it; `usage` may come alone, on the
+ *   finish chunk, or on a later chunk with choices. */
+
+typedef struct
+{
+  gint64   wire_index;
+  char    *id;
+  char    *name;
+  GString *arguments;
+} ToolSlot;
+
+struct _VivaReplyAssembler
+{
+  GObject            parent_instance;
+
+  VivaReplyFormat    format;
+  VivaChatDeltaFunc  delta_func;
+  gpointer           delta_data;
+  GDestroyNotify     delta_destroy;
+  GStrv              tool_names;
+  char              *request_model;
+  gboolean           is_ollama;
+
+  GString           *content;
+  GString           *reasoning;
+  GPtrArray         *slots;
+  char              *finish_reason;
+  char              *model;
+  VivaChatUsage      usage;
+  guint              n_deltas;
+
+  guint              has_usage : 1;
+  guint              done : 1;
+};
+
+G_DEFINE_FINAL_TYPE (VivaReplyAssembler, viva_reply_assembler, G_TYPE_OBJECT)
+
+static void
+tool_slot_free (ToolSlot *slot)
+{
+  g_free (slot->id);
+  g_free (slot->name);
+  g_string_free (slot->arguments, TRUE);
+  g_free (slot);
+}
+
+static void
+viva_reply_assembler_finalize (GObject *object)
+{
+  VivaReplyAssembler *self = (VivaReplyAssembler *)object;
+
+  if (self->delta_destroy != NULL)
+    self->delta_destroy (self->delta_data);
+  g_clear_pointer (&self->tool_names, g_strfreev);
+  g_clear_pointer (&self->request_model, g_free);
+  g_string_free (self->content, TRUE);
+  g_string_free (self->reasoning, TRUE);
+  g_ptr_array_unref (self->slots);
+  g_clear_pointer (&self->finish_reason, g_free);
+  g_clear_pointer (&self->model, g_free);
+
+  G_OBJECT_CLASS (viva_reply_assembler_parent_class)->finalize (object);
+}
+
+static void
+viva_reply_assembler_class_init (VivaReplyAssemblerClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->finalize = viva_reply_assembler_finalize;
+}
+
+static void
+viva_reply_assembler_init (VivaReplyAssembler *self)
+{
+  self->content = g_string_new (NULL);
+  self->reasoning = g_string_new (NULL);
+  self->slots = g_ptr_array_new_with_free_func ((GDestroyNotify)tool_slot_free);
+}
+
+/**
+ * viva_reply_assembler_new:
+ *
+ * Returns: (transfer full): an assembler for one reply
+ */
+VivaReplyAssembler *
+viva_reply_assembler_new (VivaReplyFormat format)
+{
+  VivaReplyAssembler *self = g_object_new (VIVA_TYPE_REPLY_ASSEMBLER, NULL);
+
+  self->format = format;
+  return self;
+}
+
+/**
+ * viva_reply_assembler_set_delta_func:
+ * @func: (nullable): called for each delta as it is assembled
+ */
+void
+viva_reply_assembler_set_delta_func (VivaReplyAssembler *self,
+                                     VivaChatDeltaFunc   func,
+                                     gpointer            user_data,
+                                     GDestroyNotify      destroy)
+{
+  g_return_if_fail (VIVA_IS_REPLY_ASSEMBLER (self));
+
+  if (self->delta_destroy != NULL)
+    self->delta_destroy (self->delta_data);
+
+  self->delta_func = func;
+  self->delta_data = user_data;
+  self->delta_destroy = destroy;
+}
+
+/**
+ * viva_reply_assembler_set_tool_names:
+ * @names: (nullable) (array zero-terminated=1): the tools the request offered
+ *
+ * With tools offered, a call the model wrote as text (a `<tool_call>`
+ * block or a fenced JSON object with `name` and `arguments`) naming one of
+ * them is recovered as a tool call when the reply has no other.
+ */
+void
+viva_reply_assembler_set_tool_names (VivaReplyAssembler *self,
+                                     const char * const *names)
+{
+  g_return_if_fail (VIVA_IS_REPLY_ASSEMBLER (self));
+
+  g_clear_pointer (&self->tool_names, g_strfreev);
+  if (names != NULL && names[0] != NULL)
+    self->tool_names = g_strdupv ((char **)names);
+}
+
+/**
+ * viva_reply_assembler_set_model_name:
+ * @model: (nullable): the model asked for, to name it in errors
+ * @is_ollama: whether the server is Ollama, to word errors for it
+ */
+void
+viva_reply_assembler_set_model_name (VivaReplyAssembler *self,
+                                     const char         *model,
+                                     gboolean            is_ollama)
+{
+  g_return_if_fail (VIVA_IS_REPLY_ASSEMBLER (self));
+
+  g_free (self->request_model);
+  self->request_model = g_strdup (model);
+  self->is_ollama = !!is_ollama;
+}
+
+static void
+emit (VivaReplyAssembler  *self,
+      const VivaChatDelta *delta)
+{
+  self->n_deltas++;
+  if (self->delta_func != NULL)
+    self->delta_func (delta, self->delta_data);
+}
+
+static void
+add_text (VivaReplyAssembler *self,
+          VivaChatDeltaKind   kind,
+          const char         *text)
+{
+  VivaChatDelta delta = { .kind = kind, .text = text };
+
+  if (text == NULL || text[0] == '\0')
+    return;
+
+  g_string_append (kind == VIVA_CHAT_DELTA_CONTENT ? self->content : self->reasoning, text);
+  emit (self, &delta);
+}
+
+static void
+set_usage (VivaReplyAssembler *self,
+           gint64              prompt_tokens,
+           gint64              completion_tokens,
+           gint64              total_tokens)
+{
+  VivaChatDelta delta = { .kind = VIVA_CHAT_DELTA_USAGE, .usage = &self->usage };
+
+  self->usage.prompt_tokens = prompt_tokens;
+  self->usage.completion_tokens = completion_tokens;
+  self->usage.total_tokens = total_tokens > 0 ? total_tokens : prompt_tokens + completion_tokens;
+  self->has_usage = TRUE;
+  emit (self, &delta);
+}
+
+static ToolSlot *
+find_slot (VivaReplyAssembler *self,
+           gint64              wire_index,
+           guint              *position)
+{
+  for (guint i = self->slots->len; i > 0; i--)
+    {
+      ToolSlot *slot = g_ptr_array_index (self->slots, i - 1);
+
+      if (slot->wire_index == wire_index)
+        {
+          *position = i - 1;
+          return slot;
+        }
+    }
+
+  return NULL;
+}
+
+static ToolSlot *
+new_slot (VivaReplyAssembler *self,
+          gint64              wire_index,
+          guint              *position)
+{
+  ToolSlot *slot = g_new0 (ToolSlot, 1);
+
+  slot->wire_index = wire_index;
+  slot->arguments = g_string_new (NULL);
+  *position = self->slots->len;
+  g_ptr_array_add (self->slots, slot);
+
+  return slot;
+}
+
+static void
+add_tool_fragment (VivaReplyAssembler *self,
+                   JsonObject         *call,
+                   gint64              fallback_index,
+                   gboolean            always_new)
+{
+  JsonObject *function = _viva_json_get_object (call, "function");
+  const char *id = _viva_json_get_string (call, "id");
+  const char *name = _viva_json_get_string (function, "name");
+  JsonNode *arguments = function != NULL ? json_object_get_member (function, "arguments") : NULL;
+  g_autofree char *arguments_text = NULL;
+  const char *fragment = "";
+  VivaChatDelta delta = { .kind = VIVA_CHAT_DELTA_TOOL_CALL };
+  ToolSlot *slot = NULL;
+  gint64 wire_index;
+  guint position = 0;
+
+  if (id != NULL && id[0] == '\0')
+    id = NULL;
+  if (name != NULL && name[0] == '\0')
+    name = NULL;
+
+  if (!_viva_json_get_int (call, "index", &wire_index) &&
+      !_viva_json_get_int (function, "index", &wire_index))
+    wire_index = fallback_index;
+
+  if (!always_new)
+    slot = find_slot (self, wire_index, &position);
+
+  if (slot == NULL || (id != NULL && slot->id != NULL && !g_str_equal (slot->id, id)))
+    slot = new_slot (self, wire_index, &position);
+
+  if (id != NULL && slot->id == NULL)
+    delta.id = slot->id = g_strdup (id);
+  if (name != NULL && slot->name == NULL)
+    delta.name = slot->name = g_strdup (name);
+
+  if (arguments != NULL && JSON_NODE_HOLDS_VALUE (arguments) &&
+      json_node_get_value_type (arguments) == G_TYPE_STRING)
+    fragment = json_node_get_string (arguments);
+  else if (arguments != NULL && JSON_NODE_HOLDS_OBJECT (arguments))
+    {
+      /* A whole call with its arguments as an object: Ollama's native API. */
+      if (slot->arguments->len == 0)
+        fragment = arguments_text = json_to_string (arguments, FALSE);
+    }
+
+  g_string_append (slot->arguments, fragment);
+
+  if (delta.id == NULL && delta.name == NULL && fragment[0] == '\0')
+    return;
+
+  delta.index = position;
+  delta.text = fragment;
+  emit (self, &delta);
+}
+
+static void
+read_usage (VivaReplyAssembler *self,
+            JsonObject         *usage)
+{
+  gint64 prompt_tokens = 0;
+  gint64 completion_tokens = 0;
+  gint64 total_tokens = 0;
+
+  if (usage == NULL)
+    return;
+
+  _viva_json_get_int (usage, "prompt_tokens", &prompt_tokens);
+  _viva_json_get_int (usage, "completion_tokens", &completion_tokens);
+  _viva_json_get_int (usage, "total_tokens", &total_tokens);
+  set_usage (self, prompt_tokens, completion_tokens, total_tokens);
+}
+
+static void
+set_finish_reason (VivaReplyAssembler *self,
+                   const char         *finish_reason)
+{
+  if (finish_reason == NULL || finish_reason[0] == '\0')
+    return;
+
+  g_free (self->finish_reason);
+  self->finish_reason = g_strdup (finish_reason);
+}
+
+static void
+set_model (VivaReplyAssembler *self,
+           const char         *model)
+{
+  if (model != NULL && self->model == NULL)
+    self->model = g_strdup (model);
+}
+
+static void
+feed_delta (VivaReplyAssembler *self,
+            JsonObject         *delta)
+{
+  const char *reasoning;
+  JsonArray *calls;
+
+  /* One of the two fields, never both: some vLLM versions repeat the
+   * same text in each. */
+  reasoning = _viva_json_get_string (delta, "reasoning_content");
+  if (reasoning == NULL || reasoning[0] == '\0')
+    reasoning = _viva_json_get_string (delta, "reasoning");
+  add_text (self, VIVA_CHAT_DELTA_REASONING, reasoning);
+
+  add_text (self, VIVA_CHAT_DELTA_CONTENT, _viva_json_get_string (delta, "content"));
+
+  if ((calls = _viva_json_get_array (delta, "tool_calls")))
+    {
+      for (guint i = 0; i < json_array_get_length (calls); i++)
+        {
+          JsonNode *call = json_array_get_element (calls, i);
+
+          if (JSON_NODE_HOLDS_OBJECT (call))
+            add_tool_fragment (self, json_node_get_object (call), i, FALSE);
+        }
+    }
+}
+
+static gboolean
+feed_openai (VivaReplyAssembler  *self,
+             JsonObject          *chunk,
+             GError             **error)
+{
+  JsonNode *error_node;
+  JsonArray *choices;
+
+  if ((error_node = json_object_get_member (chunk, "error")) && !JSON_NODE_HOLDS_NULL (error_node))
+    {
+      g_propagate_error (error, _viva_model_error_new_in_band (error_node, self->request_model, self->is_ollama));
+      return FALSE;
+    }
+
+  set_model (self, _viva_json_get_string (chunk, "model"));
+
+  if ((choices = _viva_json_get_array (chunk, "choices")))
+    {
+      for (guint i = 0; i < json_array_get_length (choices); i++)
+        {
+          JsonNode *node = json_array_get_element (choices, i);
+          JsonObject *choice;
+          JsonObject *delta;
+          gint64 index = 0;
+
+          if (!JSON_NODE_HOLDS_OBJECT (node))
+            continue;
+
+          choice = json_node_get_object (node);
+          if (_viva_json_get_int (choice, "index", &index) && index != 0)
+            continue;
+
+          /* A server that ignored `stream` answers one whole `message`. */
+          if ((delta = _viva_json_get_object (choice, "delta")) ||
+              (delta = _viva_json_get_object (choice, "message")))
+            feed_delta (self, delta);
+
+          set_finish_reason (self, _viva_json_get_string (choice, "finish_reason"));
+        }
+    }
+
+  read_usage (self, _viva_json_get_object (chunk, "usage"));
+
+  return TRUE;
+}
+
+static gboolean
+feed_ollama (VivaReplyAssembler  *self,
+             JsonObject          *line,
+             GError             **error)
+{
+  JsonNode *error_node;
+  JsonObject *message;
+  JsonNode *done;
+
+  if ((error_node = json_object_get_member (line, "error")) && !JSON_NODE_HOLDS_NULL (error_node))
+    {
+      g_propagate_error (error, _viva_model_error_new_in_band (error_node, self->request_model, TRUE));
+      return FALSE;
+    }
+
+  set_model (self, _viva_json_get_string (line, "model"));
+
+  if ((message = _viva_json_get_object (line, "message")))
+    {
+      JsonArray *calls;
+
+      add_text (self, VIVA_CHAT_DELTA_REASONING, _viva_json_get_string (message, "thinking"));
+      add_text (self, VIVA_CHAT_DELTA_CONTENT, _viva_json_get_string (message, "content"));
+
+      /* Each native call arrives whole, so each is a call of its own. */
+      if ((calls = _viva_json_get_array (message, "tool_calls")))
+        {
+          for (guint i = 0; i < json_array_get_length (calls); i++)
+            {
+              JsonNode *call = json_array_get_element (calls, i);
+
+              if (JSON_NODE_HOLDS_OBJECT (call))
+                add_tool_fragment (self, json_node_get_object (call), self->slots->len, TRUE);
+            }
+        }
+    }
+
+  done = json_object_get_member (line, "done");
+  if (done != NULL && json_node_get_value_type (done) == G_TYPE_BOOLEAN && json_node_get_boolean (done))
+    {
+      gint64 prompt_tokens = 0;
+      gint64 completion_tokens = 0;
+      const char *reason = _viva_json_get_string (line, "done_reason");
+
+      if (reason == NULL)
+        reason = "stop";
+      if (g_str_equal (reason, "stop") && self->slots->len > 0)
+        reason = "tool_calls";
+      set_finish_reason (self, reason);
+
+      if (_viva_json_get_int (line, "prompt_eval_count", &prompt_tokens) |
+          _viva_json_get_int (line, "eval_count", &completion_tokens))
+        set_usage (self, prompt_tokens, completion_tokens, 0);
+
+      self->done = TRUE;
+    }
+
+  return TRUE;
+}
+
+/**
+ * viva_reply_assembler_feed_chunk:
+ * @chunk: one parsed chunk (OpenAI) or line (Ollama)
+ *
+ * Returns: %FALSE with @error set when the chunk reports an error
+ */
+gboolean
+viva_reply_assembler_feed_chunk (VivaReplyAssembler  *self,
+                                 JsonObject          *chunk,
+                                 GError             **error)
+{
+  g_return_val_if_fail (VIVA_IS_REPLY_ASSEMBLER (self), FALSE);
+  g_return_val_if_fail (chunk != NULL, FALSE);
+
+  if (self->format == VIVA_REPLY_FORMAT_OLLAMA)
+    return feed_ollama (self, chunk, error);
+
+  return feed_openai (self, chunk, error);
+}
+
+/**
+ * viva_reply_assembler_feed_event:
+ * @event: one event from a #VivaSseReader
+ *
+ * Parses the event's data and feeds it. `[DONE]` ends the reply; an
+ * `error` event or an `error` member fails with a %VIVA_MODEL_ERROR; data
+ * that is not a JSON object fails with %VIVA_MODEL_ERROR_INVALID_RESPONSE.
+ *
+ * Returns: %TRUE if the event was read
+ */
+gboolean
+viva_reply_assembler_feed_event (VivaReplyAssembler  *self,
+                                 const VivaSseEvent  *event,
+                                 GError             **error)
+{
+  g_autoptr(JsonNode) node = NULL;
+  g_autoptr(GError) parse_error = NULL;
+  g_autofree char *data = NULL;
+
+  g_return_val_if_fail (VIVA_IS_REPLY_ASSEMBLER (self), FALSE);
+  g_return_val_if_fail (event != NULL, FALSE);
+
+  data = g_strstrip (g_strdup (event->data));
+
+  if (self->format == VIVA_REPLY_FORMAT_OPENAI && g_str_equal (data, "[DONE]"))
+    {
+      self->done = TRUE;
+      return TRUE;
+    }
+
+  node = _viva_json_parse (data, -1, &parse_error);
+
+  if (g_strcmp0 (event->event, "error") == 0)
+    {
+      g_autoptr(JsonNode) text = NULL;
+
+      if (node == NULL)
+        {
+          text = json_node_new (JSON_NODE_VALUE);
+          json_node_set_string (text, data);
+        }
+      g_propagate_error (error, _viva_model_error_new_in_band (node != NULL ? node : text,
+                                                               self->request_model, self->is_ollama));
+      return FALSE;
+    }
+
+  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+    {
+      g_set_error (error, VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_INVALID_RESPONSE,
+                   _("The server sent a reply that is not JSON (%s) — is the address that of a model server?"),
+                   parse_error != NULL ? parse_error->message : _("not an object"));
+      return FALSE;
+    }
+
+  return viva_reply_assembler_feed_chunk (self, json_node_get_object (node), error);
+}
+
+/**
+ * viva_reply_assembler_get_done:
+ *
+ * Returns: %TRUE once the server said the reply is complete
+ */
+gboolean
+viva_reply_assembler_get_done (VivaReplyAssembler *self)
+{
+  g_return_val_if_fail (VIVA_IS_REPLY_ASSEMBLER (self), FALSE);
+  return self->done;
+}
+
+/**
+ * viva_reply_assembler_get_has_output:
+ *
+ * Returns: %TRUE once content, reasoning or a tool call arrived, after
+ *   which a stream cannot be retried without showing text twice
+ */
+gboolean
+viva_reply_assembler_get_has_output (VivaReplyAssembler *self)
+{
+  g_return_val_if_fail (VIVA_IS_REPLY_ASSEMBLER (self), FALSE);
+  return self->content->len > 0 || self->reasoning->len > 0 || self->slots->len > 0;
+}
+
+guint
+viva_reply_assembler_get_n_deltas (VivaReplyAssembler *self)
+{
+  g_return_val_if_fail (VIVA_IS_REPLY_ASSEMBLER (self), 0);
+  return self->n_deltas;
+}
+
+static gboolean
+offered (VivaReplyAssembler *self,
+         const char         *name)
+{
+  return name != NULL && g_strv_contains ((const char * const *)self->tool_names, name);
+}
+
+/* Reads `{"name": …, "arguments": {…}}` (or `parameters`) from text. */
+static VivaToolCall *
+parse_text_call (VivaReplyAssembler *self,
+                 const char         *text,
+                 gsize               length)
+{
+  g_autoptr(JsonNode) node = _viva_json_parse (text, length, NULL);
+  g_autofree char *arguments_text = NULL;
+  VivaToolCall *call;
+  JsonObject *object;
+  JsonNode *arguments;
+  const char *name;
+
+  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+    return NULL;
+
+  object = json_node_get_object (node);
+  /* Some models wrap it in {"function": {…}} or {"tool": …}. */
+  if (_viva_json_get_object (object, "function") != NULL)
+    object = _viva_json_get_object (object, "function");
+
+  name = _viva_json_get_string (object, "name");
+  if (!offered (self, name))
+    return NULL;
+
+  arguments = json_object_get_member (object, "arguments");
+  if (arguments == NULL)
+    arguments = json_object_get_member (object, "parameters");
+
+  if (arguments != NULL && JSON_NODE_HOLDS_OBJECT (arguments))
+    arguments_text = json_to_string (arguments, FALSE);
+  else if (arguments != NULL && json_node_get_value_type (arguments) == G_TYPE_STRING)
+    arguments_text = g_strdup (json_node_get_string (arguments));
+  else if (arguments != NULL && !JSON_NODE_HOLDS_NULL (arguments))
+    return NULL;
+
+  call = viva_tool_call_new (NULL, name, arguments_text);
+  viva_tool_call_set_recovered (call, TRUE);
+  return call;
+}
+
+static char *
+recover_tool_calls (VivaReplyAssembler *self,
+                    const char         *content,
+                    GPtrArray          *calls)
+{
+  g_autoptr(GString) rest = g_string_new (NULL);
+  const char *p = content;
+  const char *start;
+
+  /* `<tool_call>{…}</tool_call>` blocks, as Qwen and Hermes templates write. */
+  while ((start = strstr (p, "<tool_call>")))
+    {
+      const char *body = start + strlen ("<tool_call>");
+      const char *end = strstr (body, "</tool_call>");
+      const char *next = end != NULL ? end + strlen ("</tool_call>") : body + strlen (body);
+      VivaToolCall *call = parse_text_call (self, body, (end != NULL ? end : next) - body);
+
+      if (call == NULL)
+        break;
+
+      g_ptr_array_add (calls, call);
+      g_string_append_len (rest, p, start - p);
+      p = next;
+    }
+
+  /* Else fenced JSON blocks, or the whole content being the object. */
+  if (calls->len == 0)
+    {
+      while ((start = strstr (p, "```")))
+        {
+          const char *body = start + 3;
+          const char *end;
+          VivaToolCall *call;
+
+          while (g_ascii_isalnum (*body))
+            body++;
+          if (!(end = strstr (body, "```")))
+            break;
+
+          if ((call = parse_text_call (self, body, end - body)))
+            {
+              g_ptr_array_add (calls, call);
+              g_string_append_len (rest, p, start - p);
+            }
+          else
+            g_string_append_len (rest, p, end + 3 - p);
+          p = end + 3;
+        }
+    }
+
+  if (calls->len == 0)
+    {
+      VivaToolCall *call = parse_text_call (self, content, strlen (content));
+
+      if (call == NULL)
+        return NULL;
+      g_ptr_array_add (calls, call);
+      return g_strdup ("");
+    }
+
+  g_string_append (rest, p);
+  return g_strstrip (g_string_free (g_steal_pointer (&rest), FALSE));
+}
+
+/**
+ * viva_reply_assembler_finish:
+ *
+ * Builds the reply from what arrived. Without `[DONE]` (or Ollama's
+ * `done`) and without a finish reason, the reply is marked truncated.
+ *
+ * Returns: (transfer full): the reply
+ */
+VivaChatReply *
+viva_reply_assembler_finish (VivaReplyAssembler *self)
+{
+  g_autoptr(VivaChatReply) reply = NULL;
+  g_autofree char *content = NULL;
+
+  g_return_val_if_fail (VIVA_IS_REPLY_ASSEMBLER (self), NULL);
+
+  reply = _viva_chat_reply_new ();
+
+  for (guint i = 0; i < self->slots->len; i++)
+    {
+      ToolSlot *slot = g_ptr_array_index (self->slots, i);
+
+      _viva_chat_reply_add_tool_call (reply, viva_tool_call_new (slot->id,
+                                                                 slot->name != NULL ? slot->name : "",
+                                                                 slot->arguments->str));
+    }
+
+  if (self->content->len > 0)
+    content = g_strndup (self->content->str, self->content->len);
+
+  if (content != NULL && self->tool_names != NULL && self->slots->len == 0)
+    {
+      g_autoptr(GPtrArray) calls = g_ptr_array_new_with_free_func ((GDestroyNotify)viva_tool_call_free);
+      g_autofree char *rest = recover_tool_calls (self, content, calls);
+
+      if (rest != NULL)
+        {
+          for (guint i = 0; i < calls->len; i++)
+            _viva_chat_reply_add_tool_call (reply, g_ptr_array_steal_index (calls, i--));
+          g_free (content);
+          content = rest[0] != '\0' ? g_steal_pointer (&rest) : NULL;
+        }
+    }
+
+  _viva_chat_reply_take_content (reply, g_steal_pointer (&content));
+  if (self->reasoning->len > 0)
+    _viva_chat_reply_take_reasoning (reply, g_strndup (self->reasoning->str, self->reasoning->len));
+  _viva_chat_reply_set_finish_reason (reply, self->finish_reason);
+  _viva_chat_reply_set_usage (reply, self->has_usage ? &self->usage : NULL);
+  _viva_chat_reply_set_model (reply, self->model);
+  _viva_chat_reply_set_truncated (reply, !self->done && self->finish_reason == NULL);
+
+  return g_steal_pointer (&reply);
+}
