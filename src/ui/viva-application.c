@@ -1,0 +1,145 @@
+/* viva-application.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <gtksourceview/gtksource.h>
+
+#include "viva-application.h"
+#include "viva-core.h"
+#include "viva-preferences-window.h"
+#include "viva-window.h"
+
+struct _VivaApplication
+{
+  AdwApplication parent_instance;
+};
+
+G_DEFINE_FINAL_TYPE (VivaApplication, viva_application, ADW_TYPE_APPLICATION)
+
+VivaApplication *
+viva_application_new (void)
+{
+  return g_object_new (VIVA_TYPE_APPLICATION,
+                       "application-id", APP_ID,
+                       "flags", G_APPLICATION_DEFAULT_FLAGS,
+                       /* The .Devel build shares the resources of the
+                        * regular one. */
+                       "resource-base-path", RESOURCE_PREFIX,
+                       NULL);
+}
+
+static void
+viva_application_activate (GApplication *app)
+{
+  GtkWindow *window;
+
+  g_assert (VIVA_IS_APPLICATION (app));
+
+  if (!(window = gtk_application_get_active_window (GTK_APPLICATION (app))))
+    window = GTK_WINDOW (viva_window_new (VIVA_APPLICATION (app)));
+
+  gtk_window_present (window);
+}
+
+static void
+viva_application_startup (GApplication *app)
+{
+  static const char *quit_accels[] = { "<Control>q", NULL };
+  static const char *run_accels[] = { "<Control>Return", NULL };
+  static const char *submit_accels[] = { "<Control><Shift>Return", NULL };
+  static const char *prefs_accels[] = { "<Control>comma", NULL };
+
+  G_APPLICATION_CLASS (viva_application_parent_class)->startup (app);
+
+  viva_core_init ();
+  gtk_source_init ();
+
+  gtk_application_set_accels_for_action (GTK_APPLICATION (app), "app.quit", quit_accels);
+  gtk_application_set_accels_for_action (GTK_APPLICATION (app), "app.preferences", prefs_accels);
+  gtk_application_set_accels_for_action (GTK_APPLICATION (app), "runner.run", run_accels);
+  gtk_application_set_accels_for_action (GTK_APPLICATION (app), "exam.submit", submit_accels);
+}
+
+static void
+viva_application_about_action (GSimpleAction *action,
+                               GVariant      *parameter,
+                               gpointer       user_data)
+{
+  static const char *developers[] = { "The Viva developers", NULL };
+  GtkApplication *app = user_data;
+
+  g_assert (VIVA_IS_APPLICATION (app));
+
+  adw_show_about_window (gtk_application_get_active_window (app),
+                         "application-name", _("Viva"),
+                         "application-icon", APP_ID,
+                         "developer-name", _("The Viva developers"),
+                         "version", PACKAGE_VERSION,
+                         "comments", _("Practise programming oral exams with an examiner that reads, runs and questions your code"),
+                         "website", "https://github.com/vivaexam/viva",
+                         "issue-url", "https://github.com/vivaexam/viva/issues",
+                         "developers", developers,
+                         "copyright", "© 2026 The Viva developers",
+                         "license-type", GTK_LICENSE_GPL_3_0,
+                         "translator-credits", _("translator-credits"),
+                         NULL);
+}
+
+static void
+viva_application_preferences_action (GSimpleAction *action,
+                                     GVariant      *parameter,
+                                     gpointer       user_data)
+{
+  GtkApplication *app = user_data;
+  GtkWindow *prefs;
+
+  g_assert (VIVA_IS_APPLICATION (app));
+
+  prefs = GTK_WINDOW (viva_preferences_window_new ());
+  gtk_window_set_transient_for (prefs, gtk_application_get_active_window (app));
+  gtk_window_present (prefs);
+}
+
+static void
+viva_application_quit_action (GSimpleAction *action,
+                              GVariant      *parameter,
+                              gpointer       user_data)
+{
+  GtkApplication *app = user_data;
+  GList *windows;
+
+  g_assert (VIVA_IS_APPLICATION (app));
+
+  /* Closing each window lets it save the student's code first. */
+  windows = g_list_copy (gtk_application_get_windows (app));
+  for (const GList *l = windows; l; l = l->next)
+    gtk_window_close (l->data);
+  g_list_free (windows);
+}
+
+static const GActionEntry app_actions[] = {
+  { "about", viva_application_about_action },
+  { "preferences", viva_application_preferences_action },
+  { "quit", viva_application_quit_action },
+};
+
+static void
+viva_application_class_init (VivaApplicationClass *klass)
+{
+  GApplicationClass *app_class = G_APPLICATION_CLASS (klass);
+
+  app_class->activate = viva_application_activate;
+  app_class->startup = viva_application_startup;
+}
+
+static void
+viva_application_init (VivaApplication *self)
+{
+  g_action_map_add_action_entries (G_ACTION_MAP (self),
+                                   app_actions, G_N_ELEMENTS (app_actions),
+                                   self);
+}

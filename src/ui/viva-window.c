@@ -1,0 +1,382 @@
+/* viva-window.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "viva-markdown.h"
+#include "viva-settings.h"
+#include "viva-startup-timer.h"
+#include "viva-window-private.h"
+
+G_DEFINE_FINAL_TYPE (VivaWindow, viva_window, ADW_TYPE_APPLICATION_WINDOW)
+
+/**
+ * _viva_window_update_actions:
+ *
+ * Recomputes which commands are available; the one place that does.
+ */
+void
+_viva_window_update_actions (VivaWindow *self)
+{
+  g_assert (VIVA_IS_WINDOW (self));
+
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "runner.run",
+                                 self->problem != NULL && self->code_loaded);
+}
+
+static void
+viva_window_show_banner (VivaWindow *self,
+                         const char *message)
+{
+  g_assert (VIVA_IS_WINDOW (self));
+
+  if (message != NULL)
+    gtk_label_set_label (self->banner_label, message);
+  gtk_revealer_set_reveal_child (self->banner_revealer, message != NULL);
+}
+
+static void
+code_store_error_cb (VivaWindow    *self,
+                     GParamSpec    *pspec,
+                     VivaCodeStore *store)
+{
+  viva_window_show_banner (self, viva_code_store_get_error_message (store));
+}
+
+static void
+buffer_changed_cb (VivaWindow    *self,
+                   GtkTextBuffer *buffer)
+{
+  g_autofree char *text = NULL;
+
+  g_assert (VIVA_IS_WINDOW (self));
+
+  if (self->problem == NULL || !self->code_loaded)
+    return;
+
+  text = viva_editor_dup_text (self->editor);
+  viva_code_store_queue_save (self->code_store,
+                              viva_pack_get_id (self->pack),
+                              viva_problem_get_id (self->problem),
+                              text);
+}
+
+static void
+after_paint_cb (GdkFrameClock *clock,
+                VivaWindow    *self)
+{
+  const char *env;
+
+  if (!self->code_loaded)
+    return;
+
+  g_signal_handlers_disconnect_by_func (clock, after_paint_cb, self);
+  viva_startup_timer_mark ("ready");
+
+  env = g_getenv ("VIVA_DEBUG_STARTUP");
+  if (g_strcmp0 (env, "exit") == 0)
+    gtk_window_close (GTK_WINDOW (self));
+}
+
+static void
+viva_window_map (GtkWidget *widget)
+{
+  GTK_WIDGET_CLASS (viva_window_parent_class)->map (widget);
+
+  viva_startup_timer_mark ("mapped");
+  g_signal_connect_object (gtk_widget_get_frame_clock (widget), "after-paint",
+                           G_CALLBACK (after_paint_cb), widget, 0);
+}
+
+static void
+load_code_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  g_autoptr(VivaWindow) self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *code = NULL;
+
+  code = viva_code_store_load_finish (VIVA_CODE_STORE (object), result, &error);
+
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+
+  if (error != NULL && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND))
+    {
+      g_autofree char *message =
+        g_strdup_printf (_("Your saved code for this problem could not be read (%s), so the starter code is shown. The saved file was left as it is."),
+                         error->message);
+      viva_window_show_banner (self, message);
+    }
+
+  g_signal_handler_block (viva_editor_get_buffer (self->editor), self->changed_handler);
+  viva_editor_load_text (self->editor, code ? code : viva_problem_get_starter_code (self->problem));
+  g_signal_handler_unblock (viva_editor_get_buffer (self->editor), self->changed_handler);
+
+  self->code_loaded = TRUE;
+  _viva_window_update_actions (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/**
+ * viva_window_open_problem:
+ *
+ * Shows @problem: its description, and the student's saved code for it or
+ * else its starter code.
+ */
+void
+viva_window_open_problem (VivaWindow  *self,
+                          VivaPack    *pack,
+                          VivaProblem *problem)
+{
+  g_return_if_fail (VIVA_IS_WINDOW (self));
+  g_return_if_fail (VIVA_IS_PACK (pack));
+  g_return_if_fail (VIVA_IS_PROBLEM (problem));
+
+  if (self->problem == problem)
+    return;
+
+  g_set_object (&self->pack, pack);
+  g_set_object (&self->problem, problem);
+  self->code_loaded = FALSE;
+  self->ran_ok = FALSE;
+
+  adw_window_title_set_title (self->window_title, viva_problem_get_title (problem));
+  adw_window_title_set_subtitle (self->window_title, viva_pack_get_title (pack));
+  gtk_window_set_title (GTK_WINDOW (self), viva_problem_get_title (problem));
+  viva_markdown_render (gtk_text_view_get_buffer (self->problem_view),
+                        viva_problem_get_description (problem));
+  viva_console_clear (self->console);
+
+  viva_settings_set_last_problem (viva_settings_get_default (),
+                                  viva_pack_get_id (pack),
+                                  viva_problem_get_id (problem));
+
+  g_cancellable_cancel (self->load_cancellable);
+  g_clear_object (&self->load_cancellable);
+  self->load_cancellable = g_cancellable_new ();
+
+  viva_code_store_load_async (self->code_store,
+                              viva_pack_get_id (pack),
+                              viva_problem_get_id (problem),
+                              self->load_cancellable,
+                              load_code_cb,
+                              g_object_ref (self));
+
+  _viva_window_update_actions (self);
+}
+
+VivaProblem *
+viva_window_get_problem (VivaWindow *self)
+{
+  g_return_val_if_fail (VIVA_IS_WINDOW (self), NULL);
+
+  return self->problem;
+}
+
+static void
+flush_cb (GObject      *object,
+          GAsyncResult *result,
+          gpointer      user_data)
+{
+  g_autoptr(VivaWindow) self = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!viva_code_store_flush_finish (VIVA_CODE_STORE (object), result, &error))
+    {
+      /* Stay open: closing now would lose what the student typed. */
+      self->closing = FALSE;
+      viva_window_show_banner (self, error->message);
+      return;
+    }
+
+  self->close_ready = TRUE;
+  gtk_window_close (GTK_WINDOW (self));
+}
+
+static void
+viva_window_save_state (VivaWindow *self)
+{
+  VivaSettings *settings = viva_settings_get_default ();
+  gboolean maximized = gtk_window_is_maximized (GTK_WINDOW (self));
+
+  g_object_set (settings, "window-maximized", maximized, NULL);
+  if (!maximized)
+    {
+      int width, height;
+
+      gtk_window_get_default_size (GTK_WINDOW (self), &width, &height);
+      g_object_set (settings, "window-width", width, "window-height", height, NULL);
+    }
+}
+
+static gboolean
+viva_window_close_request (GtkWindow *window)
+{
+  VivaWindow *self = VIVA_WINDOW (window);
+
+  if (self->close_ready)
+    return GTK_WINDOW_CLASS (viva_window_parent_class)->close_request (window);
+
+  if (!self->closing)
+    {
+      self->closing = TRUE;
+      viva_window_save_state (self);
+      viva_code_store_flush_async (self->code_store, NULL, flush_cb, g_object_ref (self));
+    }
+
+  return TRUE;
+}
+
+static void
+run_action (GtkWidget  *widget,
+            const char *action_name,
+            GVariant   *param)
+{
+  VivaWindow *self = VIVA_WINDOW (widget);
+
+  viva_console_clear (self->console);
+  viva_console_append (self->console, VIVA_CONSOLE_NOTICE,
+                       _("The Python runner is not available in this build yet, so your code was not run.\n"));
+}
+
+static void
+line_activated_cb (VivaWindow  *self,
+                   guint        line,
+                   VivaConsole *console)
+{
+  viva_editor_jump_to_line (self->editor, line);
+}
+
+static void
+viva_window_restore_state (VivaWindow *self)
+{
+  VivaSettings *settings = viva_settings_get_default ();
+  int width, height;
+  gboolean maximized;
+
+  g_object_get (settings,
+                "window-width", &width,
+                "window-height", &height,
+                "window-maximized", &maximized,
+                NULL);
+  gtk_window_set_default_size (GTK_WINDOW (self), width, height);
+  if (maximized)
+    gtk_window_maximize (GTK_WINDOW (self));
+
+  g_object_bind_property (settings, "problem-pane-position", self->problem_paned, "position",
+                          G_BINDING_SYNC_CREATE | G_BINDING_BIDIRECTIONAL);
+  g_object_bind_property (settings, "examiner-pane-position", self->examiner_paned, "position",
+                          G_BINDING_SYNC_CREATE | G_BINDING_BIDIRECTIONAL);
+  g_object_bind_property (settings, "console-pane-position", self->console_paned, "position",
+                          G_BINDING_SYNC_CREATE | G_BINDING_BIDIRECTIONAL);
+}
+
+static void
+viva_window_open_last_problem (VivaWindow *self)
+{
+  VivaSettings *settings = viva_settings_get_default ();
+  g_autoptr(VivaPack) pack = viva_pack_new_bundled ();
+  VivaProblem *problem;
+
+  problem = viva_pack_find_problem (pack, viva_settings_get_last_problem (settings));
+  if (problem == NULL)
+    problem = viva_pack_find_problem (pack, "kmeans");
+  if (problem == NULL && g_list_model_get_n_items (viva_pack_get_problems (pack)) > 0)
+    {
+      g_autoptr(VivaProblem) first = g_list_model_get_item (viva_pack_get_problems (pack), 0);
+      problem = first;
+    }
+
+  if (problem != NULL)
+    viva_window_open_problem (self, pack, problem);
+}
+
+static void
+viva_window_dispose (GObject *object)
+{
+  VivaWindow *self = (VivaWindow *)object;
+
+  g_cancellable_cancel (self->cancellable);
+  g_cancellable_cancel (self->load_cancellable);
+
+  gtk_widget_dispose_template (GTK_WIDGET (self), VIVA_TYPE_WINDOW);
+
+  g_clear_object (&self->cancellable);
+  g_clear_object (&self->load_cancellable);
+  g_clear_object (&self->code_store);
+  g_clear_object (&self->problem);
+  g_clear_object (&self->pack);
+
+  G_OBJECT_CLASS (viva_window_parent_class)->dispose (object);
+}
+
+static void
+viva_window_class_init (VivaWindowClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  GtkWindowClass *window_class = GTK_WINDOW_CLASS (klass);
+
+  object_class->dispose = viva_window_dispose;
+  widget_class->map = viva_window_map;
+  window_class->close_request = viva_window_close_request;
+
+  gtk_widget_class_set_template_from_resource (widget_class, RESOURCE_PREFIX "/ui/viva-window.ui");
+  gtk_widget_class_bind_template_child (widget_class, VivaWindow, toast_overlay);
+  gtk_widget_class_bind_template_child (widget_class, VivaWindow, window_title);
+  gtk_widget_class_bind_template_child (widget_class, VivaWindow, run_button);
+  gtk_widget_class_bind_template_child (widget_class, VivaWindow, run_button_content);
+  gtk_widget_class_bind_template_child (widget_class, VivaWindow, submit_button);
+  gtk_widget_class_bind_template_child (widget_class, VivaWindow, banner_revealer);
+  gtk_widget_class_bind_template_child (widget_class, VivaWindow, banner_label);
+  gtk_widget_class_bind_template_child (widget_class, VivaWindow, examiner_paned);
+  gtk_widget_class_bind_template_child (widget_class, VivaWindow, problem_paned);
+  gtk_widget_class_bind_template_child (widget_class, VivaWindow, console_paned);
+  gtk_widget_class_bind_template_child (widget_class, VivaWindow, problem_view);
+  gtk_widget_class_bind_template_child (widget_class, VivaWindow, editor);
+  gtk_widget_class_bind_template_child (widget_class, VivaWindow, console);
+  gtk_widget_class_bind_template_child (widget_class, VivaWindow, examiner_panel);
+
+  gtk_widget_class_install_action (widget_class, "runner.run", NULL, run_action);
+
+  g_type_ensure (VIVA_TYPE_EDITOR);
+  g_type_ensure (VIVA_TYPE_CONSOLE);
+  g_type_ensure (VIVA_TYPE_EXAMINER_PANEL);
+}
+
+static void
+viva_window_init (VivaWindow *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  if (DEVELOPMENT_BUILD)
+    gtk_widget_add_css_class (GTK_WIDGET (self), "devel");
+
+  self->cancellable = g_cancellable_new ();
+  self->code_store = viva_code_store_new (NULL);
+  g_signal_connect_object (self->code_store, "notify::error-message",
+                           G_CALLBACK (code_store_error_cb), self, G_CONNECT_SWAPPED);
+
+  self->changed_handler =
+    g_signal_connect_object (viva_editor_get_buffer (self->editor), "changed",
+                             G_CALLBACK (buffer_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->console, "line-activated",
+                           G_CALLBACK (line_activated_cb), self, G_CONNECT_SWAPPED);
+
+  viva_markdown_attach_links (self->problem_view);
+  viva_window_restore_state (self);
+  _viva_window_update_actions (self);
+  viva_window_open_last_problem (self);
+}
+
+VivaWindow *
+viva_window_new (VivaApplication *application)
+{
+  return g_object_new (VIVA_TYPE_WINDOW, "application", application, NULL);
+}
