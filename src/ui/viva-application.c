@@ -11,6 +11,7 @@
 #include "viva-application.h"
 #include "viva-core.h"
 #include "viva-preferences-window.h"
+#include "viva-startup-timer.h"
 #include "viva-window.h"
 
 struct _VivaApplication
@@ -40,7 +41,11 @@ viva_application_activate (GApplication *app)
   g_assert (VIVA_IS_APPLICATION (app));
 
   if (!(window = gtk_application_get_active_window (GTK_APPLICATION (app))))
-    window = GTK_WINDOW (viva_window_new (VIVA_APPLICATION (app)));
+    {
+      viva_startup_timer_mark ("activate");
+      window = GTK_WINDOW (viva_window_new (VIVA_APPLICATION (app)));
+      viva_startup_timer_mark ("window built");
+    }
 
   gtk_window_present (window);
 }
