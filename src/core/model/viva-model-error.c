@@ -106,9 +106,22 @@ _viva_model_message_says_model_missing (const char *message)
           strstr (lower, "no such model") != NULL || strstr (lower, "try pulling") != NULL);
 }
 
-static GError *
-model_missing_error (const char *model,
-                     gboolean    is_ollama)
+GError *
+_viva_model_error_new_no_model (const char *base_url,
+                                gboolean    is_ollama)
+{
+  if (is_ollama)
+    return g_error_new_literal (VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_NO_MODEL,
+                                _("Ollama has no model installed — install one, for example with “ollama pull qwen2.5:7b”."));
+
+  return g_error_new (VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_NO_MODEL,
+                      _("The server at %s lists no model — load one there, or choose a model in Preferences."),
+                      base_url);
+}
+
+GError *
+_viva_model_error_new_model_missing (const char *model,
+                                     gboolean    is_ollama)
 {
   if (is_ollama)
     return g_error_new (VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_MODEL_NOT_FOUND,
@@ -131,7 +144,7 @@ _viva_model_error_new_for_status (guint       status,
   const char *said = message != NULL ? message : _("no details");
 
   if (_viva_model_message_says_model_missing (message) && (status == 400 || status == 404))
-    return model_missing_error (model, is_ollama);
+    return _viva_model_error_new_model_missing (model, is_ollama);
 
   if (status == 401 || status == 403)
     return g_error_new (VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_UNAUTHORIZED,
@@ -181,7 +194,7 @@ _viva_model_error_new_in_band (JsonNode   *error,
     message = _viva_model_error_message_from_body (error);
 
   if (_viva_model_message_says_model_missing (message))
-    return model_missing_error (model, is_ollama);
+    return _viva_model_error_new_model_missing (model, is_ollama);
 
   if (code == 429 || g_strcmp0 (code_string, "rate_limit_exceeded") == 0)
     return g_error_new (VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_RATE_LIMITED,

@@ -38,5 +38,9 @@ GError  *_viva_model_error_new_in_band       (JsonNode   *error,
                                               const char *model,
                                               gboolean    is_ollama);
 gboolean _viva_model_message_says_model_missing (const char *message);
+GError  *_viva_model_error_new_model_missing (const char *model,
+                                              gboolean    is_ollama);
+GError  *_viva_model_error_new_no_model      (const char *base_url,
+                                              gboolean    is_ollama);
 
 G_END_DECLS

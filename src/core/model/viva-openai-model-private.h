@@ -1,0 +1,76 @@
+/* viva-openai-model-private.h
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include "viva-openai-model.h"
+
+G_BEGIN_DECLS
+
+struct _VivaOpenAIModel
+{
+  GObject         parent_instance;
+
+  SoupSession    *session;
+  VivaSecrets    *secrets;
+
+  char           *base_url;
+  char           *model;
+  double          temperature;
+  guint           first_byte_timeout;
+  guint           idle_timeout;
+  guint           context_length;
+  guint           max_attempts;
+  guint           retry_delay;
+  gboolean        ollama_native;
+
+  VivaServerKind  server_kind;
+  char           *server_version;
+  char           *error_message;
+  char           *first_model;
+
+  /* Models that rejected a parameter with a 400, so it is not sent again. */
+  GHashTable     *no_temperature;
+  GHashTable     *no_stream_options;
+};
+
+/* Bodies read whole are small JSON documents (errors, model lists); a
+ * larger one is not what was asked for. */
+#define VIVA_OPENAI_MAX_SMALL_BODY (4 * 1024 * 1024)
+
+char     *_viva_openai_model_url             (VivaOpenAIModel      *self,
+                                              const char           *path);
+char     *_viva_openai_model_root_url        (VivaOpenAIModel      *self,
+                                              const char           *path);
+gboolean  _viva_openai_model_looks_like_ollama (VivaOpenAIModel    *self);
+void      _viva_openai_model_set_server      (VivaOpenAIModel      *self,
+                                              VivaServerKind        kind,
+                                              const char           *version);
+void      _viva_openai_model_set_error       (VivaOpenAIModel      *self,
+                                              const GError         *error);
+GError   *_viva_openai_model_transport_error (VivaOpenAIModel      *self,
+                                              const GError         *error,
+                                              gboolean             *retryable);
+SoupMessage *_viva_openai_model_new_message  (VivaOpenAIModel      *self,
+                                              const char           *method,
+                                              const char           *url,
+                                              const char           *api_key);
+void      _viva_read_small_body_async        (GInputStream         *stream,
+                                              GCancellable         *cancellable,
+                                              GAsyncReadyCallback   callback,
+                                              gpointer              user_data);
+GBytes   *_viva_read_small_body_finish       (GAsyncResult         *result,
+                                              GError              **error);
+void      _viva_openai_model_get_json_async  (VivaOpenAIModel      *self,
+                                              const char           *url,
+                                              GCancellable         *cancellable,
+                                              GAsyncReadyCallback   callback,
+                                              gpointer              user_data);
+JsonNode *_viva_openai_model_get_json_finish (VivaOpenAIModel      *self,
+                                              GAsyncResult         *result,
+                                              guint                *status,
+                                              GError              **error);
+
+G_END_DECLS

@@ -1,0 +1,1494 @@
+/* viva-openai-model.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+#include <string.h>
+
+#include "viva-chat-reply-private.h"
+#include "viva-model-private.h"
+#include "viva-openai-model-private.h"
+#include "viva-reply-assembler.h"
+#include "viva-sse-reader.h"
+
+/* A VivaChatModel over any OpenAI-compatible endpoint, and over Ollama's
+ * native /api/chat when the endpoint is Ollama (to set num_ctx, which its
+ * /v1 cannot, so a long prompt is not silently cut).
+ *
+ * One stream is a chain of steps on the caller's main context: look up the
+ * API key, detect the server once, resolve the model name, then attempts.
+ * An attempt POSTs, checks status and content type, and reads events one
+ * at a time into a fresh VivaReplyAssembler. A watchdog ticks through the
+ * attempt and cancels it when no byte came for the first-byte timeout
+ * (before the first byte) or the idle timeout (after it). Transient faults
+ * are retried with backoff and jitter, but only before any delta went out:
+ * after that a fault ends the stream with what arrived, marked truncated,
+ * so nothing shown is lost or shown twice. */
+
+#define DEFAULT_BASE_URL "http://localhost:11434/v1"
+#define MAX_RETRY_AFTER_MS (120 * 1000)
+#define OLLAMA_KEEP_ALIVE "30m"
+
+enum {
+  PROP_0,
+  PROP_SESSION,
+  PROP_SECRETS,
+  PROP_BASE_URL,
+  PROP_MODEL,
+  PROP_TEMPERATURE,
+  PROP_FIRST_BYTE_TIMEOUT,
+  PROP_IDLE_TIMEOUT,
+  PROP_CONTEXT_LENGTH,
+  PROP_MAX_ATTEMPTS,
+  PROP_RETRY_DELAY,
+  PROP_OLLAMA_NATIVE,
+  PROP_SERVER_KIND,
+  PROP_SERVER_VERSION,
+  PROP_ERROR_MESSAGE,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static void chat_model_iface_init (VivaChatModelInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (VivaOpenAIModel, viva_openai_model, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (VIVA_TYPE_CHAT_MODEL, chat_model_iface_init))
+
+GType
+viva_server_kind_get_type (void)
+{
+  static gsize type_id;
+
+  if (g_once_init_enter (&type_id))
+    {
+      static const GEnumValue values[] = {
+        { VIVA_SERVER_KIND_UNKNOWN, "VIVA_SERVER_KIND_UNKNOWN", "unknown" },
+        { VIVA_SERVER_KIND_OPENAI, "VIVA_SERVER_KIND_OPENAI", "openai" },
+        { VIVA_SERVER_KIND_OLLAMA, "VIVA_SERVER_KIND_OLLAMA", "ollama" },
+        { 0, NULL, NULL }
+      };
+
+      g_once_init_leave (&type_id, g_enum_register_static ("VivaServerKind", values));
+    }
+
+  return type_id;
+}
+
+/* Streaming. */
+
+typedef struct
+{
+  VivaChatRequest    *request;
+  char               *api_key;
+  char               *model;
+  gboolean            native;
+
+  guint               attempt;
+  gboolean            dropped_temperature;
+  gboolean            dropped_stream_options;
+
+  GCancellable       *attempt_cancellable;
+  gulong              cancelled_id;
+  SoupMessage        *message;
+  VivaSseReader      *reader;
+  VivaReplyAssembler *assembler;
+  GSource            *watchdog;
+  GSource            *delay;
+  GSource            *delay_cancel;
+  gint64              last_progress;
+  guint64             last_bytes;
+  gboolean            got_first_byte;
+  gboolean            timed_out;
+} StreamData;
+
+static void
+stream_data_end_attempt (StreamData *data)
+{
+  if (data->watchdog != NULL)
+    {
+      g_source_destroy (data->watchdog);
+      g_clear_pointer (&data->watchdog, g_source_unref);
+    }
+  if (data->delay != NULL)
+    {
+      g_source_destroy (data->delay);
+      g_clear_pointer (&data->delay, g_source_unref);
+    }
+  if (data->delay_cancel != NULL)
+    {
+      g_source_destroy (data->delay_cancel);
+      g_clear_pointer (&data->delay_cancel, g_source_unref);
+    }
+  g_clear_object (&data->reader);
+  g_clear_object (&data->message);
+  g_clear_object (&data->assembler);
+  g_clear_object (&data->attempt_cancellable);
+}
+
+static void
+stream_data_free (StreamData *data)
+{
+  stream_data_end_attempt (data);
+  g_clear_pointer (&data->request, viva_chat_request_unref);
+  if (data->api_key != NULL)
+    memset (data->api_key, 0, strlen (data->api_key));
+  g_clear_pointer (&data->api_key, g_free);
+  g_clear_pointer (&data->model, g_free);
+  g_free (data);
+}
+
+static void start_attempt (GTask *task);
+
+static void
+disconnect_cancellable (GTask *task)
+{
+  StreamData *data = g_task_get_task_data (task);
+
+  if (data->cancelled_id != 0)
+    {
+      g_cancellable_disconnect (g_task_get_cancellable (task), data->cancelled_id);
+      data->cancelled_id = 0;
+    }
+}
+
+static void
+stream_fail (GTask  *task,
+             GError *error)
+{
+  VivaOpenAIModel *self = g_task_get_source_object (task);
+  StreamData *data = g_task_get_task_data (task);
+
+  disconnect_cancellable (task);
+  stream_data_end_attempt (data);
+  _viva_openai_model_set_error (self, error);
+  g_task_return_error (task, error);
+  g_object_unref (task);
+}
+
+static gboolean
+prompt_was_cut (VivaOpenAIModel     *self,
+                StreamData          *data,
+                const VivaChatUsage *usage)
+{
+  guint estimate = viva_chat_request_estimate_prompt_tokens (data->request);
+
+  if (usage == NULL || usage->prompt_tokens <= 0)
+    return data->native && self->context_length > 0 && estimate > self->context_length;
+
+  /* The estimate is rough; only a prompt read at less than half its size
+   * (or filling Ollama's whole context) is evidently cut. */
+  if (estimate >= 256 && (guint64)usage->prompt_tokens * 2 < estimate)
+    return TRUE;
+
+  return data->native && self->context_length > 0 &&
+         (guint64)usage->prompt_tokens >= self->context_length && estimate > self->context_length;
+}
+
+static void
+stream_succeed (GTask    *task,
+                gboolean  cut_off)
+{
+  VivaOpenAIModel *self = g_task_get_source_object (task);
+  StreamData *data = g_task_get_task_data (task);
+  g_autoptr(VivaChatReply) reply = viva_reply_assembler_finish (data->assembler);
+
+  if (cut_off)
+    _viva_chat_reply_set_truncated (reply, TRUE);
+
+  if (prompt_was_cut (self, data, viva_chat_reply_get_usage (reply)))
+    {
+      _viva_chat_reply_set_prompt_truncated (reply, TRUE);
+      g_debug ("model: the server read only part of the prompt (%u tokens estimated)",
+               viva_chat_request_estimate_prompt_tokens (data->request));
+    }
+
+  if (data->reader != NULL && viva_sse_reader_get_stream (data->reader) != NULL)
+    g_input_stream_close_async (viva_sse_reader_get_stream (data->reader), G_PRIORITY_DEFAULT, NULL, NULL, NULL);
+
+  disconnect_cancellable (task);
+  stream_data_end_attempt (data);
+  _viva_openai_model_set_error (self, NULL);
+  g_task_return_pointer (task, g_steal_pointer (&reply), (GDestroyNotify)viva_chat_reply_unref);
+  g_object_unref (task);
+}
+
+static gboolean
+retry_delay_cb (gpointer user_data)
+{
+  GTask *task = user_data;
+  StreamData *data = g_task_get_task_data (task);
+
+  g_clear_pointer (&data->delay, g_source_unref);
+  if (data->delay_cancel != NULL)
+    {
+      g_source_destroy (data->delay_cancel);
+      g_clear_pointer (&data->delay_cancel, g_source_unref);
+    }
+
+  start_attempt (task);
+  return G_SOURCE_REMOVE;
+}
+
+static gboolean
+retry_cancelled_cb (GCancellable *cancellable,
+                    gpointer      user_data)
+{
+  GTask *task = user_data;
+  StreamData *data = g_task_get_task_data (task);
+
+  g_clear_pointer (&data->delay_cancel, g_source_unref);
+  if (data->delay != NULL)
+    {
+      g_source_destroy (data->delay);
+      g_clear_pointer (&data->delay, g_source_unref);
+    }
+
+  stream_fail (task, g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED, _("Operation was cancelled")));
+  return G_SOURCE_REMOVE;
+}
+
+/* Takes @task's reference and @error. Retries when the fault is transient,
+ * attempts remain and nothing was shown yet; @retry_after_ms is the
+ * server's Retry-After, or 0. */
+static void
+stream_fault (GTask    *task,
+              GError   *error,
+              gboolean  retryable,
+              guint     retry_after_ms)
+{
+  VivaOpenAIModel *self = g_task_get_source_object (task);
+  StreamData *data = g_task_get_task_data (task);
+  guint64 delay_ms;
+  guint64 base;
+
+  if (data->assembler != NULL && viva_reply_assembler_get_has_output (data->assembler))
+    {
+      g_debug ("model: stream cut after output: %s", error->message);
+      g_error_free (error);
+      return stream_succeed (task, TRUE);
+    }
+
+  if (!retryable || data->attempt >= self->max_attempts || retry_after_ms > MAX_RETRY_AFTER_MS ||
+      g_cancellable_is_cancelled (g_task_get_cancellable (task)))
+    return stream_fail (task, error);
+
+  base = (guint64)self->retry_delay << MIN (data->attempt - 1, 16);
+  delay_ms = base / 2 + g_random_int_range (0, (gint32)MIN (base / 2 + 1, G_MAXINT32));
+  delay_ms = MAX (delay_ms, retry_after_ms);
+
+  g_debug ("model: attempt %u failed (%s); retrying in %" G_GUINT64_FORMAT " ms",
+           data->attempt, error->message, delay_ms);
+  g_error_free (error);
+
+  stream_data_end_attempt (data);
+  disconnect_cancellable (task);
+
+  data->delay = g_timeout_source_new ((guint)delay_ms);
+  g_source_set_callback (data->delay, retry_delay_cb, task, NULL);
+  g_source_attach (data->delay, g_task_get_context (task));
+
+  if (g_task_get_cancellable (task) != NULL)
+    {
+      data->delay_cancel = g_cancellable_source_new (g_task_get_cancellable (task));
+      g_source_set_callback (data->delay_cancel, G_SOURCE_FUNC (retry_cancelled_cb), task, NULL);
+      g_source_attach (data->delay_cancel, g_task_get_context (task));
+    }
+}
+
+static gboolean
+watchdog_cb (gpointer user_data)
+{
+  GTask *task = user_data;
+  VivaOpenAIModel *self = g_task_get_source_object (task);
+  StreamData *data = g_task_get_task_data (task);
+  guint64 bytes = data->reader != NULL ? viva_sse_reader_get_bytes_read (data->reader) : 0;
+  gint64 now = g_get_monotonic_time ();
+  guint limit;
+
+  if (bytes != data->last_bytes)
+    {
+      data->last_bytes = bytes;
+      data->last_progress = now;
+      data->got_first_byte = TRUE;
+    }
+
+  limit = data->got_first_byte ? self->idle_timeout : self->first_byte_timeout;
+  if (now - data->last_progress >= (gint64)limit * 1000)
+    {
+      data->timed_out = TRUE;
+      g_clear_pointer (&data->watchdog, g_source_unref);
+      g_cancellable_cancel (data->attempt_cancellable);
+      return G_SOURCE_REMOVE;
+    }
+
+  return G_SOURCE_CONTINUE;
+}
+
+static GError *
+timeout_error (VivaOpenAIModel *self,
+               StreamData      *data)
+{
+  if (!data->got_first_byte)
+    return g_error_new (VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_TIMEOUT,
+                        _("The model server at %s did not start answering within %u seconds — it may still be loading the model; try again, or allow more time in Preferences."),
+                        self->base_url, (self->first_byte_timeout + 999) / 1000);
+
+  return g_error_new (VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_TIMEOUT,
+                      _("The model server at %s stopped answering for %u seconds — try again."),
+                      self->base_url, (self->idle_timeout + 999) / 1000);
+}
+
+/* A read failed: the caller's cancellation, the watchdog, or the network. */
+static void
+stream_read_failed (GTask  *task,
+                    GError *error)
+{
+  VivaOpenAIModel *self = g_task_get_source_object (task);
+  StreamData *data = g_task_get_task_data (task);
+  gboolean retryable;
+
+  if (g_cancellable_is_cancelled (g_task_get_cancellable (task)))
+    {
+      g_error_free (error);
+      return stream_fail (task, g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED, _("Operation was cancelled")));
+    }
+
+  if (data->timed_out)
+    {
+      g_error_free (error);
+      return stream_fault (task, timeout_error (self, data), TRUE, 0);
+    }
+
+  stream_fault (task, _viva_openai_model_transport_error (self, error, &retryable), retryable, 0);
+  g_error_free (error);
+}
+
+static void
+read_event_cb (GObject      *object,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  GTask *task = user_data;
+  StreamData *data = g_task_get_task_data (task);
+  g_autoptr(VivaSseEvent) event = NULL;
+  GError *error = NULL;
+
+  event = viva_sse_reader_read_event_finish (VIVA_SSE_READER (object), result, &error);
+
+  if (error != NULL)
+    return stream_read_failed (task, error);
+
+  if (event == NULL)
+    return stream_succeed (task, FALSE);
+
+  if (!viva_reply_assembler_feed_event (data->assembler, event, &error))
+    return stream_fail (task, error);
+
+  /* [DONE] (or Ollama's done line) ends the reply; a finish_reason does
+   * not, since usage and the last fragments may follow it. */
+  if (viva_reply_assembler_get_done (data->assembler))
+    return stream_succeed (task, FALSE);
+
+  viva_sse_reader_read_event_async (data->reader, data->attempt_cancellable, read_event_cb, task);
+}
+
+static void
+emit_delta (const VivaChatDelta *delta,
+            gpointer             user_data)
+{
+  GTask *task = user_data;
+  StreamData *data = g_task_get_task_data (task);
+
+  viva_chat_model_emit_delta (g_task_get_source_object (task), data->request, delta);
+}
+
+static gboolean
+mentions (JsonNode   *body,
+          const char *word)
+{
+  g_autofree char *message = _viva_model_error_message_from_body (body);
+  g_autofree char *lower = message != NULL ? g_ascii_strdown (message, -1) : NULL;
+
+  return lower != NULL && strstr (lower, word) != NULL;
+}
+
+static guint
+parse_retry_after (SoupMessage *message)
+{
+  const char *value = soup_message_headers_get_one (soup_message_get_response_headers (message), "Retry-After");
+  g_autoptr(GDateTime) when = NULL;
+  g_autoptr(GDateTime) now = NULL;
+  char *end = NULL;
+  guint64 seconds;
+
+  if (value == NULL)
+    return 0;
+
+  seconds = g_ascii_strtoull (value, &end, 10);
+  if (end != value && *end == '\0')
+    return (guint)MIN (seconds * 1000, G_MAXUINT);
+
+  /* Or an HTTP-date, said rarely. */
+  if (!(when = soup_date_time_new_from_http_string (value)))
+    return 0;
+
+  now = g_date_time_new_now_utc ();
+  return (guint)CLAMP (g_date_time_difference (when, now) / 1000, 0, G_MAXUINT);
+}
+
+static void
+error_body_cb (GObject      *object,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  GTask *task = user_data;
+  VivaOpenAIModel *self = g_task_get_source_object (task);
+  StreamData *data = g_task_get_task_data (task);
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(JsonNode) body = NULL;
+  g_autoptr(GError) read_error = NULL;
+  guint status = soup_message_get_status (data->message);
+  guint retry_after;
+  gboolean is_ollama = data->native || _viva_openai_model_looks_like_ollama (self);
+
+  if (!(bytes = _viva_read_small_body_finish (result, &read_error)))
+    {
+      if (g_cancellable_is_cancelled (g_task_get_cancellable (task)) || data->timed_out)
+        return stream_read_failed (task, g_steal_pointer (&read_error));
+    }
+  else if (!(body = _viva_json_parse (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), NULL)) &&
+           g_bytes_get_size (bytes) > 0)
+    {
+      /* A plain-text body still says something a person can use. */
+      g_autofree char *text = g_utf8_make_valid (g_bytes_get_data (bytes, NULL),
+                                                 MIN (g_bytes_get_size (bytes), 500));
+
+      body = json_node_new (JSON_NODE_VALUE);
+      json_node_set_string (body, g_strstrip (text));
+    }
+
+  /* Parameters some servers reject: drop, remember for this model, retry
+   * at once (not counted as an attempt). */
+  if (status == 400 || status == 422)
+    {
+      gboolean sent_temperature = !data->dropped_temperature &&
+                                  !g_hash_table_contains (self->no_temperature, data->model);
+
+      if (sent_temperature && mentions (body, "temperature"))
+        {
+          g_debug ("model: %s rejects temperature; not sending it again", data->model);
+          g_hash_table_add (self->no_temperature, g_strdup (data->model));
+          data->dropped_temperature = TRUE;
+          stream_data_end_attempt (data);
+          disconnect_cancellable (task);
+          data->attempt--;
+          return start_attempt (task);
+        }
+
+      if (!data->native && !data->dropped_stream_options &&
+          !g_hash_table_contains (self->no_stream_options, data->model) &&
+          (mentions (body, "stream_options") || mentions (body, "include_usage")))
+        {
+          g_debug ("model: %s rejects stream_options; not sending it again", data->model);
+          g_hash_table_add (self->no_stream_options, g_strdup (data->model));
+          data->dropped_stream_options = TRUE;
+          stream_data_end_attempt (data);
+          disconnect_cancellable (task);
+          data->attempt--;
+          return start_attempt (task);
+        }
+    }
+
+  retry_after = parse_retry_after (data->message);
+  stream_fault (task,
+                _viva_model_error_new_for_status (status, body, data->model, self->base_url, is_ollama),
+                status == 429 || status == 500 || status == 502 || status == 503 || status == 504,
+                retry_after);
+}
+
+static void
+whole_json_cb (GObject      *object,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  GTask *task = user_data;
+  StreamData *data = g_task_get_task_data (task);
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(JsonNode) node = NULL;
+  GError *error = NULL;
+
+  if (!(bytes = _viva_read_small_body_finish (result, &error)))
+    return stream_read_failed (task, error);
+
+  node = _viva_json_parse (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), NULL);
+  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+    return stream_fail (task, g_error_new (VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_INVALID_RESPONSE,
+                                           _("The server at %s answered something that is not a chat reply."),
+                                           viva_openai_model_get_base_url (g_task_get_source_object (task))));
+
+  if (!viva_reply_assembler_feed_chunk (data->assembler, json_node_get_object (node), &error))
+    return stream_fail (task, error);
+
+  stream_succeed (task, FALSE);
+}
+
+static void
+send_cb (GObject      *object,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  GTask *task = user_data;
+  VivaOpenAIModel *self = g_task_get_source_object (task);
+  StreamData *data = g_task_get_task_data (task);
+  g_autoptr(GInputStream) stream = NULL;
+  GError *error = NULL;
+  const char *content_type;
+  guint status;
+
+  if (!(stream = soup_session_send_finish (SOUP_SESSION (object), result, &error)))
+    return stream_read_failed (task, error);
+
+  status = soup_message_get_status (data->message);
+  if (!SOUP_STATUS_IS_SUCCESSFUL (status))
+    return _viva_read_small_body_async (stream, data->attempt_cancellable, error_body_cb, task);
+
+  content_type = soup_message_headers_get_content_type (soup_message_get_response_headers (data->message), NULL);
+
+  if (!data->native && g_strcmp0 (content_type, "application/json") == 0)
+    return _viva_read_small_body_async (stream, data->attempt_cancellable, whole_json_cb, task);
+
+  if (content_type != NULL &&
+      g_strcmp0 (content_type, "text/event-stream") != 0 &&
+      g_strcmp0 (content_type, "application/x-ndjson") != 0 &&
+      g_strcmp0 (content_type, "application/json") != 0 &&
+      g_strcmp0 (content_type, "text/plain") != 0)
+    return stream_fail (task, g_error_new (VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_INVALID_RESPONSE,
+                                           _("The server at %s answered with %s, not a stream of replies — check the address; it usually ends in “/v1”."),
+                                           self->base_url, content_type));
+
+  data->reader = viva_sse_reader_new (stream, data->native ? VIVA_SSE_FORMAT_NDJSON : VIVA_SSE_FORMAT_EVENT_STREAM);
+  viva_sse_reader_read_event_async (data->reader, data->attempt_cancellable, read_event_cb, task);
+}
+
+/* Bodies. */
+
+static JsonNode *
+openai_message (VivaChatMessage *message)
+{
+  JsonNode *node = viva_chat_message_to_json (message);
+  JsonObject *object = json_node_get_object (node);
+  JsonArray *calls;
+
+  /* Reasoning stays ours; strict servers reject unknown members. */
+  json_object_remove_member (object, "reasoning");
+  if (viva_chat_message_get_role (message) == VIVA_CHAT_ROLE_TOOL)
+    json_object_remove_member (object, "name");
+  if ((calls = _viva_json_get_array (object, "tool_calls")))
+    for (guint i = 0; i < json_array_get_length (calls); i++)
+      json_object_remove_member (json_array_get_object_element (calls, i), "recovered");
+
+  return node;
+}
+
+static JsonNode *
+ollama_message (VivaChatMessage *message)
+{
+  g_autoptr(JsonObject) object = json_object_new ();
+  GPtrArray *calls = viva_chat_message_get_tool_calls (message);
+  const char *content = viva_chat_message_get_content (message);
+  JsonNode *node;
+
+  json_object_set_string_member (object, "role", viva_chat_role_to_string (viva_chat_message_get_role (message)));
+  json_object_set_string_member (object, "content", content != NULL ? content : "");
+
+  if (calls->len > 0)
+    {
+      JsonArray *array = json_array_new ();
+
+      for (guint i = 0; i < calls->len; i++)
+        {
+          VivaToolCall *call = g_ptr_array_index (calls, i);
+          g_autoptr(JsonNode) arguments = viva_tool_call_parse_arguments (call, NULL);
+          JsonObject *item = json_object_new ();
+          JsonObject *function = json_object_new ();
+
+          json_object_set_string_member (function, "name", viva_tool_call_get_name (call));
+          json_object_set_member (function, "arguments",
+                                  arguments != NULL ? g_steal_pointer (&arguments)
+                                                    : json_node_init_object (json_node_alloc (), json_object_new ()));
+          json_object_set_string_member (item, "id", viva_tool_call_get_id (call));
+          json_object_set_object_member (item, "function", function);
+          json_array_add_object_element (array, item);
+        }
+      json_object_set_array_member (object, "tool_calls", array);
+    }
+
+  if (viva_chat_message_get_tool_call_id (message) != NULL)
+    json_object_set_string_member (object, "tool_call_id", viva_chat_message_get_tool_call_id (message));
+  if (viva_chat_message_get_name (message) != NULL)
+    json_object_set_string_member (object, "tool_name", viva_chat_message_get_name (message));
+
+  node = json_node_new (JSON_NODE_OBJECT);
+  json_node_set_object (node, object);
+  return node;
+}
+
+static gboolean
+get_temperature (VivaOpenAIModel *self,
+                 StreamData      *data,
+                 double          *temperature)
+{
+  if (data->dropped_temperature || g_hash_table_contains (self->no_temperature, data->model))
+    return FALSE;
+
+  if (viva_chat_request_get_temperature (data->request, temperature))
+    return TRUE;
+
+  *temperature = self->temperature;
+  return self->temperature >= 0.0;
+}
+
+static GBytes *
+build_body (VivaOpenAIModel *self,
+            StreamData      *data)
+{
+  g_autoptr(JsonObject) body = json_object_new ();
+  g_autoptr(JsonNode) root = json_node_new (JSON_NODE_OBJECT);
+  GPtrArray *messages = viva_chat_request_get_messages (data->request);
+  GPtrArray *tools = viva_chat_request_get_tools (data->request);
+  guint max_tokens = viva_chat_request_get_max_tokens (data->request);
+  JsonArray *array = json_array_sized_new (messages->len);
+  double temperature;
+  char *text;
+
+  json_object_set_string_member (body, "model", data->model);
+  for (guint i = 0; i < messages->len; i++)
+    json_array_add_element (array, data->native ? ollama_message (g_ptr_array_index (messages, i))
+                                                : openai_message (g_ptr_array_index (messages, i)));
+  json_object_set_array_member (body, "messages", array);
+  json_object_set_boolean_member (body, "stream", TRUE);
+
+  if (tools->len > 0)
+    {
+      JsonArray *tool_array = json_array_sized_new (tools->len);
+
+      for (guint i = 0; i < tools->len; i++)
+        json_array_add_element (tool_array, viva_tool_definition_to_json (g_ptr_array_index (tools, i)));
+      json_object_set_array_member (body, "tools", tool_array);
+    }
+
+  if (data->native)
+    {
+      JsonObject *options = json_object_new ();
+
+      if (self->context_length > 0)
+        json_object_set_int_member (options, "num_ctx", self->context_length);
+      if (get_temperature (self, data, &temperature))
+        json_object_set_double_member (options, "temperature", temperature);
+      if (max_tokens > 0)
+        json_object_set_int_member (options, "num_predict", max_tokens);
+      json_object_set_object_member (body, "options", options);
+      json_object_set_string_member (body, "keep_alive", OLLAMA_KEEP_ALIVE);
+    }
+  else
+    {
+      if (!data->dropped_stream_options && !g_hash_table_contains (self->no_stream_options, data->model))
+        {
+          JsonObject *stream_options = json_object_new ();
+
+          json_object_set_boolean_member (stream_options, "include_usage", TRUE);
+          json_object_set_object_member (body, "stream_options", stream_options);
+        }
+      if (get_temperature (self, data, &temperature))
+        json_object_set_double_member (body, "temperature", temperature);
+      if (max_tokens > 0)
+        json_object_set_int_member (body, "max_tokens", max_tokens);
+    }
+
+  json_node_set_object (root, body);
+  text = json_to_string (root, FALSE);
+  return g_bytes_new_take (text, strlen (text));
+}
+
+static void
+attempt_cancelled_cb (GCancellable *cancellable,
+                      GCancellable *attempt_cancellable)
+{
+  g_cancellable_cancel (attempt_cancellable);
+}
+
+static void
+start_attempt (GTask *task)
+{
+  VivaOpenAIModel *self = g_task_get_source_object (task);
+  StreamData *data = g_task_get_task_data (task);
+  g_autoptr(GBytes) body = NULL;
+  g_autofree char *url = NULL;
+  g_autofree char *names_joined = NULL;
+  GPtrArray *tools = viva_chat_request_get_tools (data->request);
+  g_autoptr(GStrvBuilder) names = g_strv_builder_new ();
+  g_auto(GStrv) tool_names = NULL;
+
+  if (g_task_return_error_if_cancelled (task))
+    {
+      stream_data_end_attempt (data);
+      g_object_unref (task);
+      return;
+    }
+
+  data->attempt++;
+  data->timed_out = FALSE;
+  data->got_first_byte = FALSE;
+  data->last_bytes = 0;
+  data->last_progress = g_get_monotonic_time ();
+  data->attempt_cancellable = g_cancellable_new ();
+  if (g_task_get_cancellable (task) != NULL)
+    data->cancelled_id = g_cancellable_connect (g_task_get_cancellable (task),
+                                                G_CALLBACK (attempt_cancelled_cb),
+                                                data->attempt_cancellable, NULL);
+
+  data->assembler = viva_reply_assembler_new (data->native ? VIVA_REPLY_FORMAT_OLLAMA : VIVA_REPLY_FORMAT_OPENAI);
+  viva_reply_assembler_set_delta_func (data->assembler, emit_delta, task, NULL);
+  viva_reply_assembler_set_model_name (data->assembler, data->model,
+                                       data->native || _viva_openai_model_looks_like_ollama (self));
+  for (guint i = 0; i < tools->len; i++)
+    g_strv_builder_add (names, viva_tool_definition_get_name (g_ptr_array_index (tools, i)));
+  tool_names = g_strv_builder_end (names);
+  viva_reply_assembler_set_tool_names (data->assembler, (const char * const *)tool_names);
+
+  url = data->native ? _viva_openai_model_root_url (self, "/api/chat")
+                     : _viva_openai_model_url (self, "/chat/completions");
+  if (!(data->message = _viva_openai_model_new_message (self, SOUP_METHOD_POST, url, data->api_key)))
+    return stream_fail (task, g_error_new (VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_CONNECTION,
+                                           _("“%s” is not a server address — check it in Preferences."),
+                                           self->base_url));
+
+  body = build_body (self, data);
+  soup_message_set_request_body_from_bytes (data->message, "application/json", body);
+
+  data->watchdog = g_timeout_source_new (MAX (10, MIN (self->first_byte_timeout, self->idle_timeout) / 10));
+  g_source_set_callback (data->watchdog, watchdog_cb, task, NULL);
+  g_source_attach (data->watchdog, g_task_get_context (task));
+
+  g_debug ("model: POST %s (attempt %u)", url, data->attempt);
+  soup_session_send_async (self->session, data->message, G_PRIORITY_DEFAULT,
+                           data->attempt_cancellable, send_cb, task);
+}
+
+static void
+resolve_model_cb (GObject      *object,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  GTask *task = user_data;
+  VivaOpenAIModel *self = VIVA_OPENAI_MODEL (object);
+  StreamData *data = g_task_get_task_data (task);
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) names = NULL;
+
+  if (!(names = viva_openai_model_list_models_finish (self, result, &error)))
+    return stream_fail (task, g_steal_pointer (&error));
+
+  if (names[0] == NULL)
+    return stream_fail (task, _viva_model_error_new_no_model (self->base_url,
+                                                              _viva_openai_model_looks_like_ollama (self)));
+
+  g_free (self->first_model);
+  self->first_model = g_strdup (names[0]);
+  data->model = g_strdup (names[0]);
+  start_attempt (task);
+}
+
+static void
+resolve_model (GTask *task)
+{
+  VivaOpenAIModel *self = g_task_get_source_object (task);
+  StreamData *data = g_task_get_task_data (task);
+  const char *model = viva_chat_request_get_model (data->request);
+
+  data->native = self->ollama_native && self->server_kind == VIVA_SERVER_KIND_OLLAMA;
+
+  if (model == NULL && self->model != NULL && self->model[0] != '\0')
+    model = self->model;
+  if (model == NULL)
+    model = self->first_model;
+
+  if (model != NULL)
+    {
+      data->model = g_strdup (model);
+      return start_attempt (task);
+    }
+
+  viva_openai_model_list_models_async (self, g_task_get_cancellable (task), resolve_model_cb, task);
+}
+
+static void
+detect_cb (GObject      *object,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  GTask *task = user_data;
+  g_autoptr(GError) error = NULL;
+
+  /* A server that cannot be reached is left undetected; the attempts
+   * that follow say why, after their retries. */
+  if (viva_openai_model_detect_server_finish (VIVA_OPENAI_MODEL (object), result, &error) == VIVA_SERVER_KIND_UNKNOWN &&
+      g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return stream_fail (task, g_steal_pointer (&error));
+
+  resolve_model (task);
+}
+
+static void
+lookup_key_cb (GObject      *object,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  GTask *task = user_data;
+  VivaOpenAIModel *self = g_task_get_source_object (task);
+  StreamData *data = g_task_get_task_data (task);
+  g_autoptr(GError) error = NULL;
+
+  data->api_key = viva_secrets_lookup_finish (VIVA_SECRETS (object), result, &error);
+  if (error != NULL)
+    return stream_fail (task, g_steal_pointer (&error));
+
+  if (self->server_kind == VIVA_SERVER_KIND_UNKNOWN)
+    return viva_openai_model_detect_server_async (self, g_task_get_cancellable (task), detect_cb, task);
+
+  resolve_model (task);
+}
+
+static void
+viva_openai_model_stream_async (VivaChatModel       *model,
+                                VivaChatRequest     *request,
+                                GCancellable        *cancellable,
+                                GAsyncReadyCallback  callback,
+                                gpointer             user_data)
+{
+  VivaOpenAIModel *self = VIVA_OPENAI_MODEL (model);
+  GTask *task;
+  StreamData *data;
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, viva_openai_model_stream_async);
+  data = g_new0 (StreamData, 1);
+  data->request = viva_chat_request_ref (request);
+  g_task_set_task_data (task, data, (GDestroyNotify)stream_data_free);
+
+  /* The task's one reference travels through the steps and is dropped
+   * where it returns (stream_succeed, stream_fail). */
+  viva_secrets_lookup_async (self->secrets, self->base_url, cancellable, lookup_key_cb, task);
+}
+
+static VivaChatReply *
+viva_openai_model_stream_finish (VivaChatModel  *model,
+                                 GAsyncResult   *result,
+                                 GError        **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, model), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+static void
+chat_model_iface_init (VivaChatModelInterface *iface)
+{
+  iface->stream_async = viva_openai_model_stream_async;
+  iface->stream_finish = viva_openai_model_stream_finish;
+}
+
+/* The object. */
+
+static void
+viva_openai_model_dispose (GObject *object)
+{
+  VivaOpenAIModel *self = (VivaOpenAIModel *)object;
+
+  g_clear_object (&self->session);
+  g_clear_object (&self->secrets);
+
+  G_OBJECT_CLASS (viva_openai_model_parent_class)->dispose (object);
+}
+
+static void
+viva_openai_model_finalize (GObject *object)
+{
+  VivaOpenAIModel *self = (VivaOpenAIModel *)object;
+
+  g_clear_pointer (&self->base_url, g_free);
+  g_clear_pointer (&self->model, g_free);
+  g_clear_pointer (&self->server_version, g_free);
+  g_clear_pointer (&self->error_message, g_free);
+  g_clear_pointer (&self->first_model, g_free);
+  g_clear_pointer (&self->no_temperature, g_hash_table_unref);
+  g_clear_pointer (&self->no_stream_options, g_hash_table_unref);
+
+  G_OBJECT_CLASS (viva_openai_model_parent_class)->finalize (object);
+}
+
+static void
+viva_openai_model_constructed (GObject *object)
+{
+  VivaOpenAIModel *self = (VivaOpenAIModel *)object;
+
+  G_OBJECT_CLASS (viva_openai_model_parent_class)->constructed (object);
+
+  if (self->session == NULL)
+    self->session = soup_session_new_with_options ("user-agent", "Viva/" PACKAGE_VERSION,
+                                                   "max-conns-per-host", 4,
+                                                   NULL);
+  if (self->secrets == NULL)
+    self->secrets = g_object_ref (viva_secrets_get_default ());
+  if (self->base_url == NULL)
+    viva_openai_model_set_base_url (self, DEFAULT_BASE_URL);
+}
+
+static void
+viva_openai_model_get_property (GObject    *object,
+                                guint       prop_id,
+                                GValue     *value,
+                                GParamSpec *pspec)
+{
+  VivaOpenAIModel *self = VIVA_OPENAI_MODEL (object);
+
+  switch (prop_id)
+    {
+    case PROP_SESSION:
+      g_value_set_object (value, self->session);
+      break;
+    case PROP_SECRETS:
+      g_value_set_object (value, self->secrets);
+      break;
+    case PROP_BASE_URL:
+      g_value_set_string (value, viva_openai_model_get_base_url (self));
+      break;
+    case PROP_MODEL:
+      g_value_set_string (value, viva_openai_model_get_model (self));
+      break;
+    case PROP_TEMPERATURE:
+      g_value_set_double (value, viva_openai_model_get_temperature (self));
+      break;
+    case PROP_FIRST_BYTE_TIMEOUT:
+      g_value_set_uint (value, viva_openai_model_get_first_byte_timeout (self));
+      break;
+    case PROP_IDLE_TIMEOUT:
+      g_value_set_uint (value, viva_openai_model_get_idle_timeout (self));
+      break;
+    case PROP_CONTEXT_LENGTH:
+      g_value_set_uint (value, viva_openai_model_get_context_length (self));
+      break;
+    case PROP_MAX_ATTEMPTS:
+      g_value_set_uint (value, viva_openai_model_get_max_attempts (self));
+      break;
+    case PROP_RETRY_DELAY:
+      g_value_set_uint (value, viva_openai_model_get_retry_delay (self));
+      break;
+    case PROP_OLLAMA_NATIVE:
+      g_value_set_boolean (value, viva_openai_model_get_ollama_native (self));
+      break;
+    case PROP_SERVER_KIND:
+      g_value_set_enum (value, viva_openai_model_get_server_kind (self));
+      break;
+    case PROP_SERVER_VERSION:
+      g_value_set_string (value, viva_openai_model_get_server_version (self));
+      break;
+    case PROP_ERROR_MESSAGE:
+      g_value_set_string (value, viva_openai_model_get_error_message (self));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+viva_openai_model_set_property (GObject      *object,
+                                guint         prop_id,
+                                const GValue *value,
+                                GParamSpec   *pspec)
+{
+  VivaOpenAIModel *self = VIVA_OPENAI_MODEL (object);
+
+  switch (prop_id)
+    {
+    case PROP_SESSION:
+      self->session = g_value_dup_object (value);
+      break;
+    case PROP_SECRETS:
+      self->secrets = g_value_dup_object (value);
+      break;
+    case PROP_BASE_URL:
+      viva_openai_model_set_base_url (self, g_value_get_string (value));
+      break;
+    case PROP_MODEL:
+      viva_openai_model_set_model (self, g_value_get_string (value));
+      break;
+    case PROP_TEMPERATURE:
+      viva_openai_model_set_temperature (self, g_value_get_double (value));
+      break;
+    case PROP_FIRST_BYTE_TIMEOUT:
+      viva_openai_model_set_first_byte_timeout (self, g_value_get_uint (value));
+      break;
+    case PROP_IDLE_TIMEOUT:
+      viva_openai_model_set_idle_timeout (self, g_value_get_uint (value));
+      break;
+    case PROP_CONTEXT_LENGTH:
+      viva_openai_model_set_context_length (self, g_value_get_uint (value));
+      break;
+    case PROP_MAX_ATTEMPTS:
+      viva_openai_model_set_max_attempts (self, g_value_get_uint (value));
+      break;
+    case PROP_RETRY_DELAY:
+      viva_openai_model_set_retry_delay (self, g_value_get_uint (value));
+      break;
+    case PROP_OLLAMA_NATIVE:
+      viva_openai_model_set_ollama_native (self, g_value_get_boolean (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+viva_openai_model_class_init (VivaOpenAIModelClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = viva_openai_model_dispose;
+  object_class->finalize = viva_openai_model_finalize;
+  object_class->constructed = viva_openai_model_constructed;
+  object_class->get_property = viva_openai_model_get_property;
+  object_class->set_property = viva_openai_model_set_property;
+
+  /* The app's one SoupSession, shared by every model. */
+  properties[PROP_SESSION] =
+    g_param_spec_object ("session", NULL, NULL, SOUP_TYPE_SESSION,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_SECRETS] =
+    g_param_spec_object ("secrets", NULL, NULL, VIVA_TYPE_SECRETS,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_BASE_URL] =
+    g_param_spec_string ("base-url", NULL, NULL, DEFAULT_BASE_URL,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* Empty: the server's first model. */
+  properties[PROP_MODEL] =
+    g_param_spec_string ("model", NULL, NULL, "",
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* Negative: the server's default. */
+  properties[PROP_TEMPERATURE] =
+    g_param_spec_double ("temperature", NULL, NULL, -1.0, 2.0, -1.0,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_FIRST_BYTE_TIMEOUT] =
+    g_param_spec_uint ("first-byte-timeout", NULL, NULL, 1, G_MAXUINT, 180 * 1000,
+                       G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_IDLE_TIMEOUT] =
+    g_param_spec_uint ("idle-timeout", NULL, NULL, 1, G_MAXUINT, 60 * 1000,
+                       G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_CONTEXT_LENGTH] =
+    g_param_spec_uint ("context-length", NULL, NULL, 0, G_MAXUINT, 16384,
+                       G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_MAX_ATTEMPTS] =
+    g_param_spec_uint ("max-attempts", NULL, NULL, 1, 10, 3,
+                       G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_RETRY_DELAY] =
+    g_param_spec_uint ("retry-delay", NULL, NULL, 0, 60 * 1000, 1000,
+                       G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_OLLAMA_NATIVE] =
+    g_param_spec_boolean ("ollama-native", NULL, NULL, TRUE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_SERVER_KIND] =
+    g_param_spec_enum ("server-kind", NULL, NULL, VIVA_TYPE_SERVER_KIND, VIVA_SERVER_KIND_UNKNOWN,
+                       G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_SERVER_VERSION] =
+    g_param_spec_string ("server-version", NULL, NULL, NULL,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_ERROR_MESSAGE] =
+    g_param_spec_string ("error-message", NULL, NULL, NULL,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+viva_openai_model_init (VivaOpenAIModel *self)
+{
+  self->model = g_strdup ("");
+  self->temperature = -1.0;
+  self->first_byte_timeout = 180 * 1000;
+  self->idle_timeout = 60 * 1000;
+  self->context_length = 16384;
+  self->max_attempts = 3;
+  self->retry_delay = 1000;
+  self->ollama_native = TRUE;
+  self->no_temperature = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->no_stream_options = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+}
+
+/**
+ * viva_openai_model_new:
+ * @base_url: (nullable): the endpoint, such as `http://localhost:11434/v1`
+ *
+ * A model with its own SoupSession and the default secrets store. Main
+ * thread only, like everything on it.
+ *
+ * Returns: (transfer full): a new model
+ */
+VivaOpenAIModel *
+viva_openai_model_new (const char *base_url)
+{
+  return g_object_new (VIVA_TYPE_OPENAI_MODEL,
+                       "base-url", base_url != NULL ? base_url : DEFAULT_BASE_URL,
+                       NULL);
+}
+
+static gboolean
+seconds_to_ms (GBinding     *binding,
+               const GValue *from,
+               GValue       *to,
+               gpointer      user_data)
+{
+  g_value_set_uint (to, MIN (g_value_get_uint (from), G_MAXUINT / 1000) * 1000);
+  return TRUE;
+}
+
+/**
+ * viva_openai_model_new_for_settings:
+ *
+ * A model whose address, model, temperature, timeouts and context length
+ * follow @settings as they change.
+ *
+ * Returns: (transfer full): a new model
+ */
+VivaOpenAIModel *
+viva_openai_model_new_for_settings (VivaSettings *settings)
+{
+  VivaOpenAIModel *self;
+
+  g_return_val_if_fail (VIVA_IS_SETTINGS (settings), NULL);
+
+  self = viva_openai_model_new (viva_settings_get_base_url (settings));
+  g_object_bind_property (settings, "base-url", self, "base-url", G_BINDING_SYNC_CREATE);
+  g_object_bind_property (settings, "model", self, "model", G_BINDING_SYNC_CREATE);
+  g_object_bind_property (settings, "temperature", self, "temperature", G_BINDING_SYNC_CREATE);
+  g_object_bind_property (settings, "context-length", self, "context-length", G_BINDING_SYNC_CREATE);
+  g_object_bind_property_full (settings, "first-byte-timeout", self, "first-byte-timeout",
+                               G_BINDING_SYNC_CREATE, seconds_to_ms, NULL, NULL, NULL);
+  g_object_bind_property_full (settings, "idle-timeout", self, "idle-timeout",
+                               G_BINDING_SYNC_CREATE, seconds_to_ms, NULL, NULL, NULL);
+
+  return self;
+}
+
+/**
+ * viva_openai_model_get_session:
+ *
+ * Returns: (transfer none): the session requests go through
+ */
+SoupSession *
+viva_openai_model_get_session (VivaOpenAIModel *self)
+{
+  g_return_val_if_fail (VIVA_IS_OPENAI_MODEL (self), NULL);
+  return self->session;
+}
+
+/**
+ * viva_openai_model_get_secrets:
+ *
+ * Returns: (transfer none): where the API key is looked up
+ */
+VivaSecrets *
+viva_openai_model_get_secrets (VivaOpenAIModel *self)
+{
+  g_return_val_if_fail (VIVA_IS_OPENAI_MODEL (self), NULL);
+  return self->secrets;
+}
+
+const char *
+viva_openai_model_get_base_url (VivaOpenAIModel *self)
+{
+  g_return_val_if_fail (VIVA_IS_OPENAI_MODEL (self), NULL);
+  return self->base_url;
+}
+
+/**
+ * viva_openai_model_set_base_url:
+ * @base_url: (nullable): the endpoint; %NULL or empty means the default.
+ *   A trailing `/` is dropped.
+ *
+ * A new address forgets what was learned about the old server.
+ */
+void
+viva_openai_model_set_base_url (VivaOpenAIModel *self,
+                                const char      *base_url)
+{
+  g_autofree char *url = NULL;
+  gsize len;
+
+  g_return_if_fail (VIVA_IS_OPENAI_MODEL (self));
+
+  url = g_strstrip (g_strdup (base_url != NULL && base_url[0] != '\0' ? base_url : DEFAULT_BASE_URL));
+  len = strlen (url);
+  while (len > 0 && url[len - 1] == '/')
+    url[--len] = '\0';
+
+  if (g_strcmp0 (self->base_url, url) == 0)
+    return;
+
+  g_free (self->base_url);
+  self->base_url = g_steal_pointer (&url);
+  g_clear_pointer (&self->first_model, g_free);
+  g_hash_table_remove_all (self->no_temperature);
+  g_hash_table_remove_all (self->no_stream_options);
+  _viva_openai_model_set_server (self, VIVA_SERVER_KIND_UNKNOWN, NULL);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BASE_URL]);
+}
+
+const char *
+viva_openai_model_get_model (VivaOpenAIModel *self)
+{
+  g_return_val_if_fail (VIVA_IS_OPENAI_MODEL (self), NULL);
+  return self->model;
+}
+
+/**
+ * viva_openai_model_set_model:
+ * @model: (nullable): the model's name; %NULL or empty for the server's first
+ */
+void
+viva_openai_model_set_model (VivaOpenAIModel *self,
+                             const char      *model)
+{
+  g_return_if_fail (VIVA_IS_OPENAI_MODEL (self));
+
+  if (model == NULL)
+    model = "";
+
+  if (g_strcmp0 (self->model, model) == 0)
+    return;
+
+  g_free (self->model);
+  self->model = g_strdup (model);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MODEL]);
+}
+
+double
+viva_openai_model_get_temperature (VivaOpenAIModel *self)
+{
+  g_return_val_if_fail (VIVA_IS_OPENAI_MODEL (self), -1.0);
+  return self->temperature;
+}
+
+/**
+ * viva_openai_model_set_temperature:
+ * @temperature: 0 to 2, or negative for the server's default
+ */
+void
+viva_openai_model_set_temperature (VivaOpenAIModel *self,
+                                   double           temperature)
+{
+  g_return_if_fail (VIVA_IS_OPENAI_MODEL (self));
+
+  temperature = temperature < 0 ? -1.0 : MIN (temperature, 2.0);
+  if (self->temperature == temperature)
+    return;
+
+  self->temperature = temperature;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TEMPERATURE]);
+}
+
+guint
+viva_openai_model_get_first_byte_timeout (VivaOpenAIModel *self)
+{
+  g_return_val_if_fail (VIVA_IS_OPENAI_MODEL (self), 0);
+  return self->first_byte_timeout;
+}
+
+/**
+ * viva_openai_model_set_first_byte_timeout:
+ * @timeout_ms: how long to wait for the first byte of a reply, in
+ *   milliseconds; generous, as a local server may load the model first
+ */
+void
+viva_openai_model_set_first_byte_timeout (VivaOpenAIModel *self,
+                                          guint            timeout_ms)
+{
+  g_return_if_fail (VIVA_IS_OPENAI_MODEL (self));
+
+  timeout_ms = MAX (timeout_ms, 1);
+  if (self->first_byte_timeout == timeout_ms)
+    return;
+
+  self->first_byte_timeout = timeout_ms;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FIRST_BYTE_TIMEOUT]);
+}
+
+guint
+viva_openai_model_get_idle_timeout (VivaOpenAIModel *self)
+{
+  g_return_val_if_fail (VIVA_IS_OPENAI_MODEL (self), 0);
+  return self->idle_timeout;
+}
+
+/**
+ * viva_openai_model_set_idle_timeout:
+ * @timeout_ms: how long a reply may go without a byte, in milliseconds
+ */
+void
+viva_openai_model_set_idle_timeout (VivaOpenAIModel *self,
+                                    guint            timeout_ms)
+{
+  g_return_if_fail (VIVA_IS_OPENAI_MODEL (self));
+
+  timeout_ms = MAX (timeout_ms, 1);
+  if (self->idle_timeout == timeout_ms)
+    return;
+
+  self->idle_timeout = timeout_ms;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_IDLE_TIMEOUT]);
+}
+
+guint
+viva_openai_model_get_context_length (VivaOpenAIModel *self)
+{
+  g_return_val_if_fail (VIVA_IS_OPENAI_MODEL (self), 0);
+  return self->context_length;
+}
+
+/**
+ * viva_openai_model_set_context_length:
+ * @context_length: tokens of context to ask Ollama for, 0 for its default
+ */
+void
+viva_openai_model_set_context_length (VivaOpenAIModel *self,
+                                      guint            context_length)
+{
+  g_return_if_fail (VIVA_IS_OPENAI_MODEL (self));
+
+  if (self->context_length == context_length)
+    return;
+
+  self->context_length = context_length;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CONTEXT_LENGTH]);
+}
+
+guint
+viva_openai_model_get_max_attempts (VivaOpenAIModel *self)
+{
+  g_return_val_if_fail (VIVA_IS_OPENAI_MODEL (self), 0);
+  return self->max_attempts;
+}
+
+/**
+ * viva_openai_model_set_max_attempts:
+ * @max_attempts: tries for a transient fault, 1 to 10 (3 by default)
+ */
+void
+viva_openai_model_set_max_attempts (VivaOpenAIModel *self,
+                                    guint            max_attempts)
+{
+  g_return_if_fail (VIVA_IS_OPENAI_MODEL (self));
+
+  max_attempts = CLAMP (max_attempts, 1, 10);
+  if (self->max_attempts == max_attempts)
+    return;
+
+  self->max_attempts = max_attempts;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MAX_ATTEMPTS]);
+}
+
+guint
+viva_openai_model_get_retry_delay (VivaOpenAIModel *self)
+{
+  g_return_val_if_fail (VIVA_IS_OPENAI_MODEL (self), 0);
+  return self->retry_delay;
+}
+
+/**
+ * viva_openai_model_set_retry_delay:
+ * @delay_ms: the first backoff in milliseconds, doubled for each retry and
+ *   jittered between half and all of it
+ */
+void
+viva_openai_model_set_retry_delay (VivaOpenAIModel *self,
+                                   guint            delay_ms)
+{
+  g_return_if_fail (VIVA_IS_OPENAI_MODEL (self));
+
+  delay_ms = MIN (delay_ms, 60 * 1000);
+  if (self->retry_delay == delay_ms)
+    return;
+
+  self->retry_delay = delay_ms;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RETRY_DELAY]);
+}
+
+gboolean
+viva_openai_model_get_ollama_native (VivaOpenAIModel *self)
+{
+  g_return_val_if_fail (VIVA_IS_OPENAI_MODEL (self), FALSE);
+  return self->ollama_native;
+}
+
+/**
+ * viva_openai_model_set_ollama_native:
+ * @ollama_native: whether to use Ollama's own /api/chat (with `num_ctx`
+ *   and `keep_alive`) when the server is Ollama; %TRUE by default
+ */
+void
+viva_openai_model_set_ollama_native (VivaOpenAIModel *self,
+                                     gboolean         ollama_native)
+{
+  g_return_if_fail (VIVA_IS_OPENAI_MODEL (self));
+
+  ollama_native = !!ollama_native;
+  if (self->ollama_native == ollama_native)
+    return;
+
+  self->ollama_native = ollama_native;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_OLLAMA_NATIVE]);
+}
+
+/**
+ * viva_openai_model_get_server_kind:
+ *
+ * Returns: what the server was found to be, once a stream, a listing or
+ *   viva_openai_model_detect_server_async() asked
+ */
+VivaServerKind
+viva_openai_model_get_server_kind (VivaOpenAIModel *self)
+{
+  g_return_val_if_fail (VIVA_IS_OPENAI_MODEL (self), VIVA_SERVER_KIND_UNKNOWN);
+  return self->server_kind;
+}
+
+/**
+ * viva_openai_model_get_server_version:
+ *
+ * Returns: (nullable): Ollama's version, when the server is Ollama
+ */
+const char *
+viva_openai_model_get_server_version (VivaOpenAIModel *self)
+{
+  g_return_val_if_fail (VIVA_IS_OPENAI_MODEL (self), NULL);
+  return self->server_version;
+}
+
+/**
+ * viva_openai_model_get_error_message:
+ *
+ * The last problem with the server, worded as what to do next, for a
+ * banner to bind to; %NULL after the next success.
+ *
+ * Returns: (nullable): the message
+ */
+const char *
+viva_openai_model_get_error_message (VivaOpenAIModel *self)
+{
+  g_return_val_if_fail (VIVA_IS_OPENAI_MODEL (self), NULL);
+  return self->error_message;
+}
