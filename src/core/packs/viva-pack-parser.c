@@ -413,8 +413,8 @@ check_unknown_keys (JsonObject         *object,
   const char *name;
   JsonNode *value;
 
-  json_object_iter_init (&iter, object);
-  while (json_object_iter_next (&iter, &name, &value))
+  json_object_iter_init_ordered (&iter, object);
+  while (json_object_iter_next_ordered (&iter, &name, &value))
     {
       g_autofree char *path = NULL;
       const char *close = NULL;

@@ -420,6 +420,7 @@ load_query_cb (GObject      *object,
   LoadData *ld = g_task_get_task_data (task);
   g_autoptr(GFileInfo) info = NULL;
   g_autoptr(GError) error = NULL;
+  GCancellable *cancellable;
 
   if (!(info = g_file_query_info_finish (G_FILE (object), result, &error)))
     return g_task_return_error (task, g_steal_pointer (&error));
@@ -437,7 +438,8 @@ load_query_cb (GObject      *object,
       return g_task_return_error (task, g_steal_pointer (&error));
     }
 
-  g_file_load_contents_async (G_FILE (object), g_task_get_cancellable (task),
+  cancellable = g_task_get_cancellable (task);
+  g_file_load_contents_async (G_FILE (object), cancellable,
                               load_contents_cb, g_steal_pointer (&task));
 }
 
@@ -630,8 +632,8 @@ merge_with_source (JsonObject *source,
 
   if (source != NULL)
     {
-      json_object_iter_init (&iter, source);
-      while (json_object_iter_next (&iter, &name, &value))
+      json_object_iter_init_ordered (&iter, source);
+      while (json_object_iter_next_ordered (&iter, &name, &value))
         {
           if (json_object_has_member (fresh, name))
             json_object_set_member (merged, name, json_object_dup_member (fresh, name));
@@ -640,8 +642,8 @@ merge_with_source (JsonObject *source,
         }
     }
 
-  json_object_iter_init (&iter, fresh);
-  while (json_object_iter_next (&iter, &name, &value))
+  json_object_iter_init_ordered (&iter, fresh);
+  while (json_object_iter_next_ordered (&iter, &name, &value))
     if (!json_object_has_member (merged, name))
       json_object_set_member (merged, name, json_node_copy (value));
 
@@ -657,9 +659,43 @@ set_optional_string (JsonObject *object,
     json_object_set_string_member (object, name, value);
 }
 
+/* The object a test or question was read from, to keep its unknown keys:
+ * the one with the same name, else the one at the same place. */
+static JsonObject *
+source_element (JsonObject *source,
+                const char *array_name,
+                const char *key,
+                const char *value,
+                guint       index)
+{
+  JsonNode *node;
+  JsonArray *array;
+
+  if (source == NULL || (node = json_object_get_member (source, array_name)) == NULL ||
+      !JSON_NODE_HOLDS_ARRAY (node))
+    return NULL;
+
+  array = json_node_get_array (node);
+  for (guint i = 0; i < json_array_get_length (array); i++)
+    {
+      JsonNode *element = json_array_get_element (array, i);
+
+      if (JSON_NODE_HOLDS_OBJECT (element) &&
+          g_strcmp0 (member_string (json_node_get_object (element), key), value) == 0)
+        return json_node_get_object (element);
+    }
+
+  if (index < json_array_get_length (array) &&
+      JSON_NODE_HOLDS_OBJECT (json_array_get_element (array, index)))
+    return json_array_get_object_element (array, index);
+
+  return NULL;
+}
+
 static JsonObject *
 problem_to_json (VivaProblem *problem)
 {
+  JsonObject *source = _viva_problem_get_source (problem);
   g_autoptr(JsonObject) fresh = json_object_new ();
   g_autoptr(JsonArray) tests = json_array_new ();
   g_autoptr(JsonArray) questions = json_array_new ();
@@ -680,7 +716,9 @@ problem_to_json (VivaProblem *problem)
 
       set_optional_string (object, "name", test->name);
       set_optional_string (object, "code", test->code);
-      json_array_add_object_element (tests, g_steal_pointer (&object));
+      json_array_add_object_element (tests,
+                                     merge_with_source (source_element (source, "tests", "name", test->name, i),
+                                                        object));
     }
   json_object_set_array_member (fresh, "tests", g_steal_pointer (&tests));
 
@@ -694,7 +732,10 @@ problem_to_json (VivaProblem *problem)
       for (guint j = 0; question->points && question->points[j]; j++)
         json_array_add_string_element (points, question->points[j]);
       json_object_set_array_member (object, "points", g_steal_pointer (&points));
-      json_array_add_object_element (questions, g_steal_pointer (&object));
+      json_array_add_object_element (questions,
+                                     merge_with_source (source_element (source, "questions", "question",
+                                                                        question->question, i),
+                                                        object));
     }
   json_object_set_array_member (fresh, "questions", g_steal_pointer (&questions));
 
@@ -702,7 +743,7 @@ problem_to_json (VivaProblem *problem)
   if (viva_problem_get_time_limit (problem) > 0)
     json_object_set_int_member (fresh, "time_limit_minutes", viva_problem_get_time_limit (problem));
 
-  return merge_with_source (_viva_problem_get_source (problem), fresh);
+  return merge_with_source (source, fresh);
 }
 
 /**
@@ -748,8 +789,8 @@ viva_pack_to_json (VivaPack *self)
     const char *name;
     JsonNode *value;
 
-    json_object_iter_init (&iter, rest);
-    while (json_object_iter_next (&iter, &name, &value))
+    json_object_iter_init_ordered (&iter, rest);
+    while (json_object_iter_next_ordered (&iter, &name, &value))
       if (!g_str_equal (name, "format"))
         json_object_set_member (merged, name, json_node_copy (value));
   }

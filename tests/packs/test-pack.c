@@ -1,0 +1,624 @@
+/* test-pack.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+
+#include "viva-core.h"
+#include "viva-pack.h"
+
+typedef struct
+{
+  GMainLoop    *loop;
+  GAsyncResult *result;
+} Fixture;
+
+static void
+fixture_set_up (Fixture       *fixture,
+                gconstpointer  data)
+{
+  fixture->loop = g_main_loop_new (NULL, FALSE);
+}
+
+static void
+fixture_tear_down (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  g_clear_object (&fixture->result);
+  g_clear_pointer (&fixture->loop, g_main_loop_unref);
+}
+
+static void
+store_result_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  Fixture *fixture = user_data;
+
+  g_assert_null (fixture->result);
+  fixture->result = g_object_ref (result);
+  g_main_loop_quit (fixture->loop);
+}
+
+static GAsyncResult *
+wait_for_result (Fixture *fixture)
+{
+  while (fixture->result == NULL)
+    g_main_loop_run (fixture->loop);
+
+  return fixture->result;
+}
+
+static GBytes *
+read_fixture (const char *dir,
+              const char *name)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, dir, name, NULL);
+  g_autoptr(GError) error = NULL;
+  char *contents = NULL;
+  gsize len = 0;
+
+  g_file_get_contents (path, &contents, &len, &error);
+  g_assert_no_error (error);
+
+  return g_bytes_new_take (contents, len);
+}
+
+static const VivaPackIssue *
+find_issue (GPtrArray  *issues,
+            const char *path)
+{
+  for (guint i = 0; i < issues->len; i++)
+    {
+      const VivaPackIssue *issue = g_ptr_array_index (issues, i);
+
+      if (g_str_equal (issue->path, path))
+        return issue;
+    }
+
+  return NULL;
+}
+
+static void
+test_bundled (void)
+{
+  g_autoptr(VivaPack) pack = viva_pack_new_bundled ();
+  g_autoptr(GPtrArray) issues = NULL;
+  GListModel *problems = viva_pack_get_problems (pack);
+  guint n = g_list_model_get_n_items (problems);
+
+  g_assert_cmpstr (viva_pack_get_id (pack), ==, "intro-ai");
+  g_assert_cmpstr (viva_pack_get_title (pack), ==, "Introduction to AI");
+  g_assert_cmpuint (n, >=, 10);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(VivaProblem) problem = g_list_model_get_item (problems, i);
+
+      g_assert_nonnull (viva_problem_get_description (problem));
+      g_assert_true (strstr (viva_problem_get_description (problem), "```python") != NULL);
+      g_assert_nonnull (viva_problem_get_starter_code (problem));
+      g_assert_nonnull (viva_problem_get_hint (problem));
+      g_assert_nonnull (viva_problem_get_reference (problem));
+      g_assert_nonnull (viva_problem_get_rubric (problem));
+      g_assert_cmpuint (viva_problem_get_time_limit (problem), >, 0);
+      g_assert_cmpuint (viva_problem_get_n_tests (problem), >=, 4);
+      g_assert_cmpuint (viva_problem_get_n_questions (problem), >=, 1);
+      g_assert_true (viva_pack_find_problem (pack, viva_problem_get_id (problem)) == problem);
+    }
+
+  /* Not even a warning: the bundled pack is the example teachers copy. */
+  issues = viva_pack_validate (pack);
+  g_assert_cmpuint (issues->len, ==, 0);
+}
+
+static void
+test_good (void)
+{
+  g_autoptr(GBytes) bytes = read_fixture ("good", "minimal.json");
+  g_autoptr(GPtrArray) issues = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(VivaPack) pack = NULL;
+  VivaProblem *problem;
+  const VivaProblemQuestion *question;
+
+  pack = viva_pack_new_from_bytes_full (bytes, &issues, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (pack);
+  g_assert_cmpuint (issues->len, ==, 0);
+
+  g_assert_cmpstr (viva_pack_get_id (pack), ==, "tiny");
+  g_assert_cmpstr (viva_pack_get_author (pack), ==, "Viva tests");
+  g_assert_cmpstr (viva_pack_get_language (pack), ==, "en");
+  g_assert_cmpstr (viva_pack_get_version (pack), ==, "1");
+  g_assert_null (viva_pack_get_file (pack));
+
+  problem = viva_pack_find_problem (pack, "double");
+  g_assert_nonnull (problem);
+  g_assert_null (viva_pack_find_problem (pack, "triple"));
+  g_assert_cmpint (viva_problem_get_problem_type (problem), ==, VIVA_PROBLEM_IMPLEMENT);
+  g_assert_cmpstr (viva_problem_get_hint (problem), ==, "Multiply by two.");
+  g_assert_cmpuint (viva_problem_get_time_limit (problem), ==, 5);
+  g_assert_cmpuint (viva_problem_get_n_tests (problem), ==, 2);
+  g_assert_cmpstr (viva_problem_get_test (problem, 1)->name, ==, "negative numbers");
+  question = viva_problem_get_question (problem, 0);
+  g_assert_cmpstr (question->question, ==, "What does double(0) return?");
+  g_assert_cmpuint (g_strv_length (question->points), ==, 2);
+}
+
+typedef struct
+{
+  const char    *file;
+  VivaPackError  code;
+  const char    *path;
+} BadCase;
+
+static const BadCase bad_cases[] = {
+  { "missing-test-code.json", VIVA_PACK_ERROR_MISSING, "problems[0].tests[0].code" },
+  { "missing-fields.json", VIVA_PACK_ERROR_MISSING, "title" },
+  { "wrong-types.json", VIVA_PACK_ERROR_WRONG_TYPE, "problems[0].title" },
+  { "duplicate-ids.json", VIVA_PACK_ERROR_DUPLICATE, "problems[1].id" },
+  { "duplicate-test-names.json", VIVA_PACK_ERROR_DUPLICATE, "problems[0].tests[1].name" },
+  { "other-format.json", VIVA_PACK_ERROR_FORMAT, "format" },
+  { "bad-id.json", VIVA_PACK_ERROR_INVALID, "problems[0].id" },
+  { "bad-type.json", VIVA_PACK_ERROR_INVALID, "problems[0].type" },
+  { "empty-tests.json", VIVA_PACK_ERROR_INVALID, "problems[0].tests" },
+  { "no-problems.json", VIVA_PACK_ERROR_INVALID, "problems" },
+  { "time-limit-range.json", VIVA_PACK_ERROR_INVALID, "problems[0].time_limit_minutes" },
+  { "not-an-object.json", VIVA_PACK_ERROR_WRONG_TYPE, "" },
+  { "not-a-pack.json", VIVA_PACK_ERROR_MISSING, "format" },
+  { "truncated.json", VIVA_PACK_ERROR_TRUNCATED, "" },
+  { "syntax.json", VIVA_PACK_ERROR_SYNTAX, "" },
+  { "empty.json", VIVA_PACK_ERROR_EMPTY, "" },
+  { "whitespace.json", VIVA_PACK_ERROR_EMPTY, "" },
+  { "deep-nesting.json", VIVA_PACK_ERROR_TOO_DEEP, "" },
+  { "invalid-utf8.json", VIVA_PACK_ERROR_ENCODING, "" },
+  { "binary.json", VIVA_PACK_ERROR_BINARY, "" },
+  { "utf16.json", VIVA_PACK_ERROR_BINARY, "" },
+};
+
+static void
+test_bad (gconstpointer data)
+{
+  const BadCase *bad = data;
+  g_autoptr(GBytes) bytes = read_fixture ("bad", bad->file);
+  g_autoptr(GPtrArray) issues = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(VivaPack) pack = NULL;
+  const VivaPackIssue *first = NULL;
+
+  pack = viva_pack_new_from_bytes_full (bytes, &issues, &error);
+  g_assert_null (pack);
+  g_assert_error (error, VIVA_PACK_ERROR, (int)bad->code);
+  g_assert_nonnull (issues);
+
+  for (guint i = 0; i < issues->len && first == NULL; i++)
+    if (((VivaPackIssue *)g_ptr_array_index (issues, i))->level == VIVA_PACK_ISSUE_ERROR)
+      first = g_ptr_array_index (issues, i);
+
+  g_assert_nonnull (first);
+  g_assert_cmpint (first->code, ==, bad->code);
+  g_assert_cmpstr (first->path, ==, bad->path);
+
+  /* The sentence starts with the path and goes on to say what to do. */
+  g_assert_true (g_str_has_prefix (error->message, bad->path));
+  g_assert_cmpuint (strlen (first->message), >, 20);
+  g_assert_nonnull (strstr (first->message, " — "));
+}
+
+static void
+test_every_issue (void)
+{
+  g_autoptr(GBytes) bytes = read_fixture ("bad", "missing-fields.json");
+  g_autoptr(GPtrArray) issues = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(VivaPack) pack = NULL;
+  const char * const paths[] = {
+    "title", "problems[0].description", "problems[0].hint", "problems[0].reference_solution",
+  };
+
+  pack = viva_pack_new_from_bytes_full (bytes, &issues, &error);
+  g_assert_null (pack);
+  g_assert_cmpuint (viva_pack_issues_count_errors (issues), ==, G_N_ELEMENTS (paths));
+  for (guint i = 0; i < G_N_ELEMENTS (paths); i++)
+    {
+      const VivaPackIssue *issue = find_issue (issues, paths[i]);
+
+      g_assert_nonnull (issue);
+      g_assert_cmpint (issue->code, ==, VIVA_PACK_ERROR_MISSING);
+    }
+  g_assert_nonnull (strstr (error->message, "3 more problems"));
+
+  g_clear_pointer (&issues, g_ptr_array_unref);
+  g_clear_pointer (&bytes, g_bytes_unref);
+  g_clear_error (&error);
+  bytes = read_fixture ("bad", "wrong-types.json");
+  pack = viva_pack_new_from_bytes_full (bytes, &issues, &error);
+  g_assert_null (pack);
+  g_assert_cmpint (find_issue (issues, "problems[0].time_limit_minutes")->code, ==, VIVA_PACK_ERROR_WRONG_TYPE);
+  g_assert_cmpint (find_issue (issues, "problems[0].questions[0].points")->code, ==, VIVA_PACK_ERROR_WRONG_TYPE);
+  g_assert_cmpuint (viva_pack_issues_count_errors (issues), ==, 3);
+}
+
+static void
+test_missing_test_code_sentence (void)
+{
+  g_autoptr(GBytes) bytes = read_fixture ("bad", "missing-test-code.json");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(VivaPack) pack = viva_pack_new_from_bytes (bytes, &error);
+
+  g_assert_null (pack);
+  g_assert_cmpstr (error->message, ==,
+                   "problems[0].tests[0].code: missing — each test needs Python code that raises on failure");
+}
+
+static void
+test_warnings (void)
+{
+  const char *text =
+    "{\"format\": \"viva-pack/1\", \"id\": \"w\", \"title\": \"W\", \"problems\": [{"
+    "\"id\": \"p\", \"title\": \"P\", \"type\": \"debug\", \"description\": \"d\", \"starter_code\": \"\","
+    "\"hints\": \"typo\", \"hint\": \"h\", \"reference_solution\": \"pass\","
+    "\"tests\": [{\"name\": \"t\", \"code\": \"assert True\"}],"
+    "\"questions\": [{\"question\": \"q\", \"points\": [\"a\"]}]}]}";
+  g_autoptr(GBytes) bytes = g_bytes_new_static (text, strlen (text));
+  g_autoptr(GPtrArray) issues = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(VivaPack) pack = NULL;
+  const VivaPackIssue *issue;
+
+  pack = viva_pack_new_from_bytes_full (bytes, &issues, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (pack);
+  g_assert_cmpuint (issues->len, ==, 1);
+  g_assert_cmpuint (viva_pack_issues_count_errors (issues), ==, 0);
+
+  issue = find_issue (issues, "problems[0].hints");
+  g_assert_nonnull (issue);
+  g_assert_cmpint (issue->level, ==, VIVA_PACK_ISSUE_WARNING);
+  g_assert_cmpint (issue->code, ==, VIVA_PACK_ERROR_UNKNOWN_KEY);
+  g_assert_nonnull (strstr (issue->message, "“hint”"));
+  g_assert_cmpint (viva_problem_get_problem_type (viva_pack_find_problem (pack, "p")), ==, VIVA_PROBLEM_DEBUG);
+}
+
+static void
+test_too_large (Fixture       *fixture,
+                gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("viva-pack-XXXXXX", &error);
+  g_autofree char *path = NULL;
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GPtrArray) issues = NULL;
+  g_autoptr(VivaPack) pack = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  GString *big;
+
+  g_assert_no_error (error);
+
+  /* 50 MB of a plausible pack: a huge description. Made here, not kept in
+   * the repository. */
+  big = g_string_sized_new (50 * 1024 * 1024 + 128);
+  g_string_append (big, "{\"format\": \"viva-pack/1\", \"id\": \"big\", \"title\": \"");
+  while (big->len < 50 * 1024 * 1024)
+    g_string_append (big, "All work and no play makes Jack a dull boy. ");
+  g_string_append (big, "\"}");
+  bytes = g_string_free_to_bytes (big);
+
+  pack = viva_pack_new_from_bytes_full (bytes, &issues, &error);
+  g_assert_null (pack);
+  g_assert_error (error, VIVA_PACK_ERROR, VIVA_PACK_ERROR_TOO_LARGE);
+  g_assert_cmpuint (issues->len, ==, 1);
+  g_clear_error (&error);
+  g_clear_pointer (&issues, g_ptr_array_unref);
+
+  path = g_build_filename (dir, "big.json", NULL);
+  g_file_set_contents (path, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), &error);
+  g_assert_no_error (error);
+
+  file = g_file_new_for_path (path);
+  viva_pack_new_from_file_async (file, NULL, store_result_cb, fixture);
+  pack = viva_pack_new_from_file_finish (wait_for_result (fixture), &issues, &error);
+  g_assert_null (pack);
+  g_assert_error (error, VIVA_PACK_ERROR, VIVA_PACK_ERROR_TOO_LARGE);
+  g_assert_cmpint (((VivaPackIssue *)g_ptr_array_index (issues, 0))->code, ==, VIVA_PACK_ERROR_TOO_LARGE);
+
+  g_assert_cmpint (g_unlink (path), ==, 0);
+  g_assert_cmpint (g_rmdir (dir), ==, 0);
+}
+
+static void
+test_file_async (Fixture       *fixture,
+                 gconstpointer  data)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "good", "minimal.json", NULL);
+  g_autofree char *bad_path = g_test_build_filename (G_TEST_DIST, "bad", "duplicate-ids.json", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GFile) bad = g_file_new_for_path (bad_path);
+  g_autoptr(GFile) missing = g_file_new_for_path ("/nonexistent/viva/pack.json");
+  g_autoptr(GPtrArray) issues = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(VivaPack) pack = NULL;
+
+  viva_pack_new_from_file_async (file, NULL, store_result_cb, fixture);
+  pack = viva_pack_new_from_file_finish (wait_for_result (fixture), &issues, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_file_equal (viva_pack_get_file (pack), file));
+  g_assert_cmpuint (issues->len, ==, 0);
+  g_clear_object (&fixture->result);
+  g_clear_pointer (&issues, g_ptr_array_unref);
+
+  viva_pack_new_from_file_async (bad, NULL, store_result_cb, fixture);
+  g_assert_null (viva_pack_new_from_file_finish (wait_for_result (fixture), &issues, &error));
+  g_assert_error (error, VIVA_PACK_ERROR, VIVA_PACK_ERROR_DUPLICATE);
+  g_assert_nonnull (find_issue (issues, "problems[1].id"));
+  g_clear_object (&fixture->result);
+  g_clear_error (&error);
+
+  viva_pack_new_from_file_async (missing, NULL, store_result_cb, fixture);
+  g_assert_null (viva_pack_new_from_file_finish (wait_for_result (fixture), NULL, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND);
+}
+
+static JsonObject *
+parse_object (GBytes *bytes)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+
+  json_parser_load_from_data (parser, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), &error);
+  g_assert_no_error (error);
+
+  return json_object_ref (json_node_get_object (json_parser_get_root (parser)));
+}
+
+static void
+test_round_trip (Fixture       *fixture,
+                 gconstpointer  data)
+{
+  g_autoptr(GBytes) bytes = read_fixture ("good", "unknown-keys.json");
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("viva-pack-XXXXXX", &error);
+  g_autofree char *path = g_build_filename (dir, "saved.json", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(VivaPack) pack = NULL;
+  g_autoptr(VivaPack) again = NULL;
+  g_autoptr(GBytes) saved = NULL;
+  g_autoptr(GBytes) resaved = NULL;
+  g_autoptr(JsonObject) root = NULL;
+  g_autoptr(GPtrArray) issues = NULL;
+  JsonObject *problem;
+  char *contents = NULL;
+  gsize len;
+
+  pack = viva_pack_new_from_bytes_full (bytes, &issues, &error);
+  g_assert_no_error (error);
+  /* Four unknown keys, each a warning, none an error. */
+  g_assert_cmpuint (issues->len, ==, 4);
+  g_assert_cmpuint (viva_pack_issues_count_errors (issues), ==, 0);
+
+  viva_pack_set_title (pack, "A renamed pack");
+  viva_problem_set_hint (viva_pack_find_problem (pack, "double"), "Use * 2.");
+
+  viva_pack_save_async (pack, file, NULL, store_result_cb, fixture);
+  g_assert_true (viva_pack_save_finish (pack, wait_for_result (fixture), &error));
+  g_assert_no_error (error);
+
+  g_file_get_contents (path, &contents, &len, &error);
+  g_assert_no_error (error);
+  saved = g_bytes_new_take (contents, len);
+  g_assert_true (g_str_has_prefix (contents, "{\n  \"format\" : \"viva-pack/1\""));
+  g_assert_true (g_str_has_suffix (contents, "}\n"));
+
+  root = parse_object (saved);
+  g_assert_cmpstr (json_object_get_string_member (root, "title"), ==, "A renamed pack");
+  g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (root, "x-course"), "code"), ==, "AI-101");
+  problem = json_array_get_object_element (json_object_get_array_member (root, "problems"), 0);
+  g_assert_cmpint (json_object_get_int_member (problem, "x-difficulty"), ==, 2);
+  g_assert_cmpstr (json_object_get_string_member (problem, "hint"), ==, "Use * 2.");
+  g_assert_cmpfloat (json_object_get_double_member (json_array_get_object_element (json_object_get_array_member (problem, "tests"), 0), "x-weight"), ==, 0.5);
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (json_object_get_array_member (problem, "questions"), 0), "x-bloom"), ==, "recall");
+
+  /* Saving what was loaded from a save changes nothing. */
+  again = viva_pack_new_from_bytes (saved, &error);
+  g_assert_no_error (error);
+  resaved = viva_pack_to_bytes (again);
+  g_assert_true (g_bytes_equal (saved, resaved));
+
+  g_assert_cmpint (g_unlink (path), ==, 0);
+  g_assert_cmpint (g_rmdir (dir), ==, 0);
+}
+
+static void
+test_save_fails_cleanly (Fixture       *fixture,
+                         gconstpointer  data)
+{
+  g_autoptr(GBytes) bytes = read_fixture ("good", "minimal.json");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(VivaPack) pack = viva_pack_new_from_bytes (bytes, &error);
+  g_autoptr(GFile) file = g_file_new_for_path ("/nonexistent/viva/saved.json");
+
+  g_assert_no_error (error);
+  viva_pack_save_async (pack, file, NULL, store_result_cb, fixture);
+  g_assert_false (viva_pack_save_finish (pack, wait_for_result (fixture), &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND);
+}
+
+static void
+test_validate_memory (void)
+{
+  g_autoptr(VivaPack) pack = viva_pack_new ("mem", "In memory");
+  g_autoptr(VivaProblem) problem = viva_problem_new ("p1", "First");
+  g_autoptr(VivaProblem) twin = viva_problem_new ("p1", "Twin");
+  g_autoptr(GPtrArray) issues = NULL;
+  const char * const points[] = { "a point", NULL };
+
+  viva_problem_set_description (problem, "Do it.");
+  viva_problem_set_starter_code (problem, "");
+  viva_problem_set_hint (problem, "Think.");
+  viva_problem_set_reference (problem, "x = 1\n");
+  viva_problem_add_test (problem, "x is one", NULL);
+  viva_problem_add_question (problem, "Why?", points);
+  viva_pack_add_problem (pack, problem);
+  viva_pack_add_problem (pack, twin);
+
+  issues = viva_pack_validate (pack);
+  g_assert_cmpint (find_issue (issues, "problems[0].tests[0].code")->code, ==, VIVA_PACK_ERROR_MISSING);
+  g_assert_cmpint (find_issue (issues, "problems[1].id")->code, ==, VIVA_PACK_ERROR_DUPLICATE);
+  g_assert_cmpint (find_issue (issues, "problems[1].tests")->code, ==, VIVA_PACK_ERROR_INVALID);
+  g_assert_null (find_issue (issues, "problems[0].hint"));
+}
+
+/* The schema and the loader must require the same keys. */
+static void
+test_schema_agrees (void)
+{
+  g_autofree char *schema_path = g_build_filename (g_getenv ("VIVA_SOURCE_ROOT"), "data", "viva-pack.schema.json", NULL);
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  const char *text = "{\"format\": \"viva-pack/1\", \"problems\": [{\"tests\": [{}], \"questions\": [{}]}]}";
+  g_autoptr(GBytes) bytes = g_bytes_new_static (text, strlen (text));
+  g_autoptr(GPtrArray) issues = NULL;
+  g_autoptr(VivaPack) pack = NULL;
+  JsonObject *schema, *defs;
+  struct { const char *prefix; JsonArray *required; } levels[4];
+
+  json_parser_load_from_file (parser, schema_path, &error);
+  g_assert_no_error (error);
+  schema = json_node_get_object (json_parser_get_root (parser));
+  defs = json_object_get_object_member (schema, "$defs");
+
+  levels[0].prefix = "";
+  levels[0].required = json_object_get_array_member (schema, "required");
+  levels[1].prefix = "problems[0].";
+  levels[1].required = json_object_get_array_member (json_object_get_object_member (defs, "problem"), "required");
+  {
+    JsonObject *props = json_object_get_object_member (json_object_get_object_member (defs, "problem"), "properties");
+    levels[2].prefix = "problems[0].tests[0].";
+    levels[2].required = json_object_get_array_member (json_object_get_object_member (json_object_get_object_member (props, "tests"), "items"), "required");
+    levels[3].prefix = "problems[0].questions[0].";
+    levels[3].required = json_object_get_array_member (json_object_get_object_member (json_object_get_object_member (props, "questions"), "items"), "required");
+  }
+
+  pack = viva_pack_new_from_bytes_full (bytes, &issues, &error);
+  g_assert_null (pack);
+
+  for (guint l = 0; l < G_N_ELEMENTS (levels); l++)
+    for (guint i = 0; i < json_array_get_length (levels[l].required); i++)
+      {
+        const char *key = json_array_get_string_element (levels[l].required, i);
+        g_autofree char *path = g_strconcat (levels[l].prefix, key, NULL);
+        const VivaPackIssue *issue = find_issue (issues, path);
+
+        /* format, problems, tests and questions are present but empty or
+         * wrong here, so only the absent keys must be reported missing. */
+        if (g_str_equal (key, "format") || g_str_equal (key, "problems") ||
+            g_str_equal (key, "tests") || g_str_equal (key, "questions"))
+          continue;
+
+        if (issue == NULL)
+          g_error ("the schema requires %s but the loader does not", path);
+        g_assert_cmpint (issue->code, ==, VIVA_PACK_ERROR_MISSING);
+      }
+
+  for (guint i = 0; i < issues->len; i++)
+    {
+      const VivaPackIssue *issue = g_ptr_array_index (issues, i);
+
+      if (issue->code == VIVA_PACK_ERROR_MISSING)
+        {
+          const char *key = strrchr (issue->path, '.') ? strrchr (issue->path, '.') + 1 : issue->path;
+          gboolean found = FALSE;
+
+          for (guint l = 0; l < G_N_ELEMENTS (levels); l++)
+            for (guint i2 = 0; i2 < json_array_get_length (levels[l].required); i2++)
+              if (g_str_equal (key, json_array_get_string_element (levels[l].required, i2)))
+                found = TRUE;
+
+          if (!found)
+            g_error ("the loader requires %s but the schema does not", issue->path);
+        }
+    }
+}
+
+static void
+test_issue_boxed (void)
+{
+  g_autoptr(VivaPackIssue) issue =
+    viva_pack_issue_new (VIVA_PACK_ERROR_MISSING, VIVA_PACK_ISSUE_ERROR, "a.b", "missing — why");
+  g_autoptr(VivaPackIssue) copy = g_boxed_copy (VIVA_TYPE_PACK_ISSUE, issue);
+  g_autofree char *text = viva_pack_issue_to_string (copy);
+  g_autoptr(VivaPackIssue) whole = viva_pack_issue_new (VIVA_PACK_ERROR_EMPTY, VIVA_PACK_ISSUE_ERROR, NULL, "empty");
+  g_autofree char *whole_text = viva_pack_issue_to_string (whole);
+
+  g_assert_cmpstr (text, ==, "a.b: missing — why");
+  g_assert_cmpstr (whole_text, ==, "empty");
+  g_assert_cmpstr (viva_pack_error_to_string (VIVA_PACK_ERROR_WRONG_TYPE), ==, "wrong-type");
+}
+
+static void
+notify_count_cb (GObject    *object,
+                 GParamSpec *pspec,
+                 gpointer    user_data)
+{
+  (*(guint *)user_data)++;
+}
+
+static void
+test_properties (void)
+{
+  VivaPack *pack = viva_pack_new ("p", "Title");
+  const char * const props[] = { "title", "author", "language", "version" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (props); i++)
+    {
+      g_autofree char *signal = g_strconcat ("notify::", props[i], NULL);
+      g_autofree char *value = NULL;
+      guint count = 0;
+      gulong id = g_signal_connect (pack, signal, G_CALLBACK (notify_count_cb), &count);
+
+      g_object_set (pack, props[i], "one", NULL);
+      g_object_set (pack, props[i], "one", NULL);
+      g_assert_cmpuint (count, ==, 1);
+      g_object_set (pack, props[i], "two", NULL);
+      g_assert_cmpuint (count, ==, 2);
+      g_object_get (pack, props[i], &value, NULL);
+      g_assert_cmpstr (value, ==, "two");
+      g_signal_handler_disconnect (pack, id);
+    }
+
+  g_assert_finalize_object (pack);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+  viva_core_init ();
+
+  g_test_add_func ("/viva/packs/pack/bundled", test_bundled);
+  g_test_add_func ("/viva/packs/pack/good", test_good);
+  for (guint i = 0; i < G_N_ELEMENTS (bad_cases); i++)
+    {
+      g_autofree char *name = g_strdup_printf ("/viva/packs/pack/bad/%s", bad_cases[i].file);
+      g_test_add_data_func (name, &bad_cases[i], test_bad);
+    }
+  g_test_add_func ("/viva/packs/pack/every-issue", test_every_issue);
+  g_test_add_func ("/viva/packs/pack/missing-test-code-sentence", test_missing_test_code_sentence);
+  g_test_add_func ("/viva/packs/pack/warnings", test_warnings);
+  g_test_add ("/viva/packs/pack/too-large", Fixture, NULL, fixture_set_up, test_too_large, fixture_tear_down);
+  g_test_add ("/viva/packs/pack/file-async", Fixture, NULL, fixture_set_up, test_file_async, fixture_tear_down);
+  g_test_add ("/viva/packs/pack/round-trip", Fixture, NULL, fixture_set_up, test_round_trip, fixture_tear_down);
+  g_test_add ("/viva/packs/pack/save-fails-cleanly", Fixture, NULL, fixture_set_up, test_save_fails_cleanly, fixture_tear_down);
+  g_test_add_func ("/viva/packs/pack/validate-memory", test_validate_memory);
+  g_test_add_func ("/viva/packs/pack/schema-agrees", test_schema_agrees);
+  g_test_add_func ("/viva/packs/pack/issue-boxed", test_issue_boxed);
+  g_test_add_func ("/viva/packs/pack/properties", test_properties);
+
+  return g_test_run ();
+}
