@@ -57,7 +57,7 @@ static GBytes *
 read_fixture (const char *dir,
               const char *name)
 {
-  g_autofree char *path = g_test_build_filename (G_TEST_DIST, dir, name, NULL);
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "packs", dir, name, NULL);
   g_autoptr(GError) error = NULL;
   char *contents = NULL;
   gsize len = 0;
@@ -335,8 +335,8 @@ static void
 test_file_async (Fixture       *fixture,
                  gconstpointer  data)
 {
-  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "good", "minimal.json", NULL);
-  g_autofree char *bad_path = g_test_build_filename (G_TEST_DIST, "bad", "duplicate-ids.json", NULL);
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "packs", "good", "minimal.json", NULL);
+  g_autofree char *bad_path = g_test_build_filename (G_TEST_DIST, "packs", "bad", "duplicate-ids.json", NULL);
   g_autoptr(GFile) file = g_file_new_for_path (path);
   g_autoptr(GFile) bad = g_file_new_for_path (bad_path);
   g_autoptr(GFile) missing = g_file_new_for_path ("/nonexistent/viva/pack.json");
