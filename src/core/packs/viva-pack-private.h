@@ -29,6 +29,8 @@ gboolean    _viva_pack_check_bytes        (const char   *data,
 
 /* Main thread: builds the objects from a root that passed validation. */
 VivaPack   *_viva_pack_new_from_node      (JsonNode     *root);
+void        _viva_pack_set_file           (VivaPack     *self,
+                                           GFile        *file);
 
 JsonObject *_viva_problem_get_source      (VivaProblem  *self);
 void        _viva_problem_set_source      (VivaProblem  *self,

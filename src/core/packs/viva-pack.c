@@ -152,7 +152,7 @@ viva_pack_class_init (VivaPackClass *klass)
   properties[PROP_VERSION] = g_param_spec_string ("version", NULL, NULL, NULL, flags);
   properties[PROP_FILE] =
     g_param_spec_object ("file", NULL, NULL, G_TYPE_FILE,
-                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
@@ -382,7 +382,7 @@ load_parse_cb (GObject      *object,
     return g_task_return_error (task, g_steal_pointer (&error));
 
   pack = _viva_pack_new_from_node (ld->root);
-  pack->file = g_object_ref (G_FILE (g_task_get_source_object (task)));
+  _viva_pack_set_file (pack, G_FILE (g_task_get_source_object (task)));
   g_task_return_pointer (task, g_steal_pointer (&pack), g_object_unref);
 }
 
@@ -571,6 +571,16 @@ viva_pack_get_file (VivaPack *self)
   g_return_val_if_fail (VIVA_IS_PACK (self), NULL);
 
   return self->file;
+}
+
+void
+_viva_pack_set_file (VivaPack *self,
+                     GFile    *file)
+{
+  g_assert (VIVA_IS_PACK (self));
+
+  if (g_set_object (&self->file, file))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FILE]);
 }
 
 /**
