@@ -201,6 +201,12 @@ _viva_model_error_new_in_band (JsonNode   *error,
                         _("The server is busy and asked to wait — try again in a minute (it said: %s)."),
                         message != NULL ? message : _("no details"));
 
+  /* vLLM reports a request it cannot serve (a prompt too long) in band. */
+  if (code >= 400 && code < 500)
+    return g_error_new (VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_BAD_REQUEST,
+                        _("The server rejected the request: %s"),
+                        message != NULL ? message : _("no details"));
+
   return g_error_new (VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_SERVER,
                       _("The server failed while answering: %s — try again, or check the server’s log."),
                       message != NULL ? message : _("no details"));

@@ -1,0 +1,835 @@
+/* viva-test-server.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include "viva-test-server.h"
+
+struct _VivaTestResponse
+{
+  grefcount           ref_count;
+  guint               status;
+  char               *content_type;
+  GBytes             *body;
+  GPtrArray          *headers;     /* name, value, name, value… */
+  GArray             *splits;      /* sorted offsets */
+  gsize               chunk_size;
+  guint               header_delay;
+  guint               chunk_delay;
+  gssize              stall_after;
+  gssize              drop_after;
+};
+
+struct _VivaTestServer
+{
+  GObject     parent_instance;
+  SoupServer *server;
+  char       *url;
+  GHashTable *queues;    /* "METHOD /path" → GQueue of VivaTestResponse */
+  GHashTable *defaults;  /* "METHOD /path" → VivaTestResponse */
+  GPtrArray  *requests;
+  GPtrArray  *servings;
+};
+
+G_DEFINE_FINAL_TYPE (VivaTestServer, viva_test_server, G_TYPE_OBJECT)
+
+/* Responses. */
+
+VivaTestResponse *
+viva_test_response_new (guint       status,
+                        const char *content_type,
+                        GBytes     *body)
+{
+  VivaTestResponse *self = g_new0 (VivaTestResponse, 1);
+
+  g_ref_count_init (&self->ref_count);
+  self->status = status;
+  self->content_type = g_strdup (content_type);
+  self->body = body != NULL ? g_bytes_ref (body) : g_bytes_new (NULL, 0);
+  self->headers = g_ptr_array_new_with_free_func (g_free);
+  self->splits = g_array_new (FALSE, FALSE, sizeof (gsize));
+  self->stall_after = -1;
+  self->drop_after = -1;
+
+  return self;
+}
+
+VivaTestResponse *
+viva_test_response_new_text (guint       status,
+                             const char *content_type,
+                             const char *body)
+{
+  g_autoptr(GBytes) bytes = g_bytes_new (body, strlen (body));
+
+  return viva_test_response_new (status, content_type, bytes);
+}
+
+VivaTestResponse *
+viva_test_response_new_json (guint       status,
+                             const char *json)
+{
+  return viva_test_response_new_text (status, "application/json", json);
+}
+
+/* @path is absolute, or relative to G_TEST_SRCDIR. */
+VivaTestResponse *
+viva_test_response_new_from_file (guint       status,
+                                  const char *content_type,
+                                  const char *path)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autofree char *full = NULL;
+  char *contents = NULL;
+  gsize length = 0;
+
+  full = g_path_is_absolute (path) ? g_strdup (path) : g_test_build_filename (G_TEST_DIST, path, NULL);
+  g_file_get_contents (full, &contents, &length, &error);
+  g_assert_no_error (error);
+  bytes = g_bytes_new_take (contents, length);
+
+  return viva_test_response_new (status, content_type, bytes);
+}
+
+static void
+add_chunk (GString    *out,
+           const char *delta_json,
+           const char *finish_reason)
+{
+  g_string_append_printf (out,
+                          "data: {\"id\":\"chatcmpl-test\",\"object\":\"chat.completion.chunk\","
+                          "\"created\":1730000000,\"model\":\"test-model\",\"choices\":[{\"index\":0,"
+                          "\"delta\":%s,\"logprobs\":null,\"finish_reason\":%s}]}\n\n",
+                          delta_json, finish_reason);
+}
+
+static char *
+json_string (const char *text)
+{
+  g_autoptr(JsonNode) node = json_node_new (JSON_NODE_VALUE);
+
+  json_node_set_string (node, text);
+  return json_to_string (node, FALSE);
+}
+
+/* Splits @text into words (keeping the spaces) so a stream has many deltas. */
+static void
+add_text_chunks (GString    *out,
+                 const char *member,
+                 const char *text)
+{
+  const char *p = text;
+
+  while (*p != '\0')
+    {
+      const char *end = strchr (p + 1, ' ');
+      g_autofree char *piece = end != NULL ? g_strndup (p, end - p) : g_strdup (p);
+      g_autofree char *quoted = json_string (piece);
+      g_autofree char *delta = g_strdup_printf ("{\"%s\":%s}", member, quoted);
+
+      add_chunk (out, delta, "null");
+      p = end != NULL ? end : p + strlen (p);
+    }
+}
+
+/**
+ * viva_test_response_new_chat_stream:
+ * @content: (nullable): the answer
+ * @reasoning: (nullable): reasoning sent before it
+ * @tool_name: (nullable): a tool to call after the content
+ * @tool_arguments: (nullable): its arguments as JSON text, sent in pieces
+ *
+ * A 200 `text/event-stream` reply in vLLM's shape: a role chunk,
+ * reasoning and content a word a chunk, the tool call's id and name then
+ * its arguments in fragments, a finish chunk, a usage chunk, `[DONE]`.
+ */
+VivaTestResponse *
+viva_test_response_new_chat_stream (const char *content,
+                                    const char *reasoning,
+                                    const char *tool_name,
+                                    const char *tool_arguments)
+{
+  g_autoptr(GString) out = g_string_new (NULL);
+  g_autoptr(GBytes) bytes = NULL;
+
+  add_chunk (out, "{\"role\":\"assistant\",\"content\":\"\"}", "null");
+  if (reasoning != NULL)
+    add_text_chunks (out, "reasoning_content", reasoning);
+  if (content != NULL)
+    add_text_chunks (out, "content", content);
+
+  if (tool_name != NULL)
+    {
+      g_autofree char *name = json_string (tool_name);
+      g_autofree char *first = g_strdup_printf ("{\"tool_calls\":[{\"id\":\"chatcmpl-tool-1\",\"type\":\"function\","
+                                                "\"index\":0,\"function\":{\"name\":%s,\"arguments\":\"\"}}]}",
+                                                name);
+      const char *arguments = tool_arguments != NULL ? tool_arguments : "{}";
+      gsize length = strlen (arguments);
+
+      add_chunk (out, first, "null");
+      for (gsize i = 0; i < length; i += 8)
+        {
+          g_autofree char *piece = g_strndup (arguments + i, MIN (8, length - i));
+          g_autofree char *quoted = json_string (piece);
+          g_autofree char *delta = g_strdup_printf ("{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":%s}}]}",
+                                                    quoted);
+
+          add_chunk (out, delta, "null");
+        }
+    }
+
+  add_chunk (out, "{}", tool_name != NULL ? "\"tool_calls\"" : "\"stop\"");
+  g_string_append (out,
+                   "data: {\"id\":\"chatcmpl-test\",\"object\":\"chat.completion.chunk\",\"created\":1730000000,"
+                   "\"model\":\"test-model\",\"choices\":[],\"usage\":{\"prompt_tokens\":10,"
+                   "\"total_tokens\":30,\"completion_tokens\":20}}\n\n"
+                   "data: [DONE]\n\n");
+
+  bytes = g_bytes_new (out->str, out->len);
+  return viva_test_response_new (200, "text/event-stream", bytes);
+}
+
+VivaTestResponse *
+viva_test_response_ref (VivaTestResponse *self)
+{
+  g_ref_count_inc (&self->ref_count);
+  return self;
+}
+
+void
+viva_test_response_unref (VivaTestResponse *self)
+{
+  if (!g_ref_count_dec (&self->ref_count))
+    return;
+
+  g_free (self->content_type);
+  g_bytes_unref (self->body);
+  g_ptr_array_unref (self->headers);
+  g_array_unref (self->splits);
+  g_free (self);
+}
+
+GBytes *
+viva_test_response_get_body (VivaTestResponse *self)
+{
+  return self->body;
+}
+
+void
+viva_test_response_add_header (VivaTestResponse *self,
+                               const char       *name,
+                               const char       *value)
+{
+  g_ptr_array_add (self->headers, g_strdup (name));
+  g_ptr_array_add (self->headers, g_strdup (value));
+}
+
+/* Every @chunk_size bytes a chunk of its own (0: one chunk). */
+void
+viva_test_response_set_chunk_size (VivaTestResponse *self,
+                                   gsize             chunk_size)
+{
+  self->chunk_size = chunk_size;
+}
+
+static int
+compare_offsets (gconstpointer a,
+                 gconstpointer b)
+{
+  gsize x = *(const gsize *)a;
+  gsize y = *(const gsize *)b;
+
+  return x < y ? -1 : x > y;
+}
+
+/* Chunks end exactly at these offsets (as well as at the chunk size). */
+void
+viva_test_response_set_split_points (VivaTestResponse *self,
+                                     const gsize      *offsets,
+                                     guint             n_offsets)
+{
+  g_array_set_size (self->splits, 0);
+  g_array_append_vals (self->splits, offsets, n_offsets);
+  g_array_sort (self->splits, compare_offsets);
+}
+
+/* Wait before sending the status and headers. */
+void
+viva_test_response_set_header_delay (VivaTestResponse *self,
+                                     guint             delay_ms)
+{
+  self->header_delay = delay_ms;
+}
+
+/* Wait between chunks. */
+void
+viva_test_response_set_chunk_delay (VivaTestResponse *self,
+                                    guint             delay_ms)
+{
+  self->chunk_delay = delay_ms;
+}
+
+/* Send @offset bytes, then nothing more, keeping the connection open. */
+void
+viva_test_response_set_stall_after (VivaTestResponse *self,
+                                    gsize             offset)
+{
+  self->stall_after = offset;
+}
+
+/* Send @offset bytes, then close the connection without ending the body. */
+void
+viva_test_response_set_drop_after (VivaTestResponse *self,
+                                   gsize             offset)
+{
+  self->drop_after = offset;
+}
+
+/* Requests. */
+
+static void
+viva_test_request_free (VivaTestRequest *request)
+{
+  g_free (request->method);
+  g_free (request->path);
+  soup_message_headers_unref (request->headers);
+  g_bytes_unref (request->body);
+  g_free (request);
+}
+
+/* Returns: (transfer full): the body parsed; asserts it is JSON */
+JsonNode *
+viva_test_request_get_json (const VivaTestRequest *request)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+
+  json_parser_load_from_data (parser, g_bytes_get_data (request->body, NULL),
+                              g_bytes_get_size (request->body), &error);
+  g_assert_no_error (error);
+
+  return json_node_copy (json_parser_get_root (parser));
+}
+
+const char *
+viva_test_request_get_header (const VivaTestRequest *request,
+                              const char            *name)
+{
+  return soup_message_headers_get_one (request->headers, name);
+}
+
+/* Serving one response. */
+
+typedef struct
+{
+  VivaTestServer    *server;
+  SoupServerMessage *message;
+  VivaTestResponse  *response;
+  gsize              sent;
+  gsize              written;
+  guint              timeout_id;
+  gulong             wrote_id;
+  gboolean           dropping;
+} Serving;
+
+static void
+serving_free (Serving *serving)
+{
+  g_clear_handle_id (&serving->timeout_id, g_source_remove);
+  g_clear_signal_handler (&serving->wrote_id, serving->message);
+  g_clear_object (&serving->message);
+  viva_test_response_unref (serving->response);
+  g_free (serving);
+}
+
+static void
+serving_done (Serving *serving)
+{
+  if (g_ptr_array_remove_fast (serving->server->servings, serving))
+    return;
+}
+
+static void
+drop_connection (Serving *serving)
+{
+  g_autoptr(GIOStream) stream = NULL;
+
+  g_clear_signal_handler (&serving->wrote_id, serving->message);
+  stream = soup_server_message_steal_connection (serving->message);
+  if (stream != NULL)
+    g_io_stream_close (stream, NULL, NULL);
+  serving_done (serving);
+}
+
+static gboolean
+drop_idle_cb (gpointer user_data)
+{
+  Serving *serving = user_data;
+
+  serving->timeout_id = 0;
+  drop_connection (serving);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+wrote_body_data_cb (SoupServerMessage *message,
+                    guint              chunk_size,
+                    Serving           *serving)
+{
+  serving->written += chunk_size;
+
+  if (serving->dropping && serving->written >= serving->sent && serving->timeout_id == 0)
+    serving->timeout_id = g_timeout_add (20, drop_idle_cb, serving);
+}
+
+static gsize
+next_boundary (Serving *serving)
+{
+  VivaTestResponse *response = serving->response;
+  gsize length = g_bytes_get_size (response->body);
+  gsize end = length;
+
+  if (response->chunk_size > 0)
+    end = MIN (end, (serving->sent / response->chunk_size + 1) * response->chunk_size);
+
+  for (guint i = 0; i < response->splits->len; i++)
+    {
+      gsize offset = g_array_index (response->splits, gsize, i);
+
+      if (offset > serving->sent)
+        {
+          end = MIN (end, offset);
+          break;
+        }
+    }
+
+  if (response->stall_after >= 0 && (gsize)response->stall_after > serving->sent)
+    end = MIN (end, (gsize)response->stall_after);
+  if (response->drop_after >= 0 && (gsize)response->drop_after > serving->sent)
+    end = MIN (end, (gsize)response->drop_after);
+
+  return end;
+}
+
+static gboolean serve_more_cb (gpointer user_data);
+
+static void
+serve_more (Serving *serving)
+{
+  VivaTestResponse *response = serving->response;
+  SoupMessageBody *body = soup_server_message_get_response_body (serving->message);
+  gsize length = g_bytes_get_size (response->body);
+  const char *data = g_bytes_get_data (response->body, NULL);
+
+  while (TRUE)
+    {
+      gsize end;
+
+      if (response->drop_after >= 0 && serving->sent >= (gsize)response->drop_after)
+        {
+          serving->dropping = TRUE;
+          if (serving->written >= serving->sent)
+            serving->timeout_id = g_timeout_add (20, drop_idle_cb, serving);
+          soup_server_message_unpause (serving->message);
+          return;
+        }
+
+      if (response->stall_after >= 0 && serving->sent >= (gsize)response->stall_after)
+        {
+          soup_server_message_unpause (serving->message);
+          return;
+        }
+
+      if (serving->sent >= length)
+        {
+          soup_message_body_complete (body);
+          soup_server_message_unpause (serving->message);
+          serving_done (serving);
+          return;
+        }
+
+      end = next_boundary (serving);
+      soup_message_body_append (body, SOUP_MEMORY_COPY, data + serving->sent, end - serving->sent);
+      serving->sent = end;
+
+      if (response->chunk_delay > 0 && serving->sent < length)
+        {
+          soup_server_message_unpause (serving->message);
+          serving->timeout_id = g_timeout_add (response->chunk_delay, serve_more_cb, serving);
+          return;
+        }
+    }
+}
+
+static gboolean
+serve_more_cb (gpointer user_data)
+{
+  Serving *serving = user_data;
+
+  serving->timeout_id = 0;
+  serve_more (serving);
+  return G_SOURCE_REMOVE;
+}
+
+static gboolean
+send_headers_cb (gpointer user_data)
+{
+  Serving *serving = user_data;
+
+  serving->timeout_id = 0;
+  serve_more (serving);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+message_finished_cb (SoupServerMessage *message,
+                     Serving           *serving)
+{
+  serving_done (serving);
+}
+
+static char *
+make_key (const char *method,
+          const char *path)
+{
+  return g_strdup_printf ("%s %s", method, path);
+}
+
+static void
+handler_cb (SoupServer        *server,
+            SoupServerMessage *message,
+            const char        *path,
+            GHashTable        *query,
+            gpointer           user_data)
+{
+  VivaTestServer *self = user_data;
+  VivaTestRequest *request = g_new0 (VivaTestRequest, 1);
+  SoupMessageHeaders *headers = soup_server_message_get_request_headers (message);
+  SoupMessageHeadersIter iter;
+  g_autofree char *key = NULL;
+  VivaTestResponse *response = NULL;
+  GQueue *queue;
+  Serving *serving;
+  const char *name;
+  const char *value;
+
+  request->method = g_strdup (soup_server_message_get_method (message));
+  request->path = g_strdup (path);
+  request->headers = soup_message_headers_new (SOUP_MESSAGE_HEADERS_REQUEST);
+  soup_message_headers_iter_init (&iter, headers);
+  while (soup_message_headers_iter_next (&iter, &name, &value))
+    soup_message_headers_append (request->headers, name, value);
+  request->body = soup_message_body_flatten (soup_server_message_get_request_body (message));
+  g_ptr_array_add (self->requests, request);
+
+  key = make_key (request->method, path);
+  if ((queue = g_hash_table_lookup (self->queues, key)) && !g_queue_is_empty (queue))
+    response = g_queue_pop_head (queue);
+  else if ((response = g_hash_table_lookup (self->defaults, key)))
+    viva_test_response_ref (response);
+  else
+    {
+      g_autofree char *text = g_strdup_printf ("{\"error\":\"nothing scripted for %s\"}", key);
+
+      response = viva_test_response_new_json (404, text);
+    }
+
+  soup_server_message_set_status (message, response->status, NULL);
+  if (response->content_type != NULL)
+    soup_message_headers_set_content_type (soup_server_message_get_response_headers (message),
+                                           response->content_type, NULL);
+  for (guint i = 0; i + 1 < response->headers->len; i += 2)
+    soup_message_headers_append (soup_server_message_get_response_headers (message),
+                                 g_ptr_array_index (response->headers, i),
+                                 g_ptr_array_index (response->headers, i + 1));
+  soup_message_headers_set_encoding (soup_server_message_get_response_headers (message),
+                                     SOUP_ENCODING_CHUNKED);
+
+  serving = g_new0 (Serving, 1);
+  serving->server = self;
+  serving->message = g_object_ref (message);
+  serving->response = response;
+  g_ptr_array_add (self->servings, serving);
+  g_signal_connect (message, "finished", G_CALLBACK (message_finished_cb), serving);
+  serving->wrote_id = g_signal_connect (message, "wrote-body-data", G_CALLBACK (wrote_body_data_cb), serving);
+
+  soup_server_message_pause (message);
+  if (response->header_delay > 0)
+    serving->timeout_id = g_timeout_add (response->header_delay, send_headers_cb, serving);
+  else
+    serve_more (serving);
+}
+
+static void
+viva_test_server_dispose (GObject *object)
+{
+  VivaTestServer *self = (VivaTestServer *)object;
+
+  if (self->server != NULL)
+    soup_server_disconnect (self->server);
+  g_clear_object (&self->server);
+  g_clear_pointer (&self->servings, g_ptr_array_unref);
+
+  G_OBJECT_CLASS (viva_test_server_parent_class)->dispose (object);
+}
+
+static void
+viva_test_server_finalize (GObject *object)
+{
+  VivaTestServer *self = (VivaTestServer *)object;
+
+  g_free (self->url);
+  g_hash_table_unref (self->queues);
+  g_hash_table_unref (self->defaults);
+  g_ptr_array_unref (self->requests);
+
+  G_OBJECT_CLASS (viva_test_server_parent_class)->finalize (object);
+}
+
+static void
+viva_test_server_class_init (VivaTestServerClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = viva_test_server_dispose;
+  object_class->finalize = viva_test_server_finalize;
+}
+
+static void
+free_queue (GQueue *queue)
+{
+  g_queue_free_full (queue, (GDestroyNotify)viva_test_response_unref);
+}
+
+static void
+viva_test_server_init (VivaTestServer *self)
+{
+  self->queues = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify)free_queue);
+  self->defaults = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify)viva_test_response_unref);
+  self->requests = g_ptr_array_new_with_free_func ((GDestroyNotify)viva_test_request_free);
+  self->servings = g_ptr_array_new_with_free_func ((GDestroyNotify)serving_free);
+}
+
+/**
+ * viva_test_server_new:
+ *
+ * Listens on 127.0.0.1 on a free port; serves on the thread-default main
+ * context, so the test must run its main loop while a client talks to it.
+ */
+VivaTestServer *
+viva_test_server_new (void)
+{
+  VivaTestServer *self = g_object_new (VIVA_TYPE_TEST_SERVER, NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GInetAddress) loopback = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
+  g_autoptr(GSocketAddress) address = g_inet_socket_address_new (loopback, 0);
+  GSList *uris;
+
+  self->server = soup_server_new ("server-header", "viva-test-server", NULL);
+  soup_server_add_handler (self->server, NULL, handler_cb, self, NULL);
+  soup_server_listen (self->server, address, 0, &error);
+  g_assert_no_error (error);
+
+  uris = soup_server_get_uris (self->server);
+  g_assert_nonnull (uris);
+  self->url = g_strdup_printf ("http://127.0.0.1:%d", g_uri_get_port (uris->data));
+  g_slist_free_full (uris, (GDestroyNotify)g_uri_unref);
+
+  return self;
+}
+
+/* "http://127.0.0.1:PORT", without a trailing slash. */
+const char *
+viva_test_server_get_url (VivaTestServer *self)
+{
+  return self->url;
+}
+
+/* The URL plus "/v1", as an OpenAI-compatible base URL. */
+char *
+viva_test_server_get_base_url (VivaTestServer *self)
+{
+  return g_strconcat (self->url, "/v1", NULL);
+}
+
+/* @response answers the next request for @method @path not yet answered
+ * by an earlier queued one. A reference is taken. */
+void
+viva_test_server_queue (VivaTestServer   *self,
+                        const char       *method,
+                        const char       *path,
+                        VivaTestResponse *response)
+{
+  g_autofree char *key = make_key (method, path);
+  GQueue *queue;
+
+  if (!(queue = g_hash_table_lookup (self->queues, key)))
+    {
+      queue = g_queue_new ();
+      g_hash_table_insert (self->queues, g_steal_pointer (&key), queue);
+    }
+
+  g_queue_push_tail (queue, viva_test_response_ref (response));
+}
+
+/* @response answers every request for @method @path once its queue is
+ * empty; %NULL removes the default. */
+void
+viva_test_server_set_default (VivaTestServer   *self,
+                              const char       *method,
+                              const char       *path,
+                              VivaTestResponse *response)
+{
+  if (response != NULL)
+    g_hash_table_replace (self->defaults, make_key (method, path), viva_test_response_ref (response));
+  else
+    {
+      g_autofree char *key = make_key (method, path);
+
+      g_hash_table_remove (self->defaults, key);
+    }
+}
+
+static char *
+models_json (const char * const *models,
+             const char         *array_member,
+             const char         *name_member,
+             const char         *extra)
+{
+  g_autoptr(GString) out = g_string_new (NULL);
+
+  g_string_append_printf (out, "{%s\"%s\":", extra, array_member);
+  if (models == NULL)
+    g_string_append (out, "null");
+  else
+    {
+      g_string_append_c (out, '[');
+      for (guint i = 0; models[i] != NULL; i++)
+        {
+          g_autofree char *name = json_string (models[i]);
+
+          g_string_append_printf (out, "%s{\"%s\":%s,\"object\":\"model\",\"created\":1730000000,\"owned_by\":\"test\"}",
+                                  i > 0 ? "," : "", name_member, name);
+        }
+      g_string_append_c (out, ']');
+    }
+  g_string_append_c (out, '}');
+
+  return g_string_free (g_steal_pointer (&out), FALSE);
+}
+
+/* GET /v1/models lists @models (%NULL: `"data": null`, as Ollama says
+ * with no model installed). */
+void
+viva_test_server_serve_models (VivaTestServer     *self,
+                               const char * const *models)
+{
+  g_autofree char *json = models_json (models, "data", "id", "\"object\":\"list\",");
+  g_autoptr(VivaTestResponse) response = viva_test_response_new_json (200, json);
+
+  viva_test_server_set_default (self, "GET", "/v1/models", response);
+}
+
+/* Answers like Ollama @version: /api/version, /api/tags and /v1/models. */
+void
+viva_test_server_serve_ollama (VivaTestServer     *self,
+                               const char         *version,
+                               const char * const *models)
+{
+  g_autofree char *version_json = g_strdup_printf ("{\"version\":\"%s\"}", version);
+  g_autofree char *tags_json = models_json (models != NULL ? models : (const char * const []) { NULL },
+                                            "models", "name", "");
+  g_autoptr(VivaTestResponse) version_response = viva_test_response_new_json (200, version_json);
+  g_autoptr(VivaTestResponse) tags_response = viva_test_response_new_json (200, tags_json);
+
+  viva_test_server_set_default (self, "GET", "/api/version", version_response);
+  viva_test_server_set_default (self, "GET", "/api/tags", tags_response);
+  viva_test_server_serve_models (self, models);
+}
+
+guint
+viva_test_server_get_n_requests (VivaTestServer *self)
+{
+  return self->requests->len;
+}
+
+const VivaTestRequest *
+viva_test_server_get_request (VivaTestServer *self,
+                              guint           index)
+{
+  g_assert_cmpuint (index, <, self->requests->len);
+  return g_ptr_array_index (self->requests, index);
+}
+
+/* The @nth (from 0) request for @method @path, or %NULL. */
+const VivaTestRequest *
+viva_test_server_find_request (VivaTestServer *self,
+                               const char     *method,
+                               const char     *path,
+                               guint           nth)
+{
+  for (guint i = 0; i < self->requests->len; i++)
+    {
+      const VivaTestRequest *request = g_ptr_array_index (self->requests, i);
+
+      if (g_str_equal (request->method, method) && g_str_equal (request->path, path) && nth-- == 0)
+        return request;
+    }
+
+  return NULL;
+}
+
+guint
+viva_test_server_count_requests (VivaTestServer *self,
+                                 const char     *method,
+                                 const char     *path)
+{
+  guint count = 0;
+
+  for (guint i = 0; i < self->requests->len; i++)
+    {
+      const VivaTestRequest *request = g_ptr_array_index (self->requests, i);
+
+      count += g_str_equal (request->method, method) && g_str_equal (request->path, path);
+    }
+
+  return count;
+}
+
+void
+viva_test_server_clear_requests (VivaTestServer *self)
+{
+  g_ptr_array_set_size (self->requests, 0);
+}
+
+/* An address where nothing listens, for "connection refused". */
+char *
+viva_test_get_unused_url (void)
+{
+  g_autoptr(GSocket) socket = g_socket_new (G_SOCKET_FAMILY_IPV4, G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP, NULL);
+  g_autoptr(GInetAddress) loopback = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
+  g_autoptr(GSocketAddress) address = g_inet_socket_address_new (loopback, 0);
+  g_autoptr(GSocketAddress) bound = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_socket_bind (socket, address, FALSE, &error);
+  g_assert_no_error (error);
+  bound = g_socket_get_local_address (socket, &error);
+  g_assert_no_error (error);
+
+  return g_strdup_printf ("http://127.0.0.1:%u/v1",
+                          g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound)));
+}
+
+/* tests/<area>/fixtures/<name> in the source tree. */
+char *
+viva_test_fixture_path (const char *area,
+                        const char *name)
+{
+  return g_test_build_filename (G_TEST_DIST, area, "fixtures", name, NULL);
+}

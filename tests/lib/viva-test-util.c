@@ -1,0 +1,67 @@
+/* viva-test-util.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include "viva-test-util.h"
+
+static void
+count_notify (GObject    *object,
+              GParamSpec *pspec,
+              guint      *count)
+{
+  (*count)++;
+}
+
+/**
+ * viva_test_assert_notify:
+ * @value: a value different from the property's current one
+ *
+ * Sets @property to @value and asserts exactly one notification, then sets
+ * it again and asserts none, and that it reads back as @value.
+ */
+void
+viva_test_assert_notify (gpointer      object,
+                         const char   *property,
+                         const GValue *value)
+{
+  g_autofree char *signal = g_strconcat ("notify::", property, NULL);
+  GParamSpec *pspec = g_object_class_find_property (G_OBJECT_GET_CLASS (object), property);
+  g_auto(GValue) read = G_VALUE_INIT;
+  guint count = 0;
+  gulong id;
+
+  g_assert_nonnull (pspec);
+  g_assert_true (pspec->flags & G_PARAM_EXPLICIT_NOTIFY);
+
+  id = g_signal_connect (object, signal, G_CALLBACK (count_notify), &count);
+  g_object_set_property (object, property, value);
+  g_assert_cmpuint (count, ==, 1);
+  g_object_set_property (object, property, value);
+  g_assert_cmpuint (count, ==, 1);
+  g_signal_handler_disconnect (object, id);
+
+  g_value_init (&read, G_VALUE_TYPE (value));
+  g_object_get_property (object, property, &read);
+  g_assert_cmpint (g_param_values_cmp (pspec, value, &read), ==, 0);
+}
+
+/* Iterates the default main context until *@flag is set. */
+void
+viva_test_run_until (gboolean *flag)
+{
+  while (!*flag)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+/* Iterates until *@result is set by a GAsyncReadyCallback that stores it
+ * (g_object_ref'd); returns it. */
+gpointer
+viva_test_run_until_result (GAsyncResult **result)
+{
+  while (*result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  return *result;
+}

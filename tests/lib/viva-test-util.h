@@ -1,0 +1,18 @@
+/* viva-test-util.h
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <gio/gio.h>
+
+G_BEGIN_DECLS
+
+void      viva_test_assert_notify      (gpointer      object,
+                                        const char   *property,
+                                        const GValue *value);
+void      viva_test_run_until          (gboolean     *flag);
+gpointer  viva_test_run_until_result   (GAsyncResult **result);
+
+G_END_DECLS
