@@ -10,4 +10,7 @@ G_BEGIN_DECLS
 /* One function per subcommand, each in its own viva-cli-<name>.c. argv[0]
  * is the subcommand's name. */
 
+int viva_cli_pack (int    argc,
+                   char **argv);
+
 G_END_DECLS

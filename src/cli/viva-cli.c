@@ -18,7 +18,7 @@ static const struct {
   VivaCliCommand  func;
   const char     *summary;
 } commands[] = {
-  { NULL, NULL, NULL }, /* keeps the table valid while it is empty */
+  { "pack", viva_cli_pack, N_("Validate or generate problem packs") },
 };
 
 static void

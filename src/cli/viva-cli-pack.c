@@ -1,0 +1,237 @@
+/* viva-cli-pack.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <stdio.h>
+
+#include "viva-cli-commands.h"
+#include "viva-cli-util.h"
+#include "viva-pack.h"
+
+/* `viva-cli pack validate FILE [--json]`: every issue with its JSON path,
+ * then a summary. Exit 0 when the pack is valid (warnings allowed), 1 when
+ * it is not or cannot be read, 2 on bad usage. */
+
+typedef struct
+{
+  GMainLoop    *loop;
+  GAsyncResult *result;
+} Wait;
+
+static void
+wait_cb (GObject      *object,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  Wait *wait = user_data;
+
+  wait->result = g_object_ref (result);
+  g_main_loop_quit (wait->loop);
+}
+
+static JsonObject *
+issue_to_json (const VivaPackIssue *issue)
+{
+  JsonObject *object = json_object_new ();
+
+  json_object_set_string_member (object, "level",
+                                 issue->level == VIVA_PACK_ISSUE_ERROR ? "error" : "warning");
+  json_object_set_string_member (object, "code", viva_pack_error_to_string (issue->code));
+  json_object_set_string_member (object, "path", issue->path);
+  json_object_set_string_member (object, "message", issue->message);
+
+  return object;
+}
+
+static void
+report_issues (GPtrArray *issues,
+               gboolean   json)
+{
+  for (guint i = 0; issues && i < issues->len; i++)
+    {
+      const VivaPackIssue *issue = g_ptr_array_index (issues, i);
+
+      if (json)
+        {
+          g_autoptr(JsonObject) object = issue_to_json (issue);
+          viva_cli_print_event ("issue", object);
+        }
+      else
+        {
+          g_autofree char *text = viva_pack_issue_to_string (issue);
+
+          /* TRANSLATORS: the first %s is "error" or "warning" */
+          printf ("%s: %s\n",
+                  issue->level == VIVA_PACK_ISSUE_ERROR ? _("error") : _("warning"),
+                  text);
+        }
+    }
+}
+
+static guint
+count_tests (VivaPack *pack)
+{
+  GListModel *problems = viva_pack_get_problems (pack);
+  guint n = 0;
+
+  for (guint i = 0; i < g_list_model_get_n_items (problems); i++)
+    {
+      g_autoptr(VivaProblem) problem = g_list_model_get_item (problems, i);
+      n += viva_problem_get_n_tests (problem);
+    }
+
+  return n;
+}
+
+static int
+pack_validate (int    argc,
+               char **argv)
+{
+  g_autoptr(GOptionContext) context = NULL;
+  g_autoptr(GMainLoop) loop = NULL;
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GPtrArray) issues = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(VivaPack) pack = NULL;
+  g_autoptr(JsonObject) result = NULL;
+  g_autofree char *display = NULL;
+  gboolean json = FALSE;
+  guint n_errors, n_warnings;
+  int status;
+  Wait wait = { 0 };
+  const GOptionEntry entries[] = {
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print one JSON object per line"), NULL },
+    { NULL }
+  };
+
+  context = g_option_context_new (_("FILE — check a problem pack"));
+  g_option_context_set_summary (context,
+                                _("Checks a pack against the viva-pack/1 format and reports every problem\n"
+                                  "found with its JSON path."));
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+
+  if ((status = viva_cli_parse_options (context, &argc, &argv)) != VIVA_CLI_EXIT_OK)
+    return status;
+
+  if (argc != 2)
+    {
+      viva_cli_usage_error (context, argc < 2 ? _("Which pack? Give the path of a pack’s .json file.")
+                                              : _("Give exactly one pack file."));
+      return VIVA_CLI_EXIT_USAGE;
+    }
+
+  file = g_file_new_for_commandline_arg (argv[1]);
+  display = g_file_get_parse_name (file);
+
+  loop = g_main_loop_new (NULL, FALSE);
+  wait.loop = loop;
+  viva_pack_new_from_file_async (file, NULL, wait_cb, &wait);
+  g_main_loop_run (loop);
+  pack = viva_pack_new_from_file_finish (wait.result, &issues, &error);
+  g_clear_object (&wait.result);
+
+  report_issues (issues, json);
+
+  n_errors = issues ? viva_pack_issues_count_errors (issues) : 0;
+  n_warnings = issues ? issues->len - n_errors : 0;
+
+  result = json_object_new ();
+  json_object_set_string_member (result, "file", display);
+  json_object_set_boolean_member (result, "valid", pack != NULL);
+  json_object_set_int_member (result, "errors", n_errors);
+  json_object_set_int_member (result, "warnings", n_warnings);
+
+  if (pack == NULL && n_errors == 0)
+    {
+      /* The file could not be read at all: no issue says why, the error does. */
+      if (json)
+        {
+          json_object_set_string_member (result, "message", error->message);
+          viva_cli_print_event ("result", result);
+        }
+      else
+        {
+          viva_cli_fail ("%s: %s", display, error->message);
+        }
+      return VIVA_CLI_EXIT_FAILED;
+    }
+
+  if (pack != NULL)
+    {
+      json_object_set_string_member (result, "pack", viva_pack_get_id (pack));
+      json_object_set_int_member (result, "problems",
+                                  g_list_model_get_n_items (viva_pack_get_problems (pack)));
+      json_object_set_int_member (result, "tests", count_tests (pack));
+    }
+
+  if (json)
+    {
+      viva_cli_print_event ("result", result);
+    }
+  else if (pack != NULL)
+    {
+      guint n_problems = g_list_model_get_n_items (viva_pack_get_problems (pack));
+
+      printf (g_dngettext (GETTEXT_PACKAGE,
+                           "%s: valid — “%s” (%s), %u problem, %u tests",
+                           "%s: valid — “%s” (%s), %u problems, %u tests",
+                           n_problems),
+              display, viva_pack_get_title (pack), viva_pack_get_id (pack),
+              n_problems, count_tests (pack));
+      if (n_warnings > 0)
+        printf (g_dngettext (GETTEXT_PACKAGE, " (%u warning)", " (%u warnings)", n_warnings), n_warnings);
+      printf ("\n");
+    }
+  else
+    {
+      printf (g_dngettext (GETTEXT_PACKAGE,
+                           "%s: not a valid pack, %u error\n",
+                           "%s: not a valid pack, %u errors\n",
+                           n_errors),
+              display, n_errors);
+    }
+
+  return pack != NULL ? VIVA_CLI_EXIT_OK : VIVA_CLI_EXIT_FAILED;
+}
+
+static void
+print_pack_usage (FILE *out)
+{
+  fprintf (out, "%s\n\n", _("Usage: viva-cli pack SUBCOMMAND [OPTIONS…]"));
+  fprintf (out, "%s\n", _("Subcommands:"));
+  fprintf (out, "  %-10s %s\n", "validate", _("Check a pack file against the viva-pack/1 format"));
+}
+
+/**
+ * viva_cli_pack:
+ *
+ * `viva-cli pack SUBCOMMAND …`. Only `validate` exists in this version;
+ * anything else, `generate` included, is a usage error that says so.
+ */
+int
+viva_cli_pack (int    argc,
+               char **argv)
+{
+  if (argc < 2)
+    {
+      print_pack_usage (stderr);
+      return VIVA_CLI_EXIT_USAGE;
+    }
+
+  if (g_str_equal (argv[1], "--help") || g_str_equal (argv[1], "-h") || g_str_equal (argv[1], "help"))
+    {
+      print_pack_usage (stdout);
+      return VIVA_CLI_EXIT_OK;
+    }
+
+  if (g_str_equal (argv[1], "validate"))
+    return pack_validate (argc - 1, argv + 1);
+
+  fprintf (stderr, _("viva-cli: “pack %s” is not a subcommand of this version of viva-cli.\n\n"), argv[1]);
+  print_pack_usage (stderr);
+  return VIVA_CLI_EXIT_USAGE;
+}
