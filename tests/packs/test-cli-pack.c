@@ -1,0 +1,209 @@
+/* test-cli-pack.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <json-glib/json-glib.h>
+
+/* `viva-cli pack …` as teachers and scripts run it: the real binary, its
+ * exit status, its output. */
+
+typedef struct
+{
+  int        status;
+  char      *out;
+  char      *err;
+  GPtrArray *events;   /* JsonObject, with --json */
+} CliRun;
+
+static void
+cli_run_free (CliRun *run)
+{
+  g_free (run->out);
+  g_free (run->err);
+  g_clear_pointer (&run->events, g_ptr_array_unref);
+  g_free (run);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (CliRun, cli_run_free)
+
+static CliRun *
+cli_run (const char *first,
+         ...)
+{
+  g_autoptr(GPtrArray) args = g_ptr_array_new ();
+  g_autoptr(GSubprocess) process = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *cli = g_getenv ("VIVA_CLI");
+  CliRun *run = g_new0 (CliRun, 1);
+  gboolean json = FALSE;
+  va_list ap;
+
+  g_assert_nonnull (cli);
+  g_ptr_array_add (args, (char *)cli);
+  va_start (ap, first);
+  for (const char *arg = first; arg != NULL; arg = va_arg (ap, const char *))
+    {
+      g_ptr_array_add (args, (char *)arg);
+      json |= g_str_equal (arg, "--json");
+    }
+  va_end (ap);
+  g_ptr_array_add (args, NULL);
+
+  process = g_subprocess_newv ((const char * const *)args->pdata,
+                               G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE,
+                               &error);
+  g_assert_no_error (error);
+  g_subprocess_communicate_utf8 (process, NULL, NULL, &run->out, &run->err, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_subprocess_get_if_exited (process));
+  run->status = g_subprocess_get_exit_status (process);
+
+  run->events = g_ptr_array_new_with_free_func ((GDestroyNotify)json_object_unref);
+  if (json)
+    {
+      g_auto(GStrv) lines = g_strsplit (run->out, "\n", -1);
+
+      for (guint i = 0; lines[i] && lines[i][0]; i++)
+        {
+          g_autoptr(JsonParser) parser = json_parser_new ();
+          JsonNode *root;
+
+          json_parser_load_from_data (parser, lines[i], -1, &error);
+          g_assert_no_error (error);
+          root = json_parser_get_root (parser);
+          g_assert_true (JSON_NODE_HOLDS_OBJECT (root));
+          g_assert_true (json_object_has_member (json_node_get_object (root), "event"));
+          g_ptr_array_add (run->events, json_object_ref (json_node_get_object (root)));
+        }
+    }
+
+  return run;
+}
+
+static char *
+fixture (const char *dir,
+         const char *name)
+{
+  return g_test_build_filename (G_TEST_DIST, "packs", dir, name, NULL);
+}
+
+static char *
+bundled_path (void)
+{
+  return g_build_filename (g_getenv ("VIVA_SOURCE_ROOT"), "data", "packs", "intro-ai.json", NULL);
+}
+
+static JsonObject *
+last_event (CliRun *run)
+{
+  g_assert_cmpuint (run->events->len, >, 0);
+  return g_ptr_array_index (run->events, run->events->len - 1);
+}
+
+static void
+test_valid (void)
+{
+  g_autofree char *path = bundled_path ();
+  g_autoptr(CliRun) run = cli_run ("pack", "validate", path, NULL);
+  g_autoptr(CliRun) json = cli_run ("pack", "validate", "--json", path, NULL);
+  JsonObject *result;
+
+  g_assert_cmpint (run->status, ==, 0);
+  g_assert_nonnull (strstr (run->out, "valid — “Introduction to AI” (intro-ai)"));
+
+  g_assert_cmpint (json->status, ==, 0);
+  g_assert_cmpuint (json->events->len, ==, 1);
+  result = last_event (json);
+  g_assert_cmpstr (json_object_get_string_member (result, "event"), ==, "result");
+  g_assert_true (json_object_get_boolean_member (result, "valid"));
+  g_assert_cmpstr (json_object_get_string_member (result, "pack"), ==, "intro-ai");
+  g_assert_cmpint (json_object_get_int_member (result, "problems"), >=, 10);
+  g_assert_cmpint (json_object_get_int_member (result, "errors"), ==, 0);
+}
+
+static void
+test_invalid (void)
+{
+  g_autofree char *path = fixture ("bad", "missing-test-code.json");
+  g_autoptr(CliRun) run = cli_run ("pack", "validate", path, NULL);
+  g_autoptr(CliRun) json = cli_run ("pack", "validate", "--json", path, NULL);
+  JsonObject *issue;
+
+  g_assert_cmpint (run->status, ==, 1);
+  g_assert_nonnull (strstr (run->out,
+                            "error: problems[0].tests[0].code: missing — each test needs Python code that raises on failure\n"));
+  g_assert_nonnull (strstr (run->out, "not a valid pack, 1 error"));
+
+  g_assert_cmpint (json->status, ==, 1);
+  g_assert_cmpuint (json->events->len, ==, 2);
+  issue = g_ptr_array_index (json->events, 0);
+  g_assert_cmpstr (json_object_get_string_member (issue, "event"), ==, "issue");
+  g_assert_cmpstr (json_object_get_string_member (issue, "level"), ==, "error");
+  g_assert_cmpstr (json_object_get_string_member (issue, "code"), ==, "missing");
+  g_assert_cmpstr (json_object_get_string_member (issue, "path"), ==, "problems[0].tests[0].code");
+  g_assert_false (json_object_get_boolean_member (last_event (json), "valid"));
+  g_assert_cmpint (json_object_get_int_member (last_event (json), "errors"), ==, 1);
+}
+
+static void
+test_warnings_only (void)
+{
+  g_autofree char *path = fixture ("good", "unknown-keys.json");
+  g_autoptr(CliRun) run = cli_run ("pack", "validate", path, NULL);
+
+  g_assert_cmpint (run->status, ==, 0);
+  g_assert_nonnull (strstr (run->out, "warning: x-course: unknown key"));
+  g_assert_nonnull (strstr (run->out, "(4 warnings)"));
+}
+
+static void
+test_unreadable (void)
+{
+  g_autoptr(CliRun) run = cli_run ("pack", "validate", "/nonexistent/pack.json", NULL);
+  g_autoptr(CliRun) json = cli_run ("pack", "validate", "--json", "/nonexistent/pack.json", NULL);
+
+  g_assert_cmpint (run->status, ==, 1);
+  g_assert_nonnull (strstr (run->err, "/nonexistent/pack.json"));
+  g_assert_cmpint (json->status, ==, 1);
+  g_assert_cmpstr (json_object_get_string_member (last_event (json), "event"), ==, "result");
+  g_assert_nonnull (json_object_get_string_member (last_event (json), "message"));
+}
+
+static void
+test_usage (void)
+{
+  g_autoptr(CliRun) none = cli_run ("pack", NULL);
+  g_autoptr(CliRun) no_file = cli_run ("pack", "validate", NULL);
+  g_autoptr(CliRun) two = cli_run ("pack", "validate", "a.json", "b.json", NULL);
+  g_autoptr(CliRun) bad_option = cli_run ("pack", "validate", "--frobnicate", "a.json", NULL);
+  g_autoptr(CliRun) generate = cli_run ("pack", "generate", "--topic", "search", NULL);
+  g_autoptr(CliRun) help = cli_run ("pack", "--help", NULL);
+
+  g_assert_cmpint (none->status, ==, 2);
+  g_assert_cmpint (no_file->status, ==, 2);
+  g_assert_nonnull (strstr (no_file->err, "Which pack?"));
+  g_assert_cmpint (two->status, ==, 2);
+  g_assert_cmpint (bad_option->status, ==, 2);
+  g_assert_cmpint (generate->status, ==, 2);
+  g_assert_nonnull (strstr (generate->err, "“pack generate” is not a subcommand"));
+  g_assert_cmpint (help->status, ==, 0);
+  g_assert_nonnull (strstr (help->out, "validate"));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/viva/packs/cli/valid", test_valid);
+  g_test_add_func ("/viva/packs/cli/invalid", test_invalid);
+  g_test_add_func ("/viva/packs/cli/warnings-only", test_warnings_only);
+  g_test_add_func ("/viva/packs/cli/unreadable", test_unreadable);
+  g_test_add_func ("/viva/packs/cli/usage", test_usage);
+
+  return g_test_run ();
+}
