@@ -1,0 +1,33 @@
+/* viva-run-result-private.h
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include "viva-run-result.h"
+
+G_BEGIN_DECLS
+
+struct _VivaRunResult
+{
+  GObject        parent_instance;
+  VivaRunStatus  status;
+  double         duration_ms;
+  char          *error_type;
+  char          *error_message;
+  int            error_line;
+  int            error_column;
+  char          *traceback;
+  char          *summary;
+  int            signal;
+  gboolean       state_reset;
+  gboolean       output_truncated;
+  char          *stdout_text;
+  char          *stderr_text;
+  GPtrArray     *images;
+};
+
+VivaRunResult *_viva_run_result_new (VivaRunStatus status);
+
+G_END_DECLS

@@ -1,0 +1,34 @@
+/* viva-runner-private.h
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include "viva-runner.h"
+
+G_BEGIN_DECLS
+
+/* How the worker is started: found by _viva_runner_sandbox_detect(), turned
+ * into a command line by _viva_runner_sandbox_argv(). */
+typedef struct
+{
+  VivaRunnerSandbox  sandbox;
+  char              *bwrap;         /* the bubblewrap program, for BUBBLEWRAP */
+  char              *worker;        /* the worker program */
+  char              *cache_dir;     /* host folder kept across runs (matplotlib's font cache) */
+  char              *work_dir;      /* host folder used as the working directory without a sandbox */
+} VivaRunnerLaunch;
+
+VivaRunnerLaunch  *_viva_runner_launch_new       (GError                  **error);
+void               _viva_runner_launch_free      (VivaRunnerLaunch         *launch);
+char              *_viva_runner_launch_why_unsandboxed (VivaRunnerLaunch  *launch);
+GSubprocess       *_viva_runner_launch_spawn     (VivaRunnerLaunch         *launch,
+                                                  VivaRunnerSandbox         sandbox,
+                                                  guint64                   memory_limit,
+                                                  int                       channel_fd,
+                                                  GError                  **error);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (VivaRunnerLaunch, _viva_runner_launch_free)
+
+G_END_DECLS

@@ -1,0 +1,156 @@
+/* viva-worker-limits.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <errno.h>
+#include <gio/gio.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/sched.h>
+#include <linux/seccomp.h>
+#include <stddef.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "viva-worker-limits.h"
+
+#define FILE_SIZE_LIMIT (G_GUINT64_CONSTANT (64) << 20)
+#define OPEN_FILES_LIMIT 1024
+
+static void
+lower_limit (int     resource,
+             guint64 value)
+{
+  struct rlimit limit;
+
+  if (getrlimit (resource, &limit) != 0)
+    return;
+
+  /* Only ever lower: the hard limit may be below what we ask for. */
+  if (limit.rlim_max != RLIM_INFINITY && value > limit.rlim_max)
+    value = limit.rlim_max;
+  limit.rlim_cur = value;
+  setrlimit (resource, &limit);
+}
+
+/**
+ * viva_worker_set_limits:
+ * @memory_limit: bytes of address space, or 0 for none
+ *
+ * Address space (a memory bomb becomes a `MemoryError`), no core dumps, and a
+ * file size cap. Python ignores `SIGXFSZ`, so writing past the cap raises
+ * `OSError` instead of killing the worker.
+ */
+void
+viva_worker_set_limits (guint64 memory_limit)
+{
+  if (memory_limit > 0)
+    lower_limit (RLIMIT_AS, memory_limit);
+  lower_limit (RLIMIT_CORE, 0);
+  lower_limit (RLIMIT_FSIZE, FILE_SIZE_LIMIT);
+  lower_limit (RLIMIT_NOFILE, OPEN_FILES_LIMIT);
+}
+
+/**
+ * viva_worker_set_cpu_budget:
+ * @seconds: CPU seconds the next run may use
+ *
+ * A backstop for a run that the app's wall-clock timer could not stop (the
+ * app itself hung): RLIMIT_CPU counts the whole life of the process, so the
+ * soft limit is moved to what was used so far plus the budget.
+ */
+void
+viva_worker_set_cpu_budget (guint seconds)
+{
+  struct rlimit limit;
+  struct rusage usage;
+  guint64 used;
+
+  if (getrusage (RUSAGE_SELF, &usage) != 0 || getrlimit (RLIMIT_CPU, &limit) != 0)
+    return;
+
+  used = usage.ru_utime.tv_sec + usage.ru_stime.tv_sec + 1;
+  limit.rlim_cur = used + seconds;
+  if (limit.rlim_max != RLIM_INFINITY && limit.rlim_cur > limit.rlim_max)
+    limit.rlim_cur = limit.rlim_max;
+  setrlimit (RLIMIT_CPU, &limit);
+}
+
+#if defined(__x86_64__)
+# define FILTER_ARCH AUDIT_ARCH_X86_64
+#elif defined(__aarch64__)
+# define FILTER_ARCH AUDIT_ARCH_AARCH64
+#elif defined(__i386__)
+# define FILTER_ARCH AUDIT_ARCH_I386
+#endif
+
+#define DENY(nr, err) \
+  BPF_JUMP (BPF_JMP | BPF_JEQ | BPF_K, (nr), 0, 1), \
+  BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ((err) & SECCOMP_RET_DATA))
+
+/**
+ * viva_worker_forbid_processes:
+ *
+ * Forbids creating processes (threads stay allowed) with a seccomp filter,
+ * so a fork bomb ends at its first fork with `PermissionError`. This holds
+ * for root too, which RLIMIT_NPROC does not: root is exempt from it, and for
+ * a normal user it counts every process of the user, not the worker's.
+ * `clone3` answers ENOSYS so that glibc falls back to `clone`, whose flags
+ * the filter can read.
+ */
+gboolean
+viva_worker_forbid_processes (GError **error)
+{
+#ifdef FILTER_ARCH
+  struct sock_filter filter[] = {
+    BPF_STMT (BPF_LD | BPF_W | BPF_ABS, offsetof (struct seccomp_data, arch)),
+    BPF_JUMP (BPF_JMP | BPF_JEQ | BPF_K, FILTER_ARCH, 1, 0),
+    BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
+    BPF_STMT (BPF_LD | BPF_W | BPF_ABS, offsetof (struct seccomp_data, nr)),
+# ifdef __x86_64__
+    /* x32 system calls would be a way around the numbers below. */
+    BPF_JUMP (BPF_JMP | BPF_JGE | BPF_K, 0x40000000, 0, 1),
+    BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
+# endif
+# ifdef __NR_clone3
+    DENY (__NR_clone3, ENOSYS),
+# endif
+# ifdef __NR_fork
+    DENY (__NR_fork, EPERM),
+# endif
+# ifdef __NR_vfork
+    DENY (__NR_vfork, EPERM),
+# endif
+    BPF_JUMP (BPF_JMP | BPF_JEQ | BPF_K, __NR_clone, 0, 3),
+    BPF_STMT (BPF_LD | BPF_W | BPF_ABS, offsetof (struct seccomp_data, args[0])),
+    BPF_JUMP (BPF_JMP | BPF_JSET | BPF_K, CLONE_THREAD, 1, 0),
+    BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
+    BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+  };
+  struct sock_fprog program = {
+    .len = G_N_ELEMENTS (filter),
+    .filter = filter,
+  };
+
+  if (prctl (PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 ||
+      prctl (PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &program) != 0)
+    {
+      int saved_errno = errno;
+
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
+                   "seccomp: %s", g_strerror (saved_errno));
+      return FALSE;
+    }
+
+  return TRUE;
+#else
+  g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                       "seccomp: no filter for this architecture");
+  return FALSE;
+#endif
+}
