@@ -334,6 +334,7 @@ typedef struct
   gsize              written;
   guint              timeout_id;
   gulong             wrote_id;
+  gulong             finished_id;
   gboolean           dropping;
 } Serving;
 
@@ -342,28 +343,30 @@ serving_free (Serving *serving)
 {
   g_clear_handle_id (&serving->timeout_id, g_source_remove);
   g_clear_signal_handler (&serving->wrote_id, serving->message);
+  g_clear_signal_handler (&serving->finished_id, serving->message);
   g_clear_object (&serving->message);
   viva_test_response_unref (serving->response);
   g_free (serving);
 }
 
+/* Frees @serving: its handlers and timeouts go with it. */
 static void
 serving_done (Serving *serving)
 {
-  if (g_ptr_array_remove_fast (serving->server->servings, serving))
-    return;
+  g_ptr_array_remove_fast (serving->server->servings, serving);
 }
 
 static void
 drop_connection (Serving *serving)
 {
+  g_autoptr(SoupServerMessage) message = g_object_ref (serving->message);
   g_autoptr(GIOStream) stream = NULL;
 
-  g_clear_signal_handler (&serving->wrote_id, serving->message);
-  stream = soup_server_message_steal_connection (serving->message);
+  /* Done first: stealing may emit "finished". */
+  serving_done (serving);
+  stream = soup_server_message_steal_connection (message);
   if (stream != NULL)
     g_io_stream_close (stream, NULL, NULL);
-  serving_done (serving);
 }
 
 static gboolean
@@ -555,7 +558,7 @@ handler_cb (SoupServer        *server,
   serving->message = g_object_ref (message);
   serving->response = response;
   g_ptr_array_add (self->servings, serving);
-  g_signal_connect (message, "finished", G_CALLBACK (message_finished_cb), serving);
+  serving->finished_id = g_signal_connect (message, "finished", G_CALLBACK (message_finished_cb), serving);
   serving->wrote_id = g_signal_connect (message, "wrote-body-data", G_CALLBACK (wrote_body_data_cb), serving);
 
   soup_server_message_pause (message);

@@ -263,14 +263,15 @@ get_json_send_cb (GObject      *object,
   GetJson *get = g_task_get_task_data (task);
   g_autoptr(GInputStream) stream = NULL;
   g_autoptr(GError) error = NULL;
+  GCancellable *cancellable;
   gboolean retryable;
 
   if (!(stream = soup_session_send_finish (SOUP_SESSION (object), result, &error)))
     return g_task_return_error (task, _viva_openai_model_transport_error (self, error, &retryable));
 
   get->status = soup_message_get_status (get->message);
-  _viva_read_small_body_async (stream, g_task_get_cancellable (task),
-                               get_json_body_cb, g_steal_pointer (&task));
+  cancellable = g_task_get_cancellable (task);
+  _viva_read_small_body_async (stream, cancellable, get_json_body_cb, g_steal_pointer (&task));
 }
 
 void
@@ -470,6 +471,7 @@ list_models_cb (GObject      *object,
   g_autoptr(GError) error = NULL;
   g_autofree char *url = NULL;
   g_auto(GStrv) names = NULL;
+  GCancellable *cancellable;
   gboolean understood = FALSE;
   guint status = 0;
 
@@ -492,8 +494,8 @@ list_models_cb (GObject      *object,
 
   g_task_set_task_data (task, g_steal_pointer (&error), (GDestroyNotify)g_error_free);
   url = _viva_openai_model_root_url (self, "/api/tags");
-  _viva_openai_model_get_json_async (self, url, g_task_get_cancellable (task),
-                                     list_tags_cb, g_steal_pointer (&task));
+  cancellable = g_task_get_cancellable (task);
+  _viva_openai_model_get_json_async (self, url, cancellable, list_tags_cb, g_steal_pointer (&task));
 }
 
 /**

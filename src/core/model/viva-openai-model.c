@@ -383,6 +383,16 @@ read_event_cb (GObject      *object,
   if (error != NULL)
     return stream_read_failed (task, error);
 
+  /* The body ended before anything was said: the connection broke, as
+   * when a server restarts. Worth another attempt. */
+  if (event == NULL && !viva_reply_assembler_get_has_output (data->assembler) &&
+      !viva_reply_assembler_get_finished (data->assembler))
+    return stream_fault (task,
+                         g_error_new (VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_CONNECTION,
+                                      _("The model server at %s closed the connection before answering — try again."),
+                                      viva_openai_model_get_base_url (g_task_get_source_object (task))),
+                         TRUE, 0);
+
   if (event == NULL)
     return stream_succeed (task, FALSE);
 

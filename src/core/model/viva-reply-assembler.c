@@ -562,6 +562,19 @@ viva_reply_assembler_get_done (VivaReplyAssembler *self)
 }
 
 /**
+ * viva_reply_assembler_get_finished:
+ *
+ * Returns: %TRUE once the server said the reply is complete, or gave a
+ *   finish reason
+ */
+gboolean
+viva_reply_assembler_get_finished (VivaReplyAssembler *self)
+{
+  g_return_val_if_fail (VIVA_IS_REPLY_ASSEMBLER (self), FALSE);
+  return self->done || self->finish_reason != NULL;
+}
+
+/**
  * viva_reply_assembler_get_has_output:
  *
  * Returns: %TRUE once content, reasoning or a tool call arrived, after

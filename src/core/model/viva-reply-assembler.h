@@ -51,6 +51,7 @@ gboolean            viva_reply_assembler_feed_chunk              (VivaReplyAssem
                                                                   JsonObject          *chunk,
                                                                   GError             **error);
 gboolean            viva_reply_assembler_get_done                (VivaReplyAssembler  *self);
+gboolean            viva_reply_assembler_get_finished            (VivaReplyAssembler  *self);
 gboolean            viva_reply_assembler_get_has_output          (VivaReplyAssembler  *self);
 guint               viva_reply_assembler_get_n_deltas            (VivaReplyAssembler  *self);
 VivaChatReply      *viva_reply_assembler_finish                  (VivaReplyAssembler  *self);
