@@ -29,6 +29,8 @@ static const char * const error_names[] = {
   [VIVA_PACK_ERROR_DUPLICATE] = "duplicate",
   [VIVA_PACK_ERROR_UNKNOWN_KEY] = "unknown-key",
   [VIVA_PACK_ERROR_EXISTS] = "exists",
+  [VIVA_PACK_ERROR_REFERENCE_FAILS] = "reference-fails",
+  [VIVA_PACK_ERROR_STARTER_PASSES] = "starter-passes",
 };
 
 const char *

@@ -30,6 +30,10 @@ G_BEGIN_DECLS
  * @VIVA_PACK_ERROR_UNKNOWN_KEY: a key the format does not define; only ever a
  *   warning, the key is kept on save
  * @VIVA_PACK_ERROR_EXISTS: importing would replace the bundled pack
+ * @VIVA_PACK_ERROR_REFERENCE_FAILS: run check: a reference solution fails
+ *   one of its problem's tests
+ * @VIVA_PACK_ERROR_STARTER_PASSES: run check: a starter code already passes
+ *   every test, leaving the student nothing to do
  *
  * Callers branch on these: the importer shows the file-level ones as one
  * sentence and the field-level ones as a list.
@@ -50,6 +54,8 @@ typedef enum
   VIVA_PACK_ERROR_DUPLICATE,
   VIVA_PACK_ERROR_UNKNOWN_KEY,
   VIVA_PACK_ERROR_EXISTS,
+  VIVA_PACK_ERROR_REFERENCE_FAILS,
+  VIVA_PACK_ERROR_STARTER_PASSES,
 } VivaPackError;
 
 typedef enum
