@@ -10,11 +10,14 @@
 
 #include "viva-cli-commands.h"
 #include "viva-cli-util.h"
+#include "viva-pack-checker.h"
 #include "viva-pack.h"
 
-/* `viva-cli pack validate FILE [--json]`: every issue with its JSON path,
- * then a summary. Exit 0 when the pack is valid (warnings allowed), 1 when
- * it is not or cannot be read, 2 on bad usage. */
+/* `viva-cli pack validate FILE [--run] [--json]`: every issue with its JSON
+ * path, then a summary. With --run, each reference solution and each
+ * starter code also runs against each test in the sandboxed worker. Exit 0
+ * when the pack is valid (warnings allowed), 1 when it is not, cannot be
+ * read or fails a run check, 2 on bad usage. */
 
 typedef struct
 {
@@ -87,6 +90,115 @@ count_tests (VivaPack *pack)
   return n;
 }
 
+typedef struct
+{
+  gboolean json;
+  guint    n_checks;
+  guint    n_failed_checks;
+  int      problem_index;   /* of the problem being summed up, or -1 */
+  char    *problem_id;
+  guint    reference_passed;
+  guint    reference_total;
+  guint    starter_failed;
+  guint    starter_total;
+} RunProgress;
+
+static void
+print_problem_summary (RunProgress *progress)
+{
+  if (progress->problem_index < 0 || progress->json)
+    return;
+
+  if (progress->starter_total > 0)
+    printf (_("  %s: reference passes %u of %u tests, starter fails %u of %u\n"),
+            progress->problem_id, progress->reference_passed, progress->reference_total,
+            progress->starter_failed, progress->starter_total);
+  else
+    printf (_("  %s: reference passes %u of %u tests\n"),
+            progress->problem_id, progress->reference_passed, progress->reference_total);
+}
+
+static void
+checked_cb (VivaPackChecker     *checker,
+            const VivaPackCheck *check,
+            RunProgress         *progress)
+{
+  gboolean expected = check->subject == VIVA_PACK_CHECK_REFERENCE ? check->passed : TRUE;
+
+  progress->n_checks++;
+  if (!expected)
+    progress->n_failed_checks++;
+
+  if (progress->json)
+    {
+      g_autoptr(JsonObject) object = json_object_new ();
+
+      json_object_set_string_member (object, "problem", check->problem_id);
+      json_object_set_int_member (object, "problem_index", check->problem_index);
+      json_object_set_string_member (object, "subject", viva_pack_check_subject_to_string (check->subject));
+      json_object_set_string_member (object, "test", check->test_name);
+      json_object_set_int_member (object, "test_index", check->test_index);
+      json_object_set_boolean_member (object, "passed", check->passed);
+      json_object_set_string_member (object, "status", viva_run_status_to_string (check->status));
+      json_object_set_double_member (object, "duration_ms", check->duration_ms);
+      if (check->error_type != NULL)
+        {
+          g_autoptr(JsonObject) error = json_object_new ();
+
+          json_object_set_string_member (error, "type", check->error_type);
+          json_object_set_string_member (error, "message", check->error_message ? check->error_message : "");
+          json_object_set_int_member (error, "line", check->error_line);
+          json_object_set_object_member (object, "error", g_steal_pointer (&error));
+        }
+      viva_cli_print_event ("check", object);
+      return;
+    }
+
+  if ((int)check->problem_index != progress->problem_index)
+    {
+      print_problem_summary (progress);
+      progress->problem_index = check->problem_index;
+      g_free (progress->problem_id);
+      progress->problem_id = g_strdup (check->problem_id);
+      progress->reference_passed = progress->reference_total = 0;
+      progress->starter_failed = progress->starter_total = 0;
+    }
+
+  if (check->subject == VIVA_PACK_CHECK_REFERENCE)
+    {
+      progress->reference_total++;
+      progress->reference_passed += check->passed;
+    }
+  else
+    {
+      progress->starter_total++;
+      progress->starter_failed += !check->passed;
+    }
+}
+
+/* Returns the issues the runs found, or NULL with @error when they could
+ * not run at all. */
+static GPtrArray *
+run_checks (VivaPack     *pack,
+            RunProgress  *progress,
+            GError      **error)
+{
+  g_autoptr(VivaPackChecker) checker = viva_pack_checker_new (NULL);
+  g_autoptr(GMainLoop) loop = g_main_loop_new (NULL, FALSE);
+  GPtrArray *issues;
+  Wait wait = { loop, NULL };
+
+  g_signal_connect (checker, "checked", G_CALLBACK (checked_cb), progress);
+  viva_pack_checker_check_pack_async (checker, pack, NULL, wait_cb, &wait);
+  g_main_loop_run (loop);
+  issues = viva_pack_checker_check_finish (checker, wait.result, error);
+  g_clear_object (&wait.result);
+  print_problem_summary (progress);
+  viva_runner_stop (viva_pack_checker_get_runner (checker));
+
+  return issues;
+}
+
 static int
 pack_validate (int    argc,
                char **argv)
@@ -99,11 +211,16 @@ pack_validate (int    argc,
   g_autoptr(VivaPack) pack = NULL;
   g_autoptr(JsonObject) result = NULL;
   g_autofree char *display = NULL;
+  g_autoptr(GPtrArray) run_issues = NULL;
   gboolean json = FALSE;
+  gboolean run = FALSE;
+  gboolean valid;
   guint n_errors, n_warnings;
   int status;
   Wait wait = { 0 };
   const GOptionEntry entries[] = {
+    { "run", 0, 0, G_OPTION_ARG_NONE, &run,
+      N_("Also run each reference solution (it must pass every test) and each starter code (it must fail one)"), NULL },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print one JSON object per line"), NULL },
     { NULL }
   };
@@ -160,6 +277,41 @@ pack_validate (int    argc,
       return VIVA_CLI_EXIT_FAILED;
     }
 
+  if (pack != NULL && run)
+    {
+      RunProgress progress = { .json = json, .problem_index = -1 };
+
+      if (!json)
+        printf (_("Running the reference solutions and starter codes…\n"));
+
+      run_issues = run_checks (pack, &progress, &error);
+      g_free (progress.problem_id);
+
+      if (run_issues == NULL)
+        {
+          if (json)
+            {
+              json_object_set_boolean_member (result, "valid", FALSE);
+              json_object_set_string_member (result, "message", error->message);
+              viva_cli_print_event ("result", result);
+            }
+          else
+            {
+              viva_cli_fail (_("%s: the checks could not run: %s"), display, error->message);
+            }
+          return VIVA_CLI_EXIT_FAILED;
+        }
+
+      report_issues (run_issues, json);
+      n_errors += run_issues->len;
+      json_object_set_int_member (result, "errors", n_errors);
+      json_object_set_int_member (result, "checks", progress.n_checks);
+      json_object_set_int_member (result, "failed_checks", progress.n_failed_checks);
+    }
+
+  valid = pack != NULL && n_errors == 0;
+  json_object_set_boolean_member (result, "valid", valid);
+
   if (pack != NULL)
     {
       json_object_set_string_member (result, "pack", viva_pack_get_id (pack));
@@ -172,7 +324,7 @@ pack_validate (int    argc,
     {
       viva_cli_print_event ("result", result);
     }
-  else if (pack != NULL)
+  else if (valid)
     {
       guint n_problems = g_list_model_get_n_items (viva_pack_get_problems (pack));
 
@@ -188,14 +340,21 @@ pack_validate (int    argc,
     }
   else
     {
-      printf (g_dngettext (GETTEXT_PACKAGE,
-                           "%s: not a valid pack, %u error\n",
-                           "%s: not a valid pack, %u errors\n",
-                           n_errors),
-              display, n_errors);
+      if (pack != NULL)
+        printf (g_dngettext (GETTEXT_PACKAGE,
+                             "%s: the format is valid, but %u run check failed\n",
+                             "%s: the format is valid, but %u run checks failed\n",
+                             n_errors),
+                display, n_errors);
+      else
+        printf (g_dngettext (GETTEXT_PACKAGE,
+                             "%s: not a valid pack, %u error\n",
+                             "%s: not a valid pack, %u errors\n",
+                             n_errors),
+                display, n_errors);
     }
 
-  return pack != NULL ? VIVA_CLI_EXIT_OK : VIVA_CLI_EXIT_FAILED;
+  return valid ? VIVA_CLI_EXIT_OK : VIVA_CLI_EXIT_FAILED;
 }
 
 static void
@@ -203,7 +362,7 @@ print_pack_usage (FILE *out)
 {
   fprintf (out, "%s\n\n", _("Usage: viva-cli pack SUBCOMMAND [OPTIONS…]"));
   fprintf (out, "%s\n", _("Subcommands:"));
-  fprintf (out, "  %-10s %s\n", "validate", _("Check a pack file against the viva-pack/1 format"));
+  fprintf (out, "  %-10s %s\n", "validate", _("Check a pack file; --run also runs its solutions against its tests"));
 }
 
 /**

@@ -173,6 +173,68 @@ test_unreadable (void)
 }
 
 static void
+test_run_bundled (void)
+{
+  g_autofree char *path = bundled_path ();
+  g_autoptr(CliRun) run = cli_run ("pack", "validate", "--run", path, NULL);
+
+  g_assert_cmpint (run->status, ==, 0);
+  g_assert_nonnull (strstr (run->out, "  kmeans: reference passes 5 of 5 tests, starter fails"));
+  g_assert_null (strstr (run->out, "error:"));
+  g_assert_nonnull (strstr (run->out, "valid — “Introduction to AI”"));
+}
+
+static void
+test_run_wrong_reference (void)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "packs", "run", "wrong-reference.json", NULL);
+  g_autoptr(CliRun) run = cli_run ("pack", "validate", "--run", path, NULL);
+
+  g_assert_cmpint (run->status, ==, 1);
+  g_assert_nonnull (strstr (run->out, "error: problems[0].reference_solution: fails test “negative numbers”"));
+  g_assert_nonnull (strstr (run->out, "in problem “double”"));
+  g_assert_nonnull (strstr (run->out, "1 run check failed"));
+}
+
+static void
+test_run_starter_passes_json (void)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "packs", "run", "starter-passes.json", NULL);
+  g_autoptr(CliRun) run = cli_run ("pack", "validate", "--run", "--json", path, NULL);
+  JsonObject *result;
+  guint n_checks = 0;
+  gboolean saw_issue = FALSE;
+
+  g_assert_cmpint (run->status, ==, 1);
+  for (guint i = 0; i < run->events->len; i++)
+    {
+      JsonObject *event = g_ptr_array_index (run->events, i);
+      const char *name = json_object_get_string_member (event, "event");
+
+      if (g_str_equal (name, "check"))
+        {
+          n_checks++;
+          g_assert_cmpstr (json_object_get_string_member (event, "problem"), ==, "double");
+          g_assert_true (json_object_get_boolean_member (event, "passed"));
+          g_assert_cmpstr (json_object_get_string_member (event, "status"), ==, "ok");
+        }
+      else if (g_str_equal (name, "issue"))
+        {
+          saw_issue = TRUE;
+          g_assert_cmpstr (json_object_get_string_member (event, "code"), ==, "starter-passes");
+          g_assert_cmpstr (json_object_get_string_member (event, "path"), ==, "problems[0].starter_code");
+        }
+    }
+  g_assert_cmpuint (n_checks, ==, 4);
+  g_assert_true (saw_issue);
+
+  result = last_event (run);
+  g_assert_cmpstr (json_object_get_string_member (result, "event"), ==, "result");
+  g_assert_false (json_object_get_boolean_member (result, "valid"));
+  g_assert_cmpint (json_object_get_int_member (result, "checks"), ==, 4);
+}
+
+static void
 test_usage (void)
 {
   g_autoptr(CliRun) none = cli_run ("pack", NULL);
@@ -204,6 +266,9 @@ main (int   argc,
   g_test_add_func ("/viva/packs/cli/warnings-only", test_warnings_only);
   g_test_add_func ("/viva/packs/cli/unreadable", test_unreadable);
   g_test_add_func ("/viva/packs/cli/usage", test_usage);
+  g_test_add_func ("/viva/packs/cli/run-bundled", test_run_bundled);
+  g_test_add_func ("/viva/packs/cli/run-wrong-reference", test_run_wrong_reference);
+  g_test_add_func ("/viva/packs/cli/run-starter-passes-json", test_run_starter_passes_json);
 
   return g_test_run ();
 }
