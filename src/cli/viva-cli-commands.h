@@ -13,4 +13,9 @@ G_BEGIN_DECLS
 int viva_cli_pack (int    argc,
                    char **argv);
 
+int viva_cli_chat   (int    argc,
+                    char **argv);
+int viva_cli_models (int    argc,
+                    char **argv);
+
 G_END_DECLS

@@ -18,6 +18,8 @@ static const struct {
   VivaCliCommand  func;
   const char     *summary;
 } commands[] = {
+  { "chat", viva_cli_chat, N_("Stream one reply from a model") },
+  { "models", viva_cli_models, N_("List the endpoint’s models") },
   { "pack", viva_cli_pack, N_("Validate or generate problem packs") },
 };
 
