@@ -12,6 +12,8 @@ G_BEGIN_DECLS
 
 int viva_cli_pack (int    argc,
                    char **argv);
+int viva_cli_run  (int    argc,
+                   char **argv);
 
 int viva_cli_chat   (int    argc,
                     char **argv);

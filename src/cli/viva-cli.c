@@ -21,6 +21,7 @@ static const struct {
   { "chat", viva_cli_chat, N_("Stream one reply from a model") },
   { "models", viva_cli_models, N_("List the endpoint’s models") },
   { "pack", viva_cli_pack, N_("Validate or generate problem packs") },
+  { "run", viva_cli_run, N_("Run a Python file in the sandboxed worker") },
 };
 
 static void

@@ -715,6 +715,7 @@ pipe_read_cb (GObject      *object,
   Worker *worker = reader->worker;
   g_autoptr(GBytes) bytes = NULL;
   g_autofree char *text = NULL;
+  const char *data;
   gsize length;
 
   bytes = g_input_stream_read_bytes_finish (G_INPUT_STREAM (object), result, NULL);
@@ -724,7 +725,8 @@ pipe_read_cb (GObject      *object,
       return;
     }
 
-  text = g_utf8_make_valid (g_bytes_get_data (bytes, &length), length);
+  data = g_bytes_get_data (bytes, &length);
+  text = g_utf8_make_valid (data, length);
 
   /* Before it is ready, what the worker (or bubblewrap) says is why it did
    * not start; afterwards it is the program's, from C code or a crash. */
