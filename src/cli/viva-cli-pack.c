@@ -272,7 +272,7 @@ pack_validate (int    argc,
         }
       else
         {
-          viva_cli_fail ("%s: %s", display, error->message);
+          viva_cli_fail ("%s", error->message);
         }
       return VIVA_CLI_EXIT_FAILED;
     }

@@ -29,11 +29,14 @@ cli_run_free (CliRun *run)
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CliRun, cli_run_free)
 
+static const char *worker_override;
+
 static CliRun *
 cli_run (const char *first,
          ...)
 {
   g_autoptr(GPtrArray) args = g_ptr_array_new ();
+  g_autoptr(GSubprocessLauncher) launcher = NULL;
   g_autoptr(GSubprocess) process = NULL;
   g_autoptr(GError) error = NULL;
   const char *cli = g_getenv ("VIVA_CLI");
@@ -52,9 +55,10 @@ cli_run (const char *first,
   va_end (ap);
   g_ptr_array_add (args, NULL);
 
-  process = g_subprocess_newv ((const char * const *)args->pdata,
-                               G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE,
-                               &error);
+  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  if (worker_override != NULL)
+    g_subprocess_launcher_setenv (launcher, "VIVA_WORKER", worker_override, TRUE);
+  process = g_subprocess_launcher_spawnv (launcher, (const char * const *)args->pdata, &error);
   g_assert_no_error (error);
   g_subprocess_communicate_utf8 (process, NULL, NULL, &run->out, &run->err, &error);
   g_assert_no_error (error);
@@ -166,7 +170,7 @@ test_unreadable (void)
   g_autoptr(CliRun) json = cli_run ("pack", "validate", "--json", "/nonexistent/pack.json", NULL);
 
   g_assert_cmpint (run->status, ==, 1);
-  g_assert_nonnull (strstr (run->err, "/nonexistent/pack.json"));
+  g_assert_nonnull (strstr (run->err, "/nonexistent/pack.json does not exist"));
   g_assert_cmpint (json->status, ==, 1);
   g_assert_cmpstr (json_object_get_string_member (last_event (json), "event"), ==, "result");
   g_assert_nonnull (json_object_get_string_member (last_event (json), "message"));
@@ -235,6 +239,25 @@ test_run_starter_passes_json (void)
 }
 
 static void
+test_run_without_worker (void)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "packs", "run", "wrong-reference.json", NULL);
+  g_autoptr(CliRun) run = NULL;
+  g_autoptr(CliRun) json = NULL;
+
+  worker_override = "/nonexistent/viva-python-worker";
+  run = cli_run ("pack", "validate", "--run", path, NULL);
+  json = cli_run ("pack", "validate", "--run", "--json", path, NULL);
+  worker_override = NULL;
+
+  g_assert_cmpint (run->status, ==, 1);
+  g_assert_nonnull (strstr (run->err, "the checks could not run"));
+  g_assert_cmpint (json->status, ==, 1);
+  g_assert_false (json_object_get_boolean_member (last_event (json), "valid"));
+  g_assert_nonnull (json_object_get_string_member (last_event (json), "message"));
+}
+
+static void
 test_usage (void)
 {
   g_autoptr(CliRun) none = cli_run ("pack", NULL);
@@ -269,6 +292,7 @@ main (int   argc,
   g_test_add_func ("/viva/packs/cli/run-bundled", test_run_bundled);
   g_test_add_func ("/viva/packs/cli/run-wrong-reference", test_run_wrong_reference);
   g_test_add_func ("/viva/packs/cli/run-starter-passes-json", test_run_starter_passes_json);
+  g_test_add_func ("/viva/packs/cli/run-without-worker", test_run_without_worker);
 
   return g_test_run ();
 }

@@ -197,6 +197,39 @@ test_one_problem (Fixture       *fixture,
 }
 
 static void
+test_reference_times_out (Fixture       *fixture,
+                          gconstpointer  data)
+{
+  g_autoptr(VivaPack) pack = viva_pack_new ("loops", "Loops");
+  g_autoptr(VivaProblem) problem = viva_problem_new ("spin", "Spin");
+  g_autoptr(GPtrArray) issues = NULL;
+  g_autoptr(GError) error = NULL;
+  const VivaPackIssue *issue;
+  const VivaPackCheck *check;
+
+  viva_problem_set_reference (problem, "def spin():\n    while True:\n        pass\n");
+  viva_problem_set_starter_code (problem, "def spin():\n    return 1\n");
+  viva_problem_add_test (problem, "returns", "spin()\n");
+  viva_pack_add_problem (pack, problem);
+  viva_pack_checker_set_timeout (fixture->checker, 300);
+
+  issues = check_pack (fixture, pack, &error);
+  g_assert_no_error (error);
+
+  /* The reference never returns; the starter passes its only test. */
+  g_assert_cmpuint (issues->len, ==, 2);
+  issue = g_ptr_array_index (issues, 0);
+  g_assert_cmpint (issue->code, ==, VIVA_PACK_ERROR_REFERENCE_FAILS);
+  g_assert_nonnull (strstr (issue->message, "“returns”"));
+  issue = g_ptr_array_index (issues, 1);
+  g_assert_cmpint (issue->code, ==, VIVA_PACK_ERROR_STARTER_PASSES);
+
+  check = find_check (fixture, VIVA_PACK_CHECK_REFERENCE, "spin", "returns");
+  g_assert_false (check->passed);
+  g_assert_true (check->status == VIVA_RUN_STATUS_TIMEOUT || check->status == VIVA_RUN_STATUS_KILLED);
+}
+
+static void
 test_cancel (Fixture       *fixture,
              gconstpointer  data)
 {
@@ -251,6 +284,7 @@ main (int   argc,
   ADD ("/viva/packs/checker/starter-passes", test_starter_passes);
   ADD ("/viva/packs/checker/fresh-namespace", test_fresh_namespace);
   ADD ("/viva/packs/checker/one-problem", test_one_problem);
+  ADD ("/viva/packs/checker/reference-times-out", test_reference_times_out);
   ADD ("/viva/packs/checker/cancel", test_cancel);
 #undef ADD
   g_test_add_func ("/viva/packs/checker/properties", test_properties);

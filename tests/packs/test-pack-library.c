@@ -182,6 +182,14 @@ test_load_without_folder (Fixture       *fixture,
 }
 
 static void
+count_notify_cb (GObject    *object,
+                 GParamSpec *pspec,
+                 guint      *count)
+{
+  (*count)++;
+}
+
+static void
 count_changes_cb (GListModel *model,
                   guint       position,
                   guint       removed,
@@ -233,6 +241,24 @@ test_load_user_packs (Fixture       *fixture,
   load (fixture);
   g_assert_cmpuint (g_list_model_get_n_items (packs), ==, 2);
   g_signal_handlers_disconnect_by_func (packs, count_changes_cb, &changes);
+
+  /* Once the files are fixed, the message goes, with one notification. */
+  {
+    g_autofree char *broken = g_build_filename (fixture->packs_dir, "broken.json", NULL);
+    g_autofree char *copy = g_build_filename (fixture->packs_dir, "copy-of-bundled.json", NULL);
+    g_autofree char *again = g_build_filename (fixture->packs_dir, "tiny-again.json", NULL);
+    guint notified = 0;
+
+    g_unlink (broken);
+    g_unlink (copy);
+    g_unlink (again);
+    g_signal_connect (fixture->library, "notify::error-message", G_CALLBACK (count_notify_cb), &notified);
+    load (fixture);
+    g_assert_null (viva_pack_library_get_error_message (fixture->library));
+    load (fixture);
+    g_assert_cmpuint (notified, ==, 1);
+    g_signal_handlers_disconnect_by_func (fixture->library, count_notify_cb, &notified);
+  }
 }
 
 static void

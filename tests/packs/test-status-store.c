@@ -177,12 +177,21 @@ test_round_trip (Fixture       *fixture,
 }
 
 static void
+count_notify_cb (GObject    *object,
+                 GParamSpec *pspec,
+                 guint      *count)
+{
+  (*count)++;
+}
+
+static void
 test_corrupt_file (Fixture       *fixture,
                    gconstpointer  data)
 {
   g_autofree char *dir = g_path_get_dirname (fixture->path);
   VivaStatusStore *store = viva_status_store_new (fixture->path);
   g_autoptr(GError) error = NULL;
+  guint notified = 0;
 
   g_mkdir_with_parents (dir, 0700);
   g_file_set_contents (fixture->path, "{\"packs\": {\"intro-ai\": [tru", -1, &error);
@@ -194,10 +203,14 @@ test_corrupt_file (Fixture       *fixture,
   g_clear_error (&error);
 
   /* Still usable, and a good write clears the message. */
+  g_signal_connect (store, "notify::error-message", G_CALLBACK (count_notify_cb), &notified);
   viva_status_store_mark_runs (store, "intro-ai", "knn");
   g_assert_true (flush (fixture, store, &error));
   g_assert_no_error (error);
   g_assert_null (viva_status_store_get_error_message (store));
+  viva_status_store_mark_runs (store, "intro-ai", "kmeans");
+  g_assert_true (flush (fixture, store, &error));
+  g_assert_cmpuint (notified, ==, 1);
 
   g_clear_object (&fixture->result);
   assert_finalize_soon (store);

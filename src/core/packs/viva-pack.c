@@ -423,7 +423,19 @@ load_query_cb (GObject      *object,
   GCancellable *cancellable;
 
   if (!(info = g_file_query_info_finish (G_FILE (object), result, &error)))
-    return g_task_return_error (task, g_steal_pointer (&error));
+    {
+      g_autofree char *name = g_file_get_parse_name (G_FILE (object));
+
+      /* GIO's wording is about "getting information"; say what it means. */
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND))
+        return g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                                        _("%s does not exist — check the file’s name and folder"), name);
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_PERMISSION_DENIED))
+        return g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_PERMISSION_DENIED,
+                                        _("%s cannot be read: permission denied — copy it somewhere you can read, or ask its owner"),
+                                        name);
+      return g_task_return_error (task, g_steal_pointer (&error));
+    }
 
   if (g_file_info_get_file_type (info) == G_FILE_TYPE_DIRECTORY)
     return g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_IS_DIRECTORY,
