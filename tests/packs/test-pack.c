@@ -594,6 +594,43 @@ test_properties (void)
   g_assert_finalize_object (pack);
 }
 
+static void
+test_problem (void)
+{
+  VivaProblem *problem = viva_problem_new ("p", "Title");
+  const char * const props[] = { "title", "description", "starter-code", "hint", "reference", "rubric" };
+  const char * const points[] = { "one", "two", NULL };
+  VivaProblemType type;
+  guint count = 0;
+
+  for (guint i = 0; i < G_N_ELEMENTS (props); i++)
+    {
+      g_autofree char *signal = g_strconcat ("notify::", props[i], NULL);
+      g_autofree char *value = NULL;
+      gulong id = g_signal_connect (problem, signal, G_CALLBACK (notify_count_cb), &count);
+
+      count = 0;
+      g_object_set (problem, props[i], "one", NULL);
+      g_object_set (problem, props[i], "one", NULL);
+      g_assert_cmpuint (count, ==, 1);
+      g_object_get (problem, props[i], &value, NULL);
+      g_assert_cmpstr (value, ==, "one");
+      g_signal_handler_disconnect (problem, id);
+    }
+
+  viva_problem_add_test (problem, "t", "assert True");
+  viva_problem_add_question (problem, "q", points);
+  g_assert_cmpuint (viva_problem_get_n_tests (problem), ==, 1);
+  g_assert_cmpstrv (viva_problem_get_question (problem, 0)->points, points);
+
+  g_assert_true (viva_problem_type_from_string ("debug", &type));
+  g_assert_cmpint (type, ==, VIVA_PROBLEM_DEBUG);
+  g_assert_false (viva_problem_type_from_string ("essay", NULL));
+  g_assert_cmpstr (viva_problem_type_to_string (VIVA_PROBLEM_EXPLAIN), ==, "explain");
+
+  g_assert_finalize_object (problem);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -619,6 +656,7 @@ main (int   argc,
   g_test_add_func ("/viva/packs/pack/schema-agrees", test_schema_agrees);
   g_test_add_func ("/viva/packs/pack/issue-boxed", test_issue_boxed);
   g_test_add_func ("/viva/packs/pack/properties", test_properties);
+  g_test_add_func ("/viva/packs/pack/problem", test_problem);
 
   return g_test_run ();
 }

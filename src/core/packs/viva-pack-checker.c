@@ -174,6 +174,9 @@ viva_pack_checker_init (VivaPackChecker *self)
  * viva_pack_checker_new:
  * @runner: (nullable): the runner to use, or %NULL for a runner of its own
  *
+ * Each check resets the runner's namespace, so never pass the runner behind
+ * the student's console: what they defined would vanish.
+ *
  * Returns: (transfer full): a new checker
  */
 VivaPackChecker *
