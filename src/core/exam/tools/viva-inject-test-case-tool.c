@@ -1,0 +1,227 @@
+/* viva-inject-test-case-tool.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include "viva-exam-private.h"
+#include "viva-inject-test-case-tool.h"
+
+struct _VivaInjectTestCaseTool
+{
+  VivaExamTool parent_instance;
+};
+
+G_DEFINE_FINAL_TYPE (VivaInjectTestCaseTool, viva_inject_test_case_tool, VIVA_TYPE_EXAM_TOOL)
+
+typedef struct
+{
+  VivaExamContext *context;
+  char            *probe;
+  char            *marker;
+  JsonObject      *result;
+} Inject;
+
+static void
+inject_free (Inject *inject)
+{
+  g_clear_object (&inject->context);
+  g_clear_pointer (&inject->probe, g_free);
+  g_clear_pointer (&inject->marker, g_free);
+  g_clear_pointer (&inject->result, json_object_unref);
+  g_free (inject);
+}
+
+/* A probe passes only if it reached its last line: the runner says "ok" for
+ * a run the code ended early with sys.exit(0), and printing "PASSED" proves
+ * nothing. So the engine appends a line writing a random marker, and looks
+ * for the marker (which it then removes from what the model sees). */
+static JsonObject *
+judge (VivaRunResult *run,
+       const char    *marker,
+       gboolean      *passed)
+{
+  JsonObject *object = _viva_run_result_to_json (run);
+  const char *out = viva_run_result_get_stdout (run);
+  g_autofree char *needle = g_strdup_printf ("\n%s\n", marker);
+  const char *found = out ? strstr (out, needle) : NULL;
+  VivaRunStatus status = viva_run_result_get_status (run);
+
+  if (found != NULL)
+    {
+      g_autoptr(GString) cleaned = g_string_new_len (out, found - out);
+
+      g_string_append (cleaned, found + strlen (needle));
+      json_object_set_string_member (object, "stdout", cleaned->str);
+    }
+
+  *passed = status == VIVA_RUN_STATUS_OK && found != NULL;
+
+  if (status == VIVA_RUN_STATUS_OK && found == NULL)
+    {
+      json_object_set_string_member (object, "status", "exited");
+      json_object_set_string_member (object, "note",
+                                     "The run ended before the probe reached its end "
+                                     "(sys.exit(), os._exit() or a replaced sys.stdout), "
+                                     "so the probe did not pass.");
+    }
+
+  json_object_set_boolean_member (object, "passed", *passed);
+
+  return object;
+}
+
+static void
+reference_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  Inject *inject = g_task_get_task_data (task);
+  g_autoptr(VivaRunResult) run = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonObject) reference = NULL;
+  gboolean passed;
+
+  if (!(run = viva_runner_inject_finish (VIVA_RUNNER (object), result, &error)))
+    return g_task_return_error (task, g_steal_pointer (&error));
+
+  reference = judge (run, inject->marker, &passed);
+
+  json_object_set_boolean_member (inject->result, "valid", passed);
+  if (!passed)
+    {
+      g_autoptr(JsonObject) summary = json_object_new ();
+
+      json_object_set_boolean_member (summary, "passed", FALSE);
+      json_object_set_member (summary, "status", json_object_dup_member (reference, "status"));
+      if (json_object_has_member (reference, "error"))
+        json_object_set_member (summary, "error", json_object_dup_member (reference, "error"));
+      json_object_set_object_member (inject->result, "reference", g_steal_pointer (&summary));
+      json_object_set_string_member (inject->result, "note",
+                                     "This probe also fails against the reference solution: "
+                                     "it is an invalid test and does not count against the "
+                                     "student. Check the probe's expectations.");
+    }
+
+  g_task_return_pointer (task, g_steal_pointer (&inject->result), (GDestroyNotify)json_object_unref);
+}
+
+static void
+reset_cb (GObject      *object,
+          GAsyncResult *result,
+          gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  Inject *inject = g_task_get_task_data (task);
+  g_autoptr(GError) error = NULL;
+  VivaProblem *problem = viva_exam_context_get_problem (inject->context);
+
+  if (!viva_runner_reset_finish (VIVA_RUNNER (object), result, &error))
+    return g_task_return_error (task, g_steal_pointer (&error));
+
+  viva_runner_inject_async (VIVA_RUNNER (object),
+                            viva_problem_get_reference (problem),
+                            inject->probe,
+                            viva_exam_context_get_run_timeout (inject->context),
+                            g_task_get_cancellable (task),
+                            reference_cb,
+                            g_object_ref (task));
+}
+
+static void
+student_cb (GObject      *object,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  Inject *inject = g_task_get_task_data (task);
+  g_autoptr(VivaRunResult) run = NULL;
+  g_autoptr(GError) error = NULL;
+  VivaRunner *reference_runner = viva_exam_context_get_reference_runner (inject->context);
+  const char *reference = viva_problem_get_reference (viva_exam_context_get_problem (inject->context));
+  gboolean passed;
+
+  if (!(run = viva_runner_inject_finish (VIVA_RUNNER (object), result, &error)))
+    return g_task_return_error (task, g_steal_pointer (&error));
+
+  inject->result = judge (run, inject->marker, &passed);
+  (void)passed;
+  json_object_set_boolean_member (inject->result, "valid", TRUE);
+
+  /* Every probe is checked against the reference, even one the student
+   * passes: a probe the reference fails tests the wrong thing either way. */
+  if (reference_runner == NULL || reference == NULL || *reference == '\0')
+    return g_task_return_pointer (task, g_steal_pointer (&inject->result), (GDestroyNotify)json_object_unref);
+
+  /* A fresh namespace, so nothing of an earlier probe leaks into this one. */
+  viva_runner_reset_async (reference_runner, FALSE,
+                           g_task_get_cancellable (task),
+                           reset_cb,
+                           g_steal_pointer (&task));
+}
+
+static void
+viva_inject_test_case_tool_invoke_async (VivaExamTool        *tool,
+                                         VivaExamContext     *context,
+                                         JsonObject          *arguments,
+                                         GCancellable        *cancellable,
+                                         GAsyncReadyCallback  callback,
+                                         gpointer             user_data)
+{
+  g_autoptr(GTask) task = g_task_new (tool, cancellable, callback, user_data);
+  g_autofree char *code = viva_exam_context_dup_code (context);
+  g_autofree char *uuid = g_uuid_string_random ();
+  Inject *inject = g_new0 (Inject, 1);
+
+  g_task_set_source_tag (task, viva_inject_test_case_tool_invoke_async);
+  g_task_set_task_data (task, inject, (GDestroyNotify)inject_free);
+
+  g_strdelimit (uuid, "-", '_');
+  inject->context = g_object_ref (context);
+  inject->marker = g_strconcat ("viva_probe_end_", uuid, NULL);
+  inject->probe = g_strdup_printf ("%s\n__import__('sys').stdout.write('\\n%s\\n')\n",
+                                   json_object_get_string_member (arguments, "code"),
+                                   inject->marker);
+
+  viva_runner_inject_async (viva_exam_context_get_runner (context),
+                            code,
+                            inject->probe,
+                            viva_exam_context_get_run_timeout (context),
+                            cancellable,
+                            student_cb,
+                            g_steal_pointer (&task));
+}
+
+static void
+viva_inject_test_case_tool_class_init (VivaInjectTestCaseToolClass *klass)
+{
+  VivaExamToolClass *tool_class = VIVA_EXAM_TOOL_CLASS (klass);
+
+  tool_class->name = "injectTestCase";
+  tool_class->description =
+    "Appends a probe (Python code, typically assert statements) to the student's current "
+    "code and runs them together. The probe passes only if it runs to its end without an "
+    "exception. Returns passed, the status, output, the exception if any and the duration. "
+    "A probe that also fails on the reference solution is reported as invalid.";
+  tool_class->parameters =
+    "{\"type\": \"object\","
+    " \"properties\": {\"code\": {\"type\": \"string\", \"minLength\": 1,"
+    "                             \"description\": \"the probe, run after the student's code\"}},"
+    " \"required\": [\"code\"]}";
+  tool_class->kind = VIVA_EXAM_TOOL_KIND_ORDINARY;
+  tool_class->invoke_async = viva_inject_test_case_tool_invoke_async;
+  tool_class->invoke_finish = _viva_exam_tool_finish_object;
+}
+
+static void
+viva_inject_test_case_tool_init (VivaInjectTestCaseTool *self)
+{
+}
+
+VivaExamTool *
+viva_inject_test_case_tool_new (void)
+{
+  return g_object_new (VIVA_TYPE_INJECT_TEST_CASE_TOOL, NULL);
+}

@@ -1,0 +1,36 @@
+/* viva-exam-private.h
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include "viva-exam-tool.h"
+#include "viva-exam-verdict.h"
+#include "viva-run-result.h"
+
+G_BEGIN_DECLS
+
+/* Tools built on a GTask returning a JsonObject share this finish. */
+JsonObject      *_viva_exam_tool_finish_object (VivaExamTool     *self,
+                                                GAsyncResult     *result,
+                                                GError          **error);
+JsonObject      *_viva_run_result_to_json      (VivaRunResult    *result);
+
+/* The verdict is built by the examiner only. */
+VivaExamVerdict *_viva_exam_verdict_new        (VivaExamStatus    status,
+                                                gboolean          passed,
+                                                int               score,
+                                                const char       *comment,
+                                                const char       *reason,
+                                                GPtrArray        *steps,
+                                                GPtrArray        *evidence,
+                                                GPtrArray        *probes);
+
+char            *_viva_exam_prompt_build       (const char       *template_text,
+                                                VivaProblem      *problem,
+                                                const char       *code,
+                                                const char       *language);
+char            *_viva_exam_number_lines       (const char       *code);
+
+G_END_DECLS

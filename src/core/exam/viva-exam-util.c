@@ -1,0 +1,129 @@
+/* viva-exam-util.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include "viva-exam-private.h"
+
+JsonObject *
+_viva_exam_tool_finish_object (VivaExamTool  *self,
+                               GAsyncResult  *result,
+                               GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+/* The runner's structured result as plain data, the facts the examiner
+ * and the model both read. */
+JsonObject *
+_viva_run_result_to_json (VivaRunResult *run)
+{
+  JsonObject *object = json_object_new ();
+  VivaRunStatus status = viva_run_result_get_status (run);
+
+  json_object_set_string_member (object, "status", viva_run_status_to_string (status));
+  json_object_set_int_member (object, "duration_ms", (gint64)(viva_run_result_get_duration_ms (run) + 0.5));
+  json_object_set_string_member (object, "stdout", viva_run_result_get_stdout (run) ?: "");
+  json_object_set_string_member (object, "stderr", viva_run_result_get_stderr (run) ?: "");
+
+  if (viva_run_result_get_error_type (run) != NULL)
+    {
+      g_autoptr(JsonObject) error = json_object_new ();
+
+      json_object_set_string_member (error, "type", viva_run_result_get_error_type (run));
+      json_object_set_string_member (error, "message", viva_run_result_get_error_message (run) ?: "");
+      json_object_set_int_member (error, "line", viva_run_result_get_error_line (run));
+      json_object_set_object_member (object, "error", g_steal_pointer (&error));
+    }
+
+  if (viva_run_result_get_traceback (run) != NULL && *viva_run_result_get_traceback (run))
+    json_object_set_string_member (object, "traceback", viva_run_result_get_traceback (run));
+  if (viva_run_result_get_summary (run) != NULL && *viva_run_result_get_summary (run))
+    json_object_set_string_member (object, "summary", viva_run_result_get_summary (run));
+  if (viva_run_result_get_state_reset (run))
+    json_object_set_boolean_member (object, "state_reset", TRUE);
+  if (viva_run_result_get_output_truncated (run))
+    json_object_set_boolean_member (object, "output_truncated", TRUE);
+  if (viva_run_result_get_n_images (run) > 0)
+    json_object_set_int_member (object, "images", viva_run_result_get_n_images (run));
+
+  return object;
+}
+
+char *
+_viva_exam_number_lines (const char *code)
+{
+  g_auto(GStrv) lines = NULL;
+  g_autoptr(GString) out = g_string_new (NULL);
+  guint n;
+
+  if (code == NULL || *code == '\0')
+    return g_strdup ("");
+
+  lines = g_strsplit (code, "\n", -1);
+  n = g_strv_length (lines);
+  /* A final newline does not start another line. */
+  if (n > 1 && *lines[n - 1] == '\0')
+    n--;
+
+  for (guint i = 0; i < n; i++)
+    g_string_append_printf (out, "%4u| %s\n", i + 1, lines[i]);
+
+  return g_string_free (g_steal_pointer (&out), FALSE);
+}
+
+static void
+replace (GString    *text,
+         const char *placeholder,
+         const char *value)
+{
+  g_string_replace (text, placeholder, value ? value : "", 0);
+}
+
+/* Fills the placeholders of prompts/examiner.md. The code goes in last, so
+ * a student who writes "{{rubric}}" in a comment gets no rubric. */
+char *
+_viva_exam_prompt_build (const char  *template_text,
+                         VivaProblem *problem,
+                         const char  *code,
+                         const char  *language)
+{
+  g_autoptr(GString) text = g_string_new (template_text);
+  g_autoptr(GString) questions = g_string_new (NULL);
+  g_autoptr(GString) tests = g_string_new (NULL);
+  g_autofree char *numbered = _viva_exam_number_lines (code);
+
+  for (guint i = 0; i < viva_problem_get_n_questions (problem); i++)
+    {
+      const VivaProblemQuestion *q = viva_problem_get_question (problem, i);
+
+      g_string_append_printf (questions, "- %s\n", q->question);
+      for (guint j = 0; q->points && q->points[j]; j++)
+        g_string_append_printf (questions, "  - expected point: %s\n", q->points[j]);
+    }
+  if (questions->len == 0)
+    g_string_append (questions, "(none: ask about the student's own choices)\n");
+
+  for (guint i = 0; i < viva_problem_get_n_tests (problem); i++)
+    {
+      const VivaProblemTest *t = viva_problem_get_test (problem, i);
+
+      g_string_append_printf (tests, "### %s\n```python\n%s\n```\n", t->name, t->code);
+    }
+  if (tests->len == 0)
+    g_string_append (tests, "(none: write your own probes)\n");
+
+  replace (text, "{{title}}", viva_problem_get_title (problem));
+  replace (text, "{{description}}", viva_problem_get_description (problem));
+  replace (text, "{{rubric}}", viva_problem_get_rubric (problem) ?: "(no rubric: judge correctness and understanding)");
+  replace (text, "{{questions}}", questions->str);
+  replace (text, "{{tests}}", tests->str);
+  replace (text, "{{language}}", language && *language ? language : "English");
+  replace (text, "{{code}}", *numbered ? numbered : "(the editor is empty)\n");
+
+  return g_string_free (g_steal_pointer (&text), FALSE);
+}

@@ -1,0 +1,484 @@
+/* viva-exam-verdict.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "viva-exam-error.h"
+#include "viva-exam-private.h"
+#include "viva-exam-verdict.h"
+
+struct _VivaExamVerdict
+{
+  GObject         parent_instance;
+
+  VivaExamStatus  status;
+  gboolean        passed;
+  int             score;
+  char           *comment;
+  char           *reason;
+  GStrv           steps;
+  GStrv           evidence;
+  GPtrArray      *probes;
+};
+
+G_DEFINE_FINAL_TYPE (VivaExamVerdict, viva_exam_verdict, G_TYPE_OBJECT)
+
+G_DEFINE_ENUM_TYPE (VivaExamStatus, viva_exam_status,
+                    G_DEFINE_ENUM_VALUE (VIVA_EXAM_STATUS_FINISHED, "finished"),
+                    G_DEFINE_ENUM_VALUE (VIVA_EXAM_STATUS_INCOMPLETE, "incomplete"),
+                    G_DEFINE_ENUM_VALUE (VIVA_EXAM_STATUS_FAILED, "failed"))
+
+G_DEFINE_BOXED_TYPE (VivaExamProbe, viva_exam_probe, viva_exam_probe_copy, viva_exam_probe_free)
+
+const char *
+viva_exam_status_to_string (VivaExamStatus status)
+{
+  switch (status)
+    {
+    case VIVA_EXAM_STATUS_FINISHED: return "finished";
+    case VIVA_EXAM_STATUS_INCOMPLETE: return "incomplete";
+    case VIVA_EXAM_STATUS_FAILED: return "failed";
+    default: return NULL;
+    }
+}
+
+VivaExamProbe *
+viva_exam_probe_copy (const VivaExamProbe *self)
+{
+  VivaExamProbe *copy;
+
+  g_return_val_if_fail (self != NULL, NULL);
+
+  copy = g_new0 (VivaExamProbe, 1);
+  copy->step_id = g_strdup (self->step_id);
+  copy->code = g_strdup (self->code);
+  copy->passed = self->passed;
+  copy->valid = self->valid;
+  copy->status = g_strdup (self->status);
+  copy->error_type = g_strdup (self->error_type);
+  copy->error_message = g_strdup (self->error_message);
+
+  return copy;
+}
+
+void
+viva_exam_probe_free (VivaExamProbe *self)
+{
+  if (self == NULL)
+    return;
+
+  g_free (self->step_id);
+  g_free (self->code);
+  g_free (self->status);
+  g_free (self->error_type);
+  g_free (self->error_message);
+  g_free (self);
+}
+
+static void
+viva_exam_verdict_finalize (GObject *object)
+{
+  VivaExamVerdict *self = (VivaExamVerdict *)object;
+
+  g_clear_pointer (&self->comment, g_free);
+  g_clear_pointer (&self->reason, g_free);
+  g_clear_pointer (&self->steps, g_strfreev);
+  g_clear_pointer (&self->evidence, g_strfreev);
+  g_clear_pointer (&self->probes, g_ptr_array_unref);
+
+  G_OBJECT_CLASS (viva_exam_verdict_parent_class)->finalize (object);
+}
+
+static void
+viva_exam_verdict_class_init (VivaExamVerdictClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = viva_exam_verdict_finalize;
+}
+
+static void
+viva_exam_verdict_init (VivaExamVerdict *self)
+{
+  self->score = -1;
+  self->probes = g_ptr_array_new_with_free_func ((GDestroyNotify)viva_exam_probe_free);
+}
+
+static GStrv
+strv_from_array (GPtrArray *array)
+{
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+
+  for (guint i = 0; array != NULL && i < array->len; i++)
+    g_strv_builder_add (builder, g_ptr_array_index (array, i));
+
+  return g_strv_builder_end (builder);
+}
+
+/* @steps, @evidence: (element-type utf8); @probes: (element-type VivaExamProbe) */
+VivaExamVerdict *
+_viva_exam_verdict_new (VivaExamStatus  status,
+                        gboolean        passed,
+                        int             score,
+                        const char     *comment,
+                        const char     *reason,
+                        GPtrArray      *steps,
+                        GPtrArray      *evidence,
+                        GPtrArray      *probes)
+{
+  VivaExamVerdict *self = g_object_new (VIVA_TYPE_EXAM_VERDICT, NULL);
+
+  self->status = status;
+  self->passed = passed;
+  self->score = score;
+  self->comment = g_strdup (comment);
+  self->reason = g_strdup (reason);
+  self->steps = strv_from_array (steps);
+  self->evidence = strv_from_array (evidence);
+  for (guint i = 0; probes != NULL && i < probes->len; i++)
+    g_ptr_array_add (self->probes, viva_exam_probe_copy (g_ptr_array_index (probes, i)));
+
+  return self;
+}
+
+VivaExamStatus
+viva_exam_verdict_get_status (VivaExamVerdict *self)
+{
+  g_return_val_if_fail (VIVA_IS_EXAM_VERDICT (self), VIVA_EXAM_STATUS_FAILED);
+  return self->status;
+}
+
+/**
+ * viva_exam_verdict_get_passed:
+ *
+ * Returns: the examiner's verdict; %FALSE for a defense that did not finish
+ */
+gboolean
+viva_exam_verdict_get_passed (VivaExamVerdict *self)
+{
+  g_return_val_if_fail (VIVA_IS_EXAM_VERDICT (self), FALSE);
+  return self->passed;
+}
+
+/**
+ * viva_exam_verdict_get_score:
+ *
+ * Returns: the examiner's score from 0 to 100, or -1 without a verdict
+ */
+int
+viva_exam_verdict_get_score (VivaExamVerdict *self)
+{
+  g_return_val_if_fail (VIVA_IS_EXAM_VERDICT (self), -1);
+  return self->score;
+}
+
+/**
+ * viva_exam_verdict_get_comment:
+ *
+ * Returns: (nullable): the examiner's comment for the student
+ */
+const char *
+viva_exam_verdict_get_comment (VivaExamVerdict *self)
+{
+  g_return_val_if_fail (VIVA_IS_EXAM_VERDICT (self), NULL);
+  return self->comment;
+}
+
+/**
+ * viva_exam_verdict_get_reason:
+ *
+ * Returns: (nullable): why a defense ended incomplete or failed
+ */
+const char *
+viva_exam_verdict_get_reason (VivaExamVerdict *self)
+{
+  g_return_val_if_fail (VIVA_IS_EXAM_VERDICT (self), NULL);
+  return self->reason;
+}
+
+/**
+ * viva_exam_verdict_get_steps:
+ *
+ * Returns: (transfer none): the names of the tools that ran, in order
+ */
+const char * const *
+viva_exam_verdict_get_steps (VivaExamVerdict *self)
+{
+  g_return_val_if_fail (VIVA_IS_EXAM_VERDICT (self), NULL);
+  return (const char * const *)self->steps;
+}
+
+/**
+ * viva_exam_verdict_get_evidence:
+ *
+ * Returns: (transfer none): the step ids the examiner's verdict rests on
+ */
+const char * const *
+viva_exam_verdict_get_evidence (VivaExamVerdict *self)
+{
+  g_return_val_if_fail (VIVA_IS_EXAM_VERDICT (self), NULL);
+  return (const char * const *)self->evidence;
+}
+
+/**
+ * viva_exam_verdict_get_probes:
+ *
+ * Returns: (transfer none) (element-type VivaExamProbe): every probe the
+ *   engine ran, with what it recorded
+ */
+GPtrArray *
+viva_exam_verdict_get_probes (VivaExamVerdict *self)
+{
+  g_return_val_if_fail (VIVA_IS_EXAM_VERDICT (self), NULL);
+  return self->probes;
+}
+
+static guint
+count_probes (VivaExamVerdict *self,
+              gboolean         valid,
+              gboolean         passed)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < self->probes->len; i++)
+    {
+      const VivaExamProbe *probe = g_ptr_array_index (self->probes, i);
+
+      if (!valid)
+        n += !probe->valid;
+      else
+        n += probe->valid && !probe->passed == !passed;
+    }
+
+  return n;
+}
+
+/**
+ * viva_exam_verdict_get_n_passed:
+ *
+ * Returns: valid probes that passed
+ */
+guint
+viva_exam_verdict_get_n_passed (VivaExamVerdict *self)
+{
+  g_return_val_if_fail (VIVA_IS_EXAM_VERDICT (self), 0);
+  return count_probes (self, TRUE, TRUE);
+}
+
+/**
+ * viva_exam_verdict_get_n_failed:
+ *
+ * Returns: valid probes that failed
+ */
+guint
+viva_exam_verdict_get_n_failed (VivaExamVerdict *self)
+{
+  g_return_val_if_fail (VIVA_IS_EXAM_VERDICT (self), 0);
+  return count_probes (self, TRUE, FALSE);
+}
+
+/**
+ * viva_exam_verdict_get_n_invalid:
+ *
+ * Returns: probes that also failed on the reference solution
+ */
+guint
+viva_exam_verdict_get_n_invalid (VivaExamVerdict *self)
+{
+  g_return_val_if_fail (VIVA_IS_EXAM_VERDICT (self), 0);
+  return count_probes (self, FALSE, FALSE);
+}
+
+/**
+ * viva_exam_verdict_get_consistent:
+ *
+ * Returns: %FALSE when the examiner passed the student although a valid
+ *   probe failed (the UI shows the facts beside the claim)
+ */
+gboolean
+viva_exam_verdict_get_consistent (VivaExamVerdict *self)
+{
+  g_return_val_if_fail (VIVA_IS_EXAM_VERDICT (self), TRUE);
+  return !(self->passed && viva_exam_verdict_get_n_failed (self) > 0);
+}
+
+static JsonArray *
+strv_to_array (GStrv strv)
+{
+  JsonArray *array = json_array_new ();
+
+  for (guint i = 0; strv != NULL && strv[i]; i++)
+    json_array_add_string_element (array, strv[i]);
+
+  return array;
+}
+
+/**
+ * viva_exam_verdict_to_json:
+ *
+ * Returns: (transfer full): the verdict with the engine's facts, as stored
+ *   in checkpoints and reports
+ */
+JsonNode *
+viva_exam_verdict_to_json (VivaExamVerdict *self)
+{
+  g_autoptr(JsonObject) object = json_object_new ();
+  g_autoptr(JsonArray) probes = json_array_new ();
+  JsonNode *node;
+
+  g_return_val_if_fail (VIVA_IS_EXAM_VERDICT (self), NULL);
+
+  json_object_set_string_member (object, "status", viva_exam_status_to_string (self->status));
+  json_object_set_string_member (object, "verdict", self->passed ? "pass" : "fail");
+  json_object_set_int_member (object, "score", self->score);
+  if (self->comment)
+    json_object_set_string_member (object, "comment", self->comment);
+  if (self->reason)
+    json_object_set_string_member (object, "reason", self->reason);
+  json_object_set_array_member (object, "steps", strv_to_array (self->steps));
+  json_object_set_array_member (object, "evidence", strv_to_array (self->evidence));
+
+  for (guint i = 0; i < self->probes->len; i++)
+    {
+      const VivaExamProbe *probe = g_ptr_array_index (self->probes, i);
+      g_autoptr(JsonObject) p = json_object_new ();
+
+      json_object_set_string_member (p, "step", probe->step_id);
+      json_object_set_string_member (p, "code", probe->code);
+      json_object_set_boolean_member (p, "passed", probe->passed);
+      json_object_set_boolean_member (p, "valid", probe->valid);
+      json_object_set_string_member (p, "status", probe->status);
+      if (probe->error_type)
+        json_object_set_string_member (p, "error_type", probe->error_type);
+      if (probe->error_message)
+        json_object_set_string_member (p, "error_message", probe->error_message);
+      json_array_add_object_element (probes, g_steal_pointer (&p));
+    }
+  json_object_set_array_member (object, "probes", g_steal_pointer (&probes));
+
+  node = json_node_new (JSON_NODE_OBJECT);
+  json_node_set_object (node, object);
+  return node;
+}
+
+static const char *
+get_string (JsonObject *object,
+            const char *member)
+{
+  JsonNode *node = json_object_get_member (object, member);
+
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
+    return NULL;
+
+  return json_node_get_string (node);
+}
+
+static GPtrArray *
+get_strings (JsonObject *object,
+             const char *member)
+{
+  JsonNode *node = json_object_get_member (object, member);
+  GPtrArray *array = g_ptr_array_new_with_free_func (g_free);
+
+  if (node != NULL && JSON_NODE_HOLDS_ARRAY (node))
+    {
+      JsonArray *list = json_node_get_array (node);
+
+      for (guint i = 0; i < json_array_get_length (list); i++)
+        {
+          JsonNode *element = json_array_get_element (list, i);
+
+          if (JSON_NODE_HOLDS_VALUE (element) && json_node_get_value_type (element) == G_TYPE_STRING)
+            g_ptr_array_add (array, g_strdup (json_node_get_string (element)));
+        }
+    }
+
+  return array;
+}
+
+/**
+ * viva_exam_verdict_new_from_json:
+ *
+ * Reads what viva_exam_verdict_to_json() wrote.
+ *
+ * Returns: (transfer full): the verdict, or %NULL with
+ *   %VIVA_EXAM_ERROR_CHECKPOINT_CORRUPT
+ */
+VivaExamVerdict *
+viva_exam_verdict_new_from_json (JsonNode  *node,
+                                 GError   **error)
+{
+  JsonObject *object;
+  const char *status;
+  const char *verdict;
+  JsonNode *score;
+  JsonNode *probes;
+  g_autoptr(GPtrArray) steps = NULL;
+  g_autoptr(GPtrArray) evidence = NULL;
+  g_autoptr(GPtrArray) records = g_ptr_array_new_with_free_func ((GDestroyNotify)viva_exam_probe_free);
+  VivaExamStatus value;
+
+  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node) ||
+      !(object = json_node_get_object (node)) ||
+      !(status = get_string (object, "status")) ||
+      !(verdict = get_string (object, "verdict")))
+    {
+      g_set_error_literal (error, VIVA_EXAM_ERROR, VIVA_EXAM_ERROR_CHECKPOINT_CORRUPT,
+                           _("The verdict is not readable."));
+      return NULL;
+    }
+
+  if (g_str_equal (status, "finished"))
+    value = VIVA_EXAM_STATUS_FINISHED;
+  else if (g_str_equal (status, "incomplete"))
+    value = VIVA_EXAM_STATUS_INCOMPLETE;
+  else if (g_str_equal (status, "failed"))
+    value = VIVA_EXAM_STATUS_FAILED;
+  else
+    {
+      g_set_error (error, VIVA_EXAM_ERROR, VIVA_EXAM_ERROR_CHECKPOINT_CORRUPT,
+                   _("The verdict has an unknown status “%s”."), status);
+      return NULL;
+    }
+
+  score = json_object_get_member (object, "score");
+  probes = json_object_get_member (object, "probes");
+  if (probes != NULL && JSON_NODE_HOLDS_ARRAY (probes))
+    {
+      JsonArray *list = json_node_get_array (probes);
+
+      for (guint i = 0; i < json_array_get_length (list); i++)
+        {
+          JsonNode *element = json_array_get_element (list, i);
+          JsonObject *p;
+          VivaExamProbe *probe;
+
+          if (!JSON_NODE_HOLDS_OBJECT (element))
+            continue;
+          p = json_node_get_object (element);
+          probe = g_new0 (VivaExamProbe, 1);
+          probe->step_id = g_strdup (get_string (p, "step"));
+          probe->code = g_strdup (get_string (p, "code"));
+          probe->passed = json_object_get_boolean_member_with_default (p, "passed", FALSE);
+          probe->valid = json_object_get_boolean_member_with_default (p, "valid", TRUE);
+          probe->status = g_strdup (get_string (p, "status"));
+          probe->error_type = g_strdup (get_string (p, "error_type"));
+          probe->error_message = g_strdup (get_string (p, "error_message"));
+          g_ptr_array_add (records, probe);
+        }
+    }
+
+  steps = get_strings (object, "steps");
+  evidence = get_strings (object, "evidence");
+
+  return _viva_exam_verdict_new (value,
+                                 g_str_equal (verdict, "pass"),
+                                 score && JSON_NODE_HOLDS_VALUE (score) &&
+                                 json_node_get_value_type (score) == G_TYPE_INT64
+                                   ? (int)CLAMP (json_node_get_int (score), -1, 100) : -1,
+                                 get_string (object, "comment"),
+                                 get_string (object, "reason"),
+                                 steps, evidence, records);
+}

@@ -1,0 +1,122 @@
+/* viva-examiner-private.h
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include "viva-exam-context.h"
+#include "viva-exam-private.h"
+#include "viva-examiner.h"
+
+G_BEGIN_DECLS
+
+/* One tool that ran, as the engine recorded it. */
+typedef struct
+{
+  char          *id;
+  char          *name;
+  char          *arguments;
+  JsonObject    *result;
+  gboolean       ok;
+  double         duration_ms;
+  VivaExamProbe *probe;
+} VivaExamStep;
+
+void _viva_exam_step_free (VivaExamStep *step);
+
+/* What is in flight, so a checkpoint can redo it. */
+typedef enum
+{
+  VIVA_EXAM_PHASE_MODEL,
+  VIVA_EXAM_PHASE_TOOL,
+  VIVA_EXAM_PHASE_DONE,
+} VivaExamPhase;
+
+struct _VivaExaminer
+{
+  GObject            parent_instance;
+
+  VivaChatModel     *model;
+  VivaProblem       *problem;
+  VivaCodeSource    *code_source;
+  VivaRunner        *runner;
+  VivaRunner        *reference_runner;
+  gboolean           owns_runner;
+  VivaExamSession   *session;
+  VivaExamContext   *context;
+  GPtrArray         *tools;
+  char              *pack_id;
+  char              *language;
+  char              *prompt_template;
+  VivaExamLimits     limits;
+
+  VivaExaminerState  state;
+  char              *error_message;
+  VivaExamVerdict   *verdict;
+
+  /* The conversation without its system prompt, which is rebuilt each turn. */
+  GPtrArray         *messages;
+  GPtrArray         *steps;
+  GPtrArray         *recent_calls;
+  guint              iterations;
+  guint              replies_without_tool;
+  guint              step_counter;
+  guint              n_answers;
+  char              *code_hash;
+  char              *code_snapshot;
+  char              *created;
+
+  VivaExamPhase      phase;
+  GTask             *task;
+  VivaChatRequest   *request;
+  gulong             delta_handler;
+  gint64             request_started;
+  gint64             first_byte;
+  VivaToolCall      *pending_call;
+  char              *pending_step;
+  gint64             tool_started;
+  GTask             *ask_task;
+  char              *pending_question;
+};
+
+typedef enum
+{
+  DELTA,
+  REPLY,
+  TOOL_STARTED,
+  TOOL_FINISHED,
+  QUESTION,
+  ANSWER,
+  MESSAGE,
+  REFUSED,
+  VERDICT,
+  N_SIGNALS
+} VivaExamSignal;
+
+void      _viva_examiner_emit                 (VivaExaminer        *self,
+                                               VivaExamSignal       signal,
+                                               ...);
+void      _viva_examiner_set_state            (VivaExaminer        *self,
+                                               VivaExaminerState    state);
+void      _viva_examiner_set_pending_question (VivaExaminer        *self,
+                                               const char          *question);
+void      _viva_examiner_set_error_message    (VivaExaminer        *self,
+                                               const char          *message);
+void      _viva_examiner_set_verdict          (VivaExaminer        *self,
+                                               VivaExamVerdict     *verdict);
+void      _viva_examiner_notify_n_steps       (VivaExaminer        *self);
+void      _viva_examiner_model_delta_cb       (VivaChatModel       *model,
+                                               VivaChatRequest     *request,
+                                               const VivaChatDelta *delta,
+                                               VivaExaminer        *self);
+
+JsonNode *_viva_examiner_to_checkpoint   (VivaExaminer  *self);
+gboolean  _viva_examiner_from_checkpoint (VivaExaminer  *self,
+                                          JsonNode      *checkpoint,
+                                          GError       **error);
+char     *_viva_examiner_problem_hash    (VivaProblem   *problem);
+JsonNode *_viva_examiner_problem_to_pack (VivaProblem   *problem,
+                                          const char    *pack_id);
+
+G_END_DECLS

@@ -1,0 +1,425 @@
+/* viva-scripted-model.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "viva-chat-reply-private.h"
+#include "viva-scripted-model.h"
+
+/* The offline examiner. It keeps no state of its own: each reply is
+ * decided from the conversation in the request (which tools already
+ * answered, and what), so it resumes from a checkpoint like any model and
+ * goes through the same engine, tools and protocol checks. */
+
+struct _VivaScriptedModel
+{
+  GObject      parent_instance;
+  VivaProblem *problem;
+};
+
+static void chat_model_iface_init (VivaChatModelInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (VivaScriptedModel, viva_scripted_model, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (VIVA_TYPE_CHAT_MODEL, chat_model_iface_init))
+
+/* What the conversation so far says was done. */
+typedef struct
+{
+  gboolean   read;
+  char      *code;          /* from readStudentCode, line numbers removed */
+  gboolean   ran;
+  guint      injected;
+  guint      valid;
+  guint      passed;
+  GString   *failed;        /* names of failed tests */
+  GPtrArray *evidence;
+  gboolean   asked;
+  guint      n_assistant;
+} Progress;
+
+static void
+progress_clear (Progress *progress)
+{
+  g_free (progress->code);
+  if (progress->failed)
+    g_string_free (progress->failed, TRUE);
+  g_clear_pointer (&progress->evidence, g_ptr_array_unref);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Progress, progress_clear)
+
+static char *
+strip_line_numbers (const char *numbered)
+{
+  g_auto(GStrv) lines = g_strsplit (numbered, "\n", -1);
+  g_autoptr(GString) code = g_string_new (NULL);
+
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      const char *bar = strstr (lines[i], "| ");
+
+      if (bar == NULL)
+        continue;
+      g_string_append (code, bar + 2);
+      g_string_append_c (code, '\n');
+    }
+
+  return g_string_free (g_steal_pointer (&code), FALSE);
+}
+
+static const char *
+name_of_call (GPtrArray  *messages,
+              const char *id)
+{
+  for (guint i = 0; i < messages->len; i++)
+    {
+      VivaChatMessage *message = g_ptr_array_index (messages, i);
+      GPtrArray *calls = viva_chat_message_get_tool_calls (message);
+
+      for (guint j = 0; calls != NULL && j < calls->len; j++)
+        if (g_strcmp0 (viva_tool_call_get_id (g_ptr_array_index (calls, j)), id) == 0)
+          return viva_tool_call_get_name (g_ptr_array_index (calls, j));
+    }
+
+  return NULL;
+}
+
+static void
+read_progress (VivaScriptedModel *self,
+               VivaChatRequest   *request,
+               Progress          *progress)
+{
+  GPtrArray *messages = viva_chat_request_get_messages (request);
+
+  progress->failed = g_string_new (NULL);
+  progress->evidence = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint i = 0; i < messages->len; i++)
+    {
+      VivaChatMessage *message = g_ptr_array_index (messages, i);
+      const char *name;
+      g_autoptr(JsonNode) node = NULL;
+      JsonObject *result;
+      const char *step;
+
+      if (viva_chat_message_get_role (message) == VIVA_CHAT_ROLE_ASSISTANT)
+        progress->n_assistant++;
+
+      if (viva_chat_message_get_role (message) != VIVA_CHAT_ROLE_TOOL)
+        continue;
+
+      name = name_of_call (messages, viva_chat_message_get_tool_call_id (message));
+      node = json_from_string (viva_chat_message_get_content (message), NULL);
+      if (name == NULL || node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+        continue;
+      result = json_node_get_object (node);
+      step = json_object_get_string_member_with_default (result, "step", NULL);
+
+      /* A call that was refused or not run has no step: it did not happen. */
+      if (step == NULL)
+        continue;
+
+      if (g_str_equal (name, "readStudentCode"))
+        {
+          progress->read = TRUE;
+          g_free (progress->code);
+          progress->code = strip_line_numbers (json_object_get_string_member_with_default (result, "code", ""));
+        }
+      else if (g_str_equal (name, "runPython"))
+        progress->ran = TRUE;
+      else if (g_str_equal (name, "injectTestCase"))
+        {
+          gboolean valid = json_object_get_boolean_member_with_default (result, "valid", TRUE);
+          gboolean passed = json_object_get_boolean_member_with_default (result, "passed", FALSE);
+          guint index = progress->injected++;
+
+          g_ptr_array_add (progress->evidence, g_strdup (step));
+          if (valid)
+            {
+              progress->valid++;
+              progress->passed += passed;
+            }
+          if (valid && !passed && index < viva_problem_get_n_tests (self->problem))
+            g_string_append_printf (progress->failed, "%s“%s”", progress->failed->len ? ", " : "",
+                                    viva_problem_get_test (self->problem, index)->name);
+        }
+      else if (g_str_equal (name, "askStudent"))
+        {
+          progress->asked = TRUE;
+          g_ptr_array_add (progress->evidence, g_strdup (step));
+        }
+    }
+}
+
+static gboolean
+is_blank (const char *text)
+{
+  for (; text != NULL && *text; text++)
+    if (!g_ascii_isspace (*text))
+      return FALSE;
+
+  return TRUE;
+}
+
+static char *
+to_json_text (JsonBuilder *builder)
+{
+  g_autoptr(JsonNode) root = json_builder_get_root (builder);
+
+  return json_to_string (root, FALSE);
+}
+
+static VivaChatReply *
+decide (VivaScriptedModel *self,
+        VivaChatRequest   *request)
+{
+  g_auto(Progress) progress = { 0 };
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autoptr(VivaChatReply) reply = _viva_chat_reply_new ();
+  g_autofree char *arguments = NULL;
+  g_autofree char *id = NULL;
+  char *content = NULL;
+  const char *tool = NULL;
+  guint n_tests = viva_problem_get_n_tests (self->problem);
+
+  _viva_chat_reply_set_model (reply, "viva-offline");
+
+  /* A follow-up question after the verdict: there are no tools to use. */
+  if (viva_chat_request_get_tools (request) == NULL || viva_chat_request_get_tools (request)->len == 0)
+    {
+      _viva_chat_reply_take_content (reply,
+        g_strdup (_("I am the offline examiner, so I cannot discuss the verdict. It rests on the "
+                    "hidden tests shown above; your teacher will see your answers and the "
+                    "whole transcript.")));
+      _viva_chat_reply_set_finish_reason (reply, "stop");
+      return g_steal_pointer (&reply);
+    }
+
+  read_progress (self, request, &progress);
+  json_builder_begin_object (builder);
+
+  if (!progress.read)
+    {
+      tool = "readStudentCode";
+      content = g_strdup (_("I am the offline examiner. First, I will read your code."));
+    }
+  else if (!progress.ran)
+    {
+      tool = "runPython";
+      content = g_strdup (_("Now I will run it."));
+      json_builder_set_member_name (builder, "code");
+      json_builder_add_string_value (builder, progress.code && !is_blank (progress.code)
+                                              ? progress.code : "pass\n");
+    }
+  else if (progress.injected < MAX (n_tests, 1))
+    {
+      tool = "injectTestCase";
+      json_builder_set_member_name (builder, "code");
+      if (n_tests == 0)
+        {
+          content = g_strdup (_("This problem has no hidden tests; I will check that your code runs."));
+          json_builder_add_string_value (builder, "pass");
+        }
+      else
+        {
+          const VivaProblemTest *test = viva_problem_get_test (self->problem, progress.injected);
+
+          content = g_strdup_printf (_("Hidden test %u of %u: %s."), progress.injected + 1, n_tests, test->name);
+          json_builder_add_string_value (builder, test->code);
+        }
+    }
+  else if (!progress.asked)
+    {
+      tool = "askStudent";
+      content = g_strdup (_("One question about your solution."));
+      json_builder_set_member_name (builder, "question");
+      json_builder_add_string_value (builder, viva_problem_get_n_questions (self->problem) > 0
+                                              ? viva_problem_get_question (self->problem, 0)->question
+                                              : _("Explain in your own words how your solution works, "
+                                                  "and why it is correct."));
+    }
+  else
+    {
+      /* A pass needs every valid hidden test to pass. */
+      gboolean pass = n_tests > 0 && progress.valid > 0 && progress.passed == progress.valid;
+      int score = progress.valid > 0 ? (int)(100.0 * progress.passed / progress.valid + 0.5) : 0;
+      g_autofree char *comment = NULL;
+      const char *recorded = _("Your answer to the question is recorded for your teacher; the "
+                               "offline examiner does not grade answers.");
+
+      if (n_tests == 0)
+        comment = g_strdup_printf ("%s %s", _("This problem has no hidden tests, so the offline "
+                                              "examiner cannot pass it; your teacher will grade it."),
+                                   recorded);
+      else if (pass)
+        comment = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                                "The hidden test passed. %s",
+                                                "All %u hidden tests passed. %s",
+                                                progress.valid),
+                                   progress.valid, recorded);
+      else
+        comment = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                                "%u of %u hidden test passed; a pass needs all of them. Failed: %s. %s",
+                                                "%u of %u hidden tests passed; a pass needs all of them. Failed: %s. %s",
+                                                progress.valid),
+                                   progress.passed, progress.valid,
+                                   progress.failed->len ? progress.failed->str : "—", recorded);
+
+      tool = "finishDefense";
+      content = g_strdup (_("That completes the defense."));
+      json_builder_set_member_name (builder, "verdict");
+      json_builder_add_string_value (builder, pass ? "pass" : "fail");
+      json_builder_set_member_name (builder, "score");
+      json_builder_add_int_value (builder, score);
+      json_builder_set_member_name (builder, "comment");
+      json_builder_add_string_value (builder, comment);
+      json_builder_set_member_name (builder, "evidence");
+      json_builder_begin_array (builder);
+      for (guint i = 0; i < progress.evidence->len; i++)
+        json_builder_add_string_value (builder, g_ptr_array_index (progress.evidence, i));
+      json_builder_end_array (builder);
+    }
+
+  json_builder_end_object (builder);
+  arguments = to_json_text (builder);
+  id = g_strdup_printf ("offline_%u", progress.n_assistant + 1);
+
+  _viva_chat_reply_take_content (reply, content);
+  _viva_chat_reply_add_tool_call (reply, viva_tool_call_new (id, tool, arguments));
+  _viva_chat_reply_set_finish_reason (reply, "tool_calls");
+
+  return g_steal_pointer (&reply);
+}
+
+static void
+emit_reply (VivaScriptedModel *self,
+            VivaChatRequest   *request,
+            VivaChatReply     *reply)
+{
+  GPtrArray *calls = viva_chat_reply_get_tool_calls (reply);
+  VivaChatDelta delta = { 0 };
+
+  if (viva_chat_reply_get_content (reply) != NULL)
+    {
+      delta.kind = VIVA_CHAT_DELTA_CONTENT;
+      delta.text = viva_chat_reply_get_content (reply);
+      viva_chat_model_emit_delta (VIVA_CHAT_MODEL (self), request, &delta);
+    }
+
+  for (guint i = 0; calls != NULL && i < calls->len; i++)
+    {
+      const VivaToolCall *call = g_ptr_array_index (calls, i);
+
+      delta.kind = VIVA_CHAT_DELTA_TOOL_CALL;
+      delta.index = i;
+      delta.id = viva_tool_call_get_id (call);
+      delta.name = viva_tool_call_get_name (call);
+      delta.text = viva_tool_call_get_arguments (call);
+      viva_chat_model_emit_delta (VIVA_CHAT_MODEL (self), request, &delta);
+    }
+}
+
+static gboolean
+reply_idle (gpointer user_data)
+{
+  GTask *task = user_data;
+  VivaScriptedModel *self = g_task_get_source_object (task);
+  VivaChatRequest *request = g_task_get_task_data (task);
+  g_autoptr(VivaChatReply) reply = NULL;
+
+  if (g_task_return_error_if_cancelled (task))
+    return G_SOURCE_REMOVE;
+
+  reply = decide (self, request);
+  emit_reply (self, request, reply);
+  g_task_return_pointer (task, g_steal_pointer (&reply), (GDestroyNotify)viva_chat_reply_unref);
+
+  return G_SOURCE_REMOVE;
+}
+
+static void
+viva_scripted_model_stream_async (VivaChatModel       *model,
+                                  VivaChatRequest     *request,
+                                  GCancellable        *cancellable,
+                                  GAsyncReadyCallback  callback,
+                                  gpointer             user_data)
+{
+  GTask *task = g_task_new (model, cancellable, callback, user_data);
+  g_autoptr(GSource) source = g_idle_source_new ();
+
+  g_task_set_source_tag (task, viva_scripted_model_stream_async);
+  g_task_set_task_data (task, viva_chat_request_ref (request), (GDestroyNotify)viva_chat_request_unref);
+
+  /* Deltas then the result from the main loop, as a streaming model does. */
+  g_source_set_callback (source, reply_idle, task, g_object_unref);
+  g_source_attach (source, g_main_context_get_thread_default ());
+}
+
+static VivaChatReply *
+viva_scripted_model_stream_finish (VivaChatModel  *model,
+                                   GAsyncResult   *result,
+                                   GError        **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, model), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+static void
+chat_model_iface_init (VivaChatModelInterface *iface)
+{
+  iface->stream_async = viva_scripted_model_stream_async;
+  iface->stream_finish = viva_scripted_model_stream_finish;
+}
+
+static void
+viva_scripted_model_dispose (GObject *object)
+{
+  VivaScriptedModel *self = (VivaScriptedModel *)object;
+
+  g_clear_object (&self->problem);
+
+  G_OBJECT_CLASS (viva_scripted_model_parent_class)->dispose (object);
+}
+
+static void
+viva_scripted_model_class_init (VivaScriptedModelClass *klass)
+{
+  G_OBJECT_CLASS (klass)->dispose = viva_scripted_model_dispose;
+}
+
+static void
+viva_scripted_model_init (VivaScriptedModel *self)
+{
+}
+
+/**
+ * viva_scripted_model_new:
+ * @problem: the problem whose hidden tests and questions it plays
+ *
+ * Returns: (transfer full): the offline examiner for @problem
+ */
+VivaScriptedModel *
+viva_scripted_model_new (VivaProblem *problem)
+{
+  VivaScriptedModel *self;
+
+  g_return_val_if_fail (VIVA_IS_PROBLEM (problem), NULL);
+
+  self = g_object_new (VIVA_TYPE_SCRIPTED_MODEL, NULL);
+  self->problem = g_object_ref (problem);
+
+  return self;
+}
+
+VivaProblem *
+viva_scripted_model_get_problem (VivaScriptedModel *self)
+{
+  g_return_val_if_fail (VIVA_IS_SCRIPTED_MODEL (self), NULL);
+
+  return self->problem;
+}
