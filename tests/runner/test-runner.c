@@ -1,0 +1,782 @@
+/* test-runner.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+/* VivaRunner against the real viva-python-worker (VIVA_WORKER), as the
+ * student and the examiner use it: each case asserts what a person would
+ * notice in the console. */
+
+#include "config.h"
+
+#include <gio/gio.h>
+#include <signal.h>
+
+#include "viva-run-result-private.h"
+#include "viva-runner.h"
+#include "viva-test-util.h"
+
+typedef struct
+{
+  VivaRunner *runner;
+  GString    *out;
+  GString    *err;
+  GPtrArray  *images;
+  gint64      first_out_us;
+} Fixture;
+
+static void
+on_stdout (VivaRunner *runner,
+           const char *text,
+           Fixture    *fixture)
+{
+  if (fixture->first_out_us == 0)
+    fixture->first_out_us = g_get_monotonic_time ();
+  g_string_append (fixture->out, text);
+}
+
+static void
+on_stderr (VivaRunner *runner,
+           const char *text,
+           Fixture    *fixture)
+{
+  g_string_append (fixture->err, text);
+}
+
+static void
+on_image (VivaRunner *runner,
+          GBytes     *png,
+          Fixture    *fixture)
+{
+  g_ptr_array_add (fixture->images, g_bytes_ref (png));
+}
+
+static void
+fixture_setup (Fixture       *fixture,
+               gconstpointer  data)
+{
+  fixture->runner = viva_runner_new ();
+  fixture->out = g_string_new (NULL);
+  fixture->err = g_string_new (NULL);
+  fixture->images = g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref);
+  g_signal_connect (fixture->runner, "stdout", G_CALLBACK (on_stdout), fixture);
+  g_signal_connect (fixture->runner, "stderr", G_CALLBACK (on_stderr), fixture);
+  g_signal_connect (fixture->runner, "image", G_CALLBACK (on_image), fixture);
+}
+
+static void
+fixture_teardown (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  g_signal_handlers_disconnect_by_data (fixture->runner, fixture);
+  g_assert_finalize_object (fixture->runner);
+  g_string_free (fixture->out, TRUE);
+  g_string_free (fixture->err, TRUE);
+  g_ptr_array_unref (fixture->images);
+}
+
+static void
+store_result (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  *(GAsyncResult **) user_data = g_object_ref (result);
+}
+
+static VivaRunResult *
+run (Fixture    *fixture,
+     const char *code,
+     guint       timeout_ms)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  VivaRunResult *run_result;
+
+  g_string_truncate (fixture->out, 0);
+  g_string_truncate (fixture->err, 0);
+  fixture->first_out_us = 0;
+  viva_runner_run_async (fixture->runner, code, timeout_ms, NULL, store_result, &result);
+  viva_test_run_until_result (&result);
+  run_result = viva_runner_run_finish (fixture->runner, result, &error);
+  g_assert_no_error (error);
+  g_assert_true (VIVA_IS_RUN_RESULT (run_result));
+  return run_result;
+}
+
+static void
+assert_ok (VivaRunResult *result)
+{
+  if (viva_run_result_get_status (result) != VIVA_RUN_STATUS_OK)
+    g_error ("expected ok, got %s: %s\n%s", viva_run_status_to_string (viva_run_result_get_status (result)),
+             viva_run_result_get_summary (result), viva_run_result_get_traceback (result));
+}
+
+static gboolean
+python_has (Fixture    *fixture,
+            const char *module)
+{
+  g_autofree char *code = g_strdup_printf ("import %s", module);
+  g_autoptr(VivaRunResult) result = run (fixture, code, 30000);
+
+  return viva_run_result_get_status (result) == VIVA_RUN_STATUS_OK;
+}
+
+static void
+test_create_destroy (void)
+{
+  VivaRunner *runner = viva_runner_new ();
+  VivaRunResult *result = _viva_run_result_new (VIVA_RUN_STATUS_OK);
+
+  g_assert_false (viva_runner_get_busy (runner));
+  g_assert_null (viva_runner_get_python_version (runner));
+  g_assert_cmpuint (viva_runner_get_memory_limit (runner), ==, VIVA_RUNNER_DEFAULT_MEMORY_LIMIT);
+  g_assert_cmpuint (viva_runner_get_output_limit (runner), ==, VIVA_RUNNER_DEFAULT_OUTPUT_LIMIT);
+  g_assert_finalize_object (runner);
+
+  g_assert_cmpstr (viva_run_result_get_stdout (result), ==, "");
+  g_assert_cmpuint (viva_run_result_get_n_images (result), ==, 0);
+  g_assert_finalize_object (result);
+}
+
+static void
+test_properties (void)
+{
+  g_autoptr(VivaRunner) runner = viva_runner_new ();
+  g_auto(GValue) value = G_VALUE_INIT;
+
+  g_value_init (&value, G_TYPE_UINT64);
+  g_value_set_uint64 (&value, 512 << 20);
+  viva_test_assert_notify (runner, "memory-limit", &value);
+  g_value_unset (&value);
+
+  g_value_init (&value, G_TYPE_UINT);
+  g_value_set_uint (&value, 4096);
+  viva_test_assert_notify (runner, "output-limit", &value);
+}
+
+static void
+count_notify (GObject    *object,
+              GParamSpec *pspec,
+              guint      *count)
+{
+  (*count)++;
+}
+
+/* A started worker is ready, says its version, and dies with the runner. */
+static void
+test_start_and_destroy (Fixture       *fixture,
+                        gconstpointer  data)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  guint busy_changes = 0;
+  guint version_changes = 0;
+
+  g_signal_connect (fixture->runner, "notify::busy", G_CALLBACK (count_notify), &busy_changes);
+  g_signal_connect (fixture->runner, "notify::python-version", G_CALLBACK (count_notify), &version_changes);
+
+  viva_runner_start_async (fixture->runner, NULL, store_result, &result);
+  g_assert_true (viva_runner_get_busy (fixture->runner));
+  viva_test_run_until_result (&result);
+  g_assert_true (viva_runner_start_finish (fixture->runner, result, &error));
+  g_assert_no_error (error);
+
+  g_assert_false (viva_runner_get_busy (fixture->runner));
+  g_assert_cmpuint (busy_changes, ==, 2);
+  g_assert_cmpuint (version_changes, ==, 1);
+  g_assert_true (g_str_has_prefix (viva_runner_get_python_version (fixture->runner), "3."));
+  g_signal_handlers_disconnect_by_func (fixture->runner, count_notify, &busy_changes);
+  g_signal_handlers_disconnect_by_func (fixture->runner, count_notify, &version_changes);
+}
+
+static void
+test_globals_persist (Fixture       *fixture,
+                      gconstpointer  data)
+{
+  g_autoptr(VivaRunResult) first = run (fixture, "x = 41\ndef double(n):\n    return 2 * n\n", 0);
+  g_autoptr(VivaRunResult) second = NULL;
+
+  assert_ok (first);
+  second = run (fixture, "print(double(x + 1) // 2)", 0);
+  assert_ok (second);
+  g_assert_cmpstr (fixture->out->str, ==, "42\n");
+  g_assert_cmpstr (viva_run_result_get_stdout (second), ==, "42\n");
+}
+
+/* Output reaches the console while the code still runs. */
+static void
+test_streams (Fixture       *fixture,
+              gconstpointer  data)
+{
+  gint64 started = g_get_monotonic_time ();
+  g_autoptr(VivaRunResult) result = run (fixture, "import time, sys\nprint('first')\ntime.sleep(0.6)\nprint('late', file=sys.stderr)\n", 0);
+  gint64 ended = g_get_monotonic_time ();
+
+  assert_ok (result);
+  g_assert_cmpint (fixture->first_out_us - started, <, 400 * G_TIME_SPAN_MILLISECOND);
+  g_assert_cmpint (ended - started, >=, 600 * G_TIME_SPAN_MILLISECOND);
+  g_assert_cmpstr (viva_run_result_get_stdout (result), ==, "first\n");
+  g_assert_cmpstr (viva_run_result_get_stderr (result), ==, "late\n");
+}
+
+static void
+test_syntax_error (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  const char *code = "x = 1\nif x > 0\n    print(x)\n";
+  g_autoptr(GAsyncResult) async = NULL;
+  g_autoptr(VivaRunResult) checked = NULL;
+  g_autoptr(VivaRunResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+
+  viva_runner_check_async (fixture->runner, code, NULL, store_result, &async);
+  viva_test_run_until_result (&async);
+  checked = viva_runner_check_finish (fixture->runner, async, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (viva_run_result_get_status (checked), ==, VIVA_RUN_STATUS_ERROR);
+  g_assert_cmpstr (viva_run_result_get_error_type (checked), ==, "SyntaxError");
+  g_assert_cmpint (viva_run_result_get_error_line (checked), ==, 2);
+  g_assert_cmpint (viva_run_result_get_error_column (checked), >, 0);
+
+  result = run (fixture, code, 0);
+  g_assert_cmpint (viva_run_result_get_status (result), ==, VIVA_RUN_STATUS_ERROR);
+  g_assert_cmpint (viva_run_result_get_error_line (result), ==, 2);
+  g_assert_cmpstr (fixture->out->str, ==, "");
+}
+
+/* A runtime error names the line in the student's code, and the traceback
+ * shows their frames only. */
+static void
+test_error_line (Fixture       *fixture,
+                 gconstpointer  data)
+{
+  g_autoptr(VivaRunResult) result = run (fixture, "import json\n\ndef parse(text):\n    return json.loads(text)\n\nparse('{')\n", 0);
+  const char *traceback = viva_run_result_get_traceback (result);
+
+  g_assert_cmpint (viva_run_result_get_status (result), ==, VIVA_RUN_STATUS_ERROR);
+  g_assert_cmpstr (viva_run_result_get_error_type (result), ==, "JSONDecodeError");
+  g_assert_cmpint (viva_run_result_get_error_line (result), ==, 4);
+  g_assert_nonnull (strstr (traceback, "File \"<code>\", line 6"));
+  g_assert_nonnull (strstr (traceback, "File \"<code>\", line 4, in parse"));
+  g_assert_null (strstr (traceback, "json/decoder.py"));
+  g_assert_null (strstr (traceback, "viva-worker-boot"));
+  g_assert_nonnull (strstr (viva_run_result_get_summary (result), "4"));
+}
+
+static void
+test_infinite_loop (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  g_autoptr(VivaRunResult) result = NULL;
+  g_autoptr(VivaRunResult) after = NULL;
+  gint64 started = g_get_monotonic_time ();
+
+  result = run (fixture, "kept = 'yes'\nn = 0\nwhile True:\n    n += 1\n", 500);
+  g_assert_cmpint (g_get_monotonic_time () - started, <, 1000 * G_TIME_SPAN_MILLISECOND);
+  g_assert_cmpint (viva_run_result_get_status (result), ==, VIVA_RUN_STATUS_TIMEOUT);
+  g_assert_cmpint (viva_run_result_get_error_line (result), >=, 3);
+  g_assert_false (viva_run_result_get_state_reset (result));
+  g_assert_nonnull (viva_run_result_get_summary (result));
+
+  after = run (fixture, "print(kept, n > 0)", 0);
+  assert_ok (after);
+  g_assert_cmpstr (fixture->out->str, ==, "yes True\n");
+}
+
+/* Code that cannot be interrupted (here it blocks SIGINT, as code stuck in
+ * C effectively does) is killed, and the next run gets a fresh worker. */
+static void
+test_hang_killed (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  g_autoptr(VivaRunResult) setup = run (fixture, "lost = 1", 0);
+  g_autoptr(VivaRunResult) result = NULL;
+  g_autoptr(VivaRunResult) after = NULL;
+  gint64 started = g_get_monotonic_time ();
+
+  assert_ok (setup);
+  result = run (fixture, "import signal\nsignal.pthread_sigmask(signal.SIG_BLOCK, [signal.SIGINT])\nwhile True:\n    pass\n", 300);
+  g_assert_cmpint (g_get_monotonic_time () - started, <, 2500 * G_TIME_SPAN_MILLISECOND);
+  g_assert_cmpint (viva_run_result_get_status (result), ==, VIVA_RUN_STATUS_KILLED);
+  g_assert_true (viva_run_result_get_state_reset (result));
+  g_assert_nonnull (viva_run_result_get_summary (result));
+
+  after = run (fixture, "print('lost' in globals())", 0);
+  assert_ok (after);
+  g_assert_cmpstr (fixture->out->str, ==, "False\n");
+}
+
+static void
+test_segfault (Fixture       *fixture,
+               gconstpointer  data)
+{
+  g_autoptr(VivaRunResult) result = run (fixture, "import ctypes\nctypes.string_at(0)\n", 0);
+  g_autoptr(VivaRunResult) after = NULL;
+
+  g_assert_cmpint (viva_run_result_get_status (result), ==, VIVA_RUN_STATUS_CRASHED);
+  g_assert_cmpint (viva_run_result_get_signal (result), ==, SIGSEGV);
+  g_assert_true (viva_run_result_get_state_reset (result));
+  /* faulthandler's report names the student's line. */
+  g_assert_nonnull (strstr (viva_run_result_get_stderr (result), "<code>\", line 2"));
+
+  after = run (fixture, "print(6 * 7)", 0);
+  assert_ok (after);
+  g_assert_cmpstr (fixture->out->str, ==, "42\n");
+}
+
+static void
+test_memory_bomb (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  g_autoptr(VivaRunResult) result = NULL;
+  g_autoptr(VivaRunResult) after = NULL;
+
+  viva_runner_set_memory_limit (fixture->runner, 256 << 20);
+  result = run (fixture, "blocks = []\nwhile True:\n    blocks.append(bytearray(16 << 20))\n", 5000);
+  g_assert_cmpint (viva_run_result_get_status (result), ==, VIVA_RUN_STATUS_ERROR);
+  g_assert_cmpstr (viva_run_result_get_error_type (result), ==, "MemoryError");
+  g_assert_cmpint (viva_run_result_get_error_line (result), ==, 3);
+
+  after = run (fixture, "blocks.clear()\nprint('still here')", 0);
+  assert_ok (after);
+}
+
+static void
+test_fork_bomb (Fixture       *fixture,
+                gconstpointer  data)
+{
+  g_autoptr(VivaRunResult) result = run (fixture, "import os\nwhile True:\n    os.fork()\n", 2000);
+  g_autoptr(VivaRunResult) spawn = NULL;
+  g_autoptr(VivaRunResult) threads = NULL;
+
+  g_assert_cmpint (viva_run_result_get_status (result), ==, VIVA_RUN_STATUS_ERROR);
+  g_assert_cmpstr (viva_run_result_get_error_type (result), ==, "PermissionError");
+  g_assert_cmpint (viva_run_result_get_error_line (result), ==, 3);
+
+  spawn = run (fixture, "import subprocess\nsubprocess.run(['true'])\n", 2000);
+  g_assert_cmpint (viva_run_result_get_status (spawn), ==, VIVA_RUN_STATUS_ERROR);
+
+  /* Threads are not processes: they still work. */
+  threads = run (fixture, "import threading\nt = threading.Thread(target=print, args=('from a thread',))\nt.start(); t.join()\n", 0);
+  assert_ok (threads);
+  g_assert_cmpstr (fixture->out->str, ==, "from a thread\n");
+}
+
+static gboolean
+accepted_cb (GSocketService    *service,
+             GSocketConnection *connection,
+             GObject           *source,
+             gpointer           user_data)
+{
+  *(gboolean *) user_data = TRUE;
+  return FALSE;
+}
+
+static gboolean
+require_sandbox (Fixture *fixture)
+{
+  g_autoptr(VivaRunResult) result = run (fixture, "pass", 0);
+
+  assert_ok (result);
+  if (viva_runner_get_sandbox (fixture->runner) != VIVA_RUNNER_SANDBOX_NONE)
+    return TRUE;
+
+  g_test_skip (viva_runner_get_sandbox_message (fixture->runner));
+  return FALSE;
+}
+
+/* A server listens on the host's loopback; sandboxed code cannot reach it. */
+static void
+test_sandbox_network (Fixture       *fixture,
+                      gconstpointer  data)
+{
+  g_autoptr(GSocketService) service = g_socket_service_new ();
+  g_autoptr(VivaRunResult) result = NULL;
+  g_autofree char *code = NULL;
+  gboolean accepted = FALSE;
+  guint16 port;
+
+  if (!require_sandbox (fixture))
+    return;
+
+  port = g_socket_listener_add_any_inet_port (G_SOCKET_LISTENER (service), NULL, NULL);
+  g_assert_cmpuint (port, >, 0);
+  g_signal_connect (service, "incoming", G_CALLBACK (accepted_cb), &accepted);
+  g_socket_service_start (service);
+
+  code = g_strdup_printf ("import socket\nsocket.create_connection(('127.0.0.1', %u), timeout=2)\n", port);
+  result = run (fixture, code, 5000);
+  g_assert_cmpint (viva_run_result_get_status (result), ==, VIVA_RUN_STATUS_ERROR);
+  g_assert_cmpint (viva_run_result_get_error_line (result), ==, 2);
+  g_main_context_iteration (NULL, FALSE);
+  g_assert_false (accepted);
+  g_socket_service_stop (service);
+}
+
+static void
+test_sandbox_home (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  g_autofree char *name = g_strdup_printf ("viva-sandbox-probe-%d", (int) getpid ());
+  g_autofree char *path = g_build_filename (g_get_home_dir (), name, NULL);
+  g_autofree char *code = NULL;
+  g_autoptr(VivaRunResult) result = NULL;
+
+  if (!require_sandbox (fixture))
+    return;
+
+  code = g_strdup_printf ("with open(%s, 'w') as f:\n    f.write('x')\n", g_shell_quote (path));
+  result = run (fixture, code, 0);
+  g_assert_cmpint (viva_run_result_get_status (result), ==, VIVA_RUN_STATUS_ERROR);
+  g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
+
+  /* The working directory is private and writable. */
+  g_clear_object (&result);
+  result = run (fixture, "with open('notes.txt', 'w') as f:\n    f.write('ok')\nprint(open('notes.txt').read())\n", 0);
+  assert_ok (result);
+  g_assert_cmpstr (fixture->out->str, ==, "ok\n");
+}
+
+/* Bubblewrap that cannot start (as under Ubuntu's AppArmor) is replaced by
+ * an unsandboxed worker, and the student is told, once. */
+static void
+test_sandbox_fallback (void)
+{
+  g_autoptr(VivaRunner) runner = NULL;
+  g_autoptr(VivaRunResult) first = NULL;
+  g_autoptr(VivaRunResult) second = NULL;
+  g_autoptr(GString) err = g_string_new (NULL);
+  Fixture fixture = { 0 };
+  guint message_changes = 0;
+
+  if (g_file_test ("/.flatpak-info", G_FILE_TEST_EXISTS))
+    {
+      g_test_skip ("inside Flatpak bubblewrap is not used");
+      return;
+    }
+
+  g_setenv ("VIVA_BWRAP", "/bin/false", TRUE);
+  fixture_setup (&fixture, NULL);
+  g_signal_connect (fixture.runner, "notify::sandbox-message", G_CALLBACK (count_notify), &message_changes);
+
+  first = run (&fixture, "print('runs anyway')", 0);
+  assert_ok (first);
+  g_assert_cmpstr (fixture.out->str, ==, "runs anyway\n");
+  g_assert_cmpint (viva_runner_get_sandbox (fixture.runner), ==, VIVA_RUNNER_SANDBOX_NONE);
+  g_assert_nonnull (viva_runner_get_sandbox_message (fixture.runner));
+  g_assert_cmpuint (message_changes, ==, 1);
+  g_assert_nonnull (strstr (fixture.err->str, viva_runner_get_sandbox_message (fixture.runner)));
+  /* The notice is the runner's, not the program's output. */
+  g_assert_cmpstr (viva_run_result_get_stderr (first), ==, "");
+
+  second = run (&fixture, "pass", 0);
+  assert_ok (second);
+  g_assert_cmpstr (fixture.err->str, ==, "");
+
+  g_signal_handlers_disconnect_by_func (fixture.runner, count_notify, &message_changes);
+  fixture_teardown (&fixture, NULL);
+  g_unsetenv ("VIVA_BWRAP");
+}
+
+static gboolean
+tick_cb (gpointer user_data)
+{
+  gint64 *last = user_data;
+  gint64 now = g_get_monotonic_time ();
+
+  last[1] = MAX (last[1], now - last[0]);
+  last[0] = now;
+  return G_SOURCE_CONTINUE;
+}
+
+/* A flood of output is cut at the limit with a notice, the run completes,
+ * and the main loop keeps its rhythm meanwhile. */
+static void
+test_output_flood (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  g_autoptr(VivaRunResult) result = NULL;
+  gint64 ticks[2] = { g_get_monotonic_time (), 0 };
+  guint tick_id;
+
+  viva_runner_set_output_limit (fixture->runner, 256 * 1024);
+  tick_id = g_timeout_add (10, tick_cb, ticks);
+  result = run (fixture, "for i in range(300000):\n    print('line', i)\nprint('done', file=__import__('sys').stderr)\n", 10000);
+  g_source_remove (tick_id);
+
+  assert_ok (result);
+  g_assert_true (viva_run_result_get_output_truncated (result));
+  g_assert_cmpuint (strlen (viva_run_result_get_stdout (result)), <=, 256 * 1024);
+  g_assert_cmpuint (strlen (viva_run_result_get_stdout (result)), >, 200 * 1024);
+  g_assert_true (g_str_has_prefix (viva_run_result_get_stdout (result), "line 0\nline 1\n"));
+  g_assert_nonnull (strstr (fixture->err->str, "truncated"));
+  g_assert_cmpint (ticks[1], <, 250 * G_TIME_SPAN_MILLISECOND);
+}
+
+static void
+test_matplotlib (Fixture       *fixture,
+                 gconstpointer  data)
+{
+  g_autoptr(VivaRunResult) result = NULL;
+  g_autoptr(VivaRunResult) open_figure = NULL;
+  gsize size;
+  const guint8 *png;
+
+  if (!python_has (fixture, "matplotlib"))
+    {
+      g_test_skip ("matplotlib is not installed");
+      return;
+    }
+
+  result = run (fixture, "import matplotlib.pyplot as plt\nplt.plot([1, 4, 9])\nplt.title('squares')\nplt.show()\n", 30000);
+  assert_ok (result);
+  g_assert_cmpstr (fixture->err->str, ==, "");
+  g_assert_cmpuint (fixture->images->len, ==, 1);
+  g_assert_cmpuint (viva_run_result_get_n_images (result), ==, 1);
+  png = g_bytes_get_data (g_ptr_array_index (fixture->images, 0), &size);
+  g_assert_cmpuint (size, >, 1000);
+  g_assert_cmpmem (png, 8, "\x89PNG\r\n\x1a\n", 8);
+
+  /* A figure left open at the end of a run is sent too. */
+  open_figure = run (fixture, "plt.figure()\nplt.bar(['a', 'b'], [1, 2])\n", 10000);
+  assert_ok (open_figure);
+  g_assert_cmpuint (viva_run_result_get_n_images (open_figure), ==, 1);
+  g_assert_cmpuint (fixture->images->len, ==, 2);
+}
+
+static void
+test_kmeans_numpy (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "runner", "kmeans-numpy.py", NULL);
+  g_autofree char *code = NULL;
+  g_autoptr(VivaRunResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (!python_has (fixture, "numpy"))
+    {
+      g_test_skip ("numpy is not installed");
+      return;
+    }
+
+  g_file_get_contents (path, &code, NULL, &error);
+  g_assert_no_error (error);
+  result = run (fixture, code, 30000);
+  assert_ok (result);
+  g_assert_true (g_str_has_prefix (fixture->out->str, "centroids:"));
+  g_assert_nonnull (strstr (fixture->out->str, "converged: True"));
+}
+
+static void
+test_input (Fixture       *fixture,
+            gconstpointer  data)
+{
+  gint64 started = g_get_monotonic_time ();
+  g_autoptr(VivaRunResult) result = run (fixture, "name = input('Your name? ')\nprint('hello', name)\n", 5000);
+
+  g_assert_cmpint (g_get_monotonic_time () - started, <, 2 * G_TIME_SPAN_SECOND);
+  g_assert_cmpint (viva_run_result_get_status (result), ==, VIVA_RUN_STATUS_ERROR);
+  g_assert_cmpstr (viva_run_result_get_error_type (result), ==, "EOFError");
+  g_assert_nonnull (strstr (viva_run_result_get_error_message (result), "input() is not available"));
+  g_assert_cmpint (viva_run_result_get_error_line (result), ==, 1);
+  g_assert_cmpstr (fixture->out->str, ==, "Your name? ");
+}
+
+static void
+test_sys_exit (Fixture       *fixture,
+               gconstpointer  data)
+{
+  g_autoptr(VivaRunResult) clean = run (fixture, "import sys\nprint('bye')\nsys.exit()\nprint('never')\n", 0);
+  g_autoptr(VivaRunResult) failed = NULL;
+  g_autoptr(VivaRunResult) after = NULL;
+
+  assert_ok (clean);
+  g_assert_cmpstr (fixture->out->str, ==, "bye\n");
+
+  failed = run (fixture, "import sys\nsys.exit('bad input')\n", 0);
+  g_assert_cmpint (viva_run_result_get_status (failed), ==, VIVA_RUN_STATUS_ERROR);
+  g_assert_cmpstr (viva_run_result_get_error_type (failed), ==, "SystemExit");
+  g_assert_cmpint (viva_run_result_get_error_line (failed), ==, 2);
+  g_assert_false (viva_run_result_get_state_reset (failed));
+
+  after = run (fixture, "print('alive')", 0);
+  assert_ok (after);
+}
+
+static VivaRunResult *
+inject (Fixture    *fixture,
+        const char *code,
+        const char *probe)
+{
+  g_autoptr(GAsyncResult) async = NULL;
+  g_autoptr(GError) error = NULL;
+  VivaRunResult *result;
+
+  g_string_truncate (fixture->out, 0);
+  viva_runner_inject_async (fixture->runner, code, probe, 0, NULL, store_result, &async);
+  viva_test_run_until_result (&async);
+  result = viva_runner_inject_finish (fixture->runner, async, &error);
+  g_assert_no_error (error);
+  return result;
+}
+
+static void
+test_inject (Fixture       *fixture,
+             gconstpointer  data)
+{
+  const char *code = "def square(n):\n    return n * n\n";
+  g_autoptr(VivaRunResult) passed = inject (fixture, code, "assert square(3) == 9\nprint('passed')\n");
+  g_autoptr(VivaRunResult) failed = NULL;
+  g_autoptr(VivaRunResult) in_code = NULL;
+
+  assert_ok (passed);
+  g_assert_cmpstr (fixture->out->str, ==, "passed\n");
+
+  failed = inject (fixture, code, "assert square(3) == 10, 'square(3) should be 10'\n");
+  g_assert_cmpint (viva_run_result_get_status (failed), ==, VIVA_RUN_STATUS_ERROR);
+  g_assert_cmpstr (viva_run_result_get_error_type (failed), ==, "AssertionError");
+  g_assert_cmpstr (viva_run_result_get_error_message (failed), ==, "square(3) should be 10");
+  g_assert_cmpint (viva_run_result_get_error_line (failed), ==, 0);
+  g_assert_nonnull (strstr (viva_run_result_get_traceback (failed), "<test>"));
+
+  in_code = inject (fixture, "def half(n):\n    return n / 0\n", "half(4)\n");
+  g_assert_cmpstr (viva_run_result_get_error_type (in_code), ==, "ZeroDivisionError");
+  g_assert_cmpint (viva_run_result_get_error_line (in_code), ==, 2);
+}
+
+static gboolean
+cancel_cb (gpointer user_data)
+{
+  g_cancellable_cancel (user_data);
+  return G_SOURCE_REMOVE;
+}
+
+/* Stop: the caller hears at once, the code is interrupted, variables stay. */
+static void
+test_cancel (Fixture       *fixture,
+             gconstpointer  data)
+{
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr(GAsyncResult) async = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(VivaRunResult) result = NULL;
+  g_autoptr(VivaRunResult) after = NULL;
+  gint64 started = g_get_monotonic_time ();
+
+  viva_runner_run_async (fixture->runner, "survivor = 7\nwhile True:\n    pass\n", 20000, cancellable, store_result, &async);
+  g_timeout_add (300, cancel_cb, cancellable);
+  viva_test_run_until_result (&async);
+  result = viva_runner_run_finish (fixture->runner, async, &error);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_assert_null (result);
+  g_assert_cmpint (g_get_monotonic_time () - started, <, 1500 * G_TIME_SPAN_MILLISECOND);
+
+  after = run (fixture, "print(survivor)", 0);
+  assert_ok (after);
+  g_assert_cmpstr (fixture->out->str, ==, "7\n");
+  g_assert_cmpint (g_get_monotonic_time () - started, <, 1500 * G_TIME_SPAN_MILLISECOND);
+}
+
+static gboolean
+stop_cb (gpointer user_data)
+{
+  viva_runner_stop (user_data);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+test_stop (Fixture       *fixture,
+           gconstpointer  data)
+{
+  g_autoptr(GAsyncResult) running = NULL;
+  g_autoptr(GAsyncResult) waiting = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GError) waiting_error = NULL;
+
+  viva_runner_run_async (fixture->runner, "while True:\n    pass\n", 20000, NULL, store_result, &running);
+  viva_runner_run_async (fixture->runner, "print('queued')", 0, NULL, store_result, &waiting);
+  g_assert_true (viva_runner_get_busy (fixture->runner));
+  g_timeout_add (200, stop_cb, fixture->runner);
+  viva_test_run_until_result (&running);
+  viva_test_run_until_result (&waiting);
+  g_assert_null (viva_runner_run_finish (fixture->runner, running, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_assert_null (viva_runner_run_finish (fixture->runner, waiting, &waiting_error));
+  g_assert_error (waiting_error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_assert_cmpstr (fixture->out->str, ==, "");
+
+  while (viva_runner_get_busy (fixture->runner))
+    g_main_context_iteration (NULL, TRUE);
+}
+
+static void
+reset (Fixture  *fixture,
+       gboolean  new_process)
+{
+  g_autoptr(GAsyncResult) async = NULL;
+  g_autoptr(GError) error = NULL;
+
+  viva_runner_reset_async (fixture->runner, new_process, NULL, store_result, &async);
+  viva_test_run_until_result (&async);
+  g_assert_true (viva_runner_reset_finish (fixture->runner, async, &error));
+  g_assert_no_error (error);
+}
+
+static void
+test_reset (Fixture       *fixture,
+            gconstpointer  data)
+{
+  g_autoptr(VivaRunResult) define = run (fixture, "import sys\nsys.modules['__main__'].marker = 1\nold = 1", 0);
+  g_autoptr(VivaRunResult) after_reset = NULL;
+  g_autoptr(VivaRunResult) after_restart = NULL;
+
+  assert_ok (define);
+  reset (fixture, FALSE);
+  after_reset = run (fixture, "print('old' in globals(), __name__)", 0);
+  assert_ok (after_reset);
+  g_assert_cmpstr (fixture->out->str, ==, "False __main__\n");
+
+  g_clear_object (&define);
+  define = run (fixture, "import sys\nsys.viva_marker = 1", 0);
+  reset (fixture, TRUE);
+  after_restart = run (fixture, "import sys\nprint(hasattr(sys, 'viva_marker'))", 0);
+  assert_ok (after_restart);
+  g_assert_cmpstr (fixture->out->str, ==, "False\n");
+}
+
+#define ADD(path, func) \
+  g_test_add ("/viva/runner/" path, Fixture, NULL, fixture_setup, func, fixture_teardown)
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/viva/runner/create-destroy", test_create_destroy);
+  g_test_add_func ("/viva/runner/properties", test_properties);
+  g_test_add_func ("/viva/runner/sandbox-fallback", test_sandbox_fallback);
+  ADD ("start-and-destroy", test_start_and_destroy);
+  ADD ("globals-persist", test_globals_persist);
+  ADD ("streams", test_streams);
+  ADD ("syntax-error", test_syntax_error);
+  ADD ("error-line", test_error_line);
+  ADD ("infinite-loop", test_infinite_loop);
+  ADD ("hang-killed", test_hang_killed);
+  ADD ("segfault", test_segfault);
+  ADD ("memory-bomb", test_memory_bomb);
+  ADD ("fork-bomb", test_fork_bomb);
+  ADD ("sandbox-network", test_sandbox_network);
+  ADD ("sandbox-home", test_sandbox_home);
+  ADD ("output-flood", test_output_flood);
+  ADD ("matplotlib", test_matplotlib);
+  ADD ("kmeans-numpy", test_kmeans_numpy);
+  ADD ("input", test_input);
+  ADD ("sys-exit", test_sys_exit);
+  ADD ("inject", test_inject);
+  ADD ("cancel", test_cancel);
+  ADD ("stop", test_stop);
+  ADD ("reset", test_reset);
+
+  return g_test_run ();
+}
