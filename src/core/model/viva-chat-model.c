@@ -70,9 +70,10 @@ viva_chat_model_default_init (VivaChatModelInterface *iface)
    * @request: the request whose reply this is part of
    * @delta: (transfer none): the piece that arrived
    *
-   * Emitted for each piece of a reply as it arrives, in order. A stream
-   * that is retried from the start emits only what is new, so a handler
-   * may append blindly.
+   * Emitted for each piece of a reply as it arrives, in order, so a
+   * handler may append blindly. A stream is retried only before its first
+   * delta; a fault after that ends it with what arrived (the reply is then
+   * marked truncated), so nothing shown is ever shown twice.
    */
   signals[DELTA] =
     g_signal_new ("delta",

@@ -59,8 +59,8 @@ viva_model_error_kind (const GError *error)
  * `error` (whose `code` may be a string, a number or null); Ollama's native
  * API has `error` as a string; old vLLM has no wrapper at all; FastAPI
  * servers say `detail`. */
-char *
-_viva_model_error_message_from_body (JsonNode *body)
+static char *
+message_from_body (JsonNode *body)
 {
   JsonObject *object;
   JsonObject *inner;
@@ -90,6 +90,15 @@ _viva_model_error_message_from_body (JsonNode *body)
     return json_to_string (node, FALSE);
 
   return NULL;
+}
+
+/* Server text goes into sentences people read: always valid UTF-8. */
+char *
+_viva_model_error_message_from_body (JsonNode *body)
+{
+  g_autofree char *message = message_from_body (body);
+
+  return message != NULL ? g_utf8_make_valid (message, -1) : NULL;
 }
 
 gboolean

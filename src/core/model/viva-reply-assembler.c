@@ -187,12 +187,17 @@ add_text (VivaReplyAssembler *self,
           VivaChatDeltaKind   kind,
           const char         *text)
 {
+  g_autofree char *valid = NULL;
   VivaChatDelta delta = { .kind = kind, .text = text };
 
   if (text == NULL || text[0] == '\0')
     return;
 
-  g_string_append (kind == VIVA_CHAT_DELTA_CONTENT ? self->content : self->reasoning, text);
+  /* What a server sends ends up in labels: never invalid UTF-8. */
+  if (!g_utf8_validate (text, -1, NULL))
+    delta.text = valid = g_utf8_make_valid (text, -1);
+
+  g_string_append (kind == VIVA_CHAT_DELTA_CONTENT ? self->content : self->reasoning, delta.text);
   emit (self, &delta);
 }
 
@@ -540,9 +545,11 @@ viva_reply_assembler_feed_event (VivaReplyAssembler  *self,
 
   if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
     {
+      g_autofree char *why = g_utf8_make_valid (parse_error != NULL ? parse_error->message : _("not an object"), -1);
+
       g_set_error (error, VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_INVALID_RESPONSE,
                    _("The server sent a reply that is not JSON (%s) — is the address that of a model server?"),
-                   parse_error != NULL ? parse_error->message : _("not an object"));
+                   why);
       return FALSE;
     }
 
