@@ -163,6 +163,7 @@ static const BadCase bad_cases[] = {
   { "wrong-types.json", VIVA_PACK_ERROR_WRONG_TYPE, "problems[0].title" },
   { "duplicate-ids.json", VIVA_PACK_ERROR_DUPLICATE, "problems[1].id" },
   { "duplicate-test-names.json", VIVA_PACK_ERROR_DUPLICATE, "problems[0].tests[1].name" },
+  { "duplicate-keys.json", VIVA_PACK_ERROR_DUPLICATE, "" },
   { "other-format.json", VIVA_PACK_ERROR_FORMAT, "format" },
   { "bad-id.json", VIVA_PACK_ERROR_INVALID, "problems[0].id" },
   { "bad-type.json", VIVA_PACK_ERROR_INVALID, "problems[0].type" },
@@ -254,6 +255,28 @@ test_missing_test_code_sentence (void)
   g_assert_null (pack);
   g_assert_cmpstr (error->message, ==,
                    "problems[0].tests[0].code: missing — each test needs Python code that raises on failure");
+}
+
+static void
+test_duplicate_key_sentence (void)
+{
+  g_autoptr(GBytes) bytes = read_fixture ("bad", "duplicate-keys.json");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(VivaPack) pack = viva_pack_new_from_bytes (bytes, &error);
+  const char *text = "{\"a\": {\"hint\": 1}, \"b\": {\"hint\": 2}, \"c\": [{\"x\": 1}, {\"x\": 2}]}";
+  g_autoptr(GBytes) nested = g_bytes_new_static (text, strlen (text));
+  g_autoptr(GPtrArray) issues = NULL;
+
+  g_assert_null (pack);
+  g_assert_cmpstr (error->message, ==,
+                   "line 16: the key “hint” appears twice in the same object — only one would be kept; delete or rename the other");
+
+  /* Equal keys in different objects are fine. */
+  g_clear_error (&error);
+  pack = viva_pack_new_from_bytes_full (nested, &issues, &error);
+  g_assert_null (pack);
+  for (guint i = 0; i < issues->len; i++)
+    g_assert_cmpint (((VivaPackIssue *)g_ptr_array_index (issues, i))->code, !=, VIVA_PACK_ERROR_DUPLICATE);
 }
 
 static void
@@ -647,6 +670,7 @@ main (int   argc,
     }
   g_test_add_func ("/viva/packs/pack/every-issue", test_every_issue);
   g_test_add_func ("/viva/packs/pack/missing-test-code-sentence", test_missing_test_code_sentence);
+  g_test_add_func ("/viva/packs/pack/duplicate-key-sentence", test_duplicate_key_sentence);
   g_test_add_func ("/viva/packs/pack/warnings", test_warnings);
   g_test_add ("/viva/packs/pack/too-large", Fixture, NULL, fixture_set_up, test_too_large, fixture_tear_down);
   g_test_add ("/viva/packs/pack/file-async", Fixture, NULL, fixture_set_up, test_file_async, fixture_tear_down);

@@ -301,7 +301,8 @@ viva_pack_new_from_bytes_full (GBytes     *bytes,
   data = g_bytes_get_data (bytes, &len);
 
   if ((root = _viva_pack_parse (data, len, found)) != NULL &&
-      _viva_pack_validate (root, found))
+      _viva_pack_validate (root, found) &&
+      viva_pack_issues_count_errors (found) == 0)
     pack = _viva_pack_new_from_node (root);
   else
     viva_pack_issues_to_error (found, error);
