@@ -20,4 +20,9 @@ int viva_cli_chat   (int    argc,
 int viva_cli_models (int    argc,
                     char **argv);
 
+int viva_cli_defend (int    argc,
+                     char **argv);
+int viva_cli_resume (int    argc,
+                     char **argv);
+
 G_END_DECLS

@@ -19,8 +19,10 @@ static const struct {
   const char     *summary;
 } commands[] = {
   { "chat", viva_cli_chat, N_("Stream one reply from a model") },
+  { "defend", viva_cli_defend, N_("Run a whole defense headless") },
   { "models", viva_cli_models, N_("List the endpoint’s models") },
   { "pack", viva_cli_pack, N_("Validate or generate problem packs") },
+  { "resume", viva_cli_resume, N_("Continue a checkpointed defense") },
   { "run", viva_cli_run, N_("Run a Python file in the sandboxed worker") },
 };
 

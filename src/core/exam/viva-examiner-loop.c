@@ -738,7 +738,6 @@ start_call (VivaExaminer       *self,
     case VIVA_EXAM_TOOL_KIND_WAITS:
       _viva_examiner_set_pending_question (self, json_object_get_string_member (arguments, "question"));
       _viva_examiner_set_state (self, VIVA_EXAMINER_STATE_WAITING_FOR_STUDENT);
-      _viva_examiner_emit (self, QUESTION, self->pending_step, self->pending_question);
       break;
 
     case VIVA_EXAM_TOOL_KIND_SPEAKS:
@@ -768,6 +767,16 @@ start_call (VivaExaminer       *self,
   self->tool_started = g_get_monotonic_time ();
   viva_exam_tool_invoke_async (tool, self->context, arguments, cancellable (self),
                                tool_cb, g_object_ref (self->task));
+
+  /* After the invocation, so the question already waits and a handler may
+   * answer it at once. */
+  if (viva_exam_tool_get_kind (tool) == VIVA_EXAM_TOOL_KIND_WAITS && self->pending_question != NULL)
+    {
+      g_autofree char *step = g_strdup (self->pending_step);
+      g_autofree char *question = g_strdup (self->pending_question);
+
+      _viva_examiner_emit (self, QUESTION, step, question);
+    }
 }
 
 static VivaExamProbe *

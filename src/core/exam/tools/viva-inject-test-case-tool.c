@@ -141,6 +141,7 @@ student_cb (GObject      *object,
   g_autoptr(GError) error = NULL;
   VivaRunner *reference_runner = viva_exam_context_get_reference_runner (inject->context);
   const char *reference = viva_problem_get_reference (viva_exam_context_get_problem (inject->context));
+  GCancellable *cancellable;
   gboolean passed;
 
   if (!(run = viva_runner_inject_finish (VIVA_RUNNER (object), result, &error)))
@@ -156,10 +157,8 @@ student_cb (GObject      *object,
     return g_task_return_pointer (task, g_steal_pointer (&inject->result), (GDestroyNotify)json_object_unref);
 
   /* A fresh namespace, so nothing of an earlier probe leaks into this one. */
-  viva_runner_reset_async (reference_runner, FALSE,
-                           g_task_get_cancellable (task),
-                           reset_cb,
-                           g_steal_pointer (&task));
+  cancellable = g_task_get_cancellable (task);
+  viva_runner_reset_async (reference_runner, FALSE, cancellable, reset_cb, g_steal_pointer (&task));
 }
 
 static void

@@ -1,0 +1,712 @@
+/* viva-cli-defend.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <glib-unix.h>
+#include <gio/gunixinputstream.h>
+#include <signal.h>
+#include <stdio.h>
+
+#include "viva-cli-commands.h"
+#include "viva-cli-util.h"
+#include "viva-examiner.h"
+#include "viva-openai-model.h"
+#include "viva-pack.h"
+#include "viva-scripted-model.h"
+#include "viva-settings.h"
+
+/* viva-cli defend and viva-cli resume: a whole defense, headless. Answers
+ * come from --answers (a JSON array, given in order; a resumed defense
+ * skips those already given) or from standard input, one line each. */
+
+typedef struct
+{
+  GMainLoop        *loop;
+  GCancellable     *cancellable;
+  VivaExaminer     *examiner;
+  VivaExamSession  *session;
+  GPtrArray        *answers;
+  GDataInputStream *input;
+  gboolean          json;
+  gboolean          in_content;
+  int               status;
+} Defense;
+
+static void
+defense_clear (Defense *defense)
+{
+  g_clear_object (&defense->cancellable);
+  g_clear_object (&defense->examiner);
+  g_clear_object (&defense->session);
+  g_clear_object (&defense->input);
+  g_clear_pointer (&defense->answers, g_ptr_array_unref);
+  g_clear_pointer (&defense->loop, g_main_loop_unref);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Defense, defense_clear)
+
+static void
+end_content (Defense *defense)
+{
+  if (!defense->json && defense->in_content)
+    {
+      fputc ('\n', stdout);
+      defense->in_content = FALSE;
+    }
+}
+
+static void
+on_state (VivaExaminer *examiner,
+          GParamSpec   *pspec,
+          Defense      *defense)
+{
+  g_autoptr(JsonObject) object = json_object_new ();
+
+  if (!defense->json)
+    return;
+
+  json_object_set_string_member (object, "state",
+                                 viva_examiner_state_to_string (viva_examiner_get_state (examiner)));
+  viva_cli_print_event ("state", object);
+}
+
+static void
+on_delta (VivaExaminer  *examiner,
+          VivaChatDelta *delta,
+          Defense       *defense)
+{
+  g_autoptr(JsonObject) object = NULL;
+
+  if (delta->kind != VIVA_CHAT_DELTA_CONTENT && delta->kind != VIVA_CHAT_DELTA_REASONING)
+    return;
+
+  if (!defense->json)
+    {
+      if (delta->kind == VIVA_CHAT_DELTA_CONTENT)
+        {
+          if (!defense->in_content)
+            fputs ("examiner: ", stdout);
+          fputs (delta->text, stdout);
+          fflush (stdout);
+          defense->in_content = TRUE;
+        }
+      return;
+    }
+
+  object = json_object_new ();
+  json_object_set_string_member (object, "text", delta->text);
+  viva_cli_print_event (delta->kind == VIVA_CHAT_DELTA_CONTENT ? "content" : "reasoning", object);
+}
+
+static void
+on_tool_started (VivaExaminer *examiner,
+                 const char   *step,
+                 const char   *name,
+                 const char   *arguments,
+                 Defense      *defense)
+{
+  g_autoptr(JsonObject) object = json_object_new ();
+
+  end_content (defense);
+  if (!defense->json)
+    {
+      printf ("[%s] %s %s\n", step, name, arguments);
+      fflush (stdout);
+      return;
+    }
+
+  json_object_set_string_member (object, "step", step);
+  json_object_set_string_member (object, "name", name);
+  json_object_set_string_member (object, "arguments", arguments);
+  viva_cli_print_event ("tool_call", object);
+}
+
+static void
+on_tool_finished (VivaExaminer *examiner,
+                  const char   *step,
+                  const char   *name,
+                  JsonNode     *result,
+                  gboolean      ok,
+                  Defense      *defense)
+{
+  g_autoptr(JsonObject) object = json_object_new ();
+
+  if (!defense->json)
+    {
+      g_autofree char *text = json_to_string (result, FALSE);
+
+      printf ("[%s] %s %s: %.300s\n", step, name, ok ? "→" : _("failed"), text);
+      fflush (stdout);
+      return;
+    }
+
+  json_object_set_string_member (object, "step", step);
+  json_object_set_string_member (object, "name", name);
+  json_object_set_boolean_member (object, "ok", ok);
+  json_object_set_member (object, "result", json_node_copy (result));
+  viva_cli_print_event ("tool_result", object);
+}
+
+static void
+on_refused (VivaExaminer *examiner,
+            const char   *name,
+            const char   *reason,
+            Defense      *defense)
+{
+  g_autoptr(JsonObject) object = json_object_new ();
+
+  end_content (defense);
+  if (!defense->json)
+    {
+      printf (_("[refused] %s: %s\n"), name, reason);
+      fflush (stdout);
+      return;
+    }
+
+  json_object_set_string_member (object, "name", name);
+  json_object_set_string_member (object, "reason", reason);
+  viva_cli_print_event ("refused", object);
+}
+
+static void
+on_message (VivaExaminer *examiner,
+            const char   *text,
+            Defense      *defense)
+{
+  g_autoptr(JsonObject) object = json_object_new ();
+
+  if (!defense->json)
+    {
+      printf ("examiner: %s\n", text);
+      fflush (stdout);
+      return;
+    }
+
+  /* The message tool speaks to the student like content does. */
+  json_object_set_string_member (object, "text", text);
+  json_object_set_string_member (object, "source", "message");
+  viva_cli_print_event ("content", object);
+}
+
+static void
+give_answer (Defense    *defense,
+             const char *answer)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!viva_examiner_answer (defense->examiner, answer, &error))
+    {
+      viva_cli_fail ("%s", error->message);
+      defense->status = VIVA_CLI_EXIT_FAILED;
+      g_cancellable_cancel (defense->cancellable);
+    }
+}
+
+static void
+line_cb (GObject      *object,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  Defense *defense = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *line = g_data_input_stream_read_line_finish_utf8 (G_DATA_INPUT_STREAM (object),
+                                                                     result, NULL, &error);
+
+  if (line == NULL)
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        {
+          viva_cli_fail ("%s", error ? error->message
+                                     : _("Standard input ended before the question was answered."));
+          defense->status = VIVA_CLI_EXIT_FAILED;
+          g_cancellable_cancel (defense->cancellable);
+        }
+      return;
+    }
+
+  give_answer (defense, line);
+}
+
+static void
+on_question (VivaExaminer *examiner,
+             const char   *step,
+             const char   *question,
+             Defense      *defense)
+{
+  g_autoptr(JsonObject) object = json_object_new ();
+  guint index = viva_examiner_get_n_answers (examiner);
+
+  end_content (defense);
+  if (defense->json)
+    {
+      json_object_set_string_member (object, "step", step);
+      json_object_set_string_member (object, "question", question);
+      viva_cli_print_event ("question", object);
+    }
+  else
+    {
+      printf (_("Question: %s\n"), question);
+      fflush (stdout);
+    }
+
+  if (defense->answers != NULL)
+    {
+      if (index >= defense->answers->len)
+        {
+          viva_cli_fail (_("The answers file has no answer for question %u; add one and resume the defense."),
+                         index + 1);
+          defense->status = VIVA_CLI_EXIT_FAILED;
+          g_cancellable_cancel (defense->cancellable);
+          return;
+        }
+      give_answer (defense, g_ptr_array_index (defense->answers, index));
+      return;
+    }
+
+  if (defense->input == NULL)
+    {
+      g_autoptr(GInputStream) in = g_unix_input_stream_new (0, FALSE);
+
+      defense->input = g_data_input_stream_new (in);
+    }
+  g_data_input_stream_read_line_async (defense->input, G_PRIORITY_DEFAULT, defense->cancellable,
+                                       line_cb, defense);
+}
+
+static void
+on_answer (VivaExaminer *examiner,
+           const char   *answer,
+           Defense      *defense)
+{
+  g_autoptr(JsonObject) object = json_object_new ();
+
+  if (!defense->json)
+    return;
+
+  json_object_set_string_member (object, "text", answer);
+  viva_cli_print_event ("answer", object);
+}
+
+static void
+on_verdict (VivaExaminer    *examiner,
+            VivaExamVerdict *verdict,
+            Defense         *defense)
+{
+  g_autoptr(JsonObject) object = json_object_new ();
+  g_autoptr(JsonArray) steps = json_array_new ();
+  g_autoptr(JsonNode) facts = viva_exam_verdict_to_json (verdict);
+  const char * const *names = viva_exam_verdict_get_steps (verdict);
+
+  end_content (defense);
+
+  for (guint i = 0; names && names[i]; i++)
+    json_array_add_string_element (steps, names[i]);
+
+  json_object_set_string_member (object, "verdict", viva_exam_verdict_get_passed (verdict) ? "pass" : "fail");
+  if (viva_exam_verdict_get_score (verdict) >= 0)
+    json_object_set_int_member (object, "score", viva_exam_verdict_get_score (verdict));
+  else
+    json_object_set_null_member (object, "score");
+  if (viva_exam_verdict_get_comment (verdict))
+    json_object_set_string_member (object, "comment", viva_exam_verdict_get_comment (verdict));
+  else
+    json_object_set_null_member (object, "comment");
+  json_object_set_array_member (object, "steps", g_steal_pointer (&steps));
+  json_object_set_string_member (object, "session", viva_exam_session_get_id (defense->session));
+  json_object_set_string_member (object, "status", viva_exam_status_to_string (viva_exam_verdict_get_status (verdict)));
+  if (viva_exam_verdict_get_reason (verdict))
+    json_object_set_string_member (object, "reason", viva_exam_verdict_get_reason (verdict));
+  json_object_set_int_member (object, "probes_passed", viva_exam_verdict_get_n_passed (verdict));
+  json_object_set_int_member (object, "probes_failed", viva_exam_verdict_get_n_failed (verdict));
+  json_object_set_int_member (object, "probes_invalid", viva_exam_verdict_get_n_invalid (verdict));
+  json_object_set_member (object, "probes",
+                          json_object_dup_member (json_node_get_object (facts), "probes"));
+
+  defense->status = viva_exam_verdict_get_status (verdict) == VIVA_EXAM_STATUS_FINISHED
+                  ? VIVA_CLI_EXIT_OK : VIVA_CLI_EXIT_FAILED;
+
+  if (defense->json)
+    {
+      viva_cli_print_event ("verdict", object);
+      return;
+    }
+
+  printf ("\n%s: %s", _("Verdict"), viva_exam_verdict_get_passed (verdict) ? _("pass") : _("fail"));
+  if (viva_exam_verdict_get_score (verdict) >= 0)
+    printf (" (%d/100)", viva_exam_verdict_get_score (verdict));
+  printf (" — %s\n", viva_exam_status_to_string (viva_exam_verdict_get_status (verdict)));
+  if (viva_exam_verdict_get_comment (verdict))
+    printf ("%s\n", viva_exam_verdict_get_comment (verdict));
+  if (viva_exam_verdict_get_reason (verdict))
+    printf ("%s\n", viva_exam_verdict_get_reason (verdict));
+  printf (_("Probes: %u passed, %u failed, %u invalid. Session: %s\n"),
+          viva_exam_verdict_get_n_passed (verdict), viva_exam_verdict_get_n_failed (verdict),
+          viva_exam_verdict_get_n_invalid (verdict), viva_exam_session_get_id (defense->session));
+  fflush (stdout);
+}
+
+static void
+flush_cb (GObject      *object,
+          GAsyncResult *result,
+          gpointer      user_data)
+{
+  Defense *defense = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!viva_exam_session_flush_finish (VIVA_EXAM_SESSION (object), result, &error))
+    {
+      viva_cli_fail (_("The session could not be saved: %s"), error->message);
+      defense->status = VIVA_CLI_EXIT_FAILED;
+    }
+
+  g_main_loop_quit (defense->loop);
+}
+
+static void
+done_cb (GObject      *object,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  Defense *defense = user_data;
+  g_autoptr(VivaExamVerdict) verdict = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (g_task_get_source_tag (G_TASK (result)) == viva_examiner_resume_async)
+    verdict = viva_examiner_resume_finish (VIVA_EXAMINER (object), result, &error);
+  else
+    verdict = viva_examiner_run_finish (VIVA_EXAMINER (object), result, &error);
+
+  if (verdict == NULL)
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        viva_cli_fail ("%s", error->message);
+      defense->status = VIVA_CLI_EXIT_FAILED;
+    }
+
+  /* Exit only once the checkpoint and the trace are on disk. */
+  viva_exam_session_flush_async (defense->session, NULL, flush_cb, defense);
+}
+
+static gboolean
+interrupted_cb (gpointer user_data)
+{
+  Defense *defense = user_data;
+
+  g_cancellable_cancel (defense->cancellable);
+  return G_SOURCE_CONTINUE;
+}
+
+static GPtrArray *
+load_answers (const char  *path,
+              GError     **error)
+{
+  g_autofree char *contents = NULL;
+  g_autoptr(JsonNode) node = NULL;
+  g_autoptr(GPtrArray) answers = g_ptr_array_new_with_free_func (g_free);
+  JsonArray *array;
+
+  if (!g_file_get_contents (path, &contents, NULL, error))
+    return NULL;
+
+  if (!(node = json_from_string (contents, error)))
+    return NULL;
+
+  if (!JSON_NODE_HOLDS_ARRAY (node))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   _("%s must hold a JSON array of strings, one answer each."), path);
+      return NULL;
+    }
+
+  array = json_node_get_array (node);
+  for (guint i = 0; i < json_array_get_length (array); i++)
+    {
+      JsonNode *element = json_array_get_element (array, i);
+
+      if (!JSON_NODE_HOLDS_VALUE (element) || json_node_get_value_type (element) != G_TYPE_STRING)
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                       _("Answer %u in %s is not a string."), i + 1, path);
+          return NULL;
+        }
+      g_ptr_array_add (answers, g_strdup (json_node_get_string (element)));
+    }
+
+  return g_steal_pointer (&answers);
+}
+
+static void
+health_cb (GObject      *object,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  gboolean *healthy = user_data;
+  g_autoptr(GError) error = NULL;
+
+  healthy[0] = viva_openai_model_check_health_finish (VIVA_OPENAI_MODEL (object), result, &error);
+  if (!healthy[0])
+    g_printerr ("viva-cli: %s %s\n", error->message, _("Using the offline examiner."));
+  healthy[1] = TRUE;
+}
+
+/* The examiner's mind: the scripted one offline, or when (in auto mode)
+ * the configured endpoint does not answer. */
+static VivaChatModel *
+choose_model (VivaProblem *problem,
+              gboolean     offline,
+              const char  *base_url,
+              const char  *model_name)
+{
+  VivaSettings *settings = viva_settings_get_default ();
+  g_autoptr(VivaOpenAIModel) model = NULL;
+  gboolean healthy[2] = { FALSE, FALSE };
+
+  if (offline || (base_url == NULL && viva_settings_get_examiner_mode (settings) == VIVA_EXAMINER_MODE_OFFLINE))
+    return VIVA_CHAT_MODEL (viva_scripted_model_new (problem));
+
+  model = viva_openai_model_new_for_settings (settings);
+  if (base_url != NULL)
+    viva_openai_model_set_base_url (model, base_url);
+  if (model_name != NULL)
+    viva_openai_model_set_model (model, model_name);
+
+  if (base_url == NULL && viva_settings_get_examiner_mode (settings) == VIVA_EXAMINER_MODE_AUTO)
+    {
+      viva_openai_model_check_health_async (model, NULL, health_cb, healthy);
+      while (!healthy[1])
+        g_main_context_iteration (NULL, TRUE);
+      if (!healthy[0])
+        return VIVA_CHAT_MODEL (viva_scripted_model_new (problem));
+    }
+
+  return VIVA_CHAT_MODEL (g_steal_pointer (&model));
+}
+
+static int
+run_defense (Defense         *defense,
+             VivaChatModel   *model,
+             VivaProblem     *problem,
+             const char      *code,
+             const char      *pack_id,
+             gboolean         resume)
+{
+  g_autoptr(VivaTextCodeSource) source = viva_text_code_source_new (code);
+  VivaSettings *settings = viva_settings_get_default ();
+  guint sigint_id;
+
+  defense->loop = g_main_loop_new (NULL, FALSE);
+  defense->cancellable = g_cancellable_new ();
+  defense->status = VIVA_CLI_EXIT_FAILED;
+  defense->examiner = viva_examiner_new (model, problem, VIVA_CODE_SOURCE (source));
+  viva_examiner_set_pack_id (defense->examiner, pack_id);
+  if (viva_settings_get_examiner_language (settings) && *viva_settings_get_examiner_language (settings))
+    viva_examiner_set_language (defense->examiner, viva_settings_get_examiner_language (settings));
+
+  g_signal_connect (defense->examiner, "notify::state", G_CALLBACK (on_state), defense);
+  g_signal_connect (defense->examiner, "delta", G_CALLBACK (on_delta), defense);
+  g_signal_connect (defense->examiner, "tool-started", G_CALLBACK (on_tool_started), defense);
+  g_signal_connect (defense->examiner, "tool-finished", G_CALLBACK (on_tool_finished), defense);
+  g_signal_connect (defense->examiner, "question", G_CALLBACK (on_question), defense);
+  g_signal_connect (defense->examiner, "answer", G_CALLBACK (on_answer), defense);
+  g_signal_connect (defense->examiner, "message", G_CALLBACK (on_message), defense);
+  g_signal_connect (defense->examiner, "refused", G_CALLBACK (on_refused), defense);
+  g_signal_connect (defense->examiner, "verdict", G_CALLBACK (on_verdict), defense);
+
+  sigint_id = g_unix_signal_add (SIGINT, interrupted_cb, defense);
+
+  if (resume)
+    viva_examiner_resume_async (defense->examiner, defense->session, defense->cancellable, done_cb, defense);
+  else
+    {
+      viva_examiner_set_session (defense->examiner, defense->session);
+      viva_examiner_run_async (defense->examiner, defense->cancellable, done_cb, defense);
+    }
+
+  g_main_loop_run (defense->loop);
+  g_source_remove (sigint_id);
+
+  return defense->status;
+}
+
+int
+viva_cli_defend (int    argc,
+                 char **argv)
+{
+  g_autoptr(GOptionContext) context = NULL;
+  g_autofree char *pack_path = NULL;
+  g_autofree char *problem_id = NULL;
+  g_autofree char *code_path = NULL;
+  g_autofree char *answers_path = NULL;
+  g_autofree char *base_url = NULL;
+  g_autofree char *model_name = NULL;
+  g_autofree char *session_dir = NULL;
+  g_autofree char *pack_text = NULL;
+  g_autofree char *code = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(VivaPack) pack = NULL;
+  g_autoptr(VivaProblem) problem = NULL;
+  g_autoptr(VivaChatModel) model = NULL;
+  g_autoptr(GError) error = NULL;
+  g_auto(Defense) defense = { 0 };
+  gboolean offline = FALSE;
+  gboolean json = FALSE;
+  gsize length;
+  int status;
+  GOptionEntry entries[] = {
+    { "pack", 0, 0, G_OPTION_ARG_FILENAME, &pack_path, N_("The problem pack (viva-pack/1 JSON)"), N_("FILE") },
+    { "problem", 0, 0, G_OPTION_ARG_STRING, &problem_id, N_("The problem’s id in the pack"), N_("ID") },
+    { "code", 0, 0, G_OPTION_ARG_FILENAME, &code_path, N_("The student’s code"), N_("FILE") },
+    { "answers", 0, 0, G_OPTION_ARG_FILENAME, &answers_path, N_("A JSON array of answers, given in order (default: read lines from standard input)"), N_("FILE") },
+    { "offline", 0, 0, G_OPTION_ARG_NONE, &offline, N_("Use the offline examiner"), NULL },
+    { "base-url", 0, 0, G_OPTION_ARG_STRING, &base_url, N_("The endpoint (default: the configured one)"), N_("URL") },
+    { "model", 0, 0, G_OPTION_ARG_STRING, &model_name, N_("The model (default: the configured one, then the endpoint’s first)"), N_("M") },
+    { "session-dir", 0, 0, G_OPTION_ARG_FILENAME, &session_dir, N_("Where sessions are kept (default: $XDG_DATA_HOME/viva/sessions)"), N_("DIR") },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print one JSON event a line"), NULL },
+    { NULL }
+  };
+
+  context = g_option_context_new (_("— run a whole defense headless"));
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  if ((status = viva_cli_parse_options (context, &argc, &argv)) != VIVA_CLI_EXIT_OK)
+    return status;
+
+  if (argc != 1 || pack_path == NULL || problem_id == NULL || code_path == NULL)
+    {
+      viva_cli_usage_error (context, "%s", _("Give --pack, --problem and --code, and nothing else."));
+      return VIVA_CLI_EXIT_USAGE;
+    }
+  if (offline && (base_url != NULL || model_name != NULL))
+    {
+      viva_cli_usage_error (context, "%s", _("--offline cannot be combined with --base-url or --model."));
+      return VIVA_CLI_EXIT_USAGE;
+    }
+
+  if (!g_file_get_contents (pack_path, &pack_text, &length, &error) ||
+      !(pack = viva_pack_new_from_bytes ((bytes = g_bytes_new_take (g_steal_pointer (&pack_text), length)), &error)))
+    {
+      viva_cli_fail (_("Could not load the pack %s: %s"), pack_path, error->message);
+      return VIVA_CLI_EXIT_FAILED;
+    }
+
+  if (!(problem = viva_pack_find_problem (pack, problem_id)))
+    {
+      viva_cli_fail (_("The pack %s has no problem “%s”."), pack_path, problem_id);
+      return VIVA_CLI_EXIT_FAILED;
+    }
+  g_object_ref (problem);
+
+  if (!g_file_get_contents (code_path, &code, NULL, &error))
+    {
+      viva_cli_fail (_("Could not read the code: %s"), error->message);
+      return VIVA_CLI_EXIT_FAILED;
+    }
+
+  if (answers_path != NULL && !(defense.answers = load_answers (answers_path, &error)))
+    {
+      viva_cli_fail (_("Could not read the answers: %s"), error->message);
+      return VIVA_CLI_EXIT_FAILED;
+    }
+
+  defense.json = json;
+  model = choose_model (problem, offline, base_url, model_name);
+  defense.session = viva_exam_session_new (session_dir);
+
+  return run_defense (&defense, model, problem, code, viva_pack_get_id (pack), FALSE);
+}
+
+int
+viva_cli_resume (int    argc,
+                 char **argv)
+{
+  g_autoptr(GOptionContext) context = NULL;
+  g_autofree char *answers_path = NULL;
+  g_autofree char *session_dir = NULL;
+  g_autofree char *base_url = NULL;
+  g_autofree char *model_name = NULL;
+  g_autofree char *code_path = NULL;
+  g_autofree char *code = NULL;
+  g_autoptr(VivaProblem) problem = NULL;
+  g_autoptr(VivaChatModel) model = NULL;
+  g_autoptr(GError) error = NULL;
+  g_auto(Defense) defense = { 0 };
+  gboolean offline = FALSE;
+  gboolean json = FALSE;
+  JsonObject *checkpoint;
+  JsonObject *saved_model;
+  int status;
+  GOptionEntry entries[] = {
+    { "answers", 0, 0, G_OPTION_ARG_FILENAME, &answers_path, N_("A JSON array of answers, given in order; those already given are skipped"), N_("FILE") },
+    { "session-dir", 0, 0, G_OPTION_ARG_FILENAME, &session_dir, N_("Where sessions are kept (default: $XDG_DATA_HOME/viva/sessions)"), N_("DIR") },
+    { "code", 0, 0, G_OPTION_ARG_FILENAME, &code_path, N_("The student’s code now (default: as last seen)"), N_("FILE") },
+    { "offline", 0, 0, G_OPTION_ARG_NONE, &offline, N_("Continue with the offline examiner"), NULL },
+    { "base-url", 0, 0, G_OPTION_ARG_STRING, &base_url, N_("The endpoint (default: the one the defense used)"), N_("URL") },
+    { "model", 0, 0, G_OPTION_ARG_STRING, &model_name, N_("The model (default: the one the defense used)"), N_("M") },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print one JSON event a line"), NULL },
+    { NULL }
+  };
+
+  context = g_option_context_new (_("SESSION — continue a checkpointed defense"));
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  if ((status = viva_cli_parse_options (context, &argc, &argv)) != VIVA_CLI_EXIT_OK)
+    return status;
+
+  if (argc != 2)
+    {
+      viva_cli_usage_error (context, "%s", _("Give exactly one SESSION id."));
+      return VIVA_CLI_EXIT_USAGE;
+    }
+
+  if (!(defense.session = viva_exam_session_load (session_dir, argv[1], &error)) ||
+      !(problem = viva_exam_session_dup_problem (defense.session, &error)))
+    {
+      viva_cli_fail ("%s", error->message);
+      return VIVA_CLI_EXIT_FAILED;
+    }
+
+  if (answers_path != NULL && !(defense.answers = load_answers (answers_path, &error)))
+    {
+      viva_cli_fail (_("Could not read the answers: %s"), error->message);
+      return VIVA_CLI_EXIT_FAILED;
+    }
+
+  checkpoint = json_node_get_object (viva_exam_session_get_checkpoint (defense.session));
+  if (code_path != NULL)
+    {
+      if (!g_file_get_contents (code_path, &code, NULL, &error))
+        {
+          viva_cli_fail (_("Could not read the code: %s"), error->message);
+          return VIVA_CLI_EXIT_FAILED;
+        }
+    }
+  else
+    {
+      JsonNode *snapshot = json_object_get_member (checkpoint, "code");
+
+      code = g_strdup (snapshot && JSON_NODE_HOLDS_OBJECT (snapshot)
+                       ? json_object_get_string_member_with_default (json_node_get_object (snapshot), "text", "")
+                       : "");
+    }
+
+  /* The same mind as before, unless told otherwise. */
+  saved_model = json_object_get_object_member (checkpoint, "model");
+  if (!offline && base_url == NULL && saved_model != NULL &&
+      g_strcmp0 (json_object_get_string_member_with_default (saved_model, "type", NULL), "VivaOpenAIModel") == 0)
+    {
+      const char *saved_url = json_object_get_string_member_with_default (saved_model, "base_url", NULL);
+      const char *saved_name = json_object_get_string_member_with_default (saved_model, "name", NULL);
+
+      model = choose_model (problem, FALSE, saved_url, model_name ? model_name : saved_name);
+    }
+  else if (!offline && base_url != NULL)
+    model = choose_model (problem, FALSE, base_url, model_name);
+  else
+    model = choose_model (problem, TRUE, NULL, NULL);
+
+  defense.json = json;
+
+  return run_defense (&defense, model, problem, code, viva_exam_session_get_pack_id (defense.session), TRUE);
+}
