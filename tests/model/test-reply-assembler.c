@@ -294,6 +294,23 @@ test_lenient (void)
   g_assert_false (viva_chat_reply_get_truncated (reply));
 }
 
+/* A server's bytes go to labels: invalid UTF-8 is refused, and the error
+ * itself is valid UTF-8. */
+static void
+test_invalid_utf8 (void)
+{
+  const char *lines[] = {
+    "{\"choices\":[{\"index\":0,\"delta\":{\"content\":\"caf\xe9!\"},\"finish_reason\":\"stop\"}]}",
+    NULL
+  };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(VivaChatReply) reply = feed_json (VIVA_REPLY_FORMAT_OPENAI, lines, &error);
+
+  g_assert_null (reply);
+  g_assert_error (error, VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_INVALID_RESPONSE);
+  g_assert_true (g_utf8_validate (error->message, -1, NULL));
+}
+
 static void
 test_not_json (void)
 {
@@ -409,6 +426,7 @@ main (int   argc,
   g_test_add_func ("/viva/model/reply-assembler/finish-kept", test_finish_kept);
   g_test_add_func ("/viva/model/reply-assembler/lenient", test_lenient);
   g_test_add_func ("/viva/model/reply-assembler/not-json", test_not_json);
+  g_test_add_func ("/viva/model/reply-assembler/invalid-utf8", test_invalid_utf8);
   g_test_add_func ("/viva/model/reply-assembler/in-band-errors", test_in_band_errors);
   g_test_add_func ("/viva/model/reply-assembler/recovery", test_recovery);
 

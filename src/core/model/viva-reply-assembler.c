@@ -187,17 +187,13 @@ add_text (VivaReplyAssembler *self,
           VivaChatDeltaKind   kind,
           const char         *text)
 {
-  g_autofree char *valid = NULL;
   VivaChatDelta delta = { .kind = kind, .text = text };
 
+  /* json-glib has validated the UTF-8 already. */
   if (text == NULL || text[0] == '\0')
     return;
 
-  /* What a server sends ends up in labels: never invalid UTF-8. */
-  if (!g_utf8_validate (text, -1, NULL))
-    delta.text = valid = g_utf8_make_valid (text, -1);
-
-  g_string_append (kind == VIVA_CHAT_DELTA_CONTENT ? self->content : self->reasoning, delta.text);
+  g_string_append (kind == VIVA_CHAT_DELTA_CONTENT ? self->content : self->reasoning, text);
   emit (self, &delta);
 }
 
