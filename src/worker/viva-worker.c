@@ -393,20 +393,27 @@ reader_thread (gpointer data)
       while ((newline = memchr (buffer->str, '\n', buffer->len)))
         {
           g_autoptr(JsonParser) parser = json_parser_new_immutable ();
+          g_autoptr(JsonObject) request = NULL;
           gsize length = newline - buffer->str;
           JsonNode *root;
 
           if (json_parser_load_from_data (parser, buffer->str, length, NULL) &&
               (root = json_parser_get_root (parser)) != NULL &&
               JSON_NODE_HOLDS_OBJECT (root))
+            request = json_object_ref (json_node_get_object (root));
+
+          /* json-glib counts references without atomics: the parser lets go
+           * of the request here, before the main thread can see it. */
+          g_clear_object (&parser);
+
+          if (request != NULL)
             {
-              JsonObject *request = json_node_get_object (root);
               const char *op = json_object_get_string_member_with_default (request, "op", "");
 
               if (g_str_equal (op, "interrupt"))
                 run_interrupt (json_object_get_int_member_with_default (request, "id", 0));
               else
-                g_async_queue_push (requests, json_object_ref (request));
+                g_async_queue_push (requests, g_steal_pointer (&request));
             }
 
           g_string_erase (buffer, 0, length + 1);
