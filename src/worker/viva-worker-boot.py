@@ -118,6 +118,8 @@ def _remember(filename, source):
 
 def execute(kind, code, probe):
     """Runs the request; returns the exception that ended it, or None."""
+    # Code may have replaced or closed them in an earlier run.
+    sys.stdout, sys.stderr = _stdout, _stderr
     try:
         if kind == "check":
             compile(code, CODE, "exec", dont_inherit=True)
@@ -200,8 +202,9 @@ def _where(error):
 
 def setup():
     sys.modules["_viva_boot"] = sys.modules[__name__]
-    sys.stdout = _Stream(1, "<stdout>")
-    sys.stderr = _Stream(2, "<stderr>")
+    global _stdout, _stderr
+    _stdout = sys.stdout = _Stream(1, "<stdout>")
+    _stderr = sys.stderr = _Stream(2, "<stderr>")
     sys.stdin = io.StringIO("")
     sys.argv = [""]
     builtins.input = _input

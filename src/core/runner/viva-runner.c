@@ -537,9 +537,9 @@ result_for_death (Op     *op,
   if (g_subprocess_get_if_signaled (worker->process))
     signum = g_subprocess_get_term_sig (worker->process);
   else if (g_subprocess_get_if_exited (worker->process) &&
-           worker->sandbox == VIVA_RUNNER_SANDBOX_BUBBLEWRAP &&
+           worker->sandbox != VIVA_RUNNER_SANDBOX_NONE &&
            g_subprocess_get_exit_status (worker->process) > 128)
-    signum = g_subprocess_get_exit_status (worker->process) - 128; /* bwrap passes 128 + signal on */
+    signum = g_subprocess_get_exit_status (worker->process) - 128; /* the sandbox passes 128 + signal on */
 
   if (worker->killed)
     {
