@@ -377,7 +377,9 @@ load_parse_cb (GObject      *object,
   if (g_task_return_error_if_cancelled (task))
     return;
 
-  g_assert (g_task_propagate_boolean (G_TASK (result), NULL));
+  /* The thread always completes; what it found is in the issues. */
+  if (!g_task_propagate_boolean (G_TASK (result), &error))
+    return g_task_return_error (task, g_steal_pointer (&error));
 
   if (!viva_pack_issues_to_error (ld->issues, &error))
     return g_task_return_error (task, g_steal_pointer (&error));
