@@ -1,0 +1,344 @@
+/* test-exam-parts.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include "exam-test-common.h"
+#include "viva-core.h"
+#include "viva-exam-private.h"
+#include "viva-scripted-model.h"
+#include "viva-test-util.h"
+
+/* The examiner's parts on their own: the tool contract and its argument
+ * checks, the verdict, the code source, the answer channel, properties,
+ * and checkpoint validation. No worker, no server. */
+
+static VivaExamTool *
+find_tool (GPtrArray  *tools,
+           const char *name)
+{
+  for (guint i = 0; i < tools->len; i++)
+    if (g_str_equal (viva_exam_tool_get_name (g_ptr_array_index (tools, i)), name))
+      return g_ptr_array_index (tools, i);
+
+  g_assert_not_reached ();
+}
+
+static void
+test_tools_contract (void)
+{
+  g_autoptr(GPtrArray) tools = viva_exam_tools_new_default ();
+  const struct { const char *name; VivaExamToolKind kind; } expected[] = {
+    { "readStudentCode", VIVA_EXAM_TOOL_KIND_ORDINARY },
+    { "runPython", VIVA_EXAM_TOOL_KIND_ORDINARY },
+    { "injectTestCase", VIVA_EXAM_TOOL_KIND_ORDINARY },
+    { "askStudent", VIVA_EXAM_TOOL_KIND_WAITS },
+    { "message", VIVA_EXAM_TOOL_KIND_SPEAKS },
+    { "finishDefense", VIVA_EXAM_TOOL_KIND_FINISHES },
+  };
+
+  g_assert_cmpuint (tools->len, ==, G_N_ELEMENTS (expected));
+  for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
+    {
+      VivaExamTool *tool = g_ptr_array_index (tools, i);
+      VivaToolDefinition *definition = viva_exam_tool_get_definition (tool);
+
+      g_assert_cmpstr (viva_exam_tool_get_name (tool), ==, expected[i].name);
+      g_assert_cmpint (viva_exam_tool_get_kind (tool), ==, expected[i].kind);
+      g_assert_nonnull (viva_exam_tool_get_description (tool));
+      g_assert_cmpstr (viva_tool_definition_get_name (definition), ==, expected[i].name);
+      g_assert_true (JSON_NODE_HOLDS_OBJECT (viva_exam_tool_get_parameters (tool)));
+    }
+
+  while (tools->len > 0)
+    g_assert_finalize_object (g_ptr_array_steal_index (tools, 0));
+}
+
+static void
+test_tool_arguments (void)
+{
+  g_autoptr(GPtrArray) tools = viva_exam_tools_new_default ();
+  VivaExamTool *finish = find_tool (tools, "finishDefense");
+  VivaExamTool *run = find_tool (tools, "runPython");
+  VivaExamTool *read = find_tool (tools, "readStudentCode");
+  const struct { VivaExamTool *tool; const char *arguments; const char *message; } bad[] = {
+    { run, "{\"code\": ", "not a JSON object" },
+    { run, "[1, 2]", "not a JSON object" },
+    { run, "{}", "“code” is missing" },
+    { run, "{\"code\": null}", "“code” is missing" },
+    { run, "{\"code\": 42}", "must be of type string" },
+    { run, "{\"code\": \"   \"}", "must not be empty" },
+    { finish, "{\"verdict\": \"pass\", \"score\": 101, \"comment\": \"c\", \"evidence\": []}", "outside 0 to 100" },
+    { finish, "{\"verdict\": \"pass\", \"score\": -1, \"comment\": \"c\", \"evidence\": []}", "outside 0 to 100" },
+    { finish, "{\"verdict\": \"pass\", \"score\": 5.5, \"comment\": \"c\", \"evidence\": []}", "of type integer" },
+    { finish, "{\"verdict\": \"ok\", \"score\": 5, \"comment\": \"c\", \"evidence\": []}", "cannot be “ok”" },
+    { finish, "{\"verdict\": \"pass\", \"score\": 5, \"comment\": \"c\", \"evidence\": [3]}", "of type string" },
+    { finish, "{\"verdict\": \"pass\", \"score\": 5, \"comment\": \"c\"}", "“evidence” is missing" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(JsonObject) arguments = viva_exam_tool_parse_arguments (bad[i].tool, bad[i].arguments, &error);
+
+      g_assert_null (arguments);
+      g_assert_error (error, VIVA_EXAM_ERROR, VIVA_EXAM_ERROR_INVALID_ARGUMENTS);
+      if (strstr (error->message, bad[i].message) == NULL)
+        g_error ("%s: “%s” does not say “%s”", bad[i].arguments, error->message, bad[i].message);
+    }
+
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(JsonObject) ok = viva_exam_tool_parse_arguments (finish,
+      "{\"verdict\": \"fail\", \"score\": 40.0, \"comment\": \"c\", \"evidence\": [\"S1\"], \"extra\": 1}", &error);
+    g_autoptr(JsonObject) empty = viva_exam_tool_parse_arguments (read, "", &error);
+
+    g_assert_no_error (error);
+    g_assert_nonnull (ok);
+    g_assert_nonnull (empty);
+    g_assert_cmpuint (json_object_get_size (empty), ==, 0);
+  }
+}
+
+static void
+test_number_lines (void)
+{
+  g_autofree char *empty = _viva_exam_number_lines ("");
+  g_autofree char *two = _viva_exam_number_lines ("a = 1\nprint(a)\n");
+  g_autofree char *unterminated = _viva_exam_number_lines ("x\n\ny");
+
+  g_assert_cmpstr (empty, ==, "");
+  g_assert_cmpstr (two, ==, "   1| a = 1\n   2| print(a)\n");
+  g_assert_cmpstr (unterminated, ==, "   1| x\n   2| \n   3| y\n");
+}
+
+static void
+test_prompt (void)
+{
+  g_autoptr(GBytes) template = g_resources_lookup_data (RESOURCE_PREFIX "/core/prompts/examiner.md", 0, NULL);
+  g_autoptr(VivaProblem) problem = exam_problem_new ();
+  g_autofree char *prompt = NULL;
+
+  g_assert_nonnull (template);
+  prompt = _viva_exam_prompt_build (g_bytes_get_data (template, NULL), problem,
+                                    "def add(a, b):\n    return a + b  # {{rubric}}\n", "Deutsch");
+
+  /* Every placeholder is filled; one the student writes stays as written. */
+  g_assert_null (strstr (prompt, "{{title}}"));
+  g_assert_null (strstr (prompt, "{{code}}"));
+  g_assert_null (strstr (prompt, "{{language}}"));
+  g_assert_null (strstr (prompt, "{{tests}}"));
+  g_assert_nonnull (strstr (prompt, "   2|     return a + b  # {{rubric}}"));
+  g_assert_nonnull (strstr (prompt, "Add two numbers"));
+  g_assert_nonnull (strstr (prompt, "in Deutsch"));
+  g_assert_nonnull (strstr (prompt, "Why does add work for strings too?"));
+  g_assert_nonnull (strstr (prompt, "assert add(2, 3) == 5"));
+  g_assert_nonnull (strstr (prompt, "finishDefense"));
+  /* The reference solution never reaches the model. */
+  g_assert_null (strstr (prompt, "return a + b\n```"));
+}
+
+static void
+test_verdict (void)
+{
+  g_autoptr(GPtrArray) steps = g_ptr_array_new ();
+  g_autoptr(GPtrArray) evidence = g_ptr_array_new ();
+  g_autoptr(GPtrArray) probes = g_ptr_array_new ();
+  VivaExamProbe passed = { (char *)"S3", (char *)"assert f()", TRUE, TRUE, (char *)"ok", NULL, NULL };
+  VivaExamProbe failed = { (char *)"S4", (char *)"assert g()", FALSE, TRUE, (char *)"error",
+                           (char *)"AssertionError", (char *)"nope" };
+  VivaExamProbe invalid = { (char *)"S5", (char *)"assert h()", FALSE, FALSE, (char *)"error", NULL, NULL };
+  g_autoptr(VivaExamVerdict) verdict = NULL;
+  g_autoptr(VivaExamVerdict) copy = NULL;
+  g_autoptr(JsonNode) node = NULL;
+  g_autoptr(JsonNode) again = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *a = NULL;
+  g_autofree char *b = NULL;
+
+  g_ptr_array_add (steps, (char *)"readStudentCode");
+  g_ptr_array_add (steps, (char *)"injectTestCase");
+  g_ptr_array_add (evidence, (char *)"S3");
+  g_ptr_array_add (probes, &passed);
+  g_ptr_array_add (probes, &failed);
+  g_ptr_array_add (probes, &invalid);
+
+  verdict = _viva_exam_verdict_new (VIVA_EXAM_STATUS_FINISHED, TRUE, 75, "Good", NULL, steps, evidence, probes);
+  g_assert_cmpuint (viva_exam_verdict_get_n_passed (verdict), ==, 1);
+  g_assert_cmpuint (viva_exam_verdict_get_n_failed (verdict), ==, 1);
+  g_assert_cmpuint (viva_exam_verdict_get_n_invalid (verdict), ==, 1);
+  g_assert_false (viva_exam_verdict_get_consistent (verdict));
+
+  node = viva_exam_verdict_to_json (verdict);
+  copy = viva_exam_verdict_new_from_json (node, &error);
+  g_assert_no_error (error);
+  again = viva_exam_verdict_to_json (copy);
+  a = json_to_string (node, FALSE);
+  b = json_to_string (again, FALSE);
+  g_assert_cmpstr (a, ==, b);
+  g_assert_cmpstr (viva_exam_status_to_string (viva_exam_verdict_get_status (copy)), ==, "finished");
+
+  {
+    g_autoptr(JsonNode) weird = json_from_string ("{\"status\": \"weird\", \"verdict\": \"pass\"}", NULL);
+    g_autoptr(VivaExamVerdict) none = viva_exam_verdict_new_from_json (weird, &error);
+
+    g_assert_null (none);
+    g_assert_error (error, VIVA_EXAM_ERROR, VIVA_EXAM_ERROR_CHECKPOINT_CORRUPT);
+  }
+
+  g_assert_finalize_object (g_steal_pointer (&copy));
+  g_assert_finalize_object (g_steal_pointer (&verdict));
+}
+
+static void
+test_limits (void)
+{
+  VivaExamLimits limits;
+
+  viva_exam_limits_init_default (&limits);
+  g_assert_cmpuint (limits.max_iterations, ==, 30);
+  g_assert_cmpuint (limits.max_replies_without_tool, ==, 2);
+  g_assert_cmpuint (limits.repeat_limit, ==, 4);
+  g_assert_cmpuint (limits.repeat_window, ==, 10);
+  g_assert_cmpuint (limits.tool_output_limit, >, 0);
+}
+
+static void
+test_code_source (void)
+{
+  g_autoptr(VivaTextCodeSource) source = viva_text_code_source_new ("a = 1\n");
+  g_auto(GValue) value = G_VALUE_INIT;
+  g_autofree char *code = NULL;
+
+  g_value_init (&value, G_TYPE_STRING);
+  g_value_set_string (&value, "b = 2\n");
+  viva_test_assert_notify (source, "code", &value);
+
+  code = viva_code_source_dup_code (VIVA_CODE_SOURCE (source));
+  g_assert_cmpstr (code, ==, "b = 2\n");
+  g_assert_finalize_object (g_steal_pointer (&source));
+}
+
+static void
+store_result (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  *(GAsyncResult **)user_data = g_object_ref (result);
+}
+
+static void
+test_answer_channel (void)
+{
+  g_autoptr(VivaProblem) problem = exam_problem_new ();
+  g_autoptr(VivaTextCodeSource) source = viva_text_code_source_new ("");
+  g_autoptr(VivaRunner) runner = viva_runner_new ();
+  g_autoptr(VivaExamContext) context = viva_exam_context_new (problem, VIVA_CODE_SOURCE (source), runner, NULL, 1000);
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *answer = NULL;
+
+  g_assert_false (viva_exam_context_give_answer (context, "early", &error));
+  g_assert_error (error, VIVA_EXAM_ERROR, VIVA_EXAM_ERROR_NOT_WAITING);
+  g_clear_error (&error);
+
+  viva_exam_context_wait_answer_async (context, "Why?", NULL, store_result, &result);
+  g_assert_cmpstr (viva_exam_context_get_pending_question (context), ==, "Why?");
+  g_assert_true (viva_exam_context_give_answer (context, "Because.", &error));
+  g_assert_no_error (error);
+  g_assert_null (viva_exam_context_get_pending_question (context));
+
+  viva_test_run_until_result (&result);
+  answer = viva_exam_context_wait_answer_finish (context, result, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (answer, ==, "Because.");
+
+  g_clear_object (&result);
+  g_assert_finalize_object (g_steal_pointer (&context));
+}
+
+static void
+test_examiner_properties (void)
+{
+  g_autoptr(VivaProblem) problem = exam_problem_new ();
+  g_autoptr(VivaTextCodeSource) source = viva_text_code_source_new ("");
+  g_autoptr(VivaScriptedModel) model = viva_scripted_model_new (problem);
+  g_autoptr(VivaExaminer) examiner = viva_examiner_new (VIVA_CHAT_MODEL (model), problem, VIVA_CODE_SOURCE (source));
+  g_autoptr(VivaExamSession) session = viva_exam_session_new (g_get_tmp_dir ());
+  g_auto(GValue) language = G_VALUE_INIT;
+  g_auto(GValue) pack = G_VALUE_INIT;
+  g_auto(GValue) session_value = G_VALUE_INIT;
+
+  g_value_init (&language, G_TYPE_STRING);
+  g_value_set_string (&language, "Français");
+  viva_test_assert_notify (examiner, "language", &language);
+  g_value_init (&pack, G_TYPE_STRING);
+  g_value_set_string (&pack, "intro-ai");
+  viva_test_assert_notify (examiner, "pack-id", &pack);
+  g_value_init (&session_value, VIVA_TYPE_EXAM_SESSION);
+  g_value_set_object (&session_value, session);
+  viva_test_assert_notify (examiner, "session", &session_value);
+
+  g_assert_cmpint (viva_examiner_get_state (examiner), ==, VIVA_EXAMINER_STATE_IDLE);
+  g_assert_cmpstr (viva_examiner_state_to_string (VIVA_EXAMINER_STATE_WAITING_FOR_STUDENT), ==, "waiting-for-student");
+  g_assert_null (viva_examiner_get_verdict (examiner));
+  g_assert_true (viva_examiner_get_problem (examiner) == problem);
+
+  g_value_unset (&session_value);
+  g_assert_finalize_object (g_steal_pointer (&examiner));
+  g_assert_finalize_object (g_steal_pointer (&model));
+  g_assert_finalize_object (g_steal_pointer (&session));
+}
+
+static void
+test_checkpoint_validation (void)
+{
+  const struct { const char *text; VivaExamError code; const char *message; } bad[] = {
+    { "", VIVA_EXAM_ERROR_CHECKPOINT_CORRUPT, "empty" },
+    { "{\"format\": \"viva-checkpoint\", \"vers", VIVA_EXAM_ERROR_CHECKPOINT_CORRUPT, "cut short" },
+    { "[]", VIVA_EXAM_ERROR_CHECKPOINT_CORRUPT, "not a JSON object" },
+    { "{\"format\": \"viva-pack/1\"}", VIVA_EXAM_ERROR_CHECKPOINT_CORRUPT, "not a Viva checkpoint" },
+    { "{\"format\": \"viva-checkpoint\", \"version\": 99}", VIVA_EXAM_ERROR_CHECKPOINT_NEWER, "newer Viva" },
+    { "{\"format\": \"viva-checkpoint\", \"version\": 1, \"session\": \"s\", \"problem_id\": \"p\","
+      " \"problem_sha256\": \"h\", \"state\": \"idle\", \"phase\": \"elsewhere\"}",
+      VIVA_EXAM_ERROR_CHECKPOINT_CORRUPT, "phase" },
+    { "{\"format\": \"viva-checkpoint\", \"version\": 1, \"session\": \"s\", \"problem_id\": \"p\","
+      " \"problem_sha256\": \"h\", \"state\": \"idle\", \"phase\": \"model\", \"pack\": {}, \"counters\": {},"
+      " \"messages\": [{\"role\": \"wizard\"}], \"steps\": []}",
+      VIVA_EXAM_ERROR_CHECKPOINT_CORRUPT, "message 0" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(JsonNode) node = viva_exam_checkpoint_parse (bad[i].text, -1, &error);
+
+      g_assert_null (node);
+      g_assert_error (error, VIVA_EXAM_ERROR, (int)bad[i].code);
+      if (strstr (error->message, bad[i].message) == NULL)
+        g_error ("“%s” does not say “%s”", error->message, bad[i].message);
+    }
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+  viva_core_init ();
+
+  g_test_add_func ("/viva/exam/tools-contract", test_tools_contract);
+  g_test_add_func ("/viva/exam/tool-arguments", test_tool_arguments);
+  g_test_add_func ("/viva/exam/number-lines", test_number_lines);
+  g_test_add_func ("/viva/exam/prompt", test_prompt);
+  g_test_add_func ("/viva/exam/verdict", test_verdict);
+  g_test_add_func ("/viva/exam/limits", test_limits);
+  g_test_add_func ("/viva/exam/code-source", test_code_source);
+  g_test_add_func ("/viva/exam/answer-channel", test_answer_channel);
+  g_test_add_func ("/viva/exam/examiner-properties", test_examiner_properties);
+  g_test_add_func ("/viva/exam/checkpoint-validation", test_checkpoint_validation);
+
+  return g_test_run ();
+}

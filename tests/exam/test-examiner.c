@@ -1,0 +1,641 @@
+/* test-examiner.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include "exam-test-common.h"
+#include "viva-core.h"
+#include "viva-test-util.h"
+
+/* The examiner against the scripted SoupServer, speaking OpenAI's streaming
+ * format, with the real Python worker. */
+
+#define GOOD_CODE "def add(a, b):\n    return a + b\n"
+
+typedef struct
+{
+  VivaTestServer     *server;
+  VivaSecrets        *secrets;
+  VivaOpenAIModel    *model;
+  VivaProblem        *problem;
+  VivaTextCodeSource *code;
+  VivaExaminer       *examiner;
+  GCancellable       *cancellable;
+  GString            *events;
+  GAsyncResult       *result;
+  gboolean            answer_questions;
+  const char         *edit_after_first_step;
+} Fixture;
+
+static void
+on_tool_started (VivaExaminer *examiner,
+                 const char   *step,
+                 const char   *name,
+                 const char   *arguments,
+                 Fixture      *fixture)
+{
+  g_string_append_printf (fixture->events, "%s:%s ", step, name);
+}
+
+static void
+on_tool_finished (VivaExaminer *examiner,
+                  const char   *step,
+                  const char   *name,
+                  JsonNode     *result,
+                  gboolean      ok,
+                  Fixture      *fixture)
+{
+  g_assert_true (JSON_NODE_HOLDS_OBJECT (result));
+  g_assert_cmpstr (json_object_get_string_member (json_node_get_object (result), "step"), ==, step);
+
+  if (fixture->edit_after_first_step && g_str_equal (step, "S1"))
+    viva_text_code_source_set_code (fixture->code, fixture->edit_after_first_step);
+}
+
+static void
+on_refused (VivaExaminer *examiner,
+            const char   *name,
+            const char   *reason,
+            Fixture      *fixture)
+{
+  g_string_append_printf (fixture->events, "refused:%s ", name);
+}
+
+static void
+on_question (VivaExaminer *examiner,
+             const char   *step,
+             const char   *question,
+             Fixture      *fixture)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_assert_cmpstr (viva_examiner_get_pending_question (examiner), ==, question);
+  g_assert_cmpint (viva_examiner_get_state (examiner), ==, VIVA_EXAMINER_STATE_WAITING_FOR_STUDENT);
+  g_string_append (fixture->events, "question ");
+
+  if (fixture->answer_questions)
+    {
+      g_assert_true (viva_examiner_answer (examiner, "Because + adds them.", &error));
+      g_assert_no_error (error);
+    }
+  else
+    g_cancellable_cancel (fixture->cancellable);
+}
+
+/* After the first probe, the student fixes the early exit. */
+static void
+fixture_fix_code (Fixture    *fixture,
+                  const char *step)
+{
+  if (g_str_equal (step, "S3"))
+    viva_text_code_source_set_code (fixture->code, GOOD_CODE);
+}
+
+static void
+fixture_setup (Fixture       *fixture,
+               gconstpointer  data)
+{
+  g_autofree char *base_url = NULL;
+
+  fixture->server = viva_test_server_new ();
+  base_url = viva_test_server_get_base_url (fixture->server);
+  fixture->secrets = viva_secrets_new_in_memory ();
+  fixture->model = g_object_new (VIVA_TYPE_OPENAI_MODEL,
+                                 "secrets", fixture->secrets,
+                                 "base-url", base_url,
+                                 "model", "test-model",
+                                 "retry-delay", 10,
+                                 "max-attempts", 1,
+                                 "first-byte-timeout", 5000,
+                                 "idle-timeout", 5000,
+                                 NULL);
+  fixture->problem = exam_problem_new ();
+  fixture->code = viva_text_code_source_new (GOOD_CODE);
+  fixture->examiner = viva_examiner_new (VIVA_CHAT_MODEL (fixture->model), fixture->problem,
+                                         VIVA_CODE_SOURCE (fixture->code));
+  fixture->cancellable = g_cancellable_new ();
+  fixture->events = g_string_new (NULL);
+  fixture->answer_questions = TRUE;
+
+  g_signal_connect (fixture->examiner, "tool-started", G_CALLBACK (on_tool_started), fixture);
+  g_signal_connect (fixture->examiner, "tool-finished", G_CALLBACK (on_tool_finished), fixture);
+  g_signal_connect (fixture->examiner, "refused", G_CALLBACK (on_refused), fixture);
+  g_signal_connect (fixture->examiner, "question", G_CALLBACK (on_question), fixture);
+}
+
+static void
+fixture_teardown (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  g_clear_object (&fixture->result);
+  g_assert_finalize_object (g_steal_pointer (&fixture->examiner));
+  g_assert_finalize_object (g_steal_pointer (&fixture->model));
+  g_assert_finalize_object (g_steal_pointer (&fixture->server));
+  g_clear_object (&fixture->secrets);
+  g_clear_object (&fixture->problem);
+  g_clear_object (&fixture->code);
+  g_clear_object (&fixture->cancellable);
+  g_string_free (fixture->events, TRUE);
+}
+
+static void
+store_result (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  Fixture *fixture = user_data;
+
+  fixture->result = g_object_ref (result);
+}
+
+static VivaExamVerdict *
+run (Fixture  *fixture,
+     GError  **error)
+{
+  g_clear_object (&fixture->result);
+  viva_examiner_run_async (fixture->examiner, fixture->cancellable, store_result, fixture);
+  viva_test_run_until_result (&fixture->result);
+
+  return viva_examiner_run_finish (fixture->examiner, fixture->result, error);
+}
+
+static void
+queue_protocol (Fixture    *fixture,
+                const char *evidence)
+{
+  g_autofree char *finish = g_strdup_printf ("{\"verdict\": \"pass\", \"score\": 90, "
+                                             "\"comment\": \"Well done.\", \"evidence\": %s}", evidence);
+
+  exam_queue_reply (fixture->server, "Let me read your code.", "readStudentCode", "{}");
+  exam_queue_reply (fixture->server, NULL, "runPython", "{\"code\": \"print(add(1, 2))\"}");
+  exam_queue_reply (fixture->server, "A probe.", "injectTestCase", "{\"code\": \"assert add(2, 3) == 5\"}");
+  exam_queue_reply (fixture->server, NULL, "askStudent", "{\"question\": \"Why does it work?\"}");
+  exam_queue_reply (fixture->server, "Done.", "finishDefense", finish);
+}
+
+static JsonArray *
+request_messages (Fixture *fixture,
+                  guint    nth,
+                  JsonNode **keep)
+{
+  const VivaTestRequest *request = viva_test_server_find_request (fixture->server, "POST",
+                                                                  "/v1/chat/completions", nth);
+
+  g_assert_nonnull (request);
+  *keep = viva_test_request_get_json (request);
+  return json_object_get_array_member (json_node_get_object (*keep), "messages");
+}
+
+static void
+test_happy_path (Fixture       *fixture,
+                 gconstpointer  data)
+{
+  g_autoptr(VivaExamVerdict) verdict = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) keep = NULL;
+  const VivaExamProbe *probe;
+  JsonArray *messages;
+  JsonObject *last;
+
+  queue_protocol (fixture, "[\"S3\", \"S4\"]");
+
+  verdict = run (fixture, &error);
+  g_assert_no_error (error);
+
+  g_assert_cmpstr (fixture->events->str, ==,
+                   "S1:readStudentCode S2:runPython S3:injectTestCase S4:askStudent question S5:finishDefense ");
+  g_assert_cmpint (viva_exam_verdict_get_status (verdict), ==, VIVA_EXAM_STATUS_FINISHED);
+  g_assert_true (viva_exam_verdict_get_passed (verdict));
+  g_assert_cmpint (viva_exam_verdict_get_score (verdict), ==, 90);
+  g_assert_cmpstr (viva_exam_verdict_get_comment (verdict), ==, "Well done.");
+  g_assert_cmpuint (g_strv_length ((GStrv)viva_exam_verdict_get_steps (verdict)), ==, 5);
+  g_assert_cmpstr (viva_exam_verdict_get_evidence (verdict)[0], ==, "S3");
+  g_assert_cmpuint (viva_exam_verdict_get_n_passed (verdict), ==, 1);
+  g_assert_cmpuint (viva_exam_verdict_get_n_failed (verdict), ==, 0);
+  g_assert_true (viva_exam_verdict_get_consistent (verdict));
+  probe = g_ptr_array_index (viva_exam_verdict_get_probes (verdict), 0);
+  g_assert_cmpstr (probe->step_id, ==, "S3");
+  g_assert_true (probe->passed);
+  g_assert_true (probe->valid);
+
+  g_assert_cmpint (viva_examiner_get_state (fixture->examiner), ==, VIVA_EXAMINER_STATE_FINISHED);
+  g_assert_true (viva_examiner_get_verdict (fixture->examiner) == verdict);
+  g_assert_null (viva_examiner_get_pending_question (fixture->examiner));
+  g_assert_cmpuint (viva_examiner_get_n_steps (fixture->examiner), ==, 5);
+  g_assert_cmpuint (viva_examiner_get_n_answers (fixture->examiner), ==, 1);
+
+  /* The model saw each result with its step id, the answer among them. */
+  g_assert_cmpuint (viva_test_server_count_requests (fixture->server, "POST", "/v1/chat/completions"), ==, 5);
+  messages = request_messages (fixture, 4, &keep);
+  last = json_array_get_object_element (messages, json_array_get_length (messages) - 1);
+  g_assert_cmpstr (json_object_get_string_member (last, "role"), ==, "tool");
+  g_assert_nonnull (strstr (json_object_get_string_member (last, "content"), "\"step\":\"S4\""));
+  g_assert_nonnull (strstr (json_object_get_string_member (last, "content"), "Because + adds them."));
+  g_assert_nonnull (strstr (json_object_get_string_member (json_array_get_object_element (messages, 0), "content"),
+                            "   1| def add(a, b):"));
+
+  exam_assert_valid_for_strict_openai (fixture->server);
+}
+
+static void
+test_finish_first_refused (Fixture       *fixture,
+                           gconstpointer  data)
+{
+  g_autoptr(VivaExamVerdict) verdict = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) keep = NULL;
+  JsonArray *messages;
+  const char *content;
+
+  exam_queue_reply (fixture->server, "Looks right.", "finishDefense",
+                    "{\"verdict\": \"pass\", \"score\": 100, \"comment\": \"ok\", \"evidence\": []}");
+  queue_protocol (fixture, "[\"S3\"]");
+
+  verdict = run (fixture, &error);
+  g_assert_no_error (error);
+
+  g_assert_true (g_str_has_prefix (fixture->events->str, "refused:finishDefense S1:readStudentCode "));
+  g_assert_cmpint (viva_exam_verdict_get_status (verdict), ==, VIVA_EXAM_STATUS_FINISHED);
+
+  /* The refusal named every missing step and reached the model. */
+  messages = request_messages (fixture, 1, &keep);
+  content = json_object_get_string_member (json_array_get_object_element (messages, 2), "content");
+  g_assert_nonnull (strstr (content, "\"refused\":true"));
+  g_assert_nonnull (strstr (content, "readStudentCode, runPython, injectTestCase, askStudent"));
+
+  exam_assert_valid_for_strict_openai (fixture->server);
+}
+
+static void
+test_single_step (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  const ExamCall three[] = {
+    { "readStudentCode", "{}" },
+    { "runPython", "{\"code\": \"print(1)\"}" },
+    { "injectTestCase", "{\"code\": \"assert add(1, 1) == 2\"}" },
+  };
+  g_autoptr(VivaExamVerdict) verdict = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) keep = NULL;
+  JsonArray *messages;
+
+  exam_queue_calls (fixture->server, "All at once.", three, 3);
+  exam_queue_reply (fixture->server, NULL, "runPython", "{\"code\": \"print(add(1, 2))\"}");
+  exam_queue_reply (fixture->server, NULL, "injectTestCase", "{\"code\": \"assert add(2, 3) == 5\"}");
+  exam_queue_reply (fixture->server, NULL, "askStudent", "{\"question\": \"Why?\"}");
+  exam_queue_reply (fixture->server, NULL, "finishDefense",
+                    "{\"verdict\": \"pass\", \"score\": 80, \"comment\": \"ok\", \"evidence\": [\"S3\"]}");
+
+  verdict = run (fixture, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (fixture->events->str, ==,
+                   "S1:readStudentCode S2:runPython S3:injectTestCase S4:askStudent question S5:finishDefense ");
+  g_assert_cmpint (viva_exam_verdict_get_status (verdict), ==, VIVA_EXAM_STATUS_FINISHED);
+
+  /* system, assistant with three calls, then one answer for each. */
+  messages = request_messages (fixture, 1, &keep);
+  g_assert_cmpuint (json_array_get_length (messages), ==, 5);
+  g_assert_nonnull (strstr (json_object_get_string_member (json_array_get_object_element (messages, 2), "content"),
+                            "\"step\":\"S1\""));
+  for (guint i = 3; i < 5; i++)
+    g_assert_nonnull (strstr (json_object_get_string_member (json_array_get_object_element (messages, i), "content"),
+                              "Not run: only the first tool call"));
+
+  exam_assert_valid_for_strict_openai (fixture->server);
+}
+
+static void
+test_repeated_probe (Fixture       *fixture,
+                     gconstpointer  data)
+{
+  g_autoptr(VivaExamVerdict) verdict = NULL;
+  g_autoptr(GError) error = NULL;
+
+  exam_queue_reply (fixture->server, NULL, "readStudentCode", "{}");
+  exam_queue_reply (fixture->server, NULL, "runPython", "{\"code\": \"print(add(1, 2))\"}");
+  for (guint i = 0; i < 5; i++)
+    exam_queue_reply (fixture->server, NULL, "injectTestCase", "{\"code\": \"assert add(2, 3) == 5\"}");
+  exam_queue_reply (fixture->server, NULL, "askStudent", "{\"question\": \"Why?\"}");
+  exam_queue_reply (fixture->server, NULL, "finishDefense",
+                    "{\"verdict\": \"pass\", \"score\": 70, \"comment\": \"ok\", \"evidence\": [\"S3\", \"S5\"]}");
+
+  verdict = run (fixture, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (fixture->events->str, ==,
+                   "S1:readStudentCode S2:runPython S3:injectTestCase S4:injectTestCase S5:injectTestCase "
+                   "refused:injectTestCase refused:injectTestCase S6:askStudent question S7:finishDefense ");
+  g_assert_cmpuint (viva_exam_verdict_get_n_passed (verdict), ==, 3);
+  exam_assert_valid_for_strict_openai (fixture->server);
+}
+
+static void
+test_no_tools (Fixture       *fixture,
+               gconstpointer  data)
+{
+  g_autoptr(VivaExamVerdict) verdict = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) keep = NULL;
+  JsonArray *messages;
+  JsonObject *reminder;
+
+  exam_queue_reply (fixture->server, "Your code looks fine to me.", NULL, NULL);
+  exam_queue_reply (fixture->server, "Verdict: pass, 100 points.", NULL, NULL);
+
+  verdict = run (fixture, &error);
+  g_assert_no_error (error);
+
+  g_assert_cmpint (viva_exam_verdict_get_status (verdict), ==, VIVA_EXAM_STATUS_INCOMPLETE);
+  g_assert_false (viva_exam_verdict_get_passed (verdict));
+  g_assert_cmpint (viva_exam_verdict_get_score (verdict), ==, -1);
+  g_assert_nonnull (viva_exam_verdict_get_reason (verdict));
+  g_assert_cmpuint (viva_test_server_count_requests (fixture->server, "POST", "/v1/chat/completions"), ==, 2);
+
+  messages = request_messages (fixture, 1, &keep);
+  reminder = json_array_get_object_element (messages, json_array_get_length (messages) - 1);
+  g_assert_cmpstr (json_object_get_string_member (reminder, "role"), ==, "user");
+  g_assert_nonnull (strstr (json_object_get_string_member (reminder, "content"), "finishDefense"));
+}
+
+static void
+test_edit_mid_defense (Fixture       *fixture,
+                       gconstpointer  data)
+{
+  g_autoptr(VivaExamVerdict) verdict = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) keep = NULL;
+  VivaExamLimits limits;
+  JsonArray *messages;
+  JsonObject *system;
+  GPtrArray *transcript;
+
+  fixture->edit_after_first_step = "def add(a, b):\n    # edited\n    return b + a\n";
+  viva_exam_limits_init_default (&limits);
+  limits.max_iterations = 2;
+  viva_examiner_set_limits (fixture->examiner, &limits);
+
+  exam_queue_reply (fixture->server, NULL, "readStudentCode", "{}");
+  exam_queue_reply (fixture->server, "Again.", "readStudentCode", "{}");
+
+  verdict = run (fixture, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (viva_exam_verdict_get_status (verdict), ==, VIVA_EXAM_STATUS_INCOMPLETE);
+
+  messages = request_messages (fixture, 1, &keep);
+  system = json_array_get_object_element (messages, 0);
+  g_assert_nonnull (strstr (json_object_get_string_member (system, "content"), "   2|     # edited"));
+
+  /* …and the second readStudentCode read the edited code. */
+  transcript = viva_examiner_get_messages (fixture->examiner);
+  g_assert_cmpuint (transcript->len, ==, 4);
+  g_assert_null (strstr (viva_chat_message_get_content (g_ptr_array_index (transcript, 1)), "# edited"));
+  g_assert_nonnull (strstr (viva_chat_message_get_content (g_ptr_array_index (transcript, 3)), "# edited"));
+}
+
+static void
+test_invalid_arguments (Fixture       *fixture,
+                        gconstpointer  data)
+{
+  g_autoptr(VivaExamVerdict) verdict = NULL;
+  g_autoptr(GError) error = NULL;
+  VivaExamLimits limits;
+  GPtrArray *transcript;
+  const char *expected[] = {
+    "not a JSON object",
+    "required argument “code” is missing",
+    "outside 0 to 100",
+    "no tool named “gradeStudent”",
+    "argument “verdict” cannot be “maybe”",
+  };
+
+  viva_exam_limits_init_default (&limits);
+  limits.max_iterations = G_N_ELEMENTS (expected);
+  viva_examiner_set_limits (fixture->examiner, &limits);
+
+  exam_queue_reply (fixture->server, NULL, "runPython", "{code: print(1)");
+  exam_queue_reply (fixture->server, NULL, "injectTestCase", "{}");
+  exam_queue_reply (fixture->server, NULL, "finishDefense",
+                    "{\"verdict\": \"pass\", \"score\": 150, \"comment\": \"x\", \"evidence\": []}");
+  exam_queue_reply (fixture->server, NULL, "gradeStudent", "{}");
+  exam_queue_reply (fixture->server, NULL, "finishDefense",
+                    "{\"verdict\": \"maybe\", \"score\": 50, \"comment\": \"x\", \"evidence\": []}");
+
+  verdict = run (fixture, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (viva_exam_verdict_get_status (verdict), ==, VIVA_EXAM_STATUS_INCOMPLETE);
+  g_assert_cmpuint (viva_examiner_get_n_steps (fixture->examiner), ==, 0);
+  g_assert_cmpstr (fixture->events->str, ==, "");
+
+  /* Each mistake came back to the model as a tool error it can act on. */
+  transcript = viva_examiner_get_messages (fixture->examiner);
+  g_assert_cmpuint (transcript->len, ==, 2 * G_N_ELEMENTS (expected));
+  for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
+    {
+      const char *content = viva_chat_message_get_content (g_ptr_array_index (transcript, 2 * i + 1));
+
+      g_assert_nonnull (strstr (content, "\"error\""));
+      g_assert_nonnull (strstr (content, expected[i]));
+    }
+
+  exam_assert_valid_for_strict_openai (fixture->server);
+}
+
+static void
+test_model_error (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  g_autoptr(VivaExamVerdict) verdict = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(VivaTestResponse) failure =
+    viva_test_response_new_json (500, "{\"error\": {\"message\": \"the GPU caught fire\"}}");
+
+  exam_queue_reply (fixture->server, NULL, "readStudentCode", "{}");
+  viva_test_server_queue (fixture->server, "POST", "/v1/chat/completions", failure);
+
+  verdict = run (fixture, &error);
+  g_assert_null (verdict);
+  g_assert_error (error, VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_SERVER);
+
+  g_assert_cmpint (viva_examiner_get_state (fixture->examiner), ==, VIVA_EXAMINER_STATE_FAILED);
+  g_assert_cmpstr (viva_examiner_get_error_message (fixture->examiner), ==, error->message);
+  g_assert_cmpint (viva_exam_verdict_get_status (viva_examiner_get_verdict (fixture->examiner)), ==,
+                   VIVA_EXAM_STATUS_FAILED);
+  /* The transcript is intact: the first reply and its result. */
+  g_assert_cmpuint (viva_examiner_get_messages (fixture->examiner)->len, ==, 2);
+  g_assert_cmpuint (viva_examiner_get_n_steps (fixture->examiner), ==, 1);
+}
+
+static void
+test_cancel_while_waiting (Fixture       *fixture,
+                           gconstpointer  data)
+{
+  g_autoptr(VivaExamVerdict) verdict = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GError) answer_error = NULL;
+
+  fixture->answer_questions = FALSE;
+  exam_queue_reply (fixture->server, NULL, "askStudent", "{\"question\": \"Why?\"}");
+
+  verdict = run (fixture, &error);
+  g_assert_null (verdict);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_assert_cmpstr (fixture->events->str, ==, "S1:askStudent question ");
+  g_assert_cmpint (viva_examiner_get_state (fixture->examiner), ==, VIVA_EXAMINER_STATE_CANCELLED);
+
+  g_assert_false (viva_examiner_answer (fixture->examiner, "too late", &answer_error));
+  g_assert_error (answer_error, VIVA_EXAM_ERROR, VIVA_EXAM_ERROR_NOT_WAITING);
+}
+
+/* A probe passes only when it ran to its end: code that exits early, or
+ * that exits the worker after printing PASSED, fails it; a probe the
+ * reference fails too is invalid and does not count. */
+static void
+test_probe_facts (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  g_autoptr(VivaExamVerdict) verdict = NULL;
+  g_autoptr(GError) error = NULL;
+  GPtrArray *probes;
+  const VivaExamProbe *probe;
+
+  viva_text_code_source_set_code (fixture->code, GOOD_CODE "import sys\nsys.exit(0)\n");
+
+  exam_queue_reply (fixture->server, NULL, "readStudentCode", "{}");
+  exam_queue_reply (fixture->server, NULL, "runPython", "{\"code\": \"print(add(1, 2))\"}");
+  exam_queue_reply (fixture->server, NULL, "injectTestCase", "{\"code\": \"assert add(2, 3) == 5\"}");
+  exam_queue_reply (fixture->server, NULL, "injectTestCase",
+                    "{\"code\": \"print('PASSED')\\nimport os\\nos._exit(0)\"}");
+  exam_queue_reply (fixture->server, NULL, "injectTestCase", "{\"code\": \"assert add(2, 2) == 5\"}");
+  exam_queue_reply (fixture->server, NULL, "injectTestCase", "{\"code\": \"assert add(2, 3) == 5 # again\"}");
+  exam_queue_reply (fixture->server, NULL, "askStudent", "{\"question\": \"Why?\"}");
+  exam_queue_reply (fixture->server, NULL, "finishDefense",
+                    "{\"verdict\": \"pass\", \"score\": 95, \"comment\": \"ok\", \"evidence\": [\"S3\"]}");
+
+  g_signal_connect_swapped (fixture->examiner, "tool-finished", G_CALLBACK (fixture_fix_code), fixture);
+
+  verdict = run (fixture, &error);
+  g_assert_no_error (error);
+
+  probes = viva_exam_verdict_get_probes (verdict);
+  g_assert_cmpuint (probes->len, ==, 4);
+
+  probe = g_ptr_array_index (probes, 0);
+  g_assert_false (probe->passed);
+  g_assert_true (probe->valid);
+  g_assert_cmpstr (probe->status, ==, "exited");
+
+  /* Fixed code from here on: printing PASSED and leaving is no pass (and
+   * leaving fails on the reference as well). */
+  probe = g_ptr_array_index (probes, 1);
+  g_assert_false (probe->passed);
+  g_assert_false (probe->valid);
+  g_assert_cmpstr (probe->status, !=, "ok");
+
+  probe = g_ptr_array_index (probes, 2);
+  g_assert_false (probe->passed);
+  g_assert_false (probe->valid);
+  g_assert_cmpstr (probe->error_type, ==, "AssertionError");
+
+  probe = g_ptr_array_index (probes, 3);
+  g_assert_true (probe->passed);
+
+  g_assert_cmpuint (viva_exam_verdict_get_n_passed (verdict), ==, 1);
+  g_assert_cmpuint (viva_exam_verdict_get_n_failed (verdict), ==, 1);
+  g_assert_cmpuint (viva_exam_verdict_get_n_invalid (verdict), ==, 2);
+  /* The model passed the student although a valid probe failed. */
+  g_assert_false (viva_exam_verdict_get_consistent (verdict));
+}
+
+static void
+test_evidence_checked (Fixture       *fixture,
+                       gconstpointer  data)
+{
+  g_autoptr(VivaExamVerdict) verdict = NULL;
+  g_autoptr(GError) error = NULL;
+  GPtrArray *transcript;
+
+  exam_queue_reply (fixture->server, NULL, "readStudentCode", "{}");
+  exam_queue_reply (fixture->server, NULL, "runPython", "{\"code\": \"print(add(1, 2))\"}");
+  exam_queue_reply (fixture->server, NULL, "injectTestCase", "{\"code\": \"assert add(2, 3) == 5\"}");
+  exam_queue_reply (fixture->server, NULL, "askStudent", "{\"question\": \"Why?\"}");
+  exam_queue_reply (fixture->server, NULL, "finishDefense",
+                    "{\"verdict\": \"pass\", \"score\": 90, \"comment\": \"ok\", \"evidence\": [\"S9\"]}");
+  exam_queue_reply (fixture->server, NULL, "finishDefense",
+                    "{\"verdict\": \"pass\", \"score\": 90, \"comment\": \"ok\", \"evidence\": [\"S1\", \"S4\"]}");
+  exam_queue_reply (fixture->server, NULL, "finishDefense",
+                    "{\"verdict\": \"pass\", \"score\": 90, \"comment\": \"ok\", \"evidence\": [\"S3\"]}");
+
+  verdict = run (fixture, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_str_has_suffix (fixture->events->str,
+                                   "refused:finishDefense refused:finishDefense S5:finishDefense "));
+
+  transcript = viva_examiner_get_messages (fixture->examiner);
+  g_assert_nonnull (strstr (viva_chat_message_get_content (g_ptr_array_index (transcript, 9)), "cites S9"));
+  g_assert_nonnull (strstr (viva_chat_message_get_content (g_ptr_array_index (transcript, 11)),
+                            "at least one injectTestCase step (S3)"));
+}
+
+static void
+test_follow_up (Fixture       *fixture,
+                gconstpointer  data)
+{
+  g_autoptr(VivaExamVerdict) verdict = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) keep = NULL;
+  g_autofree char *reply = NULL;
+  GPtrArray *transcript;
+  guint before;
+
+  queue_protocol (fixture, "[\"S3\"]");
+  exam_queue_reply (fixture->server, "Because every probe passed.", NULL, NULL);
+
+  verdict = run (fixture, &error);
+  g_assert_no_error (error);
+  before = viva_examiner_get_messages (fixture->examiner)->len;
+
+  g_clear_object (&fixture->result);
+  viva_examiner_ask_async (fixture->examiner, "Why did I pass?", NULL, store_result, fixture);
+  g_assert_cmpint (viva_examiner_get_state (fixture->examiner), ==, VIVA_EXAMINER_STATE_THINKING);
+  viva_test_run_until_result (&fixture->result);
+  reply = viva_examiner_ask_finish (fixture->examiner, fixture->result, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (reply, ==, "Because every probe passed.");
+  g_assert_cmpint (viva_examiner_get_state (fixture->examiner), ==, VIVA_EXAMINER_STATE_FINISHED);
+
+  transcript = viva_examiner_get_messages (fixture->examiner);
+  g_assert_cmpuint (transcript->len, ==, before + 2);
+
+  /* No tools were offered for free Q&A, and the request stays valid. */
+  request_messages (fixture, 5, &keep);
+  g_assert_false (json_object_has_member (json_node_get_object (keep), "tools"));
+  exam_assert_valid_for_strict_openai (fixture->server);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+  viva_core_init ();
+
+#define ADD(path, func) \
+  g_test_add ("/viva/exam/" path, Fixture, NULL, fixture_setup, func, fixture_teardown)
+
+  ADD ("happy-path", test_happy_path);
+  ADD ("finish-first-refused", test_finish_first_refused);
+  ADD ("single-step", test_single_step);
+  ADD ("repeated-probe", test_repeated_probe);
+  ADD ("no-tools", test_no_tools);
+  ADD ("edit-mid-defense", test_edit_mid_defense);
+  ADD ("invalid-arguments", test_invalid_arguments);
+  ADD ("model-error", test_model_error);
+  ADD ("cancel-while-waiting", test_cancel_while_waiting);
+  ADD ("probe-facts", test_probe_facts);
+  ADD ("evidence-checked", test_evidence_checked);
+  ADD ("follow-up", test_follow_up);
+
+  return g_test_run ();
+}
