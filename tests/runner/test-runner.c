@@ -419,13 +419,16 @@ test_sandbox_home (Fixture       *fixture,
 {
   g_autofree char *name = g_strdup_printf ("viva-sandbox-probe-%d", (int) getpid ());
   g_autofree char *path = g_build_filename (g_get_home_dir (), name, NULL);
+  g_autofree char *quoted = NULL;
   g_autofree char *code = NULL;
   g_autoptr(VivaRunResult) result = NULL;
 
   if (!require_sandbox (fixture))
     return;
 
-  code = g_strdup_printf ("with open(%s, 'w') as f:\n    f.write('x')\n", g_shell_quote (path));
+  /* A single-quoted shell word is also a Python string literal. */
+  quoted = g_shell_quote (path);
+  code = g_strdup_printf ("with open(%s, 'w') as f:\n    f.write('x')\n", quoted);
   result = run (fixture, code, 0);
   g_assert_cmpint (viva_run_result_get_status (result), ==, VIVA_RUN_STATUS_ERROR);
   g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
@@ -476,6 +479,32 @@ test_sandbox_fallback (void)
   g_signal_handlers_disconnect_by_func (fixture.runner, count_notify, &message_changes);
   fixture_teardown (&fixture, NULL);
   g_unsetenv ("VIVA_BWRAP");
+}
+
+/* A missing worker is an error the caller can show, not a hang. */
+static void
+test_worker_missing (void)
+{
+  g_autoptr(VivaRunner) runner = NULL;
+  g_autoptr(GAsyncResult) async = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *saved = g_strdup (g_getenv ("VIVA_WORKER"));
+
+  g_setenv ("VIVA_WORKER", "/nonexistent/viva-python-worker", TRUE);
+  runner = viva_runner_new ();
+  viva_runner_run_async (runner, "print(1)", 0, NULL, store_result, &async);
+  viva_test_run_until_result (&async);
+  g_assert_null (viva_runner_run_finish (runner, async, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND);
+  g_assert_nonnull (strstr (error->message, "/nonexistent/viva-python-worker"));
+  g_assert_false (viva_runner_get_busy (runner));
+  g_clear_object (&async);
+  g_assert_finalize_object (g_steal_pointer (&runner));
+
+  if (saved != NULL)
+    g_setenv ("VIVA_WORKER", saved, TRUE);
+  else
+    g_unsetenv ("VIVA_WORKER");
 }
 
 static gboolean
@@ -756,6 +785,7 @@ main (int   argc,
   g_test_add_func ("/viva/runner/create-destroy", test_create_destroy);
   g_test_add_func ("/viva/runner/properties", test_properties);
   g_test_add_func ("/viva/runner/sandbox-fallback", test_sandbox_fallback);
+  g_test_add_func ("/viva/runner/worker-missing", test_worker_missing);
   ADD ("start-and-destroy", test_start_and_destroy);
   ADD ("globals-persist", test_globals_persist);
   ADD ("streams", test_streams);
