@@ -89,6 +89,10 @@ static const FixtureCase fixture_cases[] = {
     { { NULL } }, "stop", NO_USAGE, FALSE },
   { "framing-edge-cases.sse", VIVA_REPLY_FORMAT_OPENAI, NULL, -1, "one two three", NULL,
     { { NULL } }, "stop", NO_USAGE, FALSE },
+  { "llamacpp-think-in-content.sse", VIVA_REPLY_FORMAT_OPENAI, NULL, -1, "Try a smaller input.",
+    "The user wants a hint.\n", { { NULL } }, "stop", 40, 20, 60, FALSE },
+  { "ollama-native-think-in-content.ndjson", VIVA_REPLY_FORMAT_OLLAMA, NULL, -1, "Hello there.", NULL,
+    { { NULL } }, "stop", 12, 9, 21, FALSE },
   { "cut-off.sse", VIVA_REPLY_FORMAT_OPENAI, NULL, -1, "Kept", NULL,
     { { NULL } }, NULL, NO_USAGE, TRUE },
 };

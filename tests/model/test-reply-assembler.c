@@ -311,6 +311,54 @@ test_invalid_utf8 (void)
   g_assert_true (g_utf8_validate (error->message, -1, NULL));
 }
 
+/* Only a <think> opening the content is reasoning. */
+static void
+test_think_tags (void)
+{
+  const struct {
+    const char *deltas[4];
+    const char *content;
+    const char *reasoning;
+  } cases[] = {
+    { { "<th", "ere is> code", NULL }, "<there is> code", NULL },
+    { { "Say <think>", " no</think>", NULL }, "Say <think> no</think>", NULL },
+    { { "  <think>un", "finished", NULL }, NULL, "unfinished" },
+    { { " <thi", NULL }, " <thi", NULL },
+    { { "<think>a</thin", "k", "b</think>", NULL }, NULL, "a</thinkb" },
+    { { "<think>a</thin", "k>b", NULL }, "b", "a" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(VivaReplyAssembler) assembler = viva_reply_assembler_new (VIVA_REPLY_FORMAT_OPENAI);
+      g_autoptr(VivaChatReply) reply = NULL;
+      Deltas deltas;
+
+      deltas_init (&deltas);
+      viva_reply_assembler_set_delta_func (assembler, on_delta, &deltas, NULL);
+      for (guint j = 0; cases[i].deltas[j] != NULL; j++)
+        {
+          g_autoptr(JsonObject) chunk = json_object_new ();
+          JsonArray *choices = json_array_new ();
+          JsonObject *choice = json_object_new ();
+          JsonObject *delta = json_object_new ();
+
+          json_object_set_string_member (delta, "content", cases[i].deltas[j]);
+          json_object_set_object_member (choice, "delta", delta);
+          json_array_add_object_element (choices, choice);
+          json_object_set_array_member (chunk, "choices", choices);
+          g_assert_true (viva_reply_assembler_feed_chunk (assembler, chunk, NULL));
+        }
+
+      reply = viva_reply_assembler_finish (assembler);
+      g_assert_cmpstr (viva_chat_reply_get_content (reply), ==, cases[i].content);
+      g_assert_cmpstr (viva_chat_reply_get_reasoning (reply), ==, cases[i].reasoning);
+      g_assert_cmpstr (deltas.content->str, ==, cases[i].content != NULL ? cases[i].content : "");
+      g_assert_cmpstr (deltas.reasoning->str, ==, cases[i].reasoning != NULL ? cases[i].reasoning : "");
+      deltas_clear (&deltas);
+    }
+}
+
 static void
 test_not_json (void)
 {
@@ -426,6 +474,7 @@ main (int   argc,
   g_test_add_func ("/viva/model/reply-assembler/finish-kept", test_finish_kept);
   g_test_add_func ("/viva/model/reply-assembler/lenient", test_lenient);
   g_test_add_func ("/viva/model/reply-assembler/not-json", test_not_json);
+  g_test_add_func ("/viva/model/reply-assembler/think-tags", test_think_tags);
   g_test_add_func ("/viva/model/reply-assembler/invalid-utf8", test_invalid_utf8);
   g_test_add_func ("/viva/model/reply-assembler/in-band-errors", test_in_band_errors);
   g_test_add_func ("/viva/model/reply-assembler/recovery", test_recovery);

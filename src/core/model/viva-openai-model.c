@@ -149,11 +149,10 @@ disconnect_cancellable (GTask *task)
 {
   StreamData *data = g_task_get_task_data (task);
 
+  /* Not g_cancellable_disconnect(): this may run inside the caller's
+   * "cancelled" emission, where that would deadlock. One thread only. */
   if (data->cancelled_id != 0)
-    {
-      g_cancellable_disconnect (g_task_get_cancellable (task), data->cancelled_id);
-      data->cancelled_id = 0;
-    }
+    g_clear_signal_handler (&data->cancelled_id, g_task_get_cancellable (task));
 }
 
 static void
@@ -760,7 +759,8 @@ start_attempt (GTask *task)
   if (g_task_get_cancellable (task) != NULL)
     data->cancelled_id = g_cancellable_connect (g_task_get_cancellable (task),
                                                 G_CALLBACK (attempt_cancelled_cb),
-                                                data->attempt_cancellable, NULL);
+                                                g_object_ref (data->attempt_cancellable),
+                                                g_object_unref);
 
   data->assembler = viva_reply_assembler_new (data->native ? VIVA_REPLY_FORMAT_OLLAMA : VIVA_REPLY_FORMAT_OPENAI);
   viva_reply_assembler_set_delta_func (data->assembler, emit_delta, task, NULL);
