@@ -56,6 +56,7 @@ typedef struct
   GString    *stderr_text;
   GPtrArray  *images;
   gint64      started_us;
+  gboolean    cancelled;
   gboolean    truncated;
 } Op;
 
@@ -351,6 +352,12 @@ op_cancel (Op *op)
 {
   VivaRunner *self = op->runner;
   g_autoptr(GTask) task = g_steal_pointer (&op->task);
+
+  /* Stop, then the cancellable: the first one counts, or the kill would
+   * keep moving away. */
+  if (op->cancelled)
+    return;
+  op->cancelled = TRUE;
 
   if (task != NULL)
     g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, _("The run was stopped."));
