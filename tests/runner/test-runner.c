@@ -175,18 +175,40 @@ test_start_and_destroy (Fixture       *fixture,
   g_signal_connect (fixture->runner, "notify::busy", G_CALLBACK (count_notify), &busy_changes);
   g_signal_connect (fixture->runner, "notify::python-version", G_CALLBACK (count_notify), &version_changes);
 
+  /* Warming up is not busy: the Run button must not flicker to Stop. */
   viva_runner_start_async (fixture->runner, NULL, store_result, &result);
-  g_assert_true (viva_runner_get_busy (fixture->runner));
+  g_assert_false (viva_runner_get_busy (fixture->runner));
   viva_test_run_until_result (&result);
   g_assert_true (viva_runner_start_finish (fixture->runner, result, &error));
   g_assert_no_error (error);
 
   g_assert_false (viva_runner_get_busy (fixture->runner));
-  g_assert_cmpuint (busy_changes, ==, 2);
+  g_assert_cmpuint (busy_changes, ==, 0);
   g_assert_cmpuint (version_changes, ==, 1);
   g_assert_true (g_str_has_prefix (viva_runner_get_python_version (fixture->runner), "3."));
   g_signal_handlers_disconnect_by_func (fixture->runner, count_notify, &busy_changes);
   g_signal_handlers_disconnect_by_func (fixture->runner, count_notify, &version_changes);
+}
+
+/* Busy from the request to its answer, for the Run/Stop button. */
+static void
+test_busy (Fixture       *fixture,
+           gconstpointer  data)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(VivaRunResult) run_result = NULL;
+  guint busy_changes = 0;
+
+  g_signal_connect (fixture->runner, "notify::busy", G_CALLBACK (count_notify), &busy_changes);
+  viva_runner_run_async (fixture->runner, "pass", 0, NULL, store_result, &result);
+  g_assert_true (viva_runner_get_busy (fixture->runner));
+  g_assert_cmpuint (busy_changes, ==, 1);
+  viva_test_run_until_result (&result);
+  g_assert_false (viva_runner_get_busy (fixture->runner));
+  g_assert_cmpuint (busy_changes, ==, 2);
+  run_result = viva_runner_run_finish (fixture->runner, result, NULL);
+  assert_ok (run_result);
+  g_signal_handlers_disconnect_by_func (fixture->runner, count_notify, &busy_changes);
 }
 
 static void
@@ -787,6 +809,7 @@ main (int   argc,
   g_test_add_func ("/viva/runner/sandbox-fallback", test_sandbox_fallback);
   g_test_add_func ("/viva/runner/worker-missing", test_worker_missing);
   ADD ("start-and-destroy", test_start_and_destroy);
+  ADD ("busy", test_busy);
   ADD ("globals-persist", test_globals_persist);
   ADD ("streams", test_streams);
   ADD ("syntax-error", test_syntax_error);

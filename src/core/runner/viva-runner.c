@@ -255,10 +255,14 @@ op_is_code (Op *op)
   return op->kind == OP_RUN || op->kind == OP_INJECT || op->kind == OP_CHECK;
 }
 
+/* Busy means code to run or stop: warming a worker up is not. */
 static void
 viva_runner_update_busy (VivaRunner *self)
 {
-  gboolean busy = self->current != NULL || !g_queue_is_empty (&self->queue);
+  gboolean busy = self->current != NULL;
+
+  for (GList *l = self->queue.head; l != NULL && !busy; l = l->next)
+    busy = ((Op *) l->data)->kind != OP_START;
 
   if (self->busy == busy)
     return;
@@ -1450,7 +1454,8 @@ viva_runner_class_init (VivaRunnerClass *klass)
   /**
    * VivaRunner:busy:
    *
-   * Whether a request is running or waiting: the Run button shows Stop.
+   * Whether a request (run, inject, check, reset) is running or waiting:
+   * the Run button shows Stop. Starting the worker alone is not busy.
    */
   properties[PROP_BUSY] =
     g_param_spec_boolean ("busy", NULL, NULL, FALSE,
