@@ -362,7 +362,7 @@ viva_exam_session_dup_problem (VivaExamSession  *self,
 {
   g_autoptr(VivaPack) pack = NULL;
   g_autoptr(GBytes) bytes = NULL;
-  g_autoptr(VivaProblem) problem = NULL;
+  VivaProblem *problem;
   JsonObject *root;
   char *text;
 

@@ -255,9 +255,11 @@ decide (VivaScriptedModel *self,
         comment = g_strdup_printf ("%s %s", _("This problem has no hidden tests, so the offline "
                                               "examiner cannot pass it; your teacher will grade it."),
                                    recorded);
+      else if (pass && progress.valid == 1)
+        comment = g_strdup_printf (_("The hidden test passed. %s"), recorded);
       else if (pass)
         comment = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-                                                "The hidden test passed. %s",
+                                                "All %u hidden test passed. %s",
                                                 "All %u hidden tests passed. %s",
                                                 progress.valid),
                                    progress.valid, recorded);
