@@ -738,7 +738,6 @@ start_attempt (GTask *task)
   StreamData *data = g_task_get_task_data (task);
   g_autoptr(GBytes) body = NULL;
   g_autofree char *url = NULL;
-  g_autofree char *names_joined = NULL;
   GPtrArray *tools = viva_chat_request_get_tools (data->request);
   g_autoptr(GStrvBuilder) names = g_strv_builder_new ();
   g_auto(GStrv) tool_names = NULL;
