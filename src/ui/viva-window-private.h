@@ -9,9 +9,14 @@
 #include "viva-console.h"
 #include "viva-editor.h"
 #include "viva-examiner-panel.h"
+#include "viva-pack-library.h"
+#include "viva-problems-popover.h"
+#include "viva-status-store.h"
+#include "viva-runner.h"
 #include "viva-window.h"
 
 G_BEGIN_DECLS
+
 
 struct _VivaWindow
 {
@@ -20,6 +25,8 @@ struct _VivaWindow
   /* Template widgets */
   AdwToastOverlay      *toast_overlay;
   AdwWindowTitle       *window_title;
+  GtkMenuButton        *problems_button;
+  VivaProblemsPopover  *problems_popover;
   GtkButton            *run_button;
   AdwButtonContent     *run_button_content;
   GtkButton            *submit_button;
@@ -29,12 +36,18 @@ struct _VivaWindow
   GtkPaned             *problem_paned;
   GtkPaned             *console_paned;
   GtkTextView          *problem_view;
+  GtkRevealer          *hint_revealer;
+  GtkLabel             *hint_label;
   VivaEditor           *editor;
   VivaConsole          *console;
   VivaExaminerPanel    *examiner_panel;
 
   /* State */
   VivaCodeStore        *code_store;
+  VivaPackLibrary      *library;
+  VivaStatusStore      *status;
+  GHashTable           *hints_used;    /* "pack/problem" */
+  VivaRunner           *runner;
   VivaPack             *pack;
   VivaProblem          *problem;
   GCancellable         *cancellable;   /* cancelled in dispose */
@@ -44,8 +57,26 @@ struct _VivaWindow
   guint                 closing : 1;
   guint                 close_ready : 1;
   guint                 ran_ok : 1;
+  guint                 running : 1;
+  guint                 hint_visible : 1;
+  guint                 sandbox_noted : 1;
 };
 
-void _viva_window_update_actions (VivaWindow *self);
+void        _viva_window_update_actions (VivaWindow *self);
+void        _viva_window_show_banner    (VivaWindow *self,
+                                         const char *message);
+void        _viva_window_init_problems  (VivaWindow *self);
+void        _viva_window_class_init_problems (GtkWidgetClass *widget_class);
+void        _viva_window_problem_activated_cb (VivaWindow  *self,
+                                               VivaPack    *pack,
+                                               VivaProblem *problem);
+void        _viva_window_set_hint_visible (VivaWindow *self,
+                                           gboolean    visible);
+gboolean    _viva_window_hint_used      (VivaWindow *self);
+VivaRunner *_viva_window_ensure_runner  (VivaWindow *self);
+void        _viva_window_warm_runner    (VivaWindow *self);
+void        _viva_window_run_action     (GtkWidget  *widget,
+                                         const char *action_name,
+                                         GVariant   *param);
 
 G_END_DECLS

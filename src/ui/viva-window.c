@@ -14,6 +14,14 @@
 
 G_DEFINE_FINAL_TYPE (VivaWindow, viva_window, ADW_TYPE_APPLICATION_WINDOW)
 
+enum {
+  PROP_0,
+  PROP_HINT_VISIBLE,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
 /**
  * _viva_window_update_actions:
  *
@@ -25,12 +33,12 @@ _viva_window_update_actions (VivaWindow *self)
   g_assert (VIVA_IS_WINDOW (self));
 
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "runner.run",
-                                 self->problem != NULL && self->code_loaded);
+                                 self->running || (self->problem != NULL && self->code_loaded));
 }
 
-static void
-viva_window_show_banner (VivaWindow *self,
-                         const char *message)
+void
+_viva_window_show_banner (VivaWindow *self,
+                          const char *message)
 {
   g_assert (VIVA_IS_WINDOW (self));
 
@@ -44,7 +52,7 @@ code_store_error_cb (VivaWindow    *self,
                      GParamSpec    *pspec,
                      VivaCodeStore *store)
 {
-  viva_window_show_banner (self, viva_code_store_get_error_message (store));
+  _viva_window_show_banner (self, viva_code_store_get_error_message (store));
 }
 
 static void
@@ -76,6 +84,9 @@ after_paint_cb (GdkFrameClock *clock,
 
   g_signal_handlers_disconnect_by_func (clock, after_paint_cb, self);
   viva_startup_timer_mark ("ready");
+
+  /* After the first frame, so it does not delay the window. */
+  _viva_window_warm_runner (self);
 
   env = g_getenv ("VIVA_DEBUG_STARTUP");
   if (g_strcmp0 (env, "exit") == 0)
@@ -111,7 +122,7 @@ load_code_cb (GObject      *object,
       g_autofree char *message =
         g_strdup_printf (_("Your saved code for this problem could not be read (%s), so the starter code is shown. The saved file was left as it is."),
                          error->message);
-      viva_window_show_banner (self, message);
+      _viva_window_show_banner (self, message);
     }
 
   g_signal_handler_block (viva_editor_get_buffer (self->editor), self->changed_handler);
@@ -143,8 +154,11 @@ viva_window_open_problem (VivaWindow  *self,
 
   g_set_object (&self->pack, pack);
   g_set_object (&self->problem, problem);
+  _viva_window_set_hint_visible (self, FALSE);
   self->code_loaded = FALSE;
   self->ran_ok = FALSE;
+  if (self->running)
+    viva_runner_stop (self->runner);
 
   adw_window_title_set_title (self->window_title, viva_problem_get_title (problem));
   adw_window_title_set_subtitle (self->window_title, viva_pack_get_title (pack));
@@ -180,6 +194,22 @@ viva_window_get_problem (VivaWindow *self)
 }
 
 static void
+status_flush_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  g_autoptr(VivaWindow) self = user_data;
+  g_autoptr(GError) error = NULL;
+
+  /* A lost badge is not worth keeping the window open for. */
+  if (!viva_status_store_flush_finish (VIVA_STATUS_STORE (object), result, &error))
+    g_debug ("status: %s", error->message);
+
+  self->close_ready = TRUE;
+  gtk_window_close (GTK_WINDOW (self));
+}
+
+static void
 flush_cb (GObject      *object,
           GAsyncResult *result,
           gpointer      user_data)
@@ -191,12 +221,11 @@ flush_cb (GObject      *object,
     {
       /* Stay open: closing now would lose what the student typed. */
       self->closing = FALSE;
-      viva_window_show_banner (self, error->message);
+      _viva_window_show_banner (self, error->message);
       return;
     }
 
-  self->close_ready = TRUE;
-  gtk_window_close (GTK_WINDOW (self));
+  viva_status_store_flush_async (self->status, NULL, status_flush_cb, g_object_ref (self));
 }
 
 static void
@@ -234,18 +263,6 @@ viva_window_close_request (GtkWindow *window)
 }
 
 static void
-run_action (GtkWidget  *widget,
-            const char *action_name,
-            GVariant   *param)
-{
-  VivaWindow *self = VIVA_WINDOW (widget);
-
-  viva_console_clear (self->console);
-  viva_console_append (self->console, VIVA_CONSOLE_NOTICE,
-                       _("The Python runner is not available in this build yet, so your code was not run.\n"));
-}
-
-static void
 line_activated_cb (VivaWindow  *self,
                    guint        line,
                    VivaConsole *console)
@@ -278,26 +295,6 @@ viva_window_restore_state (VivaWindow *self)
 }
 
 static void
-viva_window_open_last_problem (VivaWindow *self)
-{
-  VivaSettings *settings = viva_settings_get_default ();
-  g_autoptr(VivaPack) pack = viva_pack_new_bundled ();
-  VivaProblem *problem;
-
-  problem = viva_pack_find_problem (pack, viva_settings_get_last_problem (settings));
-  if (problem == NULL)
-    problem = viva_pack_find_problem (pack, "kmeans");
-  if (problem == NULL && g_list_model_get_n_items (viva_pack_get_problems (pack)) > 0)
-    {
-      g_autoptr(VivaProblem) first = g_list_model_get_item (viva_pack_get_problems (pack), 0);
-      problem = first;
-    }
-
-  if (problem != NULL)
-    viva_window_open_problem (self, pack, problem);
-}
-
-static void
 viva_window_dispose (GObject *object)
 {
   VivaWindow *self = (VivaWindow *)object;
@@ -305,15 +302,60 @@ viva_window_dispose (GObject *object)
   g_cancellable_cancel (self->cancellable);
   g_cancellable_cancel (self->load_cancellable);
 
+  if (self->runner != NULL)
+    viva_runner_stop (self->runner);
+
   gtk_widget_dispose_template (GTK_WIDGET (self), VIVA_TYPE_WINDOW);
 
   g_clear_object (&self->cancellable);
   g_clear_object (&self->load_cancellable);
   g_clear_object (&self->code_store);
+  g_clear_object (&self->library);
+  g_clear_object (&self->status);
+  g_clear_pointer (&self->hints_used, g_hash_table_unref);
+  g_clear_object (&self->runner);
   g_clear_object (&self->problem);
   g_clear_object (&self->pack);
 
   G_OBJECT_CLASS (viva_window_parent_class)->dispose (object);
+}
+
+static void
+viva_window_get_property (GObject    *object,
+                          guint       prop_id,
+                          GValue     *value,
+                          GParamSpec *pspec)
+{
+  VivaWindow *self = VIVA_WINDOW (object);
+
+  switch (prop_id)
+    {
+    case PROP_HINT_VISIBLE:
+      g_value_set_boolean (value, self->hint_visible);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+viva_window_set_property (GObject      *object,
+                          guint         prop_id,
+                          const GValue *value,
+                          GParamSpec   *pspec)
+{
+  VivaWindow *self = VIVA_WINDOW (object);
+
+  switch (prop_id)
+    {
+    case PROP_HINT_VISIBLE:
+      _viva_window_set_hint_visible (self, g_value_get_boolean (value));
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
 }
 
 static void
@@ -324,12 +366,21 @@ viva_window_class_init (VivaWindowClass *klass)
   GtkWindowClass *window_class = GTK_WINDOW_CLASS (klass);
 
   object_class->dispose = viva_window_dispose;
+  object_class->get_property = viva_window_get_property;
+  object_class->set_property = viva_window_set_property;
+
+  properties[PROP_HINT_VISIBLE] =
+    g_param_spec_boolean ("hint-visible", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
   widget_class->map = viva_window_map;
   window_class->close_request = viva_window_close_request;
 
   gtk_widget_class_set_template_from_resource (widget_class, RESOURCE_PREFIX "/ui/viva-window.ui");
   gtk_widget_class_bind_template_child (widget_class, VivaWindow, toast_overlay);
   gtk_widget_class_bind_template_child (widget_class, VivaWindow, window_title);
+  gtk_widget_class_bind_template_child (widget_class, VivaWindow, problems_button);
+  gtk_widget_class_bind_template_child (widget_class, VivaWindow, problems_popover);
   gtk_widget_class_bind_template_child (widget_class, VivaWindow, run_button);
   gtk_widget_class_bind_template_child (widget_class, VivaWindow, run_button_content);
   gtk_widget_class_bind_template_child (widget_class, VivaWindow, submit_button);
@@ -339,12 +390,17 @@ viva_window_class_init (VivaWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, VivaWindow, problem_paned);
   gtk_widget_class_bind_template_child (widget_class, VivaWindow, console_paned);
   gtk_widget_class_bind_template_child (widget_class, VivaWindow, problem_view);
+  gtk_widget_class_bind_template_child (widget_class, VivaWindow, hint_revealer);
+  gtk_widget_class_bind_template_child (widget_class, VivaWindow, hint_label);
   gtk_widget_class_bind_template_child (widget_class, VivaWindow, editor);
   gtk_widget_class_bind_template_child (widget_class, VivaWindow, console);
   gtk_widget_class_bind_template_child (widget_class, VivaWindow, examiner_panel);
 
-  gtk_widget_class_install_action (widget_class, "runner.run", NULL, run_action);
+  gtk_widget_class_install_action (widget_class, "runner.run", NULL, _viva_window_run_action);
 
+  _viva_window_class_init_problems (widget_class);
+
+  g_type_ensure (VIVA_TYPE_PROBLEMS_POPOVER);
   g_type_ensure (VIVA_TYPE_EDITOR);
   g_type_ensure (VIVA_TYPE_CONSOLE);
   g_type_ensure (VIVA_TYPE_EXAMINER_PANEL);
@@ -372,7 +428,7 @@ viva_window_init (VivaWindow *self)
   viva_markdown_attach_links (self->problem_view);
   viva_window_restore_state (self);
   _viva_window_update_actions (self);
-  viva_window_open_last_problem (self);
+  _viva_window_init_problems (self);
 }
 
 VivaWindow *

@@ -109,6 +109,14 @@ class App:
             if self.proc.poll() is not None:
                 break
             time.sleep(0.25)
+        # Like a person, look at the window before touching it: wait until
+        # the editor holds the problem's code.
+        if self.node is not None:
+            editor = self.find("text", "Code editor", timeout=10)
+            deadline = time.time() + 10
+            while editor is not None and time.time() < deadline and not text_of(editor):
+                time.sleep(0.2)
+            time.sleep(0.3)
 
     def find(self, role, name, timeout=10.0):
         """The first node with this role and name, or None.

@@ -1,0 +1,202 @@
+/* viva-problems-popover.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <adwaita.h>
+#include <glib/gi18n.h>
+
+#include "viva-problems-popover.h"
+
+/* Every problem of every installed pack, grouped by pack, each with where
+ * the student stands on it. The lists are a few dozen rows, so a change
+ * rebuilds them rather than patching rows in place. */
+
+struct _VivaProblemsPopover
+{
+  GtkPopover       parent_instance;
+  GtkListBox      *list_box;
+  VivaPackLibrary *library;
+  VivaStatusStore *status;
+};
+
+enum {
+  PROBLEM_ACTIVATED,
+  N_SIGNALS
+};
+
+G_DEFINE_FINAL_TYPE (VivaProblemsPopover, viva_problems_popover, GTK_TYPE_POPOVER)
+
+static guint signals[N_SIGNALS];
+
+/**
+ * viva_problems_popover_status_text:
+ *
+ * Returns: (transfer full): where the student stands on a problem, in words
+ */
+char *
+viva_problems_popover_status_text (VivaStatusStore *status,
+                                   const char      *pack_id,
+                                   const char      *problem_id)
+{
+  double score = 0;
+  gboolean passed = FALSE;
+
+  switch (viva_status_store_get_status (status, pack_id, problem_id))
+    {
+    case VIVA_PROBLEM_STATUS_RUNS:
+      return g_strdup (_("Runs — not defended yet"));
+
+    case VIVA_PROBLEM_STATUS_DEFENDED:
+      viva_status_store_get_verdict (status, pack_id, problem_id, &score, &passed);
+      return passed ? g_strdup_printf (_("Defended — passed, %.0f/100"), score)
+                    : g_strdup_printf (_("Defended — failed, %.0f/100"), score);
+
+    case VIVA_PROBLEM_STATUS_NOT_STARTED:
+    default:
+      return g_strdup (_("Not started"));
+    }
+}
+
+static void
+header_func (GtkListBoxRow *row,
+             GtkListBoxRow *before,
+             gpointer       user_data)
+{
+  VivaPack *pack = g_object_get_data (G_OBJECT (row), "viva-pack");
+  VivaPack *before_pack = before ? g_object_get_data (G_OBJECT (before), "viva-pack") : NULL;
+  GtkWidget *label;
+
+  if (pack == before_pack)
+    {
+      gtk_list_box_row_set_header (row, NULL);
+      return;
+    }
+
+  label = gtk_label_new (viva_pack_get_title (pack));
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_widget_set_margin_start (label, 12);
+  gtk_widget_set_margin_top (label, before ? 12 : 6);
+  gtk_widget_set_margin_bottom (label, 3);
+  gtk_widget_add_css_class (label, "heading");
+  gtk_list_box_row_set_header (row, label);
+}
+
+static void
+viva_problems_popover_rebuild (VivaProblemsPopover *self)
+{
+  GtkWidget *child;
+  GListModel *packs;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->list_box))))
+    gtk_list_box_remove (self->list_box, child);
+
+  if (self->library == NULL)
+    return;
+
+  packs = viva_pack_library_get_packs (self->library);
+
+  for (guint i = 0; i < g_list_model_get_n_items (packs); i++)
+    {
+      g_autoptr(VivaPack) pack = g_list_model_get_item (packs, i);
+      GListModel *problems = viva_pack_get_problems (pack);
+
+      for (guint j = 0; j < g_list_model_get_n_items (problems); j++)
+        {
+          g_autoptr(VivaProblem) problem = g_list_model_get_item (problems, j);
+          g_autofree char *status = viva_problems_popover_status_text (self->status,
+                                                                       viva_pack_get_id (pack),
+                                                                       viva_problem_get_id (problem));
+          GtkWidget *row = adw_action_row_new ();
+
+          adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), viva_problem_get_title (problem));
+          adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
+          adw_action_row_set_subtitle (ADW_ACTION_ROW (row), status);
+          gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), TRUE);
+          g_object_set_data_full (G_OBJECT (row), "viva-pack", g_object_ref (pack), g_object_unref);
+          g_object_set_data_full (G_OBJECT (row), "viva-problem", g_object_ref (problem), g_object_unref);
+          gtk_list_box_append (self->list_box, row);
+        }
+    }
+}
+
+static void
+row_activated_cb (VivaProblemsPopover *self,
+                  GtkListBoxRow       *row)
+{
+  VivaPack *pack = g_object_get_data (G_OBJECT (row), "viva-pack");
+  VivaProblem *problem = g_object_get_data (G_OBJECT (row), "viva-problem");
+
+  gtk_popover_popdown (GTK_POPOVER (self));
+  g_signal_emit (self, signals[PROBLEM_ACTIVATED], 0, pack, problem);
+}
+
+static void
+viva_problems_popover_dispose (GObject *object)
+{
+  VivaProblemsPopover *self = (VivaProblemsPopover *)object;
+
+  gtk_widget_dispose_template (GTK_WIDGET (self), VIVA_TYPE_PROBLEMS_POPOVER);
+  g_clear_object (&self->library);
+  g_clear_object (&self->status);
+
+  G_OBJECT_CLASS (viva_problems_popover_parent_class)->dispose (object);
+}
+
+static void
+viva_problems_popover_class_init (VivaProblemsPopoverClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = viva_problems_popover_dispose;
+
+  /**
+   * VivaProblemsPopover::problem-activated:
+   * @pack: the problem's #VivaPack
+   * @problem: the #VivaProblem the student chose
+   */
+  signals[PROBLEM_ACTIVATED] =
+    g_signal_new ("problem-activated", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 2, VIVA_TYPE_PACK, VIVA_TYPE_PROBLEM);
+
+  gtk_widget_class_set_template_from_resource (widget_class, RESOURCE_PREFIX "/ui/viva-problems-popover.ui");
+  gtk_widget_class_bind_template_child (widget_class, VivaProblemsPopover, list_box);
+  gtk_widget_class_bind_template_callback (widget_class, row_activated_cb);
+}
+
+static void
+viva_problems_popover_init (VivaProblemsPopover *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+  gtk_list_box_set_header_func (self->list_box, header_func, NULL, NULL);
+}
+
+/**
+ * viva_problems_popover_set_stores:
+ *
+ * Lists @library's packs with the statuses kept in @status, and follows
+ * both as they change.
+ */
+void
+viva_problems_popover_set_stores (VivaProblemsPopover *self,
+                                  VivaPackLibrary     *library,
+                                  VivaStatusStore     *status)
+{
+  g_return_if_fail (VIVA_IS_PROBLEMS_POPOVER (self));
+  g_return_if_fail (VIVA_IS_PACK_LIBRARY (library));
+  g_return_if_fail (VIVA_IS_STATUS_STORE (status));
+
+  g_set_object (&self->library, library);
+  g_set_object (&self->status, status);
+
+  g_signal_connect_object (viva_pack_library_get_packs (library), "items-changed",
+                           G_CALLBACK (viva_problems_popover_rebuild), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (status, "changed",
+                           G_CALLBACK (viva_problems_popover_rebuild), self, G_CONNECT_SWAPPED);
+
+  viva_problems_popover_rebuild (self);
+}

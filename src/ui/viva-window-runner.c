@@ -1,0 +1,264 @@
+/* viva-window-runner.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "viva-window-private.h"
+
+/* The Run/Stop button and the console: the window's side of VivaRunner.
+ * Output is appended as the worker streams it; the result becomes the
+ * console's status line and decides whether Submit is offered. */
+
+#define STUDENT_RUN_TIMEOUT_MS 30000
+
+static void
+viva_window_set_running (VivaWindow *self,
+                         gboolean    running)
+{
+  self->running = !!running;
+
+  adw_button_content_set_label (self->run_button_content, running ? _("_Stop") : _("_Run"));
+  adw_button_content_set_icon_name (self->run_button_content,
+                                    running ? "media-playback-stop-symbolic" : "media-playback-start-symbolic");
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->run_button),
+                               running ? _("Stop your code (Ctrl+Enter)") : _("Run your code (Ctrl+Enter)"));
+  viva_console_set_busy (self->console, running);
+  _viva_window_update_actions (self);
+}
+
+static void
+runner_stdout_cb (VivaWindow *self,
+                  const char *text,
+                  VivaRunner *runner)
+{
+  if (self->running)
+    viva_console_append (self->console, VIVA_CONSOLE_STDOUT, text);
+}
+
+static void
+runner_stderr_cb (VivaWindow *self,
+                  const char *text,
+                  VivaRunner *runner)
+{
+  if (self->running)
+    viva_console_append (self->console, VIVA_CONSOLE_STDERR, text);
+}
+
+static void
+runner_image_cb (VivaWindow *self,
+                 GBytes     *png,
+                 VivaRunner *runner)
+{
+  if (self->running)
+    viva_console_append_image (self->console, png);
+}
+
+static char *
+format_duration (double ms)
+{
+  if (ms < 1000)
+    return g_strdup_printf (_("%.0f ms"), ms);
+  return g_strdup_printf (_("%.1f s"), ms / 1000.0);
+}
+
+static void
+viva_window_show_result (VivaWindow    *self,
+                         VivaRunResult *result)
+{
+  g_autofree char *duration = format_duration (viva_run_result_get_duration_ms (result));
+  g_autofree char *status = NULL;
+
+  if (viva_run_result_get_output_truncated (result))
+    viva_console_append (self->console, VIVA_CONSOLE_NOTICE,
+                         _("\n[Output truncated: your program printed more than Viva shows for one run.]\n"));
+
+  switch (viva_run_result_get_status (result))
+    {
+    case VIVA_RUN_STATUS_OK:
+      status = g_strdup_printf (_("Finished in %s"), duration);
+      break;
+
+    case VIVA_RUN_STATUS_ERROR:
+      {
+        const char *type = viva_run_result_get_error_type (result);
+        const char *message = viva_run_result_get_error_message (result);
+        const char *traceback = viva_run_result_get_traceback (result);
+        int line = viva_run_result_get_error_line (result);
+        g_autofree char *text = NULL;
+
+        if (traceback != NULL && traceback[0] != '\0')
+          viva_console_append (self->console, VIVA_CONSOLE_STDERR, traceback);
+
+        if (line > 0)
+          text = g_strdup_printf (_("%s on line %d: %s — click to go there\n"), type, line, message ? message : "");
+        else
+          text = g_strdup_printf (_("%s: %s\n"), type, message ? message : "");
+        viva_console_append_error_at (self->console, text, line > 0 ? line : 0);
+
+        status = g_strdup_printf (_("Stopped by an error after %s"), duration);
+      }
+      break;
+
+    case VIVA_RUN_STATUS_TIMEOUT:
+      viva_console_append (self->console, VIVA_CONSOLE_NOTICE,
+                           _("\nYour code ran too long and was interrupted — look for a loop that never ends. Your variables are kept.\n"));
+      status = g_strdup_printf (_("Interrupted after %s"), duration);
+      break;
+
+    case VIVA_RUN_STATUS_KILLED:
+      viva_console_append (self->console, VIVA_CONSOLE_NOTICE,
+                           _("\nYour code did not stop when interrupted, so Python was restarted. Run your code again to define your functions anew.\n"));
+      status = g_strdup_printf (_("Stopped after %s; Python was restarted"), duration);
+      break;
+
+    case VIVA_RUN_STATUS_CRASHED:
+      viva_console_append (self->console, VIVA_CONSOLE_NOTICE,
+                           _("\nPython crashed while running your code (this happens with ctypes or a broken C extension) and was restarted. Run your code again.\n"));
+      status = g_strdup_printf (_("Python crashed after %s"), duration);
+      break;
+
+    default:
+      g_assert_not_reached ();
+    }
+
+  viva_console_set_status (self->console, status);
+}
+
+static void
+run_cb (GObject      *object,
+        GAsyncResult *result,
+        gpointer      user_data)
+{
+  g_autoptr(VivaWindow) self = user_data;
+  g_autoptr(VivaRunResult) run_result = NULL;
+  g_autoptr(GError) error = NULL;
+
+  run_result = viva_runner_run_finish (VIVA_RUNNER (object), result, &error);
+
+  /* The window is closing: its widgets are gone. */
+  if (self->cancellable == NULL || g_cancellable_is_cancelled (self->cancellable))
+    return;
+
+  if (run_result == NULL)
+    {
+      g_autofree char *text = g_strdup_printf ("%s\n", error->message);
+      viva_console_append (self->console, VIVA_CONSOLE_ERROR, text);
+      viva_console_set_status (self->console, _("Your code could not be run"));
+    }
+  else
+    {
+      viva_window_show_result (self, run_result);
+      if (viva_run_result_get_status (run_result) == VIVA_RUN_STATUS_OK && self->problem != NULL)
+        {
+          self->ran_ok = TRUE;
+          if (viva_status_store_get_status (self->status, viva_pack_get_id (self->pack),
+                                            viva_problem_get_id (self->problem)) == VIVA_PROBLEM_STATUS_NOT_STARTED)
+            viva_status_store_mark_runs (self->status, viva_pack_get_id (self->pack),
+                                         viva_problem_get_id (self->problem));
+        }
+    }
+
+  viva_window_set_running (self, FALSE);
+}
+
+static void
+sandbox_message_cb (VivaWindow *self,
+                    GParamSpec *pspec,
+                    VivaRunner *runner)
+{
+  const char *message = viva_runner_get_sandbox_message (runner);
+
+  /* Said once per session, visibly, so nobody believes code is sandboxed
+   * when it is not. */
+  if (message != NULL && !self->sandbox_noted)
+    {
+      g_autofree char *text = g_strdup_printf ("%s\n", message);
+      self->sandbox_noted = TRUE;
+      viva_console_append (self->console, VIVA_CONSOLE_NOTICE, text);
+    }
+}
+
+/**
+ * _viva_window_ensure_runner:
+ *
+ * Returns: (transfer none): the window's Python worker, started in the
+ *   background on first use.
+ */
+VivaRunner *
+_viva_window_ensure_runner (VivaWindow *self)
+{
+  g_assert (VIVA_IS_WINDOW (self));
+
+  if (self->runner == NULL)
+    {
+      self->runner = viva_runner_new ();
+      g_signal_connect_object (self->runner, "stdout", G_CALLBACK (runner_stdout_cb), self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (self->runner, "stderr", G_CALLBACK (runner_stderr_cb), self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (self->runner, "image", G_CALLBACK (runner_image_cb), self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (self->runner, "notify::sandbox-message", G_CALLBACK (sandbox_message_cb), self, G_CONNECT_SWAPPED);
+    }
+
+  return self->runner;
+}
+
+static void
+start_cb (GObject      *object,
+          GAsyncResult *result,
+          gpointer      user_data)
+{
+  g_autoptr(VivaWindow) self = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!viva_runner_start_finish (VIVA_RUNNER (object), result, &error))
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        g_debug ("runner: warm start failed: %s", error->message);
+      return;
+    }
+
+  sandbox_message_cb (self, NULL, VIVA_RUNNER (object));
+}
+
+/**
+ * _viva_window_warm_runner:
+ *
+ * Starts the worker while the student reads the problem, so the first Run
+ * answers at once.
+ */
+void
+_viva_window_warm_runner (VivaWindow *self)
+{
+  g_assert (VIVA_IS_WINDOW (self));
+
+  viva_runner_start_async (_viva_window_ensure_runner (self), self->cancellable,
+                           start_cb, g_object_ref (self));
+}
+
+void
+_viva_window_run_action (GtkWidget  *widget,
+                         const char *action_name,
+                         GVariant   *param)
+{
+  VivaWindow *self = VIVA_WINDOW (widget);
+  g_autofree char *code = NULL;
+
+  if (self->running)
+    {
+      viva_runner_stop (self->runner);
+      return;
+    }
+
+  code = viva_editor_dup_text (self->editor);
+
+  viva_console_clear (self->console);
+  viva_console_set_status (self->console, _("Running…"));
+  viva_window_set_running (self, TRUE);
+  self->ran_ok = FALSE;
+
+  viva_runner_run_async (_viva_window_ensure_runner (self), code, STUDENT_RUN_TIMEOUT_MS,
+                         self->cancellable, run_cb, g_object_ref (self));
+}
