@@ -1023,19 +1023,14 @@ prime_cb (GObject      *object,
 static void
 started (VivaExaminer *self)
 {
-  /* A resumed defense has a fresh worker: running the current code first
-   * gives it the globals the examiner's earlier steps relied on. */
-  if (self->steps->len > 0)
-    {
-      g_autofree char *code = viva_code_source_dup_code (self->code_source);
+  g_autofree char *code = viva_code_source_dup_code (self->code_source);
 
-      _viva_examiner_set_state (self, VIVA_EXAMINER_STATE_RUNNING_TOOL);
-      viva_runner_run_async (self->runner, code, self->limits.run_timeout_ms,
-                             cancellable (self), prime_cb, g_object_ref (self->task));
-      return;
-    }
-
-  next_turn (self);
+  /* The worker is primed with the student's code, as the editor's worker
+   * is after the run that enabled Submit: runPython sees its globals. A
+   * resumed defense gets the same, so a redone step sees what it saw. */
+  _viva_examiner_set_state (self, VIVA_EXAMINER_STATE_RUNNING_TOOL);
+  viva_runner_run_async (self->runner, code, self->limits.run_timeout_ms,
+                         cancellable (self), prime_cb, g_object_ref (self->task));
 }
 
 static void
