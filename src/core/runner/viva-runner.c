@@ -162,6 +162,13 @@ worker_is_current (Worker *worker)
   return worker->runner != NULL && worker->runner->worker == worker;
 }
 
+static gboolean
+late_kill_cb (gpointer user_data)
+{
+  g_subprocess_force_exit (user_data);
+  return G_SOURCE_REMOVE;
+}
+
 /* Lets a worker go: no more events are read from it and it is killed. */
 static void
 worker_discard (Worker *worker)
@@ -174,7 +181,17 @@ worker_discard (Worker *worker)
   g_clear_handle_id (&worker->drain_id, g_source_remove);
   g_cancellable_cancel (worker->cancellable);
   g_io_stream_close (worker->channel, NULL, NULL);
-  g_subprocess_force_exit (worker->process);
+
+  /* HACK: bubblewrap killed while it sets up its namespaces leaves its
+   * pid-1 child waiting forever for a uid map (bubblewrap 0.8). A worker
+   * that is not ready yet leaves by itself once it finds the channel
+   * closed; the kill is only a late backstop for it. */
+  if (worker->ready || worker->sandbox != VIVA_RUNNER_SANDBOX_BUBBLEWRAP)
+    g_subprocess_force_exit (worker->process);
+  else
+    g_timeout_add_seconds_full (G_PRIORITY_DEFAULT, 10, late_kill_cb,
+                                g_object_ref (worker->process), g_object_unref);
+
   worker_unref (worker);
 }
 
