@@ -27,6 +27,7 @@
 #define GRACE_MS         1000
 #define CHECK_TIMEOUT_MS 5000
 #define EXIT_DRAIN_MS    250
+#define START_TIMEOUT_S  20
 #define PIPE_CHUNK       8192
 
 typedef enum
@@ -73,6 +74,7 @@ struct _Worker
   GCancellable      *cancellable;
   GString           *early_stderr;
   guint              drain_id;
+  guint              start_id;
   gboolean           writing;
   gboolean           ready;
   gboolean           killed;
@@ -179,6 +181,7 @@ worker_discard (Worker *worker)
     worker->runner->worker = NULL;
   worker->runner = NULL;
   g_clear_handle_id (&worker->drain_id, g_source_remove);
+  g_clear_handle_id (&worker->start_id, g_source_remove);
   g_cancellable_cancel (worker->cancellable);
   g_io_stream_close (worker->channel, NULL, NULL);
 
@@ -620,6 +623,7 @@ viva_runner_handle_event (VivaRunner *self,
       const char *version = json_object_get_string_member_with_default (event, "python", NULL);
 
       worker->ready = TRUE;
+      g_clear_handle_id (&worker->start_id, g_source_remove);
       g_string_truncate (worker->early_stderr, 0);
       if (g_strcmp0 (self->python_version, version) != 0)
         {
@@ -799,6 +803,25 @@ worker_wait_cb (GObject      *object,
   worker_unref (worker);
 }
 
+static void viva_runner_fail_all (VivaRunner *self,
+                                  GError     *error);
+
+static gboolean
+worker_start_timeout_cb (gpointer user_data)
+{
+  Worker *worker = user_data;
+  VivaRunner *self = worker->runner;
+  g_autoptr(GError) error = NULL;
+
+  worker->start_id = 0;
+  error = g_error_new (G_IO_ERROR, G_IO_ERROR_TIMED_OUT,
+                       _("Python did not start within %d s. Close other programs and try again."),
+                       START_TIMEOUT_S);
+  worker_discard (worker);
+  viva_runner_fail_all (self, error);
+  return G_SOURCE_REMOVE;
+}
+
 static gboolean
 viva_runner_spawn (VivaRunner  *self,
                    GError     **error)
@@ -861,6 +884,7 @@ viva_runner_spawn (VivaRunner  *self,
   pipe_read_start (worker, g_subprocess_get_stdout_pipe (worker->process), 1);
   pipe_read_start (worker, g_subprocess_get_stderr_pipe (worker->process), 2);
   g_subprocess_wait_async (worker->process, worker->cancellable, worker_wait_cb, worker_ref (worker));
+  worker->start_id = g_timeout_add_seconds (START_TIMEOUT_S, worker_start_timeout_cb, worker);
 
   return TRUE;
 }
