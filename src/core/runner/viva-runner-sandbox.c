@@ -251,9 +251,11 @@ _viva_runner_launch_spawn (VivaRunnerLaunch   *launch,
       break;
 
     case VIVA_RUNNER_SANDBOX_FLATPAK:
+      /* The sub-sandbox sees /app, the runtime and its own /tmp, not the
+       * app's data or cache folders: everything lives in /tmp. */
       add (argv, "flatpak-spawn", "--sandbox", "--no-network", "--watch-bus",
-           "--forward-fd=3", NULL);
-      set_environ (launcher, argv, g_get_tmp_dir (), launch->cache_dir, TRUE);
+           "--forward-fd=3", "--directory=/tmp", NULL);
+      set_environ (launcher, argv, "/tmp", "/tmp", TRUE);
       break;
 
     case VIVA_RUNNER_SANDBOX_NONE:
