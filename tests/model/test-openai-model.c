@@ -982,6 +982,54 @@ test_no_model_at_all (Fixture       *fixture,
   g_assert_error (error, VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_NO_MODEL);
 }
 
+/* No model configured and /models failing once: retried like a chat. */
+static void
+test_models_retried (Fixture       *fixture,
+                     gconstpointer  data)
+{
+  const char *models[] = { "first", NULL };
+  g_autoptr(VivaTestResponse) busy = viva_test_response_new_json (503, "{\"error\":\"starting\"}");
+  g_autoptr(VivaTestResponse) response = viva_test_response_new_chat_stream ("Hi", NULL, NULL, NULL);
+  g_autoptr(VivaChatRequest) request = simple_request ("x");
+  g_autoptr(VivaChatReply) reply = NULL;
+  g_autoptr(JsonObject) body = NULL;
+  g_autoptr(GError) error = NULL;
+
+  viva_test_server_queue (fixture->server, "GET", "/v1/models", busy);
+  viva_test_server_serve_models (fixture->server, models);
+  viva_test_server_set_default (fixture->server, "POST", "/v1/chat/completions", response);
+  viva_openai_model_set_model (fixture->model, NULL);
+  reply = stream (fixture, request, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (viva_test_server_count_requests (fixture->server, "GET", "/v1/models"), ==, 2);
+  body = request_body (fixture, "/v1/chat/completions", 0);
+  g_assert_cmpstr (json_object_get_string_member (body, "model"), ==, "first");
+}
+
+/* A server that takes the connection and never answers /api/version does
+ * not hold the stream: detection gives up, the chat goes ahead. */
+static void
+test_detect_timeout (Fixture       *fixture,
+                     gconstpointer  data)
+{
+  g_autoptr(VivaTestResponse) silent = viva_test_response_new_json (200, "{\"version\":\"0.6.2\"}");
+  g_autoptr(VivaTestResponse) response = viva_test_response_new_chat_stream ("Hi", NULL, NULL, NULL);
+  g_autoptr(VivaChatRequest) request = simple_request ("x");
+  g_autoptr(VivaChatReply) reply = NULL;
+  g_autoptr(GError) error = NULL;
+  gint64 start = g_get_monotonic_time ();
+
+  viva_test_response_set_header_delay (silent, 5000);
+  viva_test_server_set_default (fixture->server, "GET", "/api/version", silent);
+  viva_test_server_set_default (fixture->server, "POST", "/v1/chat/completions", response);
+  viva_openai_model_set_first_byte_timeout (fixture->model, 300);
+  reply = stream (fixture, request, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (viva_chat_reply_get_content (reply), ==, "Hi");
+  g_assert_cmpint (g_get_monotonic_time () - start, <, 3 * G_USEC_PER_SEC);
+  g_assert_cmpint (viva_openai_model_get_server_kind (fixture->model), ==, VIVA_SERVER_KIND_UNKNOWN);
+}
+
 static GStrv
 list_models (Fixture  *fixture,
              GError  **error)
@@ -1019,6 +1067,27 @@ test_discovery (Fixture       *fixture,
 }
 
 /* /v1/models missing: Ollama's /api/tags answers. */
+/* Hosted APIs want the key for /models too. */
+static void
+test_discovery_sends_key (Fixture       *fixture,
+                          gconstpointer  data)
+{
+  const char *models[] = { "gpt-4.1", NULL };
+  g_autoptr(GAsyncResult) stored = NULL;
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) names = NULL;
+
+  viva_secrets_store_async (fixture->secrets, fixture->base_url, "sk-list", NULL, store_result, &stored);
+  viva_test_run_until_result (&stored);
+  g_assert_true (viva_secrets_store_finish (fixture->secrets, stored, NULL));
+
+  viva_test_server_serve_models (fixture->server, models);
+  names = list_models (fixture, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (viva_test_request_get_header (viva_test_server_find_request (fixture->server, "GET", "/v1/models", 0),
+                                                 "Authorization"), ==, "Bearer sk-list");
+}
+
 static void
 test_discovery_tags_fallback (Fixture       *fixture,
                               gconstpointer  data)
@@ -1280,6 +1349,9 @@ main (int   argc,
   ADD ("first-model", test_first_model);
   ADD ("no-model-at-all", test_no_model_at_all);
   ADD ("discovery", test_discovery);
+  ADD ("discovery-sends-key", test_discovery_sends_key);
+  ADD ("models-retried", test_models_retried);
+  ADD ("detect-timeout", test_detect_timeout);
   ADD ("discovery-tags-fallback", test_discovery_tags_fallback);
   ADD ("discovery-empty", test_discovery_empty);
   ADD ("discovery-failure", test_discovery_failure);

@@ -216,19 +216,67 @@ _viva_read_small_body_finish (GAsyncResult  *result,
   return g_task_propagate_pointer (G_TASK (result), error);
 }
 
-/* GET a small JSON document; any status is returned with its body. */
+/* GET a small JSON document; any status is returned with its body. The
+ * API key goes along (hosted APIs want it for /models), and a server that
+ * accepts the connection but never answers times out. */
+
+#define SMALL_REQUEST_TIMEOUT_MS 15000
 
 typedef struct
 {
-  SoupMessage *message;
-  guint        status;
+  char         *url;
+  SoupMessage  *message;
+  GCancellable *cancellable;
+  GCancellable *caller_cancellable;
+  gulong        cancelled_id;
+  GSource      *timeout;
+  guint         timeout_ms;
+  guint         status;
+  gboolean      timed_out;
 } GetJson;
+
+static void
+get_json_stop_timeout (GetJson *get)
+{
+  if (get->timeout != NULL)
+    {
+      g_source_destroy (get->timeout);
+      g_clear_pointer (&get->timeout, g_source_unref);
+    }
+}
 
 static void
 get_json_free (GetJson *get)
 {
+  get_json_stop_timeout (get);
+  /* See disconnect_cancellable() in viva-openai-model.c for why not
+   * g_cancellable_disconnect(). */
+  if (get->caller_cancellable != NULL)
+    g_clear_signal_handler (&get->cancelled_id, get->caller_cancellable);
+  g_clear_object (&get->caller_cancellable);
+  g_clear_object (&get->cancellable);
   g_clear_object (&get->message);
+  g_free (get->url);
   g_free (get);
+}
+
+static void
+get_json_return_error (GTask        *task,
+                       const GError *error)
+{
+  VivaOpenAIModel *self = g_task_get_source_object (task);
+  GetJson *get = g_task_get_task_data (task);
+  gboolean retryable;
+
+  if (g_cancellable_is_cancelled (get->caller_cancellable))
+    return g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, _("Operation was cancelled"));
+
+  if (get->timed_out)
+    return g_task_return_new_error (task, VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_TIMEOUT,
+                                    _("The server at %s did not answer within %u seconds — check that it is a model server and that it is not overloaded."),
+                                    self->base_url, (get->timeout_ms + 999) / 1000);
+
+  g_task_return_error (task, _viva_openai_model_transport_error (self, error, &retryable));
 }
 
 static void
@@ -237,17 +285,15 @@ get_json_body_cb (GObject      *object,
                   gpointer      user_data)
 {
   g_autoptr(GTask) task = user_data;
+  GetJson *get = g_task_get_task_data (task);
   g_autoptr(GBytes) bytes = NULL;
   g_autoptr(GError) error = NULL;
   JsonNode *node;
 
-  if (!(bytes = _viva_read_small_body_finish (result, &error)))
-    {
-      VivaOpenAIModel *self = g_task_get_source_object (task);
-      gboolean retryable;
+  get_json_stop_timeout (get);
 
-      return g_task_return_error (task, _viva_openai_model_transport_error (self, error, &retryable));
-    }
+  if (!(bytes = _viva_read_small_body_finish (result, &error)))
+    return get_json_return_error (task, error);
 
   node = _viva_json_parse (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), NULL);
   g_task_return_pointer (task, node, node != NULL ? (GDestroyNotify)json_node_unref : NULL);
@@ -259,19 +305,65 @@ get_json_send_cb (GObject      *object,
                   gpointer      user_data)
 {
   g_autoptr(GTask) task = user_data;
-  VivaOpenAIModel *self = g_task_get_source_object (task);
   GetJson *get = g_task_get_task_data (task);
   g_autoptr(GInputStream) stream = NULL;
   g_autoptr(GError) error = NULL;
   GCancellable *cancellable;
-  gboolean retryable;
 
   if (!(stream = soup_session_send_finish (SOUP_SESSION (object), result, &error)))
-    return g_task_return_error (task, _viva_openai_model_transport_error (self, error, &retryable));
+    return get_json_return_error (task, error);
 
   get->status = soup_message_get_status (get->message);
-  cancellable = g_task_get_cancellable (task);
+  cancellable = get->cancellable;
   _viva_read_small_body_async (stream, cancellable, get_json_body_cb, g_steal_pointer (&task));
+}
+
+static gboolean
+get_json_timeout_cb (gpointer user_data)
+{
+  GetJson *get = user_data;
+
+  get->timed_out = TRUE;
+  g_clear_pointer (&get->timeout, g_source_unref);
+  g_cancellable_cancel (get->cancellable);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+get_json_cancelled_cb (GCancellable *caller_cancellable,
+                       GCancellable *cancellable)
+{
+  g_cancellable_cancel (cancellable);
+}
+
+static void
+get_json_key_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  VivaOpenAIModel *self = g_task_get_source_object (task);
+  GetJson *get = g_task_get_task_data (task);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *api_key = NULL;
+  GCancellable *cancellable;
+
+  api_key = viva_secrets_lookup_finish (VIVA_SECRETS (object), result, &error);
+  if (error != NULL)
+    return g_task_return_error (task, g_steal_pointer (&error));
+
+  if (!(get->message = _viva_openai_model_new_message (self, SOUP_METHOD_GET, get->url, api_key)))
+    return g_task_return_new_error (task, VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_CONNECTION,
+                                    _("“%s” is not a server address — check it in Preferences."),
+                                    get->url);
+
+  get->timeout = g_timeout_source_new (get->timeout_ms);
+  g_source_set_callback (get->timeout, get_json_timeout_cb, get, NULL);
+  g_source_attach (get->timeout, g_task_get_context (task));
+
+  cancellable = get->cancellable;
+  soup_session_send_async (self->session, get->message, G_PRIORITY_DEFAULT, cancellable,
+                           get_json_send_cb, g_steal_pointer (&task));
 }
 
 void
@@ -286,14 +378,18 @@ _viva_openai_model_get_json_async (VivaOpenAIModel     *self,
 
   g_task_set_source_tag (task, _viva_openai_model_get_json_async);
   g_task_set_task_data (task, get, (GDestroyNotify)get_json_free);
+  get->url = g_strdup (url);
+  get->timeout_ms = MIN (self->first_byte_timeout, SMALL_REQUEST_TIMEOUT_MS);
+  get->cancellable = g_cancellable_new ();
+  if (cancellable != NULL)
+    {
+      get->caller_cancellable = g_object_ref (cancellable);
+      get->cancelled_id = g_cancellable_connect (cancellable, G_CALLBACK (get_json_cancelled_cb),
+                                                 g_object_ref (get->cancellable), g_object_unref);
+    }
 
-  if (!(get->message = _viva_openai_model_new_message (self, SOUP_METHOD_GET, url, NULL)))
-    return g_task_return_new_error (task, VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_CONNECTION,
-                                    _("“%s” is not a server address — check it in Preferences."),
-                                    url);
-
-  soup_session_send_async (self->session, get->message, G_PRIORITY_DEFAULT, cancellable,
-                           get_json_send_cb, g_steal_pointer (&task));
+  viva_secrets_lookup_async (self->secrets, self->base_url, cancellable,
+                             get_json_key_cb, g_steal_pointer (&task));
 }
 
 /**

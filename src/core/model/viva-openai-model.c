@@ -143,6 +143,7 @@ stream_data_free (StreamData *data)
 }
 
 static void start_attempt (GTask *task);
+static void resolve_model (GTask *task);
 
 static void
 disconnect_cancellable (GTask *task)
@@ -229,7 +230,10 @@ retry_delay_cb (gpointer user_data)
       g_clear_pointer (&data->delay_cancel, g_source_unref);
     }
 
-  start_attempt (task);
+  if (data->model == NULL)
+    resolve_model (task);
+  else
+    start_attempt (task);
   return G_SOURCE_REMOVE;
 }
 
@@ -800,8 +804,19 @@ resolve_model_cb (GObject      *object,
   g_autoptr(GError) error = NULL;
   g_auto(GStrv) names = NULL;
 
+  /* Not running, or busy: worth the same retries as a chat request. */
   if (!(names = viva_openai_model_list_models_finish (self, result, &error)))
-    return stream_fail (task, g_steal_pointer (&error));
+    {
+      gboolean retryable = error->domain == VIVA_MODEL_ERROR &&
+                           (error->code == VIVA_MODEL_ERROR_NOT_RUNNING ||
+                            error->code == VIVA_MODEL_ERROR_CONNECTION ||
+                            error->code == VIVA_MODEL_ERROR_SERVER ||
+                            error->code == VIVA_MODEL_ERROR_RATE_LIMITED ||
+                            error->code == VIVA_MODEL_ERROR_TIMEOUT);
+
+      data->attempt++;
+      return stream_fault (task, g_steal_pointer (&error), retryable, 0);
+    }
 
   if (names[0] == NULL)
     return stream_fail (task, _viva_model_error_new_no_model (self->base_url,
