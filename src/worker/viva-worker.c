@@ -491,6 +491,7 @@ handle_code (JsonObject *request,
   Reason reason;
 
   g_mutex_lock (&output.lock);
+  output_flush_locked (); /* what threads printed since the last run */
   output.id = id;
   output.limit = limit;
   output.written = 0;
