@@ -353,6 +353,7 @@ stream_read_failed (GTask  *task,
 {
   VivaOpenAIModel *self = g_task_get_source_object (task);
   StreamData *data = g_task_get_task_data (task);
+  GError *fault;
   gboolean retryable;
 
   if (g_cancellable_is_cancelled (g_task_get_cancellable (task)))
@@ -367,8 +368,10 @@ stream_read_failed (GTask  *task,
       return stream_fault (task, timeout_error (self, data), TRUE, 0);
     }
 
-  stream_fault (task, _viva_openai_model_transport_error (self, error, &retryable), retryable, 0);
+  /* Two statements: C leaves the order of arguments' evaluation open. */
+  fault = _viva_openai_model_transport_error (self, error, &retryable);
   g_error_free (error);
+  stream_fault (task, fault, retryable, 0);
 }
 
 static void
@@ -675,6 +678,7 @@ build_body (VivaOpenAIModel *self,
   GPtrArray *messages = viva_chat_request_get_messages (data->request);
   GPtrArray *tools = viva_chat_request_get_tools (data->request);
   guint max_tokens = viva_chat_request_get_max_tokens (data->request);
+  JsonNode *schema = viva_chat_request_get_response_schema (data->request);
   JsonArray *array = json_array_sized_new (messages->len);
   double temperature;
   char *text;
@@ -707,6 +711,8 @@ build_body (VivaOpenAIModel *self,
         json_object_set_int_member (options, "num_predict", max_tokens);
       json_object_set_object_member (body, "options", options);
       json_object_set_string_member (body, "keep_alive", OLLAMA_KEEP_ALIVE);
+      if (schema != NULL)
+        json_object_set_member (body, "format", json_node_copy (schema));
     }
   else
     {
@@ -721,6 +727,18 @@ build_body (VivaOpenAIModel *self,
         json_object_set_double_member (body, "temperature", temperature);
       if (max_tokens > 0)
         json_object_set_int_member (body, "max_tokens", max_tokens);
+      if (schema != NULL)
+        {
+          JsonObject *format = json_object_new ();
+          JsonObject *json_schema = json_object_new ();
+
+          json_object_set_string_member (json_schema, "name",
+                                         viva_chat_request_get_response_schema_name (data->request));
+          json_object_set_member (json_schema, "schema", json_node_copy (schema));
+          json_object_set_string_member (format, "type", "json_schema");
+          json_object_set_object_member (format, "json_schema", json_schema);
+          json_object_set_object_member (body, "response_format", format);
+        }
     }
 
   json_node_set_object (root, body);
