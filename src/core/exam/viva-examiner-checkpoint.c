@@ -115,8 +115,14 @@ _viva_examiner_to_checkpoint (VivaExaminer *self)
   g_autoptr(JsonObject) code = json_object_new ();
   g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
   g_autofree char *updated = g_date_time_format_iso8601 (now);
-  g_autofree char *hash = _viva_examiner_problem_hash (self->problem);
   JsonNode *node;
+
+  /* The problem does not change during a defense: hash and copy it once. */
+  if (self->problem_hash == NULL)
+    {
+      self->problem_hash = _viva_examiner_problem_hash (self->problem);
+      self->problem_pack = _viva_examiner_problem_to_pack (self->problem, self->pack_id);
+    }
 
   json_object_set_string_member (root, "format", VIVA_EXAM_CHECKPOINT_FORMAT);
   json_object_set_int_member (root, "version", VIVA_EXAM_CHECKPOINT_VERSION);
@@ -126,8 +132,8 @@ _viva_examiner_to_checkpoint (VivaExaminer *self)
   if (self->pack_id)
     json_object_set_string_member (root, "pack_id", self->pack_id);
   json_object_set_string_member (root, "problem_id", viva_problem_get_id (self->problem));
-  json_object_set_string_member (root, "problem_sha256", hash);
-  json_object_set_member (root, "pack", _viva_examiner_problem_to_pack (self->problem, self->pack_id));
+  json_object_set_string_member (root, "problem_sha256", self->problem_hash);
+  json_object_set_member (root, "pack", json_node_ref (self->problem_pack));
 
   json_object_set_string_member (model, "type", G_OBJECT_TYPE_NAME (self->model));
   if (VIVA_IS_OPENAI_MODEL (self->model))

@@ -468,14 +468,17 @@ reply_cb (GObject      *object,
 
   self->iterations++;
 
-  data = json_object_new ();
-  json_object_set_int_member (data, "iteration", self->iterations);
-  json_object_set_member (data, "reply", viva_chat_reply_to_json (reply));
-  json_object_set_int_member (data, "total_ms", (now - self->request_started) / 1000);
-  if (self->first_byte != 0)
-    json_object_set_int_member (data, "first_byte_ms", (self->first_byte - self->request_started) / 1000);
-  add_usage (data, viva_chat_reply_get_usage (reply));
-  trace (self, "reply", data);
+  if (self->session != NULL)
+    {
+      data = json_object_new ();
+      json_object_set_int_member (data, "iteration", self->iterations);
+      json_object_set_member (data, "reply", viva_chat_reply_to_json (reply));
+      json_object_set_int_member (data, "total_ms", (now - self->request_started) / 1000);
+      if (self->first_byte != 0)
+        json_object_set_int_member (data, "first_byte_ms", (self->first_byte - self->request_started) / 1000);
+      add_usage (data, viva_chat_reply_get_usage (reply));
+      trace (self, "reply", data);
+    }
 
   message = viva_chat_reply_to_message (reply);
   g_ptr_array_add (self->messages, viva_chat_message_ref (message));
@@ -535,12 +538,17 @@ next_turn (VivaExaminer *self)
   _viva_examiner_set_state (self, VIVA_EXAMINER_STATE_THINKING);
   checkpoint (self);
 
-  data = json_object_new ();
-  json_object_set_int_member (data, "iteration", self->iterations + 1);
-  json_object_set_int_member (data, "estimated_tokens",
-                              viva_chat_request_estimate_prompt_tokens (self->request));
-  json_object_set_member (data, "request", viva_chat_request_to_json (self->request));
-  trace (self, "request", data);
+  /* The whole request goes to the trace (never the API key, which only
+   * the HTTP layer sees); built only when there is a trace to write. */
+  if (self->session != NULL)
+    {
+      data = json_object_new ();
+      json_object_set_int_member (data, "iteration", self->iterations + 1);
+      json_object_set_int_member (data, "estimated_tokens",
+                                  viva_chat_request_estimate_prompt_tokens (self->request));
+      json_object_set_member (data, "request", viva_chat_request_to_json (self->request));
+      trace (self, "request", data);
+    }
 
   self->request_started = g_get_monotonic_time ();
   self->first_byte = 0;

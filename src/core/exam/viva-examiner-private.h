@@ -66,6 +66,8 @@ struct _VivaExaminer
   char              *code_hash;
   char              *code_snapshot;
   char              *created;
+  char              *problem_hash;
+  JsonNode          *problem_pack;
 
   VivaExamPhase      phase;
   GTask             *task;

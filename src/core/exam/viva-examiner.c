@@ -112,6 +112,8 @@ viva_examiner_finalize (GObject *object)
   g_clear_pointer (&self->code_hash, g_free);
   g_clear_pointer (&self->code_snapshot, g_free);
   g_clear_pointer (&self->created, g_free);
+  g_clear_pointer (&self->problem_hash, g_free);
+  g_clear_pointer (&self->problem_pack, json_node_unref);
 
   G_OBJECT_CLASS (viva_examiner_parent_class)->finalize (object);
 }
