@@ -612,6 +612,24 @@ test_transient_then_ok (Fixture       *fixture,
   collected_clear (&collected);
 }
 
+/* A connection that breaks before any answer is retried, then reported. */
+static void
+test_dropped_retried (Fixture       *fixture,
+                      gconstpointer  data)
+{
+  g_autoptr(VivaTestResponse) dropped = viva_test_response_new_chat_stream ("Never.", NULL, NULL, NULL);
+  g_autoptr(VivaChatRequest) request = simple_request ("x");
+  g_autoptr(VivaChatReply) reply = NULL;
+  g_autoptr(GError) error = NULL;
+
+  viva_test_response_set_drop_after (dropped, 0);
+  viva_test_server_set_default (fixture->server, "POST", "/v1/chat/completions", dropped);
+  reply = stream (fixture, request, NULL, NULL, &error);
+  g_assert_null (reply);
+  g_assert_error (error, VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_CONNECTION);
+  g_assert_cmpuint (viva_test_server_count_requests (fixture->server, "POST", "/v1/chat/completions"), ==, 3);
+}
+
 /* 400 naming temperature: drop it, retry once, remember for the model. */
 static void
 test_temperature_fallback (Fixture       *fixture,
@@ -1332,6 +1350,7 @@ main (int   argc,
   ADD ("rate-limited-retried", test_rate_limited_retried);
   ADD ("retry-after", test_retry_after);
   ADD ("transient-then-ok", test_transient_then_ok);
+  ADD ("dropped-retried", test_dropped_retried);
   ADD ("temperature-fallback", test_temperature_fallback);
   ADD ("stream-options-fallback", test_stream_options_fallback);
   ADD ("bad-request", test_bad_request);
