@@ -614,6 +614,69 @@ test_follow_up (Fixture       *fixture,
   exam_assert_valid_for_strict_openai (fixture->server);
 }
 
+static void
+on_message (VivaExaminer *examiner,
+            const char   *text,
+            gboolean     *spoke)
+{
+  g_assert_cmpstr (text, ==, "Thanks, one moment.");
+  *spoke = TRUE;
+}
+
+/* Tool output is capped with a note; older turns are compacted once the
+ * prompt outgrows the context, the system prompt and the last steps kept
+ * whole; the message tool speaks without waiting. */
+static void
+test_context_budget (Fixture       *fixture,
+                     gconstpointer  data)
+{
+  g_autoptr(VivaExamVerdict) verdict = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) keep = NULL;
+  VivaExamLimits limits;
+  JsonArray *messages;
+  const char *flood;
+  const char *recent;
+  guint n;
+  gboolean spoke = FALSE;
+
+  viva_exam_limits_init_default (&limits);
+  limits.tool_output_limit = 600;
+  limits.context_length = 1500;
+  limits.keep_recent_steps = 1;
+  limits.max_iterations = 4;
+  viva_examiner_set_limits (fixture->examiner, &limits);
+  g_signal_connect (fixture->examiner, "message", G_CALLBACK (on_message), &spoke);
+
+  exam_queue_reply (fixture->server, NULL, "runPython", "{\"code\": \"print('x' * 20000)\"}");
+  exam_queue_reply (fixture->server, NULL, "message", "{\"text\": \"Thanks, one moment.\"}");
+  exam_queue_reply (fixture->server, NULL, "readStudentCode", "{}");
+  exam_queue_reply (fixture->server, "Hmm.", NULL, NULL);
+
+  verdict = run (fixture, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (viva_exam_verdict_get_status (verdict), ==, VIVA_EXAM_STATUS_INCOMPLETE);
+  g_assert_true (spoke);
+
+  /* The flood reached the model cut to the cap, with the count. */
+  flood = viva_chat_message_get_content (g_ptr_array_index (viva_examiner_get_messages (fixture->examiner), 1));
+  g_assert_cmpuint (strlen (flood), <, 1200);
+  g_assert_nonnull (strstr (flood, "characters cut"));
+
+  /* By the last request the old result is compacted, the newest whole. */
+  messages = request_messages (fixture, 3, &keep);
+  n = json_array_get_length (messages);
+  g_assert_nonnull (strstr (json_object_get_string_member (json_array_get_object_element (messages, 0), "content"),
+                            "   1| def add(a, b):"));
+  g_assert_nonnull (strstr (json_object_get_string_member (json_array_get_object_element (messages, 2), "content"),
+                            "compacted"));
+  g_assert_nonnull (strstr (json_object_get_string_member (json_array_get_object_element (messages, 2), "content"),
+                            "\"step\":\"S1\""));
+  recent = json_object_get_string_member (json_array_get_object_element (messages, n - 1), "content");
+  g_assert_nonnull (strstr (recent, "   2|     return a + b"));
+  exam_assert_valid_for_strict_openai (fixture->server);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -636,6 +699,7 @@ main (int   argc,
   ADD ("probe-facts", test_probe_facts);
   ADD ("evidence-checked", test_evidence_checked);
   ADD ("follow-up", test_follow_up);
+  ADD ("context-budget", test_context_budget);
 
   return g_test_run ();
 }
