@@ -21,6 +21,8 @@ struct _VivaChatRequest
   double     temperature;
   guint      has_temperature : 1;
   guint      max_tokens;
+  char      *schema_name;
+  JsonNode  *schema;
 };
 
 G_DEFINE_BOXED_TYPE (VivaChatRequest, viva_chat_request, viva_chat_request_ref, viva_chat_request_unref)
@@ -62,6 +64,8 @@ viva_chat_request_unref (VivaChatRequest *self)
   g_ptr_array_unref (self->messages);
   g_ptr_array_unref (self->tools);
   g_free (self->model);
+  g_free (self->schema_name);
+  g_clear_pointer (&self->schema, json_node_unref);
   g_free (self);
 }
 
@@ -197,6 +201,61 @@ viva_chat_request_set_max_tokens (VivaChatRequest *self,
 {
   g_return_if_fail (self != NULL);
   self->max_tokens = max_tokens;
+}
+
+/**
+ * viva_chat_request_get_response_schema_name:
+ *
+ * Returns: (nullable): the name of the JSON schema the reply must follow
+ */
+const char *
+viva_chat_request_get_response_schema_name (const VivaChatRequest *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  return self->schema_name;
+}
+
+/**
+ * viva_chat_request_get_response_schema:
+ *
+ * Returns: (transfer none) (nullable): the JSON schema the reply's content
+ *   must follow, or %NULL for free text
+ */
+JsonNode *
+viva_chat_request_get_response_schema (const VivaChatRequest *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  return self->schema;
+}
+
+/**
+ * viva_chat_request_set_response_schema:
+ * @name: (nullable): a short name for the schema, letters, digits, `_` and `-`
+ * @schema: (nullable) (transfer none): a JSON schema object, copied; %NULL
+ *   for a free-text reply
+ *
+ * Asks for a reply whose content is one JSON document following @schema:
+ * sent as `response_format` of type `json_schema` to OpenAI-compatible
+ * servers and as `format` to Ollama's native API. A server that does not
+ * support it may reject the request (%VIVA_MODEL_ERROR_BAD_REQUEST); the
+ * caller may then ask again without a schema.
+ */
+void
+viva_chat_request_set_response_schema (VivaChatRequest *self,
+                                       const char      *name,
+                                       JsonNode        *schema)
+{
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (schema == NULL || JSON_NODE_HOLDS_OBJECT (schema));
+
+  g_clear_pointer (&self->schema_name, g_free);
+  g_clear_pointer (&self->schema, json_node_unref);
+
+  if (schema != NULL)
+    {
+      self->schema_name = g_strdup (name != NULL && name[0] != '\0' ? name : "response");
+      self->schema = json_node_copy (schema);
+    }
 }
 
 /**

@@ -48,6 +48,11 @@ void             viva_chat_request_unset_temperature (VivaChatRequest     *self)
 guint            viva_chat_request_get_max_tokens  (const VivaChatRequest *self);
 void             viva_chat_request_set_max_tokens  (VivaChatRequest       *self,
                                                     guint                  max_tokens);
+const char      *viva_chat_request_get_response_schema_name (const VivaChatRequest *self);
+JsonNode        *viva_chat_request_get_response_schema (const VivaChatRequest *self);
+void             viva_chat_request_set_response_schema (VivaChatRequest     *self,
+                                                    const char            *name,
+                                                    JsonNode              *schema);
 guint            viva_chat_request_estimate_prompt_tokens (const VivaChatRequest *self);
 JsonNode        *viva_chat_request_to_json         (const VivaChatRequest *self);
 VivaChatRequest *viva_chat_request_new_from_json   (JsonNode              *node,
