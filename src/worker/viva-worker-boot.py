@@ -212,5 +212,5 @@ def setup():
     os.environ["MPLBACKEND"] = "module://_viva_mpl"
     # A segfault prints the Python stack on the real stderr, which the app reads.
     import faulthandler
-    faulthandler.enable(file=sys.__stderr__)
+    faulthandler.enable(file=_viva.crash_fd)
     reset()

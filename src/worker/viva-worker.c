@@ -27,6 +27,7 @@
 #include <fcntl.h>
 #include <gio/gio.h>
 #include <json-glib/json-glib.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <sys/prctl.h>
@@ -79,6 +80,18 @@ static struct
 static GMutex       write_lock;
 static GAsyncQueue *requests;
 static PyObject    *boot;
+
+/* fds 1 and 2 are pipes read back here (C libraries, os.write), so their
+ * output takes the same capped, ordered path as print(). The real stderr
+ * is kept for faulthandler: a crash report must not wait for a thread. */
+static struct
+{
+  GMutex lock;
+  int    pipes[2];
+  char   carry[2][4];
+  gsize  n_carry[2];
+  int    real_stderr;
+} fds = { .pipes = { -1, -1 }, .real_stderr = -1 };
 
 static void
 channel_write (const char *data,
@@ -233,6 +246,94 @@ output_image (const guint8 *data,
   g_mutex_unlock (&output.lock);
 }
 
+/* Reads what is waiting on fd 1 or 2 (index 0 or 1) without blocking. A
+ * character cut at the end of a read is kept for the next one. */
+static void
+fds_drain (int index)
+{
+  char buffer[8192 + 4];
+
+  g_mutex_lock (&fds.lock);
+
+  for (;;)
+    {
+      gsize carried = fds.n_carry[index];
+      ssize_t n;
+      const char *end;
+      gsize length;
+      g_autofree char *text = NULL;
+
+      memcpy (buffer, fds.carry[index], carried);
+      n = read (fds.pipes[index], buffer + carried, sizeof buffer - 4);
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        break;
+
+      length = carried + n;
+      fds.n_carry[index] = 0;
+      if (!g_utf8_validate (buffer, length, &end) &&
+          length - (end - buffer) < 4 &&
+          g_utf8_get_char_validated (end, length - (end - buffer)) == (gunichar) -2)
+        {
+          fds.n_carry[index] = length - (end - buffer);
+          memcpy (fds.carry[index], end, fds.n_carry[index]);
+          length = end - buffer;
+        }
+
+      text = g_utf8_make_valid (buffer, length);
+      output_append (index + 1, text, strlen (text));
+    }
+
+  g_mutex_unlock (&fds.lock);
+}
+
+static gpointer
+fds_thread (gpointer data)
+{
+  struct pollfd polls[2] = {
+    { .fd = fds.pipes[0], .events = POLLIN },
+    { .fd = fds.pipes[1], .events = POLLIN },
+  };
+
+  for (;;)
+    {
+      if (poll (polls, 2, -1) < 0)
+        continue;
+      for (int i = 0; i < 2; i++)
+        if (polls[i].revents & (POLLIN | POLLHUP))
+          fds_drain (i);
+    }
+
+  return NULL;
+}
+
+static gboolean
+fds_redirect (GError **error)
+{
+  for (int i = 0; i < 2; i++)
+    {
+      int pipe_fds[2];
+
+      if (pipe2 (pipe_fds, O_CLOEXEC | O_NONBLOCK) != 0 ||
+          dup2 (pipe_fds[1], i + 1) < 0)
+        {
+          int saved_errno = errno;
+
+          g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
+                       "cannot capture fd %d: %s", i + 1, g_strerror (saved_errno));
+          return FALSE;
+        }
+
+      /* Writers block when the pipe is full; only our end is non-blocking. */
+      fcntl (i + 1, F_SETFL, fcntl (i + 1, F_GETFL) & ~O_NONBLOCK);
+      close (pipe_fds[1]);
+      fds.pipes[i] = pipe_fds[0];
+    }
+
+  return TRUE;
+}
+
 /* _viva.write(stream, text): sys.stdout and sys.stderr end here. */
 static PyObject *
 viva_py_write (PyObject *module,
@@ -288,7 +389,12 @@ static struct PyModuleDef viva_py_module = {
 static PyObject *
 viva_py_init (void)
 {
-  return PyModule_Create (&viva_py_module);
+  PyObject *module = PyModule_Create (&viva_py_module);
+
+  /* Where faulthandler writes a crash report: the app reads it. */
+  if (module != NULL)
+    PyModule_AddIntConstant (module, "crash_fd", fds.real_stderr >= 0 ? fds.real_stderr : STDERR_FILENO);
+  return module;
 }
 
 static gpointer
@@ -524,6 +630,11 @@ handle_code (JsonObject *request,
   if (PyErr_CheckSignals () != 0)
     PyErr_Clear ();
 
+  /* Everything written to fds 1 and 2 during the run is in the pipes by
+   * now: it goes before the result. */
+  fds_drain (0);
+  fds_drain (1);
+
   if (!g_str_equal (op, "check"))
     {
       PyObject *ok = PyObject_CallMethod (boot, "emit_figures", NULL);
@@ -692,7 +803,17 @@ main (int   argc,
   requests = g_async_queue_new_full ((GDestroyNotify) json_object_unref);
   run.main_thread = pthread_self ();
 
+  fds.real_stderr = fcntl (STDERR_FILENO, F_DUPFD_CLOEXEC, CHANNEL_FD + 1);
+
   if (!start_python (&error))
+    {
+      fprintf (stderr, "viva-python-worker: %s\n", error->message);
+      return 3;
+    }
+
+  /* Python's own sys.__stdout__ and sys.__stderr__ keep fds 1 and 2, and
+   * so write into the pipes from now on. */
+  if (!fds_redirect (&error))
     {
       fprintf (stderr, "viva-python-worker: %s\n", error->message);
       return 3;
@@ -705,10 +826,11 @@ main (int   argc,
   pthread_sigmask (SIG_BLOCK, &mask, NULL);
   g_thread_unref (g_thread_new ("watchdog", watchdog_thread, NULL));
   g_thread_unref (g_thread_new ("reader", reader_thread, NULL));
+  g_thread_unref (g_thread_new ("fds", fds_thread, NULL));
   pthread_sigmask (SIG_UNBLOCK, &mask, NULL);
 
   if (!viva_worker_forbid_processes (&error))
-    fprintf (stderr, "viva-python-worker: new processes stay allowed: %s\n", error->message);
+    dprintf (fds.real_stderr, "viva-python-worker: new processes stay allowed: %s\n", error->message);
   g_clear_error (&error);
 
   send_ready ();

@@ -240,6 +240,26 @@ test_streams (Fixture       *fixture,
   g_assert_cmpstr (viva_run_result_get_stderr (result), ==, "late\n");
 }
 
+/* What bypasses sys.stdout (os.write, C libraries) arrives too, in order,
+ * before the result, and under the same cap. */
+static void
+test_fd_output (Fixture       *fixture,
+                gconstpointer  data)
+{
+  g_autoptr(VivaRunResult) result = run (fixture, "import os\nprint('a', flush=True)\nos.write(1, b'b\\n')\nprint('c')\nos.write(2, 'd \\u00e9\\n'.encode())\n", 0);
+  g_autoptr(VivaRunResult) flood = NULL;
+
+  assert_ok (result);
+  g_assert_cmpstr (viva_run_result_get_stdout (result), ==, "a\nb\nc\n");
+  g_assert_cmpstr (viva_run_result_get_stderr (result), ==, "d \u00e9\n");
+
+  viva_runner_set_output_limit (fixture->runner, 64 * 1024);
+  flood = run (fixture, "import os\nfor i in range(200):\n    os.write(1, b'x' * 100000)\nprint('end')\n", 10000);
+  assert_ok (flood);
+  g_assert_true (viva_run_result_get_output_truncated (flood));
+  g_assert_cmpuint (strlen (viva_run_result_get_stdout (flood)), <=, 64 * 1024);
+}
+
 static void
 test_syntax_error (Fixture       *fixture,
                    gconstpointer  data)
@@ -835,6 +855,7 @@ main (int   argc,
   ADD ("busy", test_busy);
   ADD ("globals-persist", test_globals_persist);
   ADD ("streams", test_streams);
+  ADD ("fd-output", test_fd_output);
   ADD ("syntax-error", test_syntax_error);
   ADD ("error-line", test_error_line);
   ADD ("infinite-loop", test_infinite_loop);

@@ -29,6 +29,7 @@
 #define EXIT_DRAIN_MS    250
 #define START_TIMEOUT_S  20
 #define PIPE_CHUNK       8192
+#define OUTPUT_SLACK     65536
 
 typedef enum
 {
@@ -448,6 +449,8 @@ viva_runner_push (VivaRunner   *self,
 
 /* Output */
 
+static void viva_runner_truncated (VivaRunner *self);
+
 static void
 viva_runner_take_output (VivaRunner *self,
                          int         stream,
@@ -458,10 +461,15 @@ viva_runner_take_output (VivaRunner *self,
 
   if (op != NULL)
     {
-      /* The worker caps what Python prints; this caps what bypasses it
-       * (os.write, C libraries) at a little more. */
+      /* The worker caps what the program prints; this is the backstop for
+       * what would get past it, so the app's memory stays bounded. */
       if (op->truncated)
         return;
+      if (op->stdout_text->len + op->stderr_text->len + length > (gsize) self->output_limit + OUTPUT_SLACK)
+        {
+          viva_runner_truncated (self);
+          return;
+        }
       g_string_append_len (stream == 1 ? op->stdout_text : op->stderr_text, text, length);
     }
 
