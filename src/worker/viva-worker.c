@@ -10,13 +10,13 @@
  * never touches it directly (sys.stdout and sys.stderr are replaced), so
  * nothing a program prints can be mistaken for a message.
  *
- * Three threads: the main thread owns the interpreter and runs requests one
+ * Four threads: the main thread owns the interpreter and runs requests one
  * at a time; a reader thread takes requests off the channel, so an
  * "interrupt" is seen while code runs; a watchdog thread ends a run that
  * passes its deadline with SIGINT to the main thread (on CPython 3.11,
  * PyErr_SetInterruptEx() from another thread does not stop a pure-Python
  * loop; a real signal does) and sends buffered output every few
- * milliseconds. */
+ * milliseconds; the last reads what reaches fds 1 and 2. See DESIGN.md. */
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
