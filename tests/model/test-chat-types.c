@@ -180,6 +180,11 @@ test_request (void)
   viva_chat_request_add_tool (request, tool);
   viva_chat_request_set_model (request, "qwen2.5:7b");
   viva_chat_request_set_temperature (request, 0.25);
+  {
+    g_autoptr(JsonNode) schema = parse ("{\"type\":\"object\",\"properties\":{\"verdict\":{\"type\":\"string\"}}}");
+
+    viva_chat_request_set_response_schema (request, "verdict", schema);
+  }
   viva_chat_request_set_max_tokens (request, 512);
   g_assert_true (viva_chat_request_get_temperature (request, &temperature));
   g_assert_cmpfloat (temperature, ==, 0.25);
@@ -195,6 +200,12 @@ test_request (void)
   g_assert_cmpuint (viva_chat_request_get_max_tokens (copy), ==, 512);
   g_assert_cmpuint (viva_chat_request_get_messages (copy)->len, ==, 2);
   g_assert_cmpuint (viva_chat_request_get_tools (copy)->len, ==, 1);
+  g_assert_cmpstr (viva_chat_request_get_response_schema_name (copy), ==, "verdict");
+  g_assert_true (json_node_equal (viva_chat_request_get_response_schema (copy),
+                                  viva_chat_request_get_response_schema (request)));
+  viva_chat_request_set_response_schema (copy, NULL, NULL);
+  g_assert_null (viva_chat_request_get_response_schema (copy));
+  g_assert_null (viva_chat_request_get_response_schema_name (copy));
 
   viva_chat_request_unset_temperature (copy);
   g_assert_false (viva_chat_request_get_temperature (copy, NULL));

@@ -335,6 +335,52 @@ test_request_body (Fixture       *fixture,
   g_assert_false (json_object_has_member (message, "name"));
 }
 
+/* A schema goes as response_format to OpenAI-compatible servers and as
+ * format to Ollama's native API. */
+static void
+test_response_schema (Fixture       *fixture,
+                      gconstpointer  data)
+{
+  const char *models[] = { "qwen2.5:7b", NULL };
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(VivaChatRequest) request = simple_request ("Judge it.");
+  g_autoptr(GError) error = NULL;
+  JsonNode *schema;
+
+  g_assert_true (json_parser_load_from_data (parser, "{\"type\":\"object\",\"required\":[\"verdict\"]}", -1, NULL));
+  schema = json_parser_get_root (parser);
+  viva_chat_request_set_response_schema (request, "verdict", schema);
+
+  for (guint native = 0; native < 2; native++)
+    {
+      g_autoptr(VivaTestResponse) response = fixture_response (native ? "ollama-native-chat.ndjson" : "ollama-v1-content.sse", 0);
+      g_autoptr(VivaChatReply) reply = NULL;
+      g_autoptr(JsonObject) body = NULL;
+
+      if (native)
+        viva_test_server_serve_ollama (fixture->server, "0.6.2", models);
+      viva_openai_model_set_base_url (fixture->model, fixture->base_url);
+      viva_test_server_queue (fixture->server, "POST", native ? "/api/chat" : "/v1/chat/completions", response);
+      reply = stream (fixture, request, NULL, NULL, &error);
+      g_assert_no_error (error);
+
+      body = request_body (fixture, native ? "/api/chat" : "/v1/chat/completions", 0);
+      if (native)
+        g_assert_true (json_node_equal (json_object_get_member (body, "format"), schema));
+      else
+        {
+          JsonObject *format = json_object_get_object_member (body, "response_format");
+          JsonObject *json_schema = json_object_get_object_member (format, "json_schema");
+
+          g_assert_cmpstr (json_object_get_string_member (format, "type"), ==, "json_schema");
+          g_assert_cmpstr (json_object_get_string_member (json_schema, "name"), ==, "verdict");
+          g_assert_true (json_node_equal (json_object_get_member (json_schema, "schema"), schema));
+          /* Forget the server, so the next round detects Ollama. */
+          viva_openai_model_set_base_url (fixture->model, "http://127.0.0.1:9/v1");
+        }
+    }
+}
+
 static void
 test_no_key_no_header (Fixture       *fixture,
                        gconstpointer  data)
@@ -1337,6 +1383,7 @@ main (int   argc,
 
   ADD ("request-body", test_request_body);
   ADD ("no-key-no-header", test_no_key_no_header);
+  ADD ("response-schema", test_response_schema);
   ADD ("ollama-native", test_ollama_native);
   ADD ("ollama-native-tool-history", test_ollama_native_tool_history);
   ADD ("ollama-openai-mode", test_ollama_openai_mode);

@@ -303,7 +303,8 @@ viva_chat_request_estimate_prompt_tokens (const VivaChatRequest *self)
  * viva_chat_request_to_json:
  *
  * The request as the trace and checkpoints keep it: `messages`, `tools`,
- * and `model`, `temperature`, `max_tokens` when set. This is not the wire
+ * and `model`, `temperature`, `max_tokens`, `response_schema` (`{name,
+ * schema}`) when set. This is not the wire
  * body; each model builds its own.
  *
  * Returns: (transfer full): an object node
@@ -338,6 +339,14 @@ viva_chat_request_to_json (const VivaChatRequest *self)
     json_object_set_double_member (object, "temperature", self->temperature);
   if (self->max_tokens > 0)
     json_object_set_int_member (object, "max_tokens", self->max_tokens);
+  if (self->schema != NULL)
+    {
+      JsonObject *format = json_object_new ();
+
+      json_object_set_string_member (format, "name", self->schema_name);
+      json_object_set_member (format, "schema", json_node_copy (self->schema));
+      json_object_set_object_member (object, "response_schema", format);
+    }
 
   node = json_node_new (JSON_NODE_OBJECT);
   json_node_set_object (node, object);
@@ -378,6 +387,7 @@ viva_chat_request_new_from_json (JsonNode  *node,
 {
   g_autoptr(VivaChatRequest) self = viva_chat_request_new ();
   JsonObject *object;
+  JsonObject *format;
   JsonArray *array;
   double number;
 
@@ -417,6 +427,11 @@ viva_chat_request_new_from_json (JsonNode  *node,
     viva_chat_request_set_temperature (self, number);
   if (get_number (object, "max_tokens", &number) && number > 0 && number < G_MAXUINT)
     self->max_tokens = (guint)number;
+  if ((format = _viva_json_get_object (object, "response_schema")) &&
+      json_object_has_member (format, "schema") &&
+      JSON_NODE_HOLDS_OBJECT (json_object_get_member (format, "schema")))
+    viva_chat_request_set_response_schema (self, _viva_json_get_string (format, "name"),
+                                           json_object_get_member (format, "schema"));
 
   return g_steal_pointer (&self);
 }
