@@ -103,6 +103,16 @@ manifests = {
 
 builder = shutil.which("flatpak-builder")
 
+
+def show_manifest(path):
+    """flatpak-builder --show-manifest with warnings fatal, run from a
+    scratch folder: it leaves its state folder in the current one."""
+    import tempfile
+    with tempfile.TemporaryDirectory() as scratch:
+        return subprocess.run([builder, "--show-manifest", path], cwd=scratch,
+                              env=dict(os.environ, G_DEBUG="fatal-warnings"),
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
 for app_id, path in manifests.items():
     name = os.path.basename(path)
     if not check(os.path.isfile(path), f"{name} exists"):
@@ -114,9 +124,7 @@ for app_id, path in manifests.items():
     if builder is None:
         skip(f"{name}: flatpak-builder --show-manifest parses it", "flatpak-builder is not installed")
     else:
-        env = dict(os.environ, G_DEBUG="fatal-warnings")
-        proc = subprocess.run([builder, "--show-manifest", name], cwd=flatpak_dir, env=env,
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        proc = show_manifest(path)
         ok = proc.returncode == 0
         if ok:
             try:
@@ -234,6 +242,57 @@ if all(os.path.isfile(p) for p in manifests.values()):
 # 6. The command is what Meson installs.
 with open(os.path.join(root, "src", "ui", "meson.build"), encoding="utf-8") as f:
     check(re.search(r"executable\(\s*'viva'", f.read()) is not None, "src/ui builds an executable named viva")
+
+# 7. The README's recipe for a lab-wide model server: the override compiles
+#    against the schema and gives those defaults, and the module it adds to
+#    the manifest is one flatpak-builder reads.
+with open(os.path.join(root, "README.md"), encoding="utf-8") as f:
+    readme = f.read()
+lab = readme[readme.find("## For lab administrators"):]
+lab = lab[:lab.find("\n## ", 3)]
+ini = re.search(r"```ini\n(.*?)```", lab, re.S)
+module = re.search(r"```json\n(.*?)```", lab, re.S)
+check(ini is not None and module is not None, "README's lab section has an override file and a manifest module")
+if ini is not None:
+    import tempfile
+    with tempfile.TemporaryDirectory() as tmp:
+        shutil.copy(os.path.join(root, "data", APP_ID + ".gschema.xml"), tmp)
+        with open(os.path.join(tmp, "90_lab.gschema.override"), "w", encoding="utf-8") as f:
+            f.write(ini.group(1))
+        proc = subprocess.run(["glib-compile-schemas", "--strict", tmp],
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        check(proc.returncode == 0, "README's override compiles with the schema, strictly", proc.stdout)
+        env = dict(os.environ, GSETTINGS_SCHEMA_DIR=tmp, GSETTINGS_BACKEND="memory")
+        got = {}
+        for key in ("base-url", "model"):
+            out = subprocess.run(["gsettings", "get", APP_ID, key], env=env,
+                                 stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True).stdout.strip()
+            got[key] = out
+        expected = dict(re.findall(r"^([a-z-]+)=(.*)$", ini.group(1), re.M))
+        check(got == expected and "localhost" not in got.get("base-url", "localhost"),
+              "with it, every account starts with the lab's base-url and model", f"{got} != {expected}")
+if module is not None:
+    try:
+        lab_module = json.loads(module.group(1))
+        parsed = True
+    except ValueError as e:
+        parsed = False
+        check(False, "README's lab-defaults module is JSON", e)
+    if parsed and builder is not None:
+        import tempfile
+        with tempfile.TemporaryDirectory() as tmp:
+            for name in os.listdir(flatpak_dir):
+                if name.endswith(".json"):
+                    shutil.copy(os.path.join(flatpak_dir, name), tmp)
+            manifest = load(os.path.join(tmp, APP_ID + ".json"))
+            manifest["modules"].append(lab_module)
+            with open(os.path.join(tmp, "lab.json"), "w", encoding="utf-8") as f:
+                json.dump(manifest, f)
+            open(os.path.join(tmp, "90_lab.gschema.override"), "w").close()
+            proc = show_manifest(os.path.join(tmp, "lab.json"))
+            check(proc.returncode == 0, "the manifest with README's lab-defaults module parses", proc.stderr)
+    elif parsed:
+        skip("the manifest with README's lab-defaults module parses", "flatpak-builder is not installed")
 
 print(f"1..{n}")
 sys.exit(1 if failed else 0)
