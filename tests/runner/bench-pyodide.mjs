@@ -4,7 +4,8 @@
 //
 // Usage: node bench-pyodide.mjs PYODIDE_DIR FILE
 // Prints one JSON object: load_ms (start-up), trivial_median_ms (runPython
-// of "pass", as Viva's warm round trip), and the output of FILE.
+// of "pass", as Viva's warm round trip), and the output of FILE's fastest
+// of three runs.
 
 import fs from "node:fs";
 import path from "node:path";
@@ -28,9 +29,23 @@ for (let i = 0; i < 2000; i++) {
 }
 times.sort((a, b) => a - b);
 
-started = performance.now();
-pyodide.runPython(fs.readFileSync(file, "utf8"));
-const run_ms = performance.now() - started;
+// Best of three, as bench-runner takes for the others: on a shared machine
+// the least disturbed run is the closest to the engine's own speed.
+const code = fs.readFileSync(file, "utf8");
+let run_ms = Infinity;
+let best = "";
+for (let i = 0; i < 3; i++) {
+  output = "";
+  started = performance.now();
+  pyodide.runPython(code);
+  const ms = performance.now() - started;
+  const inner = parseFloat(output.split("elapsed_ms: ")[1]);
+  if (!best || inner < parseFloat(best.split("elapsed_ms: ")[1])) {
+    best = output;
+    run_ms = ms;
+  }
+}
+output = best;
 
 console.log(JSON.stringify({
   version: pyodide.version,
