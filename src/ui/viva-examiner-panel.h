@@ -7,10 +7,28 @@
 
 #include <gtk/gtk.h>
 
+#include "viva-chat-view.h"
+#include "viva-examiner.h"
+
 G_BEGIN_DECLS
 
 #define VIVA_TYPE_EXAMINER_PANEL (viva_examiner_panel_get_type())
 
 G_DECLARE_FINAL_TYPE (VivaExaminerPanel, viva_examiner_panel, VIVA, EXAMINER_PANEL, GtkWidget)
+
+VivaExaminer *viva_examiner_panel_get_examiner      (VivaExaminerPanel *self);
+void          viva_examiner_panel_set_examiner      (VivaExaminerPanel *self,
+                                                     VivaExaminer      *examiner);
+void          viva_examiner_panel_clear             (VivaExaminerPanel *self);
+gboolean      viva_examiner_panel_get_model_loading (VivaExaminerPanel *self);
+void          viva_examiner_panel_set_model_loading (VivaExaminerPanel *self,
+                                                     gboolean           model_loading);
+void          viva_examiner_panel_show_error        (VivaExaminerPanel *self,
+                                                     const char        *message);
+void          viva_examiner_panel_add_note          (VivaExaminerPanel *self,
+                                                     const char        *text);
+char         *viva_examiner_panel_dup_answer        (VivaExaminerPanel *self);
+gboolean      viva_examiner_panel_claim_ctrl_enter  (VivaExaminerPanel *self);
+VivaChatView *viva_examiner_panel_get_chat_view     (VivaExaminerPanel *self);
 
 G_END_DECLS

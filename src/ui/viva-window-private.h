@@ -17,6 +17,7 @@
 
 G_BEGIN_DECLS
 
+typedef struct _VivaWindowExam VivaWindowExam;
 
 struct _VivaWindow
 {
@@ -48,6 +49,7 @@ struct _VivaWindow
   VivaStatusStore      *status;
   GHashTable           *hints_used;    /* "pack/problem" */
   VivaRunner           *runner;
+  VivaWindowExam       *exam;          /* viva-window-exam.c */
   VivaPack             *pack;
   VivaProblem          *problem;
   GCancellable         *cancellable;   /* cancelled in dispose */
@@ -63,6 +65,12 @@ struct _VivaWindow
 };
 
 void        _viva_window_update_actions (VivaWindow *self);
+void        _viva_window_class_init_exam (GtkWidgetClass *widget_class);
+void        _viva_window_init_exam      (VivaWindow *self);
+void        _viva_window_dispose_exam   (VivaWindow *self);
+void        _viva_window_update_exam_actions (VivaWindow *self);
+void        _viva_window_exam_problem_opened (VivaWindow *self);
+VivaExaminer *_viva_window_exam_get_examiner (VivaWindow *self);
 void        _viva_window_show_banner    (VivaWindow *self,
                                          const char *message);
 void        _viva_window_init_problems  (VivaWindow *self);

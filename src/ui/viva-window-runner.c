@@ -246,6 +246,10 @@ _viva_window_run_action (GtkWidget  *widget,
   VivaWindow *self = VIVA_WINDOW (widget);
   g_autofree char *code = NULL;
 
+  /* Ctrl+Enter in the examiner's answer box sends the answer. */
+  if (viva_examiner_panel_claim_ctrl_enter (self->examiner_panel))
+    return;
+
   if (self->running)
     {
       viva_runner_stop (self->runner);

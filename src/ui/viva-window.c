@@ -34,6 +34,7 @@ _viva_window_update_actions (VivaWindow *self)
 
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "runner.run",
                                  self->running || (self->problem != NULL && self->code_loaded));
+  _viva_window_update_exam_actions (self);
 }
 
 void
@@ -182,6 +183,7 @@ viva_window_open_problem (VivaWindow  *self,
                               load_code_cb,
                               g_object_ref (self));
 
+  _viva_window_exam_problem_opened (self);
   _viva_window_update_actions (self);
 }
 
@@ -305,6 +307,7 @@ viva_window_dispose (GObject *object)
   if (self->runner != NULL)
     viva_runner_stop (self->runner);
 
+  _viva_window_dispose_exam (self);
   gtk_widget_dispose_template (GTK_WIDGET (self), VIVA_TYPE_WINDOW);
 
   g_clear_object (&self->cancellable);
@@ -399,6 +402,7 @@ viva_window_class_init (VivaWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "runner.run", NULL, _viva_window_run_action);
 
   _viva_window_class_init_problems (widget_class);
+  _viva_window_class_init_exam (widget_class);
 
   g_type_ensure (VIVA_TYPE_PROBLEMS_POPOVER);
   g_type_ensure (VIVA_TYPE_EDITOR);
@@ -427,6 +431,7 @@ viva_window_init (VivaWindow *self)
 
   viva_markdown_attach_links (self->problem_view);
   viva_window_restore_state (self);
+  _viva_window_init_exam (self);
   _viva_window_update_actions (self);
   _viva_window_init_problems (self);
 }

@@ -1,0 +1,594 @@
+/* viva-markdown-stream.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include <gtksourceview/gtksource.h>
+
+#include "viva-markdown.h"
+#include "viva-markdown-stream.h"
+
+/* Markdown that arrives a few characters at a time, rendered so that a
+ * delta costs the same at the end of a long reply as at its start.
+ *
+ * What has arrived is split at block boundaries (a blank line outside a
+ * fence, or a closing fence). Completed blocks are rendered once with md4c
+ * and never touched again. The open block after them, the tail, is shown
+ * as Markdown re-rendered each frame while it is short, and as plain text
+ * appended in place once it is long; it is rendered properly when it
+ * closes. Deltas are only appended to a string and shown once per frame.
+ *
+ * The text is kept in a column of text views, each holding a few thousand
+ * characters: a finished segment is never laid out or snapshotted again,
+ * so a long reply does not make each frame dearer. */
+
+#define LIVE_LIMIT    1024   /* bytes of open block re-rendered each frame */
+#define SEGMENT_CHARS 4000   /* characters per text view before a new one */
+
+struct _VivaMarkdownStream
+{
+  GtkWidget      parent_instance;
+
+  GtkTextView   *view;        /* the segment being written */
+  GtkTextBuffer *buffer;
+  GtkTextMark   *tail_mark;   /* where the tail starts in @buffer */
+
+  GString       *source;      /* all the Markdown received */
+  GString       *tail;        /* Markdown of the open block, not committed */
+  GString       *pending;     /* received but not shown yet */
+  gsize          scan_pos;    /* first byte of @tail not yet split into lines */
+  gsize          plain_shown; /* bytes of @tail shown as plain text */
+  guint          n_segments;
+  guint          tick_id;
+  char           fence_char;  /* inside a fence of this character, or 0 */
+  guint          fence_len;
+
+  guint          tail_rendered : 1;
+  guint          finished : 1;
+};
+
+enum {
+  PROP_0,
+  PROP_EMPTY,
+  N_PROPS
+};
+
+G_DEFINE_FINAL_TYPE (VivaMarkdownStream, viva_markdown_stream, GTK_TYPE_WIDGET)
+
+static GParamSpec *properties[N_PROPS];
+
+static void
+viva_markdown_stream_new_segment (VivaMarkdownStream *self)
+{
+  GtkWidget *view = gtk_text_view_new ();
+  GtkTextIter end;
+
+  gtk_text_view_set_editable (GTK_TEXT_VIEW (view), FALSE);
+  gtk_text_view_set_cursor_visible (GTK_TEXT_VIEW (view), FALSE);
+  gtk_text_view_set_wrap_mode (GTK_TEXT_VIEW (view), GTK_WRAP_WORD_CHAR);
+  gtk_widget_add_css_class (view, "viva-markdown");
+  viva_markdown_attach_links (GTK_TEXT_VIEW (view));
+  gtk_widget_set_parent (view, GTK_WIDGET (self));
+
+  self->view = GTK_TEXT_VIEW (view);
+  self->buffer = gtk_text_view_get_buffer (self->view);
+  gtk_text_buffer_get_end_iter (self->buffer, &end);
+  self->tail_mark = gtk_text_buffer_create_mark (self->buffer, NULL, &end, TRUE);
+  self->n_segments++;
+}
+
+static void
+viva_markdown_stream_delete_tail (VivaMarkdownStream *self)
+{
+  GtkTextIter start, end;
+
+  gtk_text_buffer_get_iter_at_mark (self->buffer, &start, self->tail_mark);
+  gtk_text_buffer_get_end_iter (self->buffer, &end);
+  if (!gtk_text_iter_equal (&start, &end))
+    gtk_text_buffer_delete (self->buffer, &start, &end);
+}
+
+static void
+viva_markdown_stream_trim_end (VivaMarkdownStream *self)
+{
+  GtkTextIter iter, end, tail;
+
+  /* Blocks end with a newline; the next block's renderer adds it back, so
+   * the last line is never an empty one that only adds height. */
+  gtk_text_buffer_get_iter_at_mark (self->buffer, &tail, self->tail_mark);
+  gtk_text_buffer_get_end_iter (self->buffer, &end);
+  iter = end;
+  while (gtk_text_iter_compare (&iter, &tail) > 0)
+    {
+      GtkTextIter prev = iter;
+
+      gtk_text_iter_backward_char (&prev);
+      if (gtk_text_iter_get_char (&prev) != '\n')
+        break;
+      iter = prev;
+    }
+  if (gtk_text_iter_compare (&iter, &end) < 0)
+    gtk_text_buffer_delete (self->buffer, &iter, &end);
+}
+
+static void
+viva_markdown_stream_render_tail (VivaMarkdownStream *self,
+                                  const char         *markdown,
+                                  gsize               length)
+{
+  GtkTextIter iter;
+
+  viva_markdown_stream_delete_tail (self);
+  gtk_text_buffer_get_iter_at_mark (self->buffer, &iter, self->tail_mark);
+  viva_markdown_insert (self->buffer, &iter, markdown, length);
+  viva_markdown_stream_trim_end (self);
+}
+
+static void
+viva_markdown_stream_insert_plain (VivaMarkdownStream *self,
+                                   const char         *text,
+                                   gsize               length)
+{
+  GtkTextIter end;
+
+  gtk_text_buffer_get_end_iter (self->buffer, &end);
+  if (self->plain_shown == 0 && gtk_text_buffer_get_char_count (self->buffer) > 0 &&
+      !gtk_text_iter_starts_line (&end))
+    gtk_text_buffer_insert (self->buffer, &end, "\n", 1);
+  gtk_text_buffer_insert (self->buffer, &end, text, length);
+}
+
+static gboolean
+is_blank (const char *line,
+          gsize       length)
+{
+  for (gsize i = 0; i < length; i++)
+    if (line[i] != ' ' && line[i] != '\t' && line[i] != '\r')
+      return FALSE;
+
+  return TRUE;
+}
+
+/* Whether the complete line @line ends a block. */
+static gboolean
+viva_markdown_stream_ends_block (VivaMarkdownStream *self,
+                                 const char         *line,
+                                 gsize               length)
+{
+  gsize i = 0, run = 0;
+  char c;
+
+  while (i < length && i < 3 && line[i] == ' ')
+    i++;
+  c = i < length ? line[i] : '\0';
+  if (c == '`' || c == '~')
+    while (i + run < length && line[i + run] == c)
+      run++;
+
+  if (self->fence_char != '\0')
+    {
+      if (c == self->fence_char && run >= self->fence_len &&
+          is_blank (line + i + run, length - i - run))
+        {
+          self->fence_char = '\0';
+          return TRUE;
+        }
+      return FALSE;
+    }
+
+  if (run >= 3)
+    {
+      self->fence_char = c;
+      self->fence_len = run;
+      return FALSE;
+    }
+
+  return is_blank (line, length);
+}
+
+/* The end of the last complete block in the tail, or 0. */
+static gsize
+viva_markdown_stream_scan (VivaMarkdownStream *self)
+{
+  gsize boundary = 0;
+
+  for (;;)
+    {
+      const char *start = self->tail->str + self->scan_pos;
+      const char *nl = memchr (start, '\n', self->tail->len - self->scan_pos);
+
+      if (nl == NULL)
+        break;
+
+      self->scan_pos = nl - self->tail->str + 1;
+      if (viva_markdown_stream_ends_block (self, start, nl - start))
+        boundary = self->scan_pos;
+    }
+
+  return boundary;
+}
+
+static void
+viva_markdown_stream_show_tail (VivaMarkdownStream *self)
+{
+  if (self->tail->len == 0)
+    {
+      viva_markdown_stream_delete_tail (self);
+      self->tail_rendered = FALSE;
+      self->plain_shown = 0;
+      return;
+    }
+
+  if (self->tail->len <= LIVE_LIMIT)
+    {
+      viva_markdown_stream_render_tail (self, self->tail->str, self->tail->len);
+      self->tail_rendered = TRUE;
+      return;
+    }
+
+  if (self->tail_rendered)
+    {
+      viva_markdown_stream_delete_tail (self);
+      self->tail_rendered = FALSE;
+      self->plain_shown = 0;
+    }
+
+  viva_markdown_stream_insert_plain (self, self->tail->str + self->plain_shown,
+                                     self->tail->len - self->plain_shown);
+  self->plain_shown = self->tail->len;
+}
+
+static void
+viva_markdown_stream_commit (VivaMarkdownStream *self,
+                             gsize               length)
+{
+  GtkTextIter end;
+
+  viva_markdown_stream_render_tail (self, self->tail->str, length);
+  gtk_text_buffer_get_end_iter (self->buffer, &end);
+  gtk_text_buffer_move_mark (self->buffer, self->tail_mark, &end);
+
+  g_string_erase (self->tail, 0, length);
+  self->scan_pos -= length;
+  self->tail_rendered = FALSE;
+  self->plain_shown = 0;
+
+  if (gtk_text_buffer_get_char_count (self->buffer) >= SEGMENT_CHARS)
+    viva_markdown_stream_new_segment (self);
+}
+
+/**
+ * viva_markdown_stream_flush:
+ *
+ * Shows what was appended since the last frame now. Appended text is
+ * otherwise shown once per frame.
+ */
+void
+viva_markdown_stream_flush (VivaMarkdownStream *self)
+{
+  gsize boundary;
+
+  g_return_if_fail (VIVA_IS_MARKDOWN_STREAM (self));
+
+  if (self->tick_id != 0)
+    {
+      gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->tick_id);
+      self->tick_id = 0;
+    }
+
+  if (self->pending->len == 0)
+    return;
+
+  g_string_append_len (self->tail, self->pending->str, self->pending->len);
+  g_string_truncate (self->pending, 0);
+
+  if ((boundary = viva_markdown_stream_scan (self)) > 0)
+    viva_markdown_stream_commit (self, boundary);
+
+  viva_markdown_stream_show_tail (self);
+}
+
+static gboolean
+viva_markdown_stream_tick_cb (GtkWidget     *widget,
+                              GdkFrameClock *clock,
+                              gpointer       user_data)
+{
+  VivaMarkdownStream *self = VIVA_MARKDOWN_STREAM (widget);
+
+  self->tick_id = 0;
+  viva_markdown_stream_flush (self);
+
+  return G_SOURCE_REMOVE;
+}
+
+/**
+ * viva_markdown_stream_append:
+ * @length: bytes of @text, or -1 when nul-terminated
+ *
+ * Adds @text to the Markdown shown. Costs a string append now and a
+ * bounded amount of work at the next frame, however long the text is.
+ */
+void
+viva_markdown_stream_append (VivaMarkdownStream *self,
+                             const char         *text,
+                             gssize              length)
+{
+  gboolean was_empty;
+
+  g_return_if_fail (VIVA_IS_MARKDOWN_STREAM (self));
+  g_return_if_fail (text != NULL || length == 0);
+
+  if (length < 0)
+    length = strlen (text);
+  if (length == 0)
+    return;
+
+  was_empty = self->source->len == 0;
+  self->finished = FALSE;
+  g_string_append_len (self->source, text, length);
+  g_string_append_len (self->pending, text, length);
+
+  if (!gtk_widget_get_mapped (GTK_WIDGET (self)))
+    viva_markdown_stream_flush (self);
+  else if (self->tick_id == 0)
+    self->tick_id = gtk_widget_add_tick_callback (GTK_WIDGET (self), viva_markdown_stream_tick_cb,
+                                                  NULL, NULL);
+
+  if (was_empty)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_EMPTY]);
+}
+
+/**
+ * viva_markdown_stream_finish:
+ *
+ * Renders the open block as Markdown: the text is complete.
+ */
+void
+viva_markdown_stream_finish (VivaMarkdownStream *self)
+{
+  g_return_if_fail (VIVA_IS_MARKDOWN_STREAM (self));
+
+  viva_markdown_stream_flush (self);
+
+  if (self->tail->len > 0)
+    viva_markdown_stream_commit (self, self->tail->len);
+
+  self->scan_pos = 0;
+  self->fence_char = '\0';
+  self->finished = TRUE;
+}
+
+static void
+viva_markdown_stream_clear (VivaMarkdownStream *self)
+{
+  GtkWidget *child;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))))
+    gtk_widget_unparent (child);
+
+  self->view = NULL;
+  self->buffer = NULL;
+  self->tail_mark = NULL;
+  self->n_segments = 0;
+}
+
+/**
+ * viva_markdown_stream_set_markdown:
+ *
+ * Replaces the contents with @markdown, rendered at once.
+ */
+void
+viva_markdown_stream_set_markdown (VivaMarkdownStream *self,
+                                   const char         *markdown)
+{
+  gboolean was_empty;
+
+  g_return_if_fail (VIVA_IS_MARKDOWN_STREAM (self));
+
+  was_empty = self->source->len == 0;
+
+  if (self->tick_id != 0)
+    {
+      gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->tick_id);
+      self->tick_id = 0;
+    }
+  viva_markdown_stream_clear (self);
+  g_string_truncate (self->source, 0);
+  g_string_truncate (self->tail, 0);
+  g_string_truncate (self->pending, 0);
+  self->scan_pos = 0;
+  self->plain_shown = 0;
+  self->fence_char = '\0';
+  self->tail_rendered = FALSE;
+  viva_markdown_stream_new_segment (self);
+
+  if (markdown != NULL && markdown[0] != '\0')
+    {
+      g_string_append (self->source, markdown);
+      g_string_append (self->tail, markdown);
+      viva_markdown_stream_commit (self, self->tail->len);
+    }
+  self->finished = TRUE;
+
+  if (was_empty != (self->source->len == 0))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_EMPTY]);
+}
+
+gboolean
+viva_markdown_stream_get_empty (VivaMarkdownStream *self)
+{
+  g_return_val_if_fail (VIVA_IS_MARKDOWN_STREAM (self), TRUE);
+
+  return self->source->len == 0;
+}
+
+/**
+ * viva_markdown_stream_get_length:
+ *
+ * Returns: the bytes of Markdown received
+ */
+gsize
+viva_markdown_stream_get_length (VivaMarkdownStream *self)
+{
+  g_return_val_if_fail (VIVA_IS_MARKDOWN_STREAM (self), 0);
+
+  return self->source->len;
+}
+
+guint
+viva_markdown_stream_get_n_segments (VivaMarkdownStream *self)
+{
+  g_return_val_if_fail (VIVA_IS_MARKDOWN_STREAM (self), 0);
+
+  return self->n_segments;
+}
+
+/**
+ * viva_markdown_stream_dup_text:
+ *
+ * Returns: (transfer full): the text as shown, without the Markdown marks
+ */
+char *
+viva_markdown_stream_dup_text (VivaMarkdownStream *self)
+{
+  GString *text;
+
+  g_return_val_if_fail (VIVA_IS_MARKDOWN_STREAM (self), NULL);
+
+  viva_markdown_stream_flush (self);
+  text = g_string_new (NULL);
+
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self));
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (child));
+      g_autofree char *part = NULL;
+      GtkTextIter start, end;
+
+      gtk_text_buffer_get_bounds (buffer, &start, &end);
+      part = gtk_text_buffer_get_text (buffer, &start, &end, FALSE);
+      if (text->len > 0 && part[0] != '\0')
+        g_string_append_c (text, '\n');
+      g_string_append (text, part);
+    }
+
+  return g_string_free (text, FALSE);
+}
+
+static void
+viva_markdown_stream_unmap (GtkWidget *widget)
+{
+  VivaMarkdownStream *self = VIVA_MARKDOWN_STREAM (widget);
+
+  /* Ticks stop with the map; show what is waiting now. */
+  viva_markdown_stream_flush (self);
+
+  GTK_WIDGET_CLASS (viva_markdown_stream_parent_class)->unmap (widget);
+}
+
+static void
+viva_markdown_stream_dispose (GObject *object)
+{
+  VivaMarkdownStream *self = (VivaMarkdownStream *)object;
+
+  if (self->tick_id != 0)
+    {
+      gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->tick_id);
+      self->tick_id = 0;
+    }
+  viva_markdown_stream_clear (self);
+
+  G_OBJECT_CLASS (viva_markdown_stream_parent_class)->dispose (object);
+}
+
+static void
+viva_markdown_stream_finalize (GObject *object)
+{
+  VivaMarkdownStream *self = (VivaMarkdownStream *)object;
+
+  g_string_free (self->source, TRUE);
+  g_string_free (self->tail, TRUE);
+  g_string_free (self->pending, TRUE);
+
+  G_OBJECT_CLASS (viva_markdown_stream_parent_class)->finalize (object);
+}
+
+static void
+viva_markdown_stream_get_property (GObject    *object,
+                                   guint       prop_id,
+                                   GValue     *value,
+                                   GParamSpec *pspec)
+{
+  VivaMarkdownStream *self = VIVA_MARKDOWN_STREAM (object);
+
+  switch (prop_id)
+    {
+    case PROP_EMPTY:
+      g_value_set_boolean (value, viva_markdown_stream_get_empty (self));
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+viva_markdown_stream_class_init (VivaMarkdownStreamClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = viva_markdown_stream_dispose;
+  object_class->finalize = viva_markdown_stream_finalize;
+  object_class->get_property = viva_markdown_stream_get_property;
+  widget_class->unmap = viva_markdown_stream_unmap;
+
+  properties[PROP_EMPTY] =
+    g_param_spec_boolean ("empty", NULL, NULL, TRUE,
+                          (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BOX_LAYOUT);
+  gtk_widget_class_set_css_name (widget_class, "markdownstream");
+
+  /* GtkSourceView drops a language's parsed definitions when the last
+   * buffer using it goes, and viva_markdown_insert_code() highlights with a
+   * scratch buffer per block: without a buffer that keeps Python's
+   * definitions alive, every code block would parse its .lang files again
+   * (tens of milliseconds a block). */
+  {
+    GtkSourceLanguageManager *languages = gtk_source_language_manager_get_default ();
+    GtkSourceBuffer *keeper = gtk_source_buffer_new (NULL);
+    GtkTextIter start, end;
+
+    gtk_source_buffer_set_language (keeper, gtk_source_language_manager_get_language (languages, "python3"));
+    gtk_text_buffer_set_text (GTK_TEXT_BUFFER (keeper), "pass\n", -1);
+    gtk_text_buffer_get_bounds (GTK_TEXT_BUFFER (keeper), &start, &end);
+    gtk_source_buffer_ensure_highlight (keeper, &start, &end);
+    g_object_set_data_full (G_OBJECT (languages), "viva-language-keeper", keeper, g_object_unref);
+  }
+}
+
+static void
+viva_markdown_stream_init (VivaMarkdownStream *self)
+{
+  GtkLayoutManager *layout = gtk_widget_get_layout_manager (GTK_WIDGET (self));
+
+  gtk_orientable_set_orientation (GTK_ORIENTABLE (layout), GTK_ORIENTATION_VERTICAL);
+
+  self->source = g_string_new (NULL);
+  self->tail = g_string_new (NULL);
+  self->pending = g_string_new (NULL);
+  viva_markdown_stream_new_segment (self);
+}
+
+GtkWidget *
+viva_markdown_stream_new (void)
+{
+  return g_object_new (VIVA_TYPE_MARKDOWN_STREAM, NULL);
+}

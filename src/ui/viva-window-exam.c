@@ -1,0 +1,582 @@
+/* viva-window-exam.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <json-glib/json-glib.h>
+
+#include "viva-buffer-code-source.h"
+#include "viva-openai-model.h"
+#include "viva-scripted-model.h"
+#include "viva-settings.h"
+#include "viva-window-private.h"
+
+/* The window's side of the examiner: `exam.submit`, `exam.stop` and
+ * `exam.retry`, which model examines (the configured endpoint, or the
+ * offline examiner when told to or, in auto mode, when nothing answers
+ * there), and warming an Ollama model while the student codes so that the
+ * defense starts without a minute's wait. The panel shows the examiner;
+ * this file creates, runs and cancels it. */
+
+typedef enum
+{
+  REACH_UNKNOWN,
+  REACH_CHECKING,
+  REACH_YES,
+  REACH_NO,
+} Reachability;
+
+typedef enum
+{
+  WARM_COLD,
+  WARM_LOADING,
+  WARM_READY,
+} Warmth;
+
+struct _VivaWindowExam
+{
+  VivaExaminer    *examiner;
+  GCancellable    *cancellable;       /* the defense running now */
+  GCancellable    *warm_cancellable;  /* the reachability check and warm-up */
+  VivaOpenAIModel *model;
+  char            *warm_model;        /* the model name warmed */
+  Reachability     reach;
+  Warmth           warmth;
+  guint            submit_pending : 1; /* submit waits for the reachability check */
+};
+
+static void viva_window_exam_warm (VivaWindow *self);
+
+static gboolean
+viva_window_exam_busy (VivaWindow *self)
+{
+  VivaWindowExam *exam = self->exam;
+  VivaExaminerState state;
+
+  if (exam->submit_pending)
+    return TRUE;
+  if (exam->examiner == NULL)
+    return FALSE;
+
+  state = viva_examiner_get_state (exam->examiner);
+
+  return state == VIVA_EXAMINER_STATE_THINKING ||
+         state == VIVA_EXAMINER_STATE_RUNNING_TOOL ||
+         state == VIVA_EXAMINER_STATE_WAITING_FOR_STUDENT;
+}
+
+/**
+ * _viva_window_update_exam_actions:
+ *
+ * The examiner's part of _viva_window_update_actions(): Submit needs a
+ * clean run of the code as it is, and no defense under way.
+ */
+void
+_viva_window_update_exam_actions (VivaWindow *self)
+{
+  VivaWindowExam *exam = self->exam;
+  gboolean busy, failed;
+
+  g_assert (VIVA_IS_WINDOW (self));
+
+  if (exam == NULL)
+    return;
+
+  busy = viva_window_exam_busy (self);
+  failed = exam->examiner != NULL &&
+           viva_examiner_get_state (exam->examiner) == VIVA_EXAMINER_STATE_FAILED;
+
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "exam.submit",
+                                 self->problem != NULL && self->code_loaded &&
+                                 self->ran_ok && !self->running && !busy);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "exam.stop", busy);
+
+  /* The examiner runs code in the same Python: no Run of the student's
+   * own meanwhile. */
+  if (busy && !self->running)
+    gtk_widget_action_set_enabled (GTK_WIDGET (self), "runner.run", FALSE);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "exam.retry", failed);
+}
+
+static void
+examiner_state_cb (VivaWindow   *self,
+                   GParamSpec   *pspec,
+                   VivaExaminer *examiner)
+{
+  _viva_window_update_actions (self);
+}
+
+static void
+run_cb (GObject      *object,
+        GAsyncResult *result,
+        gpointer      user_data)
+{
+  g_autoptr(VivaWindow) self = user_data;
+  g_autoptr(VivaExamVerdict) verdict = NULL;
+  g_autoptr(GError) error = NULL;
+  VivaExaminer *examiner = VIVA_EXAMINER (object);
+
+  if (g_task_get_source_tag (G_TASK (result)) == viva_examiner_resume_async)
+    verdict = viva_examiner_resume_finish (examiner, result, &error);
+  else
+    verdict = viva_examiner_run_finish (examiner, result, &error);
+
+  /* The window is gone, or this defense was replaced. */
+  if (self->exam == NULL || self->exam->examiner != examiner)
+    return;
+
+  if (error != NULL && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) &&
+      viva_examiner_get_state (examiner) != VIVA_EXAMINER_STATE_FAILED)
+    viva_examiner_panel_show_error (self->examiner_panel, error->message);
+
+  _viva_window_update_actions (self);
+}
+
+static VivaExaminer *
+viva_window_exam_new_examiner (VivaWindow    *self,
+                               VivaChatModel *model)
+{
+  VivaSettings *settings = viva_settings_get_default ();
+  g_autoptr(VivaBufferCodeSource) code = NULL;
+  VivaExaminer *examiner;
+  const char *language;
+
+  code = viva_buffer_code_source_new (GTK_TEXT_BUFFER (viva_editor_get_buffer (self->editor)));
+  examiner = viva_examiner_new (model, self->problem, VIVA_CODE_SOURCE (code));
+  viva_examiner_set_runner (examiner, _viva_window_ensure_runner (self));
+  if (self->pack != NULL)
+    viva_examiner_set_pack_id (examiner, viva_pack_get_id (self->pack));
+
+  language = viva_settings_get_examiner_language (settings);
+  if (language != NULL && language[0] != '\0')
+    viva_examiner_set_language (examiner, language);
+
+  g_signal_connect_object (examiner, "notify::state", G_CALLBACK (examiner_state_cb),
+                           self, G_CONNECT_SWAPPED);
+
+  return examiner;
+}
+
+static void
+viva_window_exam_set_examiner (VivaWindow   *self,
+                               VivaExaminer *examiner)
+{
+  VivaWindowExam *exam = self->exam;
+
+  if (exam->examiner != NULL)
+    g_signal_handlers_disconnect_by_func (exam->examiner, examiner_state_cb, self);
+  g_set_object (&exam->examiner, examiner);
+  viva_examiner_panel_set_examiner (self->examiner_panel, examiner);
+}
+
+static void
+viva_window_exam_start (VivaWindow *self,
+                        gboolean    offline)
+{
+  VivaWindowExam *exam = self->exam;
+  g_autoptr(VivaChatModel) model = NULL;
+  g_autoptr(VivaExaminer) examiner = NULL;
+
+  exam->submit_pending = FALSE;
+
+  if (offline)
+    model = VIVA_CHAT_MODEL (viva_scripted_model_new (self->problem));
+  else
+    model = VIVA_CHAT_MODEL (g_object_ref (exam->model));
+
+  examiner = viva_window_exam_new_examiner (self, model);
+
+  viva_examiner_panel_set_examiner (self->examiner_panel, NULL);
+  viva_examiner_panel_clear (self->examiner_panel);
+  viva_window_exam_set_examiner (self, examiner);
+
+  if (offline && viva_settings_get_examiner_mode (viva_settings_get_default ()) != VIVA_EXAMINER_MODE_OFFLINE)
+    {
+      g_autofree char *note =
+        g_strdup_printf (_("No model answered at %s, so the offline examiner runs this defense. It follows the same five steps with the problem’s own tests and questions."),
+                         viva_openai_model_get_base_url (exam->model));
+      viva_examiner_panel_add_note (self->examiner_panel, note);
+    }
+
+  /* A cold Ollama model can take a minute before its first word. */
+  viva_examiner_panel_set_model_loading (self->examiner_panel,
+                                         !offline && exam->warmth != WARM_READY);
+
+  viva_examiner_run_async (examiner, exam->cancellable, run_cb, g_object_ref (self));
+  _viva_window_update_actions (self);
+}
+
+static void
+submit_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *param)
+{
+  VivaWindow *self = VIVA_WINDOW (widget);
+  VivaWindowExam *exam = self->exam;
+  VivaExaminerMode mode = viva_settings_get_examiner_mode (viva_settings_get_default ());
+
+  if (self->problem == NULL || viva_window_exam_busy (self))
+    return;
+
+  g_cancellable_cancel (exam->cancellable);
+  g_clear_object (&exam->cancellable);
+  exam->cancellable = g_cancellable_new ();
+
+  if (mode == VIVA_EXAMINER_MODE_OFFLINE)
+    return viva_window_exam_start (self, TRUE);
+
+  if (mode == VIVA_EXAMINER_MODE_MODEL || exam->reach == REACH_YES)
+    return viva_window_exam_start (self, FALSE);
+
+  if (exam->reach == REACH_NO)
+    return viva_window_exam_start (self, TRUE);
+
+  /* Auto, and not known yet: start once the check says. */
+  exam->submit_pending = TRUE;
+  _viva_window_update_actions (self);
+  if (exam->reach == REACH_UNKNOWN)
+    viva_window_exam_warm (self);
+}
+
+static void
+stop_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *param)
+{
+  VivaWindow *self = VIVA_WINDOW (widget);
+  VivaWindowExam *exam = self->exam;
+
+  if (exam->submit_pending)
+    {
+      exam->submit_pending = FALSE;
+      _viva_window_update_actions (self);
+      return;
+    }
+
+  g_cancellable_cancel (exam->cancellable);
+}
+
+static void
+retry_action (GtkWidget  *widget,
+              const char *action_name,
+              GVariant   *param)
+{
+  VivaWindow *self = VIVA_WINDOW (widget);
+  VivaWindowExam *exam = self->exam;
+  VivaExaminer *failed = exam->examiner;
+  VivaExamSession *session;
+  g_autoptr(VivaExaminer) examiner = NULL;
+
+  if (failed == NULL || viva_examiner_get_state (failed) != VIVA_EXAMINER_STATE_FAILED)
+    return;
+
+  g_cancellable_cancel (exam->cancellable);
+  g_clear_object (&exam->cancellable);
+  exam->cancellable = g_cancellable_new ();
+
+  viva_examiner_panel_show_error (self->examiner_panel, NULL);
+  examiner = viva_window_exam_new_examiner (self, viva_examiner_get_model (failed));
+  session = viva_examiner_get_session (failed);
+
+  /* The conversation shown so far stays: the defense carries on from its
+   * checkpoint when it has one, else it starts over below it. */
+  if (session != NULL)
+    {
+      viva_window_exam_set_examiner (self, examiner);
+      viva_examiner_resume_async (examiner, session, exam->cancellable, run_cb, g_object_ref (self));
+    }
+  else
+    {
+      viva_examiner_panel_add_note (self->examiner_panel, _("Starting the defense again."));
+      viva_window_exam_set_examiner (self, examiner);
+      viva_examiner_run_async (examiner, exam->cancellable, run_cb, g_object_ref (self));
+    }
+
+  _viva_window_update_actions (self);
+}
+
+/* Warming: is the endpoint there, which model, and for Ollama load that
+ * model now with an empty generate request. */
+
+static void
+warm_done_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  g_autoptr(VivaWindow) self = user_data;
+  g_autoptr(GInputStream) stream = NULL;
+  g_autoptr(GError) error = NULL;
+
+  stream = soup_session_send_finish (SOUP_SESSION (object), result, &error);
+
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) || self->exam == NULL)
+    return;
+
+  if (error != NULL)
+    {
+      g_debug ("examiner: warming the model failed: %s", error->message);
+      self->exam->warmth = WARM_COLD;
+      return;
+    }
+
+  g_input_stream_close_async (stream, G_PRIORITY_LOW, NULL, NULL, NULL);
+  self->exam->warmth = WARM_READY;
+}
+
+static void
+viva_window_exam_load_model (VivaWindow *self,
+                             const char *name)
+{
+  VivaWindowExam *exam = self->exam;
+  g_autoptr(SoupMessage) message = NULL;
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(GBytes) body = NULL;
+  g_autofree char *json = NULL;
+  g_autofree char *url = NULL;
+  gsize length;
+
+  if (g_strcmp0 (exam->warm_model, name) == 0 && exam->warmth != WARM_COLD)
+    return;
+
+  g_free (exam->warm_model);
+  exam->warm_model = g_strdup (name);
+
+  /* Ollama's native API sits beside its OpenAI one, at the root. */
+  url = g_uri_resolve_relative (viva_openai_model_get_base_url (exam->model), "/api/generate",
+                                G_URI_FLAGS_NONE, NULL);
+  if (url == NULL || !(message = soup_message_new (SOUP_METHOD_POST, url)))
+    return;
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "model");
+  json_builder_add_string_value (builder, name);
+  json_builder_set_member_name (builder, "keep_alive");
+  json_builder_add_string_value (builder, "30m");
+  json_builder_end_object (builder);
+  root = json_builder_get_root (builder);
+  json = json_to_string (root, FALSE);
+  length = strlen (json);
+  body = g_bytes_new_take (g_steal_pointer (&json), length);
+  soup_message_set_request_body_from_bytes (message, "application/json", body);
+
+  exam->warmth = WARM_LOADING;
+  soup_session_send_async (viva_openai_model_get_session (exam->model), message, G_PRIORITY_LOW,
+                           exam->warm_cancellable, warm_done_cb, g_object_ref (self));
+}
+
+static void
+viva_window_exam_reachable (VivaWindow   *self,
+                            Reachability  reach)
+{
+  VivaWindowExam *exam = self->exam;
+
+  exam->reach = reach;
+
+  if (exam->submit_pending && (reach == REACH_YES || reach == REACH_NO))
+    viva_window_exam_start (self, reach == REACH_NO);
+}
+
+static void
+detect_cb (GObject      *object,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  g_autoptr(VivaWindow) self = user_data;
+  g_autoptr(GError) error = NULL;
+  VivaServerKind kind;
+
+  kind = viva_openai_model_detect_server_finish (VIVA_OPENAI_MODEL (object), result, &error);
+
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) || self->exam == NULL)
+    return;
+
+  if (kind == VIVA_SERVER_KIND_OLLAMA && self->exam->warm_model != NULL)
+    {
+      g_autofree char *name = g_steal_pointer (&self->exam->warm_model);
+      viva_window_exam_load_model (self, name);
+    }
+  else if (kind != VIVA_SERVER_KIND_OLLAMA)
+    {
+      /* Other servers load their models themselves. */
+      self->exam->warmth = WARM_READY;
+    }
+}
+
+static void
+list_models_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  g_autoptr(VivaWindow) self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) names = NULL;
+  VivaOpenAIModel *model = VIVA_OPENAI_MODEL (object);
+  const char *configured;
+  const char *name = NULL;
+
+  names = viva_openai_model_list_models_finish (model, result, &error);
+
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) || self->exam == NULL)
+    return;
+
+  if (names == NULL || names[0] == NULL)
+    {
+      g_debug ("examiner: no model at %s: %s", viva_openai_model_get_base_url (model),
+               error ? error->message : "empty list");
+      viva_window_exam_reachable (self, REACH_NO);
+      return;
+    }
+
+  configured = viva_openai_model_get_model (model);
+  name = configured != NULL && configured[0] != '\0' ? configured : names[0];
+  viva_window_exam_reachable (self, g_strv_contains ((const char * const *)names, name) ? REACH_YES : REACH_NO);
+
+  if (self->exam->reach != REACH_YES)
+    return;
+
+  if (viva_openai_model_get_server_kind (model) == VIVA_SERVER_KIND_OLLAMA)
+    viva_window_exam_load_model (self, name);
+  else if (viva_openai_model_get_server_kind (model) == VIVA_SERVER_KIND_UNKNOWN)
+    {
+      g_free (self->exam->warm_model);
+      self->exam->warm_model = g_strdup (name);
+      viva_openai_model_detect_server_async (model, self->exam->warm_cancellable,
+                                             detect_cb, g_object_ref (self));
+    }
+  else
+    self->exam->warmth = WARM_READY;
+}
+
+/* Checks the endpoint and warms its model; cheap to call again. */
+static void
+viva_window_exam_warm (VivaWindow *self)
+{
+  VivaWindowExam *exam = self->exam;
+
+  if (viva_settings_get_examiner_mode (viva_settings_get_default ()) == VIVA_EXAMINER_MODE_OFFLINE)
+    return;
+  if (exam->reach == REACH_CHECKING || (exam->reach == REACH_YES && exam->warmth != WARM_COLD))
+    return;
+
+  exam->reach = REACH_CHECKING;
+  viva_openai_model_list_models_async (exam->model, exam->warm_cancellable,
+                                       list_models_cb, g_object_ref (self));
+}
+
+static void
+endpoint_changed_cb (VivaWindow   *self,
+                     GParamSpec   *pspec,
+                     VivaSettings *settings)
+{
+  VivaWindowExam *exam = self->exam;
+
+  /* What was known was about another server or model. */
+  g_cancellable_cancel (exam->warm_cancellable);
+  g_clear_object (&exam->warm_cancellable);
+  exam->warm_cancellable = g_cancellable_new ();
+  g_clear_pointer (&exam->warm_model, g_free);
+  exam->reach = REACH_UNKNOWN;
+  exam->warmth = WARM_COLD;
+
+  if (exam->submit_pending)
+    viva_window_exam_warm (self);
+}
+
+/**
+ * _viva_window_exam_problem_opened:
+ *
+ * A problem is open: stop a defense of another one, and warm the model
+ * while the student codes.
+ */
+void
+_viva_window_exam_problem_opened (VivaWindow *self)
+{
+  VivaWindowExam *exam = self->exam;
+
+  g_assert (VIVA_IS_WINDOW (self));
+
+  if (exam == NULL)
+    return;
+
+  if (exam->examiner != NULL && viva_examiner_get_problem (exam->examiner) != self->problem)
+    {
+      g_cancellable_cancel (exam->cancellable);
+      exam->submit_pending = FALSE;
+      viva_window_exam_set_examiner (self, NULL);
+      viva_examiner_panel_clear (self->examiner_panel);
+    }
+
+  viva_window_exam_warm (self);
+}
+
+/**
+ * _viva_window_exam_get_examiner:
+ *
+ * Returns: (transfer none) (nullable): the defense shown, if any
+ */
+VivaExaminer *
+_viva_window_exam_get_examiner (VivaWindow *self)
+{
+  g_assert (VIVA_IS_WINDOW (self));
+
+  return self->exam ? self->exam->examiner : NULL;
+}
+
+void
+_viva_window_class_init_exam (GtkWidgetClass *widget_class)
+{
+  gtk_widget_class_install_action (widget_class, "exam.submit", NULL, submit_action);
+  gtk_widget_class_install_action (widget_class, "exam.stop", NULL, stop_action);
+  gtk_widget_class_install_action (widget_class, "exam.retry", NULL, retry_action);
+}
+
+void
+_viva_window_init_exam (VivaWindow *self)
+{
+  VivaSettings *settings = viva_settings_get_default ();
+  VivaWindowExam *exam;
+
+  g_assert (VIVA_IS_WINDOW (self));
+  g_assert (self->exam == NULL);
+
+  exam = self->exam = g_new0 (VivaWindowExam, 1);
+  exam->cancellable = g_cancellable_new ();
+  exam->warm_cancellable = g_cancellable_new ();
+  exam->model = viva_openai_model_new_for_settings (settings);
+
+  g_signal_connect_object (settings, "notify::base-url", G_CALLBACK (endpoint_changed_cb),
+                           self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (settings, "notify::model", G_CALLBACK (endpoint_changed_cb),
+                           self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (settings, "notify::examiner-mode", G_CALLBACK (endpoint_changed_cb),
+                           self, G_CONNECT_SWAPPED);
+
+  _viva_window_update_exam_actions (self);
+}
+
+void
+_viva_window_dispose_exam (VivaWindow *self)
+{
+  VivaWindowExam *exam = g_steal_pointer (&self->exam);
+
+  if (exam == NULL)
+    return;
+
+  /* Cancelled, a defense stays resumable from its checkpoint. */
+  g_cancellable_cancel (exam->cancellable);
+  g_cancellable_cancel (exam->warm_cancellable);
+
+  if (exam->examiner != NULL)
+    g_signal_handlers_disconnect_by_func (exam->examiner, examiner_state_cb, self);
+
+  g_clear_object (&exam->examiner);
+  g_clear_object (&exam->cancellable);
+  g_clear_object (&exam->warm_cancellable);
+  g_clear_object (&exam->model);
+  g_clear_pointer (&exam->warm_model, g_free);
+  g_free (exam);
+}

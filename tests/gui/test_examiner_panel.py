@@ -1,0 +1,290 @@
+#!/usr/bin/python3
+"""The examiner panel as a student uses it: type a K-Means solution, Run,
+Submit for Defense, watch the examiner's steps appear as cards, answer its
+question, get a verdict with a score and ask a follow-up; then the same
+with the offline examiner and no server; then a 20,000-token reply that
+must not freeze the panel. Screenshots of each stage go to
+build/screenshots/examiner-*.png."""
+
+import os
+import socket
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import vivagui  # noqa: E402
+
+SERVER = os.environ.get("VIVA_GUI_SERVER", "")
+
+SOLUTION = """import random
+
+
+def kmeans(points, k, max_iters=100, seed=0):
+    rng = random.Random(seed)
+    start = rng.sample(list(points), k)
+    cs = [(float(x), float(y)) for x, y in start]
+    labels = [-1] * len(points)
+    for _ in range(max_iters):
+        new = []
+        for x, y in points:
+            d = [(x-a)**2 + (y-b)**2 for a, b in cs]
+            new.append(d.index(min(d)))
+        if new == labels:
+            break
+        labels = new
+        groups = [[] for _ in range(k)]
+        for p, l in zip(points, labels):
+            groups[l].append(p)
+        for c, ps in enumerate(groups):
+            if ps:
+                n = len(ps)
+                sx = sum(p[0] for p in ps)
+                sy = sum(p[1] for p in ps)
+                cs[c] = (sx / n, sy / n)
+    return cs, labels
+"""
+
+ANSWER = "It only finds a local minimum, so the start matters; run it several times or use k-means++."
+
+tap = vivagui.Tap()
+home = vivagui.make_home()
+vivagui.setup_dogtail(home, tap)
+
+from dogtail import rawinput  # noqa: E402
+
+
+def set_settings(home, **keys):
+    path = os.path.join(home, "config", "glib-2.0", "settings", "keyfile")
+    with open(path, "a") as f:
+        f.write("\n[io/github/vivaexam/Viva]\n")
+        for key, value in keys.items():
+            f.write(f"{key.replace('_', '-')}={value}\n")
+
+
+def save_code(home, code):
+    path = os.path.join(home, "data", "viva", "code", "intro-ai")
+    os.makedirs(path, exist_ok=True)
+    with open(os.path.join(path, "kmeans.py"), "w") as f:
+        f.write(code)
+
+
+def start_server(*args):
+    proc = subprocess.Popen([SERVER] + list(args), stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, text=True)
+    url = proc.stdout.readline().strip()
+    return proc, url
+
+
+def stop_server(proc):
+    if proc.poll() is None:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+def unused_url():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return f"http://127.0.0.1:{port}/v1"
+
+
+def find_named(app, name, timeout=20.0, prefix=False):
+    """The first node of any role with this name (or name prefix)."""
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        try:
+            hits = app.node.findChildren(
+                lambda n: n.name is not None and (n.name.startswith(name) if prefix else n.name == name),
+                recursive=True)
+            if hits:
+                return hits[0]
+        except Exception:
+            pass
+        time.sleep(0.25)
+    return None
+
+
+def wait_for(predicate, timeout=20.0):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        try:
+            if predicate():
+                return True
+        except Exception:
+            pass
+        time.sleep(0.2)
+    return False
+
+
+def type_code(editor, code):
+    """Types code line by line as a person would, with the editor's
+    auto-indent: Return keeps the indentation, BackSpace removes a level."""
+    vivagui.click(editor)
+    rawinput.keyCombo("<Control>a")
+    rawinput.pressKey("BackSpace")
+    current = 0
+    for i, line in enumerate(code.rstrip("\n").split("\n")):
+        if i > 0:
+            rawinput.pressKey("Return")
+        if not line.strip():
+            continue
+        indent = len(line) - len(line.lstrip(" "))
+        if indent > current:
+            rawinput.typeText(" " * (indent - current))
+        else:
+            for _ in range((current - indent) // 4):
+                rawinput.pressKey("BackSpace")
+        rawinput.typeText(line.strip())
+        current = indent
+
+
+def run_code(app):
+    run = app.find("push button", "Run")
+    vivagui.click(run)
+    return find_named(app, "Finished in", timeout=60, prefix=True) is not None
+
+
+def submit(app):
+    button = app.find("push button", "Submit for Defense")
+    if button is None or not wait_for(lambda: button.sensitive, 20):
+        return False
+    vivagui.click(button)
+    return True
+
+
+def answer(app, text, send_with_keyboard=True):
+    box = app.find("text", "Your answer")
+    if box is None or not wait_for(lambda: box.sensitive, 20):
+        return False
+    vivagui.click(box)
+    rawinput.typeText(text)
+    if send_with_keyboard:
+        rawinput.keyCombo("<Control>Return")
+    else:
+        vivagui.click(app.find("push button", "Send"))
+    return True
+
+
+def check_stderr(app, what):
+    err = app.stderr()
+    if not tap.ok("CRITICAL" not in err and "WARNING" not in err and "Gtk-" not in err,
+                  f"{what}: no warnings or criticals on the app's stderr"):
+        print(err, file=sys.stderr)
+
+
+if not SERVER or not os.path.exists(SERVER):
+    tap.skip_all("viva-gui-server was not built")
+
+# 1. Against a server that answers like Ollama ------------------------------
+
+code_file = os.path.join(home, "solution.py")
+with open(code_file, "w") as f:
+    f.write(SOLUTION)
+server, url = start_server("--script", "defense", "--code", code_file)
+# An editor tall enough for the whole solution: GTK 4.8 can warn "Trying to
+# snapshot GtkGizmo without a current allocation" when the editor's
+# scrollbar first appears mid-typing, which is not what this test is about.
+set_settings(home, base_url=f"'{url}'", examiner_mode="'auto'",
+             window_height="860", console_pane_position="600")
+
+app = vivagui.App(home)
+if not tap.ok(app.node is not None, "viva appears on the accessibility bus"):
+    app.kill()
+    stop_server(server)
+    print(app.stderr(), file=sys.stderr)
+    tap.done()
+
+tap.ok(find_named(app, "Your Examiner") is not None, "the panel starts by saying what will happen")
+
+editor = app.find("text", "Code editor")
+type_code(editor, SOLUTION)
+tap.ok(wait_for(lambda: "cs[c] = (sx / n, sy / n)" in vivagui.text_of(editor)),
+       "the K-Means solution is typed into the editor")
+tap.ok(run_code(app), "Run finishes without an error")
+app.screenshot("examiner-1-ready")
+
+tap.ok(submit(app), "Submit for Defense is enabled after a clean run, and pressed")
+tap.ok(find_named(app, "Reading your code") is not None, "a card shows the examiner reading the code")
+tap.ok(find_named(app, "Running your code") is not None, "a card shows it running the code")
+tap.ok(find_named(app, "Testing an edge case") is not None, "a card shows it testing an edge case")
+app.screenshot("examiner-2-cards")
+
+question = find_named(app, "Why can k-means give different clusters", prefix=True)
+tap.ok(question is not None, "the examiner's question is shown")
+tap.ok(find_named(app, "Waiting for your answer") is not None, "the state line says it waits for the answer")
+app.screenshot("examiner-3-question")
+
+tap.ok(answer(app, ANSWER), "the answer is typed and sent with Ctrl+Enter")
+tap.ok(find_named(app, ANSWER, timeout=10) is not None, "the answer appears in the conversation")
+tap.ok(find_named(app, "Passed", timeout=30) is not None, "the verdict card says Passed")
+tap.ok(find_named(app, "Score: 85 out of 100", timeout=5) is not None, "the verdict shows the score 85")
+tap.ok(find_named(app, "Edge-case tests: 1 passed", timeout=5, prefix=True) is not None,
+       "the verdict shows what the engine recorded of the probe")
+tap.ok(find_named(app, "Defense finished", timeout=5) is not None, "the state line says the defense finished")
+app.screenshot("examiner-4-verdict")
+
+tap.ok(answer(app, "Why did I lose points?", send_with_keyboard=False),
+       "a follow-up question is typed and sent with the Send button")
+follow_up = wait_for(lambda: any("k-means++" in vivagui.text_of(n) for n in app.node.findChildren(
+    lambda n: n.roleName == "text", recursive=True)), 30)
+tap.ok(follow_up, "the examiner answers the follow-up question")
+app.screenshot("examiner-5-follow-up")
+
+app.quit()
+stop_server(server)
+check_stderr(app, "with the Ollama-like server")
+
+# 2. Offline: nothing answers at the endpoint, in dark style ----------------
+
+home2 = vivagui.make_home()
+save_code(home2, SOLUTION)
+set_settings(home2, base_url=f"'{unused_url()}'", examiner_mode="'auto'")
+app = vivagui.App(home2, extra_env={"ADW_DEBUG_COLOR_SCHEME": "prefer-dark"})
+tap.ok(app.node is not None, "viva starts again with no model server")
+tap.ok(run_code(app), "the saved solution runs without an error")
+tap.ok(submit(app), "Submit for Defense is pressed with no server")
+tap.ok(find_named(app, "No model answered at", prefix=True) is not None,
+       "the panel says the offline examiner runs the defense")
+tap.ok(find_named(app, "Testing an edge case") is not None, "the offline examiner tests an edge case")
+question = wait_for(lambda: app.find("text", "Your answer").sensitive, 60)
+tap.ok(question, "the offline examiner asks a question and the answer box opens")
+app.screenshot("examiner-6-offline-question-dark")
+tap.ok(answer(app, ANSWER), "the answer is sent")
+tap.ok(find_named(app, "Passed", timeout=60) is not None, "the offline verdict says Passed")
+tap.ok(find_named(app, "Score: ", timeout=5, prefix=True) is not None, "the offline verdict has a score")
+app.screenshot("examiner-7-offline-verdict-dark")
+app.quit()
+check_stderr(app, "offline")
+vivagui.cleanup(home2)
+
+# 3. A 20,000-token reply: the panel stays responsive -----------------------
+
+home3 = vivagui.make_home()
+save_code(home3, SOLUTION)
+server, url = start_server("--script", "long", "--tokens", "20000")
+set_settings(home3, base_url=f"'{url}'", examiner_mode="'model'")
+app = vivagui.App(home3)
+tap.ok(run_code(app), "the solution runs before the long reply")
+tap.ok(submit(app), "Submit for Defense starts the long reply")
+streaming = wait_for(lambda: any("centroid update" in vivagui.text_of(n) for n in app.node.findChildren(
+    lambda n: n.roleName == "text", recursive=True)), 30)
+tap.ok(streaming, "the examiner's long reply streams into the panel")
+time.sleep(3)
+app.screenshot("examiner-8-long-stream")
+stop = app.find("push button", "Stop")
+clicked = time.time()
+vivagui.click(stop)
+stopped = find_named(app, "Defense stopped", timeout=10)
+latency = time.time() - clicked
+tap.ok(stopped is not None and latency < 3.0,
+       f"Stop clicked mid-stream acts at once ({latency:.2f} s to the state line)")
+app.screenshot("examiner-9-stopped")
+app.quit()
+stop_server(server)
+check_stderr(app, "the long reply")
+vivagui.cleanup(home3)
+
+vivagui.cleanup(home)
+tap.done()
