@@ -25,4 +25,7 @@ int viva_cli_defend (int    argc,
 int viva_cli_resume (int    argc,
                      char **argv);
 
+int viva_cli_report (int    argc,
+                     char **argv);
+
 G_END_DECLS

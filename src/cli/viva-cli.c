@@ -22,6 +22,7 @@ static const struct {
   { "defend", viva_cli_defend, N_("Run a whole defense headless") },
   { "models", viva_cli_models, N_("List the endpoint’s models") },
   { "pack", viva_cli_pack, N_("Validate or generate problem packs") },
+  { "report", viva_cli_report, N_("Write a defense’s report as HTML or JSON") },
   { "resume", viva_cli_resume, N_("Continue a checkpointed defense") },
   { "run", viva_cli_run, N_("Run a Python file in the sandboxed worker") },
 };

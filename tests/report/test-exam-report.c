@@ -1,0 +1,313 @@
+/* test-exam-report.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gstdio.h>
+
+#include "viva-core.h"
+#include "viva-exam-history.h"
+#include "viva-exam-report.h"
+
+/* Reports and history over real sessions: each test runs a defense with
+ * the offline examiner through the real viva-cli and worker, then reads
+ * what a teacher would collect. */
+
+typedef struct
+{
+  char      *dir;
+  char      *sessions;
+  GMainLoop *loop;
+  GPtrArray *history;
+  GError    *error;
+} Fixture;
+
+static void
+remove_tree (const char *path)
+{
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  if (dir == NULL)
+    {
+      g_unlink (path);
+      return;
+    }
+
+  while ((name = g_dir_read_name (dir)))
+    {
+      g_autofree char *child = g_build_filename (path, name, NULL);
+      remove_tree (child);
+    }
+
+  g_rmdir (path);
+}
+
+static void
+fixture_setup (Fixture       *f,
+               gconstpointer  data)
+{
+  f->dir = g_dir_make_tmp ("viva-report-XXXXXX", NULL);
+  f->sessions = g_build_filename (f->dir, "sessions", NULL);
+  f->loop = g_main_loop_new (NULL, FALSE);
+}
+
+static void
+fixture_teardown (Fixture       *f,
+                  gconstpointer  data)
+{
+  remove_tree (f->dir);
+  g_free (f->dir);
+  g_free (f->sessions);
+  g_clear_pointer (&f->history, g_ptr_array_unref);
+  g_clear_error (&f->error);
+  g_main_loop_unref (f->loop);
+}
+
+static char *
+problem_code (const char *problem_id,
+              const char *which)
+{
+  g_autofree char *path = g_build_filename (g_getenv ("VIVA_SOURCE_ROOT"), "data", "packs", "intro-ai.json", NULL);
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  JsonArray *problems;
+
+  g_assert_true (json_parser_load_from_file (parser, path, NULL));
+  problems = json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)), "problems");
+  for (guint i = 0; i < json_array_get_length (problems); i++)
+    {
+      JsonObject *problem = json_array_get_object_element (problems, i);
+
+      if (g_str_equal (json_object_get_string_member (problem, "id"), problem_id))
+        return g_strdup (json_object_get_string_member (problem, which));
+    }
+
+  g_assert_not_reached ();
+}
+
+/* Runs a whole offline defense and returns its session id. */
+static char *
+defend (Fixture    *f,
+        const char *code)
+{
+  g_autofree char *code_path = g_build_filename (f->dir, "solution.py", NULL);
+  g_autofree char *answers_path = g_build_filename (f->dir, "answers.json", NULL);
+  g_autofree char *pack = g_build_filename (g_getenv ("VIVA_SOURCE_ROOT"), "data", "packs", "intro-ai.json", NULL);
+  g_autoptr(GSubprocess) proc = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *out = NULL;
+  g_auto(GStrv) lines = NULL;
+  char *session = NULL;
+
+  g_assert_true (g_file_set_contents (code_path, code, -1, NULL));
+  g_assert_true (g_file_set_contents (answers_path,
+                                      "[\"It depends on the start: <b>k-means</b> finds a local minimum & I rerun it.\"]",
+                                      -1, NULL));
+
+  proc = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_SILENCE, &error,
+                           g_getenv ("VIVA_CLI"), "defend", "--pack", pack, "--problem", "kmeans",
+                           "--code", code_path, "--answers", answers_path, "--offline",
+                           "--session-dir", f->sessions, "--json", NULL);
+  g_assert_no_error (error);
+  g_assert_true (g_subprocess_communicate_utf8 (proc, NULL, NULL, &out, NULL, &error));
+  g_assert_no_error (error);
+
+  lines = g_strsplit (out, "\n", -1);
+  for (guint i = 0; lines[i]; i++)
+    {
+      g_autoptr(JsonParser) parser = json_parser_new ();
+      JsonObject *event;
+
+      if (!lines[i][0] || !json_parser_load_from_data (parser, lines[i], -1, NULL))
+        continue;
+      event = json_node_get_object (json_parser_get_root (parser));
+      if (g_str_equal (json_object_get_string_member (event, "event"), "verdict"))
+        session = g_strdup (json_object_get_string_member (event, "session"));
+    }
+
+  g_assert_nonnull (session);
+  return session;
+}
+
+static void
+history_cb (GObject      *object,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  Fixture *f = user_data;
+
+  f->history = viva_exam_history_list_finish (result, &f->error);
+  g_main_loop_quit (f->loop);
+}
+
+static void
+export_cb (GObject      *object,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  Fixture *f = user_data;
+
+  viva_exam_report_export_finish (result, &f->error);
+  g_main_loop_quit (f->loop);
+}
+
+static void
+test_report_of_a_passing_defense (Fixture       *f,
+                                  gconstpointer  data)
+{
+  g_autofree char *reference = problem_code ("kmeans", "reference_solution");
+  g_autofree char *code = g_strconcat (reference, "\n# <script>alert('x')</script>\n", NULL);
+  g_autofree char *session = defend (f, code);
+  g_autofree char *dir = g_build_filename (f->sessions, session, NULL);
+  g_autofree char *html_path = g_build_filename (f->dir, "report.html", NULL);
+  g_autofree char *json_path = g_build_filename (f->dir, "report.json", NULL);
+  g_autoptr(GFile) html_file = g_file_new_for_path (html_path);
+  g_autoptr(GFile) json_file = g_file_new_for_path (json_path);
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autofree char *html = NULL;
+  JsonObject *report, *verdict;
+  JsonArray *transcript;
+  gboolean saw_question = FALSE, saw_probe = FALSE;
+
+  viva_exam_report_export_async (dir, html_file, json_file, NULL, export_cb, f);
+  g_main_loop_run (f->loop);
+  g_assert_no_error (f->error);
+
+  g_assert_true (g_file_get_contents (html_path, &html, NULL, NULL));
+  g_assert_nonnull (strstr (html, "<h1>K-Means clustering</h1>"));
+  g_assert_nonnull (strstr (html, "Passed"));
+  g_assert_nonnull (strstr (html, "Score: 100/100"));
+  g_assert_nonnull (strstr (html, "The offline examiner"));
+  g_assert_nonnull (strstr (html, "Testing an edge case"));
+  g_assert_nonnull (strstr (html, "The code was not changed during the defense."));
+  /* What the student wrote is text in the report, never markup. */
+  g_assert_null (strstr (html, "<script>"));
+  g_assert_nonnull (strstr (html, "&lt;script&gt;"));
+  g_assert_null (strstr (html, "<b>k-means</b>"));
+  g_assert_nonnull (strstr (html, "local minimum &amp; I rerun it"));
+
+  g_assert_true (json_parser_load_from_file (parser, json_path, NULL));
+  report = json_node_get_object (json_parser_get_root (parser));
+  g_assert_cmpstr (json_object_get_string_member (report, "format"), ==, VIVA_EXAM_REPORT_FORMAT);
+  g_assert_cmpstr (json_object_get_string_member (report, "session"), ==, session);
+  g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (report, "code"), "text"), ==, code);
+  verdict = json_object_get_object_member (report, "verdict");
+  g_assert_cmpstr (json_object_get_string_member (verdict, "verdict"), ==, "pass");
+  g_assert_cmpfloat (json_object_get_double_member (verdict, "score"), ==, 100);
+
+  transcript = json_object_get_array_member (report, "transcript");
+  for (guint i = 0; i < json_array_get_length (transcript); i++)
+    {
+      JsonObject *entry = json_array_get_object_element (transcript, i);
+
+      if (!g_str_equal (json_object_get_string_member (entry, "kind"), "tool"))
+        continue;
+      if (g_str_equal (json_object_get_string_member (entry, "name"), "askStudent"))
+        {
+          JsonObject *result = json_object_get_object_member (entry, "result");
+          saw_question = g_str_has_prefix (json_object_get_string_member (result, "answer"), "It depends");
+        }
+      if (json_object_has_member (entry, "probe"))
+        saw_probe = saw_probe || json_object_get_boolean_member (json_object_get_object_member (entry, "probe"), "passed");
+    }
+  g_assert_true (saw_question);
+  g_assert_true (saw_probe);
+}
+
+static void
+test_history_lists_defenses (Fixture       *f,
+                             gconstpointer  data)
+{
+  g_autofree char *starter = problem_code ("kmeans", "starter_code");
+  g_autofree char *reference = problem_code ("kmeans", "reference_solution");
+  g_autofree char *first = defend (f, starter);
+  g_autofree char *second = NULL;
+  g_autofree char *broken = g_build_filename (f->sessions, "broken", NULL);
+  g_autofree char *broken_checkpoint = g_build_filename (broken, "checkpoint.json", NULL);
+  VivaExamSummary *newest, *oldest;
+
+  /* ISO timestamps sort by the second; keep the two defenses apart. */
+  g_usleep (1100 * 1000);
+  second = defend (f, reference);
+
+  g_assert_cmpint (g_mkdir_with_parents (broken, 0700), ==, 0);
+  g_assert_true (g_file_set_contents (broken_checkpoint, "{\"format\": \"viva-checkpoint\", trunc", -1, NULL));
+
+  viva_exam_history_list_async (f->sessions, "intro-ai", "kmeans", NULL, history_cb, f);
+  g_main_loop_run (f->loop);
+  g_assert_no_error (f->error);
+
+  /* The broken checkpoint is left out and left alone. */
+  g_assert_cmpuint (f->history->len, ==, 2);
+  g_assert_true (g_file_test (broken_checkpoint, G_FILE_TEST_EXISTS));
+
+  newest = g_ptr_array_index (f->history, 0);
+  oldest = g_ptr_array_index (f->history, 1);
+  g_assert_cmpstr (newest->id, ==, second);
+  g_assert_cmpstr (newest->verdict, ==, "pass");
+  g_assert_cmpfloat (newest->score, ==, 100);
+  g_assert_cmpstr (newest->examiner, ==, "");
+  g_assert_cmpstr (oldest->id, ==, first);
+  g_assert_cmpstr (oldest->verdict, ==, "fail");
+  g_assert_cmpfloat (oldest->score, <, 100);
+  g_clear_pointer (&f->history, g_ptr_array_unref);
+
+  /* Another problem has no history yet. */
+  viva_exam_history_list_async (f->sessions, "intro-ai", "knn", NULL, history_cb, f);
+  g_main_loop_run (f->loop);
+  g_assert_no_error (f->error);
+  g_assert_cmpuint (f->history->len, ==, 0);
+}
+
+static void
+test_history_without_sessions (Fixture       *f,
+                               gconstpointer  data)
+{
+  viva_exam_history_list_async (f->sessions, "intro-ai", "kmeans", NULL, history_cb, f);
+  g_main_loop_run (f->loop);
+  g_assert_no_error (f->error);
+  g_assert_cmpuint (f->history->len, ==, 0);
+}
+
+static void
+test_integrity_counts_edits (void)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(JsonNode) report = NULL;
+  g_autofree char *html = NULL;
+  const char *checkpoint =
+    "{\"format\":\"viva-checkpoint\",\"version\":1,\"session\":\"s\",\"problem_id\":\"kmeans\","
+    "\"messages\":[],\"steps\":[],\"code\":{\"text\":\"x = 1\\n\",\"sha256\":\"ab\"},\"verdict\":null}";
+  const char *trace =
+    "{\"event\":\"code\",\"time\":\"2026-11-30T10:00:00Z\",\"edited\":false,\"sha256\":\"aa\",\"length\":3}\n"
+    "{\"event\":\"code\",\"time\":\"2026-11-30T10:01:00Z\",\"edited\":true,\"sha256\":\"bb\",\"length\":5}\n"
+    "{\"event\":\"code\",\"time\":\"2026-11-30T10:02:00Z\",\"edited\":true,\"sha256\":\"cc\",\"length\":6}\n"
+    "{\"event\":\"code\",\"time\":\"2026-11-30T10:03"; /* cut by a crash */
+  JsonObject *integrity;
+
+  g_assert_true (json_parser_load_from_data (parser, checkpoint, -1, NULL));
+  report = viva_exam_report_build (json_parser_get_root (parser), trace, -1);
+  integrity = json_object_get_object_member (json_node_get_object (report), "integrity");
+  g_assert_cmpint (json_object_get_int_member (integrity, "code_changes_during_defense"), ==, 2);
+
+  html = viva_exam_report_render_html (report);
+  g_assert_nonnull (strstr (html, "The code was changed 2 times during the defense:"));
+  g_assert_nonnull (strstr (html, "No verdict"));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+  viva_core_init ();
+
+  g_test_add_func ("/viva/report/integrity-counts-edits", test_integrity_counts_edits);
+  g_test_add ("/viva/report/passing-defense", Fixture, NULL, fixture_setup, test_report_of_a_passing_defense, fixture_teardown);
+  g_test_add ("/viva/report/history", Fixture, NULL, fixture_setup, test_history_lists_defenses, fixture_teardown);
+  g_test_add ("/viva/report/history-without-sessions", Fixture, NULL, fixture_setup, test_history_without_sessions, fixture_teardown);
+
+  return g_test_run ();
+}
