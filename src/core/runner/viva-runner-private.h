@@ -23,6 +23,7 @@ typedef struct
 VivaRunnerLaunch  *_viva_runner_launch_new       (GError                  **error);
 void               _viva_runner_launch_free      (VivaRunnerLaunch         *launch);
 char              *_viva_runner_launch_why_unsandboxed (VivaRunnerLaunch  *launch);
+gboolean           _viva_runner_flatpak_is_build (const char              *info_path);
 GSubprocess       *_viva_runner_launch_spawn     (VivaRunnerLaunch         *launch,
                                                   VivaRunnerSandbox         sandbox,
                                                   guint64                   memory_limit,

@@ -52,6 +52,32 @@ remove_tree (const char *path)
   g_remove (path);
 }
 
+/* Tests point VIVA_FLATPAK_INFO at a file of their own. */
+static const char *
+flatpak_info_path (void)
+{
+  const char *path = g_getenv ("VIVA_FLATPAK_INFO");
+
+  return path && path[0] ? path : "/.flatpak-info";
+}
+
+/**
+ * _viva_runner_flatpak_is_build:
+ * @info_path: a Flatpak instance's `.flatpak-info`
+ *
+ * Whether the app runs from a build directory (`flatpak-builder --run`,
+ * `flatpak build`) rather than installed. The portal starts sub-sandboxes
+ * only from an installed app's files, so a build has none to offer.
+ */
+gboolean
+_viva_runner_flatpak_is_build (const char *info_path)
+{
+  g_autoptr(GKeyFile) info = g_key_file_new ();
+
+  return g_key_file_load_from_file (info, info_path, G_KEY_FILE_NONE, NULL) &&
+         g_key_file_get_boolean (info, "Instance", "build", NULL);
+}
+
 VivaRunnerLaunch *
 _viva_runner_launch_new (GError **error)
 {
@@ -77,8 +103,9 @@ _viva_runner_launch_new (GError **error)
 
   if (g_strcmp0 (sandbox, "none") == 0)
     launch->sandbox = VIVA_RUNNER_SANDBOX_NONE;
-  else if (g_file_test ("/.flatpak-info", G_FILE_TEST_EXISTS))
-    launch->sandbox = VIVA_RUNNER_SANDBOX_FLATPAK;
+  else if (g_file_test (flatpak_info_path (), G_FILE_TEST_EXISTS))
+    launch->sandbox = _viva_runner_flatpak_is_build (flatpak_info_path ())
+                    ? VIVA_RUNNER_SANDBOX_NONE : VIVA_RUNNER_SANDBOX_FLATPAK;
   else
     {
       const char *bwrap = g_getenv ("VIVA_BWRAP");
@@ -116,6 +143,9 @@ _viva_runner_launch_why_unsandboxed (VivaRunnerLaunch *launch)
 {
   if (g_strcmp0 (g_getenv ("VIVA_SANDBOX"), "none") == 0)
     return g_strdup (_("The sandbox is turned off (VIVA_SANDBOX=none): code can read and change your files and use the network."));
+
+  if (g_file_test (flatpak_info_path (), G_FILE_TEST_EXISTS))
+    return g_strdup (_("Viva runs from a Flatpak build folder, not installed, so code gets no sandbox of its own: it can use the network and this build’s files. Install the Flatpak to run code in a sandbox."));
 
   return g_strdup (_("Bubblewrap is not installed, so code runs without a sandbox: it can read and change your files and use the network. Install the “bubblewrap” package to protect them."));
 }

@@ -511,11 +511,34 @@ viva_runner_take_image (VivaRunner *self,
 
 /* Results */
 
+/* turtle and tkinter need a screen, which code never has here: the
+ * Flatpak runtime lacks tkinter, and elsewhere Tk finds no display. */
+static gboolean
+is_window_error (const char *type,
+                 const char *message)
+{
+  if (message == NULL)
+    return FALSE;
+  if (g_str_equal (type, "ModuleNotFoundError") || g_str_equal (type, "ImportError"))
+    return strstr (message, "tkinter") != NULL || strstr (message, "turtle") != NULL;
+  return g_str_equal (type, "TclError") && strstr (message, "display") != NULL;
+}
+
 static char *
 describe_error (VivaRunResult *result)
 {
   const char *message = result->error_message && result->error_message[0] ? result->error_message : NULL;
   const char *type = result->error_type ? result->error_type : "Exception";
+
+  if (is_window_error (type, message))
+    {
+      const char *why = _("turtle and tkinter are not available: they open windows of their own, and code runs here without a screen. Draw with matplotlib instead; plt.show() puts the figure in the console.");
+
+      if (result->error_line > 0)
+        /* Translators: %d is a line number, %s the explanation that follows it */
+        return g_strdup_printf (_("Line %d: %s"), result->error_line, why);
+      return g_strdup (why);
+    }
 
   if (result->error_line > 0 && message != NULL)
     /* Translators: %d is a line number, then an exception type and message */
