@@ -130,6 +130,29 @@ test_message_invalid (void)
     }
 }
 
+/* Checkpoints are untrusted input: a missing node is an error, not a bug. */
+static void
+test_from_null (void)
+{
+  GError *error = NULL;
+
+  g_assert_null (viva_chat_message_new_from_json (NULL, &error));
+  g_assert_error (error, VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_INVALID_RESPONSE);
+  g_clear_error (&error);
+  g_assert_null (viva_tool_call_new_from_json (NULL, &error));
+  g_assert_error (error, VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_INVALID_RESPONSE);
+  g_clear_error (&error);
+  g_assert_null (viva_tool_definition_new_from_json (NULL, &error));
+  g_assert_error (error, VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_INVALID_RESPONSE);
+  g_clear_error (&error);
+  g_assert_null (viva_chat_request_new_from_json (NULL, &error));
+  g_assert_error (error, VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_INVALID_RESPONSE);
+  g_clear_error (&error);
+  g_assert_null (viva_chat_reply_new_from_json (NULL, &error));
+  g_assert_error (error, VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_INVALID_RESPONSE);
+  g_clear_error (&error);
+}
+
 static void
 test_tool_definition (void)
 {
@@ -329,6 +352,7 @@ main (int   argc,
   g_test_add_func ("/viva/model/chat-types/message-round-trip", test_message_round_trip);
   g_test_add_func ("/viva/model/chat-types/message-invalid", test_message_invalid);
   g_test_add_func ("/viva/model/chat-types/tool-definition", test_tool_definition);
+  g_test_add_func ("/viva/model/chat-types/from-null", test_from_null);
   g_test_add_func ("/viva/model/chat-types/request", test_request);
   g_test_add_func ("/viva/model/chat-types/reply-json", test_reply_json);
   g_test_add_func ("/viva/model/chat-types/error-kinds", test_error_kinds);

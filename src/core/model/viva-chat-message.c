@@ -267,7 +267,7 @@ viva_chat_message_to_json (const VivaChatMessage *self)
 
 /**
  * viva_chat_message_new_from_json:
- * @node: a node as viva_chat_message_to_json() writes it
+ * @node: (nullable): a node as viva_chat_message_to_json() writes it
  *
  * Returns: (transfer full) (nullable): the message, or %NULL with @error
  *   set (%VIVA_MODEL_ERROR_INVALID_RESPONSE)
@@ -281,9 +281,7 @@ viva_chat_message_new_from_json (JsonNode  *node,
   JsonArray *calls;
   VivaChatRole role;
 
-  g_return_val_if_fail (node != NULL, NULL);
-
-  if (JSON_NODE_HOLDS_OBJECT (node))
+  if (node != NULL && JSON_NODE_HOLDS_OBJECT (node))
     object = json_node_get_object (node);
 
   if (!viva_chat_role_from_string (_viva_json_get_string (object, "role"), &role))

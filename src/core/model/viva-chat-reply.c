@@ -332,7 +332,7 @@ get_flag (JsonObject *object,
 
 /**
  * viva_chat_reply_new_from_json:
- * @node: a node as viva_chat_reply_to_json() writes it
+ * @node: (nullable): a node as viva_chat_reply_to_json() writes it
  *
  * Returns: (transfer full) (nullable): the reply, or %NULL with @error set
  */
@@ -345,9 +345,7 @@ viva_chat_reply_new_from_json (JsonNode  *node,
   JsonObject *usage;
   JsonArray *calls;
 
-  g_return_val_if_fail (node != NULL, NULL);
-
-  if (!JSON_NODE_HOLDS_OBJECT (node))
+  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
     {
       g_set_error_literal (error, VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_INVALID_RESPONSE,
                            _("A reply must be a JSON object."));

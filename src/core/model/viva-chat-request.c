@@ -377,7 +377,7 @@ get_number (JsonObject *object,
 
 /**
  * viva_chat_request_new_from_json:
- * @node: a node as viva_chat_request_to_json() writes it
+ * @node: (nullable): a node as viva_chat_request_to_json() writes it
  *
  * Returns: (transfer full) (nullable): the request, or %NULL with @error set
  */
@@ -391,9 +391,7 @@ viva_chat_request_new_from_json (JsonNode  *node,
   JsonArray *array;
   double number;
 
-  g_return_val_if_fail (node != NULL, NULL);
-
-  if (!JSON_NODE_HOLDS_OBJECT (node) ||
+  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node) ||
       !(array = _viva_json_get_array ((object = json_node_get_object (node)), "messages")))
     {
       g_set_error_literal (error, VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_INVALID_RESPONSE,

@@ -184,7 +184,7 @@ viva_tool_call_to_json (const VivaToolCall *self)
 
 /**
  * viva_tool_call_new_from_json:
- * @node: a node as viva_tool_call_to_json() writes it
+ * @node: (nullable): a node as viva_tool_call_to_json() writes it
  *
  * Arguments given as an object rather than text (Ollama's native shape)
  * are serialized back to text.
@@ -201,9 +201,7 @@ viva_tool_call_new_from_json (JsonNode  *node,
   g_autofree char *arguments_text = NULL;
   VivaToolCall *self;
 
-  g_return_val_if_fail (node != NULL, NULL);
-
-  if (JSON_NODE_HOLDS_OBJECT (node))
+  if (node != NULL && JSON_NODE_HOLDS_OBJECT (node))
     object = json_node_get_object (node);
   function = _viva_json_get_object (object, "function");
 

@@ -144,7 +144,7 @@ viva_tool_definition_to_json (const VivaToolDefinition *self)
 
 /**
  * viva_tool_definition_new_from_json:
- * @node: a node as viva_tool_definition_to_json() writes it
+ * @node: (nullable): a node as viva_tool_definition_to_json() writes it
  *
  * Returns: (transfer full) (nullable): the definition, or %NULL with @error set
  */
@@ -155,9 +155,7 @@ viva_tool_definition_new_from_json (JsonNode  *node,
   JsonObject *function;
   JsonNode *parameters;
 
-  g_return_val_if_fail (node != NULL, NULL);
-
-  function = JSON_NODE_HOLDS_OBJECT (node)
+  function = node != NULL && JSON_NODE_HOLDS_OBJECT (node)
            ? _viva_json_get_object (json_node_get_object (node), "function")
            : NULL;
 
