@@ -13,6 +13,7 @@
 
 #include "viva-cli-commands.h"
 #include "viva-cli-util.h"
+#include "viva-exam-model.h"
 #include "viva-examiner.h"
 #include "viva-openai-model.h"
 #include "viva-pack.h"
@@ -31,6 +32,7 @@ typedef struct
   VivaExamSession  *session;
   GPtrArray        *answers;
   GDataInputStream *input;
+  VivaExamVerdict  *verdict;
   gboolean          json;
   gboolean          in_content;
   int               status;
@@ -43,6 +45,7 @@ defense_clear (Defense *defense)
   g_clear_object (&defense->examiner);
   g_clear_object (&defense->session);
   g_clear_object (&defense->input);
+  g_clear_object (&defense->verdict);
   g_clear_pointer (&defense->answers, g_ptr_array_unref);
   g_clear_pointer (&defense->loop, g_main_loop_unref);
 }
@@ -296,6 +299,15 @@ on_verdict (VivaExaminer    *examiner,
             VivaExamVerdict *verdict,
             Defense         *defense)
 {
+  /* Reported once the session is on disk (see flush_cb): whoever reads the
+   * verdict can rely on its checkpoint. */
+  g_set_object (&defense->verdict, verdict);
+}
+
+static void
+print_verdict (Defense         *defense,
+               VivaExamVerdict *verdict)
+{
   g_autoptr(JsonObject) object = json_object_new ();
   g_autoptr(JsonArray) steps = json_array_new ();
   g_autoptr(JsonNode) facts = viva_exam_verdict_to_json (verdict);
@@ -361,6 +373,16 @@ flush_cb (GObject      *object,
     {
       viva_cli_fail (_("The session could not be saved: %s"), error->message);
       defense->status = VIVA_CLI_EXIT_FAILED;
+    }
+
+  if (defense->verdict != NULL)
+    {
+      int status = defense->status;
+
+      print_verdict (defense, defense->verdict);
+      /* A save failure stays a failure whatever the verdict. */
+      if (status == VIVA_CLI_EXIT_FAILED && error != NULL)
+        defense->status = status;
     }
 
   g_main_loop_quit (defense->loop);
@@ -440,21 +462,16 @@ load_answers (const char  *path,
 }
 
 static void
-health_cb (GObject      *object,
+choose_cb (GObject      *object,
            GAsyncResult *result,
            gpointer      user_data)
 {
-  gboolean *healthy = user_data;
-  g_autoptr(GError) error = NULL;
-
-  healthy[0] = viva_openai_model_check_health_finish (VIVA_OPENAI_MODEL (object), result, &error);
-  if (!healthy[0])
-    g_printerr ("viva-cli: %s %s\n", error->message, _("Using the offline examiner."));
-  healthy[1] = TRUE;
+  *(GAsyncResult **)user_data = g_object_ref (result);
 }
 
-/* The examiner's mind: the scripted one offline, or when (in auto mode)
- * the configured endpoint does not answer. */
+/* The examiner's mind: the scripted one offline; an explicit endpoint as
+ * given; otherwise as the settings say, falling back to the offline
+ * examiner in auto mode when the endpoint does not answer. */
 static VivaChatModel *
 choose_model (VivaProblem *problem,
               gboolean     offline,
@@ -463,27 +480,38 @@ choose_model (VivaProblem *problem,
 {
   VivaSettings *settings = viva_settings_get_default ();
   g_autoptr(VivaOpenAIModel) model = NULL;
-  gboolean healthy[2] = { FALSE, FALSE };
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *notice = NULL;
+  VivaChatModel *chosen;
 
-  if (offline || (base_url == NULL && viva_settings_get_examiner_mode (settings) == VIVA_EXAMINER_MODE_OFFLINE))
+  if (offline)
     return VIVA_CHAT_MODEL (viva_scripted_model_new (problem));
 
-  model = viva_openai_model_new_for_settings (settings);
   if (base_url != NULL)
-    viva_openai_model_set_base_url (model, base_url);
-  if (model_name != NULL)
-    viva_openai_model_set_model (model, model_name);
-
-  if (base_url == NULL && viva_settings_get_examiner_mode (settings) == VIVA_EXAMINER_MODE_AUTO)
     {
-      viva_openai_model_check_health_async (model, NULL, health_cb, healthy);
-      while (!healthy[1])
-        g_main_context_iteration (NULL, TRUE);
-      if (!healthy[0])
-        return VIVA_CHAT_MODEL (viva_scripted_model_new (problem));
+      model = viva_openai_model_new_for_settings (settings);
+      viva_openai_model_set_base_url (model, base_url);
+      if (model_name != NULL)
+        viva_openai_model_set_model (model, model_name);
+      return VIVA_CHAT_MODEL (g_steal_pointer (&model));
     }
 
-  return VIVA_CHAT_MODEL (g_steal_pointer (&model));
+  viva_exam_choose_model_async (settings, problem, NULL, choose_cb, &result);
+  while (result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+
+  if (!(chosen = viva_exam_choose_model_finish (result, &notice, &error)))
+    {
+      g_printerr ("viva-cli: %s\n", error->message);
+      return VIVA_CHAT_MODEL (viva_scripted_model_new (problem));
+    }
+  if (notice != NULL)
+    g_printerr ("viva-cli: %s\n", notice);
+  if (model_name != NULL && VIVA_IS_OPENAI_MODEL (chosen))
+    viva_openai_model_set_model (VIVA_OPENAI_MODEL (chosen), model_name);
+
+  return chosen;
 }
 
 static int

@@ -30,7 +30,7 @@ typedef struct
   gint    latest;        /* generation of the newest queued checkpoint */
   GMutex  mutex;
   char   *error;         /* the first write error, for flush */
-  guint64 writes;
+  gint    writes;
 } Shared;
 
 typedef enum
@@ -138,7 +138,7 @@ write_job (gpointer data,
                                          0600, &error))
             record_error (shared, error->message);
           else
-            g_atomic_int_inc ((gint *)&shared->writes);
+            g_atomic_int_inc (&shared->writes);
         }
       break;
 
@@ -347,7 +347,7 @@ guint64
 viva_exam_session_get_checkpoint_writes (VivaExamSession *self)
 {
   g_return_val_if_fail (VIVA_IS_EXAM_SESSION (self), 0);
-  return g_atomic_int_get ((gint *)&self->shared->writes);
+  return (guint64)g_atomic_int_get (&self->shared->writes);
 }
 
 /**

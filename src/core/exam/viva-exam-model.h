@@ -1,0 +1,25 @@
+/* viva-exam-model.h
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <gio/gio.h>
+
+#include "viva-chat-model.h"
+#include "viva-problem.h"
+#include "viva-settings.h"
+
+G_BEGIN_DECLS
+
+void           viva_exam_choose_model_async  (VivaSettings         *settings,
+                                              VivaProblem          *problem,
+                                              GCancellable         *cancellable,
+                                              GAsyncReadyCallback   callback,
+                                              gpointer              user_data);
+VivaChatModel *viva_exam_choose_model_finish (GAsyncResult         *result,
+                                              char                **notice,
+                                              GError              **error);
+
+G_END_DECLS
