@@ -235,7 +235,7 @@ test_streams (Fixture       *fixture,
 
   assert_ok (result);
   g_assert_cmpint (fixture->first_out_us, >, 0);
-  g_assert_cmpint (ended - fixture->first_out_us, >=, 400 * G_TIME_SPAN_MILLISECOND);
+  g_assert_cmpint (ended - fixture->first_out_us, >=, 300 * G_TIME_SPAN_MILLISECOND);
   g_assert_cmpstr (viva_run_result_get_stdout (result), ==, "first\n");
   g_assert_cmpstr (viva_run_result_get_stderr (result), ==, "late\n");
 }
