@@ -10,8 +10,11 @@
 
 #include "viva-cli-commands.h"
 #include "viva-cli-util.h"
+#include "viva-draft-store.h"
+#include "viva-openai-model.h"
 #include "viva-pack-checker.h"
 #include "viva-pack.h"
+#include "viva-problem-generator.h"
 
 /* `viva-cli pack validate FILE [--run] [--json]`: every issue with its JSON
  * path, then a summary. With --run, each reference solution and each
@@ -357,19 +360,225 @@ pack_validate (int    argc,
   return valid ? VIVA_CLI_EXIT_OK : VIVA_CLI_EXIT_FAILED;
 }
 
+
+/* `viva-cli pack generate --topic TEXT --type TYPE …`: drafts one problem
+ * with the model, checks it and retries up to three times. The draft, with
+ * its check results, goes to -o FILE, or to the drafts folder the app shows
+ * for approval. Exit 0 when the draft passed every check, 1 when it still
+ * fails (it is written all the same) or the model could not be asked. */
+
+static void
+generate_progress_cb (VivaProblemGenerator *generator,
+                      int                   stage,
+                      guint                 attempt,
+                      const char           *message,
+                      gpointer              user_data)
+{
+  gboolean json = GPOINTER_TO_INT (user_data);
+
+  if (json)
+    {
+      g_autoptr(JsonObject) object = json_object_new ();
+
+      json_object_set_string_member (object, "stage", viva_generator_stage_to_string (stage));
+      json_object_set_int_member (object, "attempt", attempt);
+      json_object_set_string_member (object, "message", message);
+      viva_cli_print_event ("progress", object);
+    }
+  else
+    {
+      printf ("%s\n", message);
+      fflush (stdout);
+    }
+}
+
+static int
+pack_generate (int    argc,
+               char **argv)
+{
+  g_autoptr(GOptionContext) context = NULL;
+  g_autoptr(VivaOpenAIModel) model = NULL;
+  g_autoptr(VivaProblemGenerator) generator = NULL;
+  g_autoptr(VivaProblemDraft) request = NULL;
+  g_autoptr(VivaProblemDraft) draft = NULL;
+  g_autoptr(VivaDraftStore) store = NULL;
+  g_autoptr(GMainLoop) loop = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(JsonObject) result = NULL;
+  g_autoptr(JsonNode) draft_json = NULL;
+  g_autofree char *topic = NULL;
+  g_autofree char *type_name = NULL;
+  g_autofree char *difficulty = NULL;
+  g_autofree char *language = NULL;
+  g_autofree char *base_url = NULL;
+  g_autofree char *model_name = NULL;
+  g_autofree char *output = NULL;
+  g_autofree char *pack_id = NULL;
+  g_autofree char *display = NULL;
+  g_autofree char *errors = NULL;
+  VivaProblemType type;
+  gboolean json = FALSE;
+  gboolean passed;
+  Wait wait = { 0 };
+  int status;
+  const GOptionEntry entries[] = {
+    { "topic", 0, 0, G_OPTION_ARG_STRING, &topic, N_("What the problem is about"), N_("TEXT") },
+    { "type", 0, 0, G_OPTION_ARG_STRING, &type_name, N_("implement, debug or explain"), N_("TYPE") },
+    { "difficulty", 0, 0, G_OPTION_ARG_STRING, &difficulty, N_("How hard, like “easy” or “hard”"), N_("LEVEL") },
+    { "language", 0, 0, G_OPTION_ARG_STRING, &language, N_("The language of the student’s text, like “en” or “pt-BR”"), N_("LANG") },
+    { "pack", 0, 0, G_OPTION_ARG_STRING, &pack_id, N_("The id of the pack the problem is meant for"), N_("ID") },
+    { "base-url", 0, 0, G_OPTION_ARG_STRING, &base_url, N_("The endpoint (default: the configured one)"), N_("URL") },
+    { "model", 0, 0, G_OPTION_ARG_STRING, &model_name, N_("The model (default: the configured one, then the endpoint’s first)"), N_("M") },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_("Write the draft here instead of the drafts folder the app shows"), N_("FILE") },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print one JSON object per line"), NULL },
+    { NULL }
+  };
+
+  context = g_option_context_new (_("— draft a problem with the model"));
+  g_option_context_set_summary (context,
+                                _("Asks the model for one problem, checks that it compiles, that its reference\n"
+                                  "solution passes its tests and its starter code fails one, and retries up to\n"
+                                  "three times with what failed. The draft waits for a teacher’s approval."));
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+
+  if ((status = viva_cli_parse_options (context, &argc, &argv)) != VIVA_CLI_EXIT_OK)
+    return status;
+
+  if (argc != 1)
+    {
+      viva_cli_usage_error (context, _("Unexpected argument “%s”; quote the topic: --topic \"…\"."), argv[1]);
+      return VIVA_CLI_EXIT_USAGE;
+    }
+  if (topic == NULL || g_strstrip (topic)[0] == '\0')
+    {
+      viva_cli_usage_error (context, "%s", _("What about? Give the topic with --topic \"…\"."));
+      return VIVA_CLI_EXIT_USAGE;
+    }
+  if (type_name == NULL || !viva_problem_type_from_string (type_name, &type))
+    {
+      viva_cli_usage_error (context, "%s", _("Give the problem’s type with --type: implement, debug or explain."));
+      return VIVA_CLI_EXIT_USAGE;
+    }
+
+  model = viva_openai_model_new_for_settings (viva_settings_get_default ());
+  if (base_url != NULL)
+    viva_openai_model_set_base_url (model, base_url);
+  if (model_name != NULL)
+    viva_openai_model_set_model (model, model_name);
+
+  request = viva_problem_draft_new (topic, type, difficulty, language);
+  viva_problem_draft_set_pack_id (request, pack_id);
+  generator = viva_problem_generator_new (VIVA_CHAT_MODEL (model), NULL);
+  g_signal_connect (generator, "progress", G_CALLBACK (generate_progress_cb), GINT_TO_POINTER (json));
+
+  loop = g_main_loop_new (NULL, FALSE);
+  wait.loop = loop;
+  viva_problem_generator_generate_async (generator, request, NULL, wait_cb, &wait);
+  g_main_loop_run (loop);
+  draft = viva_problem_generator_generate_finish (generator, wait.result, &error);
+  g_clear_object (&wait.result);
+  viva_runner_stop (viva_problem_generator_get_runner (generator));
+
+  if (draft == NULL)
+    {
+      if (json)
+        {
+          g_autoptr(JsonObject) object = json_object_new ();
+
+          json_object_set_string_member (object, "kind",
+                                         error->domain == VIVA_MODEL_ERROR ? viva_model_error_kind (error) : "failed");
+          json_object_set_string_member (object, "message", error->message);
+          viva_cli_print_event ("error", object);
+        }
+      else
+        viva_cli_fail (_("No draft: %s"), error->message);
+      return VIVA_CLI_EXIT_FAILED;
+    }
+
+  /* The draft is written whether it passed or not: a failing one is for
+   * the teacher to see, marked as failing, never to lose. */
+  if (output != NULL)
+    {
+      file = g_file_new_for_commandline_arg (output);
+      bytes = viva_problem_draft_to_bytes (draft);
+      if (!g_file_replace_contents (file, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes),
+                                    NULL, FALSE, G_FILE_CREATE_REPLACE_DESTINATION, NULL, NULL, &error))
+        {
+          viva_cli_fail (_("The draft could not be written: %s"), error->message);
+          return VIVA_CLI_EXIT_FAILED;
+        }
+    }
+  else
+    {
+      g_autofree char *name = g_strconcat (viva_problem_draft_get_id (draft), ".json", NULL);
+
+      store = viva_draft_store_new (NULL);
+      viva_draft_store_save_async (store, draft, NULL, wait_cb, &wait);
+      g_main_loop_run (loop);
+      if (!viva_draft_store_save_finish (store, wait.result, &error))
+        {
+          g_clear_object (&wait.result);
+          viva_cli_fail ("%s", error->message);
+          return VIVA_CLI_EXIT_FAILED;
+        }
+      g_clear_object (&wait.result);
+      file = g_file_new_build_filename (viva_draft_store_get_directory (store), name, NULL);
+    }
+
+  display = g_file_get_parse_name (file);
+  passed = viva_problem_draft_get_passed (draft);
+  errors = viva_problem_draft_describe_issues (draft);
+
+  if (json)
+    {
+      draft_json = viva_problem_draft_to_json (draft);
+      result = json_object_ref (json_node_get_object (draft_json));
+      json_object_set_string_member (result, "file", display);
+      json_object_set_boolean_member (result, "passed", passed);
+      viva_cli_print_event ("result", result);
+    }
+  else if (passed)
+    {
+      printf (g_dngettext (GETTEXT_PACKAGE,
+                           "Draft “%s” passed every check after %u attempt. Approve it in Viva’s pack editor; it is in %s\n",
+                           "Draft “%s” passed every check after %u attempts. Approve it in Viva’s pack editor; it is in %s\n",
+                           viva_problem_draft_get_attempts (draft)),
+              viva_problem_get_title (viva_problem_draft_get_problem (draft)),
+              viva_problem_draft_get_attempts (draft), display);
+    }
+  else
+    {
+      printf (_("The draft still fails its checks after %u attempts. The last errors:\n"),
+              viva_problem_draft_get_attempts (draft));
+      {
+        g_auto(GStrv) lines = g_strsplit (errors, "\n", -1);
+
+        for (guint i = 0; lines[i] != NULL; i++)
+          if (lines[i][0] != '\0')
+            printf ("  %s\n", lines[i]);
+      }
+      printf (_("It is kept, marked as failing, in %s — edit it or discard it.\n"), display);
+    }
+
+  return passed ? VIVA_CLI_EXIT_OK : VIVA_CLI_EXIT_FAILED;
+}
+
 static void
 print_pack_usage (FILE *out)
 {
   fprintf (out, "%s\n\n", _("Usage: viva-cli pack SUBCOMMAND [OPTIONS…]"));
   fprintf (out, "%s\n", _("Subcommands:"));
   fprintf (out, "  %-10s %s\n", "validate", _("Check a pack file; --run also runs its solutions against its tests"));
+  fprintf (out, "  %-10s %s\n", "generate", _("Draft a problem with the model, checked and retried, for a teacher to approve"));
 }
 
 /**
  * viva_cli_pack:
  *
- * `viva-cli pack SUBCOMMAND …`. Only `validate` exists in this version;
- * anything else, `generate` included, is a usage error that says so.
+ * `viva-cli pack SUBCOMMAND …`: `validate` and `generate`; anything else
+ * is a usage error that says so.
  */
 int
 viva_cli_pack (int    argc,
@@ -389,6 +598,9 @@ viva_cli_pack (int    argc,
 
   if (g_str_equal (argv[1], "validate"))
     return pack_validate (argc - 1, argv + 1);
+
+  if (g_str_equal (argv[1], "generate"))
+    return pack_generate (argc - 1, argv + 1);
 
   fprintf (stderr, _("viva-cli: “pack %s” is not a subcommand of this version of viva-cli.\n\n"), argv[1]);
   print_pack_usage (stderr);

@@ -32,6 +32,8 @@ VivaPack   *_viva_pack_new_from_node      (JsonNode     *root);
 void        _viva_pack_set_file           (VivaPack     *self,
                                            GFile        *file);
 
+JsonObject  *_viva_problem_to_json       (VivaProblem  *problem);
+VivaProblem *_viva_problem_new_from_json (JsonObject   *object);
 JsonObject *_viva_problem_get_source      (VivaProblem  *self);
 void        _viva_problem_set_source      (VivaProblem  *self,
                                            JsonObject   *source);

@@ -643,6 +643,34 @@ viva_pack_add_problem (VivaPack    *self,
   g_list_store_append (self->problems, problem);
 }
 
+/**
+ * viva_pack_insert_problem:
+ * @position: where to put it; past the end appends
+ *
+ * Puts @problem at @position, shifting the following ones.
+ */
+void
+viva_pack_insert_problem (VivaPack    *self,
+                          guint        position,
+                          VivaProblem *problem)
+{
+  g_return_if_fail (VIVA_IS_PACK (self));
+  g_return_if_fail (VIVA_IS_PROBLEM (problem));
+
+  position = MIN (position, g_list_model_get_n_items (G_LIST_MODEL (self->problems)));
+  g_list_store_insert (self->problems, position, problem);
+}
+
+void
+viva_pack_remove_problem (VivaPack *self,
+                          guint     position)
+{
+  g_return_if_fail (VIVA_IS_PACK (self));
+  g_return_if_fail (position < g_list_model_get_n_items (G_LIST_MODEL (self->problems)));
+
+  g_list_store_remove (self->problems, position);
+}
+
 /* Builds an object in the order of @source's keys, known keys taking their
  * values from @fresh, then the known keys @source lacked. Unknown keys keep
  * their values and places. */
@@ -769,6 +797,33 @@ problem_to_json (VivaProblem *problem)
     json_object_set_int_member (fresh, "time_limit_minutes", viva_problem_get_time_limit (problem));
 
   return merge_with_source (source, fresh);
+}
+
+/**
+ * _viva_problem_to_json:
+ *
+ * Returns: (transfer full): @problem as an element of a pack's `problems`
+ */
+JsonObject *
+_viva_problem_to_json (VivaProblem *problem)
+{
+  g_assert (VIVA_IS_PROBLEM (problem));
+
+  return problem_to_json (problem);
+}
+
+/**
+ * _viva_problem_new_from_json:
+ * @object: a problem that passed validation (inside a pack)
+ *
+ * Returns: (transfer full): the problem
+ */
+VivaProblem *
+_viva_problem_new_from_json (JsonObject *object)
+{
+  g_assert (object != NULL);
+
+  return problem_from_json (object);
 }
 
 /**

@@ -53,6 +53,11 @@ VivaProblem *viva_pack_find_problem         (VivaPack             *self,
                                              const char           *problem_id);
 void         viva_pack_add_problem          (VivaPack             *self,
                                              VivaProblem          *problem);
+void         viva_pack_insert_problem       (VivaPack             *self,
+                                             guint                 position,
+                                             VivaProblem          *problem);
+void         viva_pack_remove_problem       (VivaPack             *self,
+                                             guint                 position);
 JsonNode    *viva_pack_to_json              (VivaPack             *self);
 GBytes      *viva_pack_to_bytes             (VivaPack             *self);
 GPtrArray   *viva_pack_validate             (VivaPack             *self);

@@ -392,6 +392,32 @@ viva_problem_add_question (VivaProblem        *self,
   g_array_append_val (self->questions, q);
 }
 
+/**
+ * viva_problem_clear_tests:
+ *
+ * Removes every test, for an editor that adds them back in its own order.
+ */
+void
+viva_problem_clear_tests (VivaProblem *self)
+{
+  g_return_if_fail (VIVA_IS_PROBLEM (self));
+
+  g_array_set_size (self->tests, 0);
+}
+
+/**
+ * viva_problem_clear_questions:
+ *
+ * Removes every question, for an editor that adds them back in its own order.
+ */
+void
+viva_problem_clear_questions (VivaProblem *self)
+{
+  g_return_if_fail (VIVA_IS_PROBLEM (self));
+
+  g_array_set_size (self->questions, 0);
+}
+
 JsonObject *
 _viva_problem_get_source (VivaProblem *self)
 {

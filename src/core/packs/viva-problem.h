@@ -71,6 +71,8 @@ const VivaProblemQuestion *viva_problem_get_question (VivaProblem  *self,
 void               viva_problem_add_question      (VivaProblem     *self,
                                                    const char      *question,
                                                    const char * const *points);
+void               viva_problem_clear_tests       (VivaProblem     *self);
+void               viva_problem_clear_questions   (VivaProblem     *self);
 const char        *viva_problem_type_to_string    (VivaProblemType  type);
 gboolean           viva_problem_type_from_string  (const char      *str,
                                                    VivaProblemType *type);

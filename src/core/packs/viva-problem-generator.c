@@ -1,0 +1,883 @@
+/* viva-problem-generator.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "viva-pack-private.h"
+#include "viva-problem-generator.h"
+
+/* A small graph: draft → check → (retry → check)* → stop. The model is
+ * asked for one problem as JSON (with a JSON schema where the server takes
+ * one); the reply is checked the way a careful teaching assistant would —
+ * fields, compiling, the reference passing, the starter failing, a hint
+ * that does not give the code away — and what failed goes back to the
+ * model, at most max-retries times. The result is always a draft for a
+ * teacher to approve: one that still fails is returned marked failing with
+ * the last errors, never dropped and never added anywhere. Only the model
+ * not answering at all is an error. */
+
+#define PROMPT_RESOURCE RESOURCE_PREFIX "/core/prompts/generator.md"
+
+/* What a reply must be. Kept to the subset of JSON Schema that servers'
+ * structured output (OpenAI, llama.cpp grammars, Ollama) all accept. */
+static const char problem_schema[] =
+  "{\"type\":\"object\","
+  "\"properties\":{"
+    "\"id\":{\"type\":\"string\"},"
+    "\"title\":{\"type\":\"string\"},"
+    "\"type\":{\"type\":\"string\",\"enum\":[\"implement\",\"debug\",\"explain\"]},"
+    "\"description\":{\"type\":\"string\"},"
+    "\"starter_code\":{\"type\":\"string\"},"
+    "\"reference_solution\":{\"type\":\"string\"},"
+    "\"tests\":{\"type\":\"array\",\"items\":{\"type\":\"object\","
+      "\"properties\":{\"name\":{\"type\":\"string\"},\"code\":{\"type\":\"string\"}},"
+      "\"required\":[\"name\",\"code\"]}},"
+    "\"questions\":{\"type\":\"array\",\"items\":{\"type\":\"object\","
+      "\"properties\":{\"question\":{\"type\":\"string\"},"
+        "\"points\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}}},"
+      "\"required\":[\"question\",\"points\"]}},"
+    "\"hint\":{\"type\":\"string\"},"
+    "\"rubric\":{\"type\":\"string\"}},"
+  "\"required\":[\"id\",\"title\",\"type\",\"description\",\"starter_code\",\"reference_solution\","
+    "\"tests\",\"questions\",\"hint\",\"rubric\"]}";
+
+struct _VivaProblemGenerator
+{
+  GObject          parent_instance;
+  VivaChatModel   *model;
+  VivaPackChecker *checker;
+  GPtrArray       *checks;        /* of the attempt being checked */
+  guint            max_retries;
+  guint            busy : 1;
+};
+
+enum {
+  PROP_0,
+  PROP_MODEL,
+  PROP_RUNNER,
+  PROP_MAX_RETRIES,
+  PROP_BUSY,
+  N_PROPS
+};
+
+enum {
+  PROGRESS,
+  N_SIGNALS
+};
+
+G_DEFINE_FINAL_TYPE (VivaProblemGenerator, viva_problem_generator, G_TYPE_OBJECT)
+
+static GParamSpec *properties[N_PROPS];
+static guint signals[N_SIGNALS];
+
+const char *
+viva_generator_stage_to_string (VivaGeneratorStage stage)
+{
+  static const char * const names[] = { "drafting", "checking", "retrying", "passed", "failed" };
+
+  g_return_val_if_fail (stage <= VIVA_GENERATOR_STAGE_FAILED, NULL);
+  return names[stage];
+}
+
+static void
+checked_cb (VivaPackChecker      *checker,
+            const VivaPackCheck  *check,
+            VivaProblemGenerator *self)
+{
+  g_ptr_array_add (self->checks, viva_pack_check_copy (check));
+}
+
+static void
+viva_problem_generator_dispose (GObject *object)
+{
+  VivaProblemGenerator *self = (VivaProblemGenerator *)object;
+
+  if (self->checker != NULL)
+    g_signal_handlers_disconnect_by_func (self->checker, checked_cb, self);
+  g_clear_object (&self->checker);
+  g_clear_object (&self->model);
+
+  G_OBJECT_CLASS (viva_problem_generator_parent_class)->dispose (object);
+}
+
+static void
+viva_problem_generator_finalize (GObject *object)
+{
+  VivaProblemGenerator *self = (VivaProblemGenerator *)object;
+
+  g_clear_pointer (&self->checks, g_ptr_array_unref);
+
+  G_OBJECT_CLASS (viva_problem_generator_parent_class)->finalize (object);
+}
+
+static void
+viva_problem_generator_get_property (GObject    *object,
+                                     guint       prop_id,
+                                     GValue     *value,
+                                     GParamSpec *pspec)
+{
+  VivaProblemGenerator *self = VIVA_PROBLEM_GENERATOR (object);
+
+  switch (prop_id)
+    {
+    case PROP_MODEL:
+      g_value_set_object (value, viva_problem_generator_get_model (self));
+      break;
+
+    case PROP_RUNNER:
+      g_value_set_object (value, viva_problem_generator_get_runner (self));
+      break;
+
+    case PROP_MAX_RETRIES:
+      g_value_set_uint (value, viva_problem_generator_get_max_retries (self));
+      break;
+
+    case PROP_BUSY:
+      g_value_set_boolean (value, viva_problem_generator_get_busy (self));
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+viva_problem_generator_set_property (GObject      *object,
+                                     guint         prop_id,
+                                     const GValue *value,
+                                     GParamSpec   *pspec)
+{
+  VivaProblemGenerator *self = VIVA_PROBLEM_GENERATOR (object);
+
+  switch (prop_id)
+    {
+    case PROP_MODEL:
+      self->model = g_value_dup_object (value);
+      break;
+
+    case PROP_RUNNER:
+      self->checker = viva_pack_checker_new (g_value_get_object (value));
+      g_signal_connect (self->checker, "checked", G_CALLBACK (checked_cb), self);
+      break;
+
+    case PROP_MAX_RETRIES:
+      viva_problem_generator_set_max_retries (self, g_value_get_uint (value));
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+viva_problem_generator_class_init (VivaProblemGeneratorClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = viva_problem_generator_dispose;
+  object_class->finalize = viva_problem_generator_finalize;
+  object_class->get_property = viva_problem_generator_get_property;
+  object_class->set_property = viva_problem_generator_set_property;
+
+  properties[PROP_MODEL] =
+    g_param_spec_object ("model", NULL, NULL, VIVA_TYPE_CHAT_MODEL,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_RUNNER] =
+    g_param_spec_object ("runner", NULL, NULL, VIVA_TYPE_RUNNER,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_MAX_RETRIES] =
+    g_param_spec_uint ("max-retries", NULL, NULL, 0, 10, VIVA_GENERATOR_DEFAULT_MAX_RETRIES,
+                       G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_BUSY] =
+    g_param_spec_boolean ("busy", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /**
+   * VivaProblemGenerator::progress:
+   * @stage: a #VivaGeneratorStage
+   * @attempt: the attempt, from 1; attempt 2 is the first retry
+   * @message: a translated sentence for the teacher
+   *
+   * Each step of the graph as it starts.
+   */
+  signals[PROGRESS] =
+    g_signal_new ("progress", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 3, G_TYPE_INT, G_TYPE_UINT, G_TYPE_STRING);
+}
+
+static void
+viva_problem_generator_init (VivaProblemGenerator *self)
+{
+  self->max_retries = VIVA_GENERATOR_DEFAULT_MAX_RETRIES;
+  self->checks = g_ptr_array_new_with_free_func ((GDestroyNotify)viva_pack_check_free);
+}
+
+/**
+ * viva_problem_generator_new:
+ * @model: where drafts come from
+ * @runner: (nullable): the worker the checks run in; %NULL for a new one
+ *
+ * Returns: (transfer full): a generator
+ */
+VivaProblemGenerator *
+viva_problem_generator_new (VivaChatModel *model,
+                            VivaRunner    *runner)
+{
+  g_return_val_if_fail (VIVA_IS_CHAT_MODEL (model), NULL);
+  g_return_val_if_fail (runner == NULL || VIVA_IS_RUNNER (runner), NULL);
+
+  return g_object_new (VIVA_TYPE_PROBLEM_GENERATOR, "model", model, "runner", runner, NULL);
+}
+
+/**
+ * viva_problem_generator_get_model:
+ *
+ * Returns: (transfer none): the model
+ */
+VivaChatModel *
+viva_problem_generator_get_model (VivaProblemGenerator *self)
+{
+  g_return_val_if_fail (VIVA_IS_PROBLEM_GENERATOR (self), NULL);
+  return self->model;
+}
+
+/**
+ * viva_problem_generator_get_runner:
+ *
+ * Returns: (transfer none): the worker the checks run in
+ */
+VivaRunner *
+viva_problem_generator_get_runner (VivaProblemGenerator *self)
+{
+  g_return_val_if_fail (VIVA_IS_PROBLEM_GENERATOR (self), NULL);
+  return viva_pack_checker_get_runner (self->checker);
+}
+
+guint
+viva_problem_generator_get_max_retries (VivaProblemGenerator *self)
+{
+  g_return_val_if_fail (VIVA_IS_PROBLEM_GENERATOR (self), 0);
+  return self->max_retries;
+}
+
+/**
+ * viva_problem_generator_set_max_retries:
+ * @max_retries: how many times a failing draft goes back to the model
+ */
+void
+viva_problem_generator_set_max_retries (VivaProblemGenerator *self,
+                                        guint                 max_retries)
+{
+  g_return_if_fail (VIVA_IS_PROBLEM_GENERATOR (self));
+
+  if (self->max_retries == max_retries)
+    return;
+
+  self->max_retries = max_retries;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MAX_RETRIES]);
+}
+
+/**
+ * viva_problem_generator_get_busy:
+ *
+ * Returns: %TRUE while a generation runs
+ */
+gboolean
+viva_problem_generator_get_busy (VivaProblemGenerator *self)
+{
+  g_return_val_if_fail (VIVA_IS_PROBLEM_GENERATOR (self), FALSE);
+  return self->busy;
+}
+
+static void
+set_busy (VivaProblemGenerator *self,
+          gboolean              busy)
+{
+  if (self->busy == !!busy)
+    return;
+
+  self->busy = !!busy;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
+}
+
+static void
+replace (GString    *text,
+         const char *placeholder,
+         const char *value)
+{
+  g_string_replace (text, placeholder, value, 0);
+}
+
+/**
+ * viva_problem_generator_build_prompt:
+ *
+ * Returns: (transfer full): `prompts/generator.md` filled with what the
+ *   teacher asked for in @draft
+ */
+char *
+viva_problem_generator_build_prompt (VivaProblemDraft *draft)
+{
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+  GString *text;
+  const char *difficulty;
+  const char *language;
+
+  g_return_val_if_fail (VIVA_IS_PROBLEM_DRAFT (draft), NULL);
+
+  /* The prompt is compiled in: failing to find it is a broken build. */
+  bytes = g_resources_lookup_data (PROMPT_RESOURCE, 0, &error);
+  g_assert_no_error (error);
+
+  text = g_string_new_len (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
+  difficulty = viva_problem_draft_get_difficulty (draft);
+  language = viva_problem_draft_get_language (draft);
+  replace (text, "{{type}}", viva_problem_type_to_string (viva_problem_draft_get_problem_type (draft)));
+  replace (text, "{{difficulty}}", difficulty ? difficulty : "your choice, for a first-year course");
+  replace (text, "{{language}}", language ? language : "English");
+  /* Last, so a topic that says "{{type}}" stays as written. */
+  replace (text, "{{topic}}", viva_problem_draft_get_topic (draft));
+
+  return g_string_free (text, FALSE);
+}
+
+/* Takes @message. */
+static void
+add_error (GPtrArray     *issues,
+           VivaPackError  code,
+           const char    *path,
+           char          *message)
+{
+  g_autofree char *owned = message;
+
+  g_ptr_array_add (issues, viva_pack_issue_new (code, VIVA_PACK_ISSUE_ERROR, path, owned));
+}
+
+static char *
+squeeze (const char *line)
+{
+  g_autofree char *stripped = g_strstrip (g_strdup (line));
+  GString *out = g_string_new (NULL);
+  gboolean space = FALSE;
+
+  for (const char *p = stripped; *p; p++)
+    {
+      if (g_ascii_isspace (*p))
+        space = TRUE;
+      else
+        {
+          if (space && out->len > 0)
+            g_string_append_c (out, ' ');
+          space = FALSE;
+          g_string_append_c (out, *p);
+        }
+    }
+
+  return g_string_free (out, FALSE);
+}
+
+/**
+ * viva_problem_generator_check_hint:
+ *
+ * Whether @problem's hint gives away its reference solution: a line of
+ * the solution's code (not a signature, an import or a comment, and long
+ * enough to be more than a keyword) appears in the hint, spaces aside.
+ *
+ * Returns: (transfer full) (element-type VivaPackIssue): the issue, or an
+ *   empty array
+ */
+GPtrArray *
+viva_problem_generator_check_hint (VivaProblem *problem)
+{
+  g_autoptr(GPtrArray) issues = viva_pack_issues_new ();
+  g_autofree char *hint = NULL;
+  g_auto(GStrv) lines = NULL;
+
+  g_return_val_if_fail (VIVA_IS_PROBLEM (problem), NULL);
+
+  if (viva_problem_get_hint (problem) == NULL || viva_problem_get_reference (problem) == NULL)
+    return g_steal_pointer (&issues);
+
+  hint = squeeze (viva_problem_get_hint (problem));
+  lines = g_strsplit (viva_problem_get_reference (problem), "\n", -1);
+
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      g_autofree char *line = squeeze (lines[i]);
+
+      if (strlen (line) < 12 || line[0] == '#' ||
+          g_str_has_prefix (line, "def ") || g_str_has_prefix (line, "class ") ||
+          g_str_has_prefix (line, "import ") || g_str_has_prefix (line, "from ") ||
+          g_str_has_prefix (line, "\"\"\"") || g_str_has_prefix (line, "'''"))
+        continue;
+
+      if (strstr (hint, line) != NULL)
+        {
+          add_error (issues, VIVA_PACK_ERROR_INVALID, "hint",
+                     g_strdup_printf (_("contains the line “%s” of the reference solution — a hint points at the idea; it must not give the code away"),
+                                      line));
+          break;
+        }
+    }
+
+  return g_steal_pointer (&issues);
+}
+
+typedef struct
+{
+  VivaProblemDraft *draft;
+  GPtrArray        *messages;   /* VivaChatMessage: the conversation so far */
+  guint             attempt;    /* model calls made, from 1 */
+  gboolean          use_schema;
+  char             *raw;        /* the last reply */
+  VivaProblem      *problem;    /* the last reply that was a problem */
+  GPtrArray        *issues;     /* of the last attempt */
+  GPtrArray        *compile;    /* (path, code) pairs still to compile */
+  gboolean          compile_failed;
+} GenerateData;
+
+static void
+generate_data_free (gpointer data)
+{
+  GenerateData *gd = data;
+
+  g_clear_object (&gd->draft);
+  g_clear_pointer (&gd->messages, g_ptr_array_unref);
+  g_clear_pointer (&gd->raw, g_free);
+  g_clear_object (&gd->problem);
+  g_clear_pointer (&gd->issues, g_ptr_array_unref);
+  g_clear_pointer (&gd->compile, g_ptr_array_unref);
+  g_free (gd);
+}
+
+static void
+progress (GTask              *task,
+          VivaGeneratorStage  stage,
+          const char         *message)
+{
+  VivaProblemGenerator *self = g_task_get_source_object (task);
+  GenerateData *gd = g_task_get_task_data (task);
+
+  g_signal_emit (self, signals[PROGRESS], 0, (int)stage, gd->attempt, message);
+}
+
+static void
+generate_fail (GTask  *task,
+               GError *error)
+{
+  g_autoptr(GTask) owned = task;
+  VivaProblemGenerator *self = g_task_get_source_object (task);
+
+  set_busy (self, FALSE);
+  g_task_return_error (owned, error);
+}
+
+static void
+generate_finish_draft (GTask *task)
+{
+  g_autoptr(GTask) owned = task;
+  VivaProblemGenerator *self = g_task_get_source_object (task);
+  GenerateData *gd = g_task_get_task_data (task);
+
+  _viva_problem_draft_set_result (gd->draft, gd->problem, gd->raw, gd->attempt,
+                                  gd->issues, self->checks);
+  set_busy (self, FALSE);
+  g_task_return_pointer (owned, g_object_ref (gd->draft), g_object_unref);
+}
+
+static void ask (GTask *task);
+
+/* The end of the checks: passed, or back to the model, or out of retries. */
+static void
+checks_done (GTask *task)
+{
+  VivaProblemGenerator *self = g_task_get_source_object (task);
+  GenerateData *gd = g_task_get_task_data (task);
+  g_autoptr(GString) feedback = NULL;
+  g_autoptr(VivaChatMessage) message = NULL;
+  g_autofree char *text = NULL;
+  guint n_errors;
+
+  if (gd->problem != NULL && viva_pack_issues_count_errors (gd->issues) == 0)
+    {
+      text = g_strdup_printf (_("Attempt %u passed every check."), gd->attempt);
+      progress (task, VIVA_GENERATOR_STAGE_PASSED, text);
+      return generate_finish_draft (task);
+    }
+
+  if (gd->attempt > self->max_retries)
+    {
+      text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                           "The draft still fails after %u retry; it is kept, marked as failing.",
+                                           "The draft still fails after %u retries; it is kept, marked as failing.",
+                                           self->max_retries),
+                              self->max_retries);
+      progress (task, VIVA_GENERATOR_STAGE_FAILED, text);
+      return generate_finish_draft (task);
+    }
+
+  /* The model gets what failed in the words a person would read, with the
+   * field each error is about. */
+  feedback = g_string_new ("Your problem failed these checks:\n");
+  for (guint i = 0; i < gd->issues->len; i++)
+    {
+      const VivaPackIssue *issue = g_ptr_array_index (gd->issues, i);
+
+      if (issue->level != VIVA_PACK_ISSUE_ERROR)
+        continue;
+      if (issue->path[0] != '\0')
+        g_string_append_printf (feedback, "- %s: %s\n", issue->path, issue->message);
+      else
+        g_string_append_printf (feedback, "- %s\n", issue->message);
+    }
+  g_string_append (feedback, "Fix them and send the whole corrected problem again as one JSON object, nothing else.");
+
+  message = viva_chat_message_new_user (feedback->str);
+  g_ptr_array_add (gd->messages, g_steal_pointer (&message));
+  n_errors = viva_pack_issues_count_errors (gd->issues);
+  text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                       "Attempt %u failed %u check; asking the model to fix it.",
+                                       "Attempt %u failed %u checks; asking the model to fix them.",
+                                       n_errors),
+                          gd->attempt, n_errors);
+  progress (task, VIVA_GENERATOR_STAGE_RETRYING, text);
+
+  ask (task);
+}
+
+/* Issues of a one-problem pack are about "problems[0].x"; the model and the
+ * teacher see "x". */
+static void
+add_issues_for_problem (GPtrArray *into,
+                        GPtrArray *issues)
+{
+  for (guint i = 0; i < issues->len; i++)
+    {
+      const VivaPackIssue *issue = g_ptr_array_index (issues, i);
+      const char *path = issue->path ? issue->path : "";
+
+      if (g_str_has_prefix (path, "problems[0]."))
+        path += strlen ("problems[0].");
+      else if (g_str_has_prefix (path, "problems[0]"))
+        path += strlen ("problems[0]");
+
+      g_ptr_array_add (into, viva_pack_issue_new (issue->code, issue->level, path, issue->message));
+    }
+}
+
+static void
+run_checks_cb (GObject      *object,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  GenerateData *gd = g_task_get_task_data (task);
+  g_autoptr(GPtrArray) issues = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (g_task_return_error_if_cancelled (task))
+    return set_busy (g_task_get_source_object (task), FALSE);
+
+  if (!(issues = viva_pack_checker_check_finish (VIVA_PACK_CHECKER (object), result, &error)))
+    return generate_fail (g_steal_pointer (&task), g_steal_pointer (&error));
+
+  add_issues_for_problem (gd->issues, issues);
+  checks_done (g_steal_pointer (&task));
+}
+
+static void compile_next (GTask *task);
+
+static void
+compile_cb (GObject      *object,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  GenerateData *gd = g_task_get_task_data (task);
+  g_autoptr(VivaRunResult) run = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *path;
+
+  if (g_task_return_error_if_cancelled (task))
+    return set_busy (g_task_get_source_object (task), FALSE);
+
+  if (!(run = viva_runner_check_finish (VIVA_RUNNER (object), result, &error)))
+    return generate_fail (g_steal_pointer (&task), g_steal_pointer (&error));
+
+  path = g_ptr_array_index (gd->compile, 0);
+  if (viva_run_result_get_status (run) != VIVA_RUN_STATUS_OK)
+    add_error (gd->issues, VIVA_PACK_ERROR_INVALID, path,
+               g_strdup_printf (_("does not compile: %s: %s (line %d)"),
+                                viva_run_result_get_error_type (run) ?: "SyntaxError",
+                                viva_run_result_get_error_message (run) ?: "",
+                                viva_run_result_get_error_line (run)));
+
+  gd->compile_failed |= viva_run_result_get_status (run) != VIVA_RUN_STATUS_OK;
+  g_ptr_array_remove_range (gd->compile, 0, 2);
+  compile_next (g_steal_pointer (&task));
+}
+
+static void
+compile_next (GTask *task)
+{
+  VivaProblemGenerator *self = g_task_get_source_object (task);
+  GenerateData *gd = g_task_get_task_data (task);
+  GCancellable *cancellable = g_task_get_cancellable (task);
+
+  if (gd->compile->len > 0)
+    return viva_runner_check_async (viva_pack_checker_get_runner (self->checker),
+                                    g_ptr_array_index (gd->compile, 1),
+                                    cancellable, compile_cb, task);
+
+  /* Running code that does not compile would only repeat the error. */
+  if (gd->compile_failed)
+    return checks_done (task);
+
+  viva_pack_checker_check_problem_async (self->checker, gd->problem, 0, cancellable,
+                                         run_checks_cb, task);
+}
+
+/* Takes the JSON object out of a reply: models wrap it in a Markdown fence
+ * or a sentence now and then, even when told not to. */
+static char *
+extract_json (const char *content)
+{
+  const char *start = strchr (content, '{');
+  const char *end = strrchr (content, '}');
+
+  if (start == NULL || end == NULL || end < start)
+    return g_strdup (content);
+
+  return g_strndup (start, end - start + 1);
+}
+
+static void
+check_reply (GTask *task)
+{
+  VivaProblemGenerator *self = g_task_get_source_object (task);
+  GenerateData *gd = g_task_get_task_data (task);
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *json = NULL;
+  g_autofree char *message = g_strdup_printf (_("Checking attempt %u…"), gd->attempt);
+  g_autoptr(JsonObject) pack = NULL;
+  g_autoptr(JsonArray) problems = NULL;
+  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(GPtrArray) issues = viva_pack_issues_new ();
+  g_autoptr(GPtrArray) hint_issues = NULL;
+  g_autoptr(VivaProblem) problem = NULL;
+  VivaProblemType wanted;
+  JsonNode *reply;
+
+  progress (task, VIVA_GENERATOR_STAGE_CHECKING, message);
+  g_ptr_array_set_size (gd->issues, 0);
+  g_ptr_array_set_size (self->checks, 0);
+
+  json = extract_json (gd->raw);
+  if (!json_parser_load_from_data (parser, json, -1, &error) ||
+      !JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
+    {
+      add_error (gd->issues, VIVA_PACK_ERROR_SYNTAX, "",
+                 error != NULL
+                   ? g_strdup_printf (_("The reply is not valid JSON (%s); answer with one JSON object and nothing else."),
+                                      error->message)
+                   : g_strdup (_("The reply is JSON but not an object; answer with one JSON object for the problem.")));
+      return checks_done (task);
+    }
+
+  /* The fields are checked by the pack format's own rules, inside a pack
+   * of one, so a draft is held to exactly what a saved pack is. */
+  reply = json_parser_get_root (parser);
+  pack = json_object_new ();
+  json_object_set_string_member (pack, "format", VIVA_PACK_FORMAT);
+  json_object_set_string_member (pack, "id", "draft");
+  json_object_set_string_member (pack, "title", "Draft");
+  problems = json_array_new ();
+  json_array_add_element (problems, json_node_copy (reply));
+  json_object_set_array_member (pack, "problems", g_steal_pointer (&problems));
+  root = json_node_new (JSON_NODE_OBJECT);
+  json_node_set_object (root, pack);
+
+  if (!_viva_pack_validate (root, issues) || viva_pack_issues_count_errors (issues) > 0)
+    {
+      add_issues_for_problem (gd->issues, issues);
+      return checks_done (task);
+    }
+
+  problem = _viva_problem_new_from_json (json_node_get_object (reply));
+  g_set_object (&gd->problem, problem);
+
+  wanted = viva_problem_draft_get_problem_type (gd->draft);
+  if (viva_problem_get_problem_type (problem) != wanted)
+    add_error (gd->issues, VIVA_PACK_ERROR_INVALID, "type",
+               g_strdup_printf (_("is “%s” but the teacher asked for a “%s” problem"),
+                                viva_problem_type_to_string (viva_problem_get_problem_type (problem)),
+                                viva_problem_type_to_string (wanted)));
+
+  hint_issues = viva_problem_generator_check_hint (problem);
+  for (guint i = 0; i < hint_issues->len; i++)
+    g_ptr_array_add (gd->issues, viva_pack_issue_copy (g_ptr_array_index (hint_issues, i)));
+
+  /* Compile every piece first: a syntax error is clearer than the failed
+   * runs it would cause. Pairs of (path, code). */
+  g_clear_pointer (&gd->compile, g_ptr_array_unref);
+  gd->compile = g_ptr_array_new_with_free_func (g_free);
+  gd->compile_failed = FALSE;
+  if (viva_problem_get_starter_code (problem) != NULL && viva_problem_get_starter_code (problem)[0] != '\0')
+    {
+      g_ptr_array_add (gd->compile, g_strdup ("starter_code"));
+      g_ptr_array_add (gd->compile, g_strdup (viva_problem_get_starter_code (problem)));
+    }
+  g_ptr_array_add (gd->compile, g_strdup ("reference_solution"));
+  g_ptr_array_add (gd->compile, g_strdup (viva_problem_get_reference (problem)));
+  for (guint i = 0; i < viva_problem_get_n_tests (problem); i++)
+    {
+      g_ptr_array_add (gd->compile, g_strdup_printf ("tests[%u].code", i));
+      g_ptr_array_add (gd->compile, g_strdup (viva_problem_get_test (problem, i)->code));
+    }
+
+  compile_next (task);
+}
+
+static void
+reply_cb (GObject      *object,
+          GAsyncResult *result,
+          gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  GenerateData *gd = g_task_get_task_data (task);
+  g_autoptr(VivaChatReply) reply = NULL;
+  g_autoptr(VivaChatMessage) message = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (g_task_return_error_if_cancelled (task))
+    return set_busy (g_task_get_source_object (task), FALSE);
+
+  if (!(reply = viva_chat_model_stream_finish (VIVA_CHAT_MODEL (object), result, &error)))
+    {
+      /* A server without structured output may refuse the schema; the
+       * prompt alone asks for JSON, so ask again without it. */
+      if (gd->use_schema && g_error_matches (error, VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_BAD_REQUEST))
+        {
+          g_debug ("generator: the server refused the response schema (%s); asking without it",
+                   error->message);
+          gd->use_schema = FALSE;
+          gd->attempt--;
+          return ask (g_steal_pointer (&task));
+        }
+
+      return generate_fail (g_steal_pointer (&task), g_steal_pointer (&error));
+    }
+
+  g_free (gd->raw);
+  gd->raw = g_strdup (viva_chat_reply_get_content (reply) ? viva_chat_reply_get_content (reply) : "");
+  message = viva_chat_message_new_assistant (gd->raw, NULL);
+  g_ptr_array_add (gd->messages, g_steal_pointer (&message));
+
+  check_reply (g_steal_pointer (&task));
+}
+
+static void
+ask (GTask *task)
+{
+  VivaProblemGenerator *self = g_task_get_source_object (task);
+  GenerateData *gd = g_task_get_task_data (task);
+  g_autoptr(VivaChatRequest) request = viva_chat_request_new ();
+  g_autofree char *message = NULL;
+
+  gd->attempt++;
+  message = gd->attempt == 1
+    ? g_strdup (_("Asking the model for a draft…"))
+    : g_strdup_printf (_("Asking the model for attempt %u of %u…"), gd->attempt, self->max_retries + 1);
+  progress (task, VIVA_GENERATOR_STAGE_DRAFTING, message);
+
+  for (guint i = 0; i < gd->messages->len; i++)
+    viva_chat_request_add_message (request, g_ptr_array_index (gd->messages, i));
+
+  if (gd->use_schema)
+    {
+      g_autoptr(JsonNode) schema = json_from_string (problem_schema, NULL);
+
+      viva_chat_request_set_response_schema (request, "viva_problem", schema);
+    }
+
+  viva_chat_model_stream_async (self->model, request, g_task_get_cancellable (task),
+                                reply_cb, task);
+}
+
+/**
+ * viva_problem_generator_generate_async:
+ * @draft: what the teacher asked for (viva_problem_draft_new()); its result
+ *   is filled in
+ *
+ * Drafts a problem with the model, checks it, and feeds what failed back
+ * up to #VivaProblemGenerator:max-retries times, emitting ::progress at
+ * each step. One generation at a time.
+ */
+void
+viva_problem_generator_generate_async (VivaProblemGenerator *self,
+                                       VivaProblemDraft     *draft,
+                                       GCancellable         *cancellable,
+                                       GAsyncReadyCallback   callback,
+                                       gpointer              user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autoptr(VivaChatMessage) system = NULL;
+  g_autoptr(VivaChatMessage) user = NULL;
+  g_autofree char *prompt = NULL;
+  g_autofree char *ask_text = NULL;
+  GenerateData *gd;
+
+  g_return_if_fail (VIVA_IS_PROBLEM_GENERATOR (self));
+  g_return_if_fail (VIVA_IS_PROBLEM_DRAFT (draft));
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, viva_problem_generator_generate_async);
+
+  if (self->busy)
+    return g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_BUSY,
+                                    _("A problem is being drafted already; wait for it to finish."));
+
+  gd = g_new0 (GenerateData, 1);
+  gd->draft = g_object_ref (draft);
+  gd->messages = g_ptr_array_new_with_free_func ((GDestroyNotify)viva_chat_message_unref);
+  gd->issues = viva_pack_issues_new ();
+  gd->use_schema = TRUE;
+  g_task_set_task_data (task, gd, generate_data_free);
+
+  prompt = viva_problem_generator_build_prompt (draft);
+  system = viva_chat_message_new_system (prompt);
+  ask_text = g_strdup_printf ("Write the problem about: %s", viva_problem_draft_get_topic (draft));
+  user = viva_chat_message_new_user (ask_text);
+  g_ptr_array_add (gd->messages, g_steal_pointer (&system));
+  g_ptr_array_add (gd->messages, g_steal_pointer (&user));
+
+  set_busy (self, TRUE);
+  ask (g_steal_pointer (&task));
+}
+
+/**
+ * viva_problem_generator_generate_finish:
+ *
+ * Returns: (transfer full): the draft, passed or marked failing with the
+ *   last attempt's errors; %NULL with @error set only when the model
+ *   could not be asked (unreachable, no model, cancelled) or the checks
+ *   could not run
+ */
+VivaProblemDraft *
+viva_problem_generator_generate_finish (VivaProblemGenerator  *self,
+                                        GAsyncResult          *result,
+                                        GError               **error)
+{
+  g_return_val_if_fail (VIVA_IS_PROBLEM_GENERATOR (self), NULL);
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
