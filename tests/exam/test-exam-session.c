@@ -443,6 +443,64 @@ test_list_unfinished (Fixture       *fixture,
   g_assert_cmpstr (ids[0], ==, viva_exam_session_get_id (open));
 }
 
+typedef struct
+{
+  VivaTextCodeSource *source;
+  VivaExaminer       *examiner;
+} Edit;
+
+static gboolean
+answer_later_cb (gpointer user_data)
+{
+  Edit *edit = user_data;
+
+  g_assert_true (viva_examiner_answer (edit->examiner, "It adds them.", NULL));
+  return G_SOURCE_REMOVE;
+}
+
+static void
+edit_on_question (VivaExaminer *examiner,
+                  const char   *step,
+                  const char   *question,
+                  Edit         *edit)
+{
+  /* Two quick edits while the question waits: one trace line a second. */
+  viva_text_code_source_set_code (edit->source, "def add(a, b):\n    return b + a\n");
+  viva_text_code_source_set_code (edit->source, "def add(a, b):\n    return a + b  # sure\n");
+  g_timeout_add (1300, answer_later_cb, edit);
+}
+
+static void
+test_edits_traced (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  g_autoptr(VivaScriptedModel) model = viva_scripted_model_new (fixture->problem);
+  g_autoptr(VivaTextCodeSource) source = viva_text_code_source_new (CODE);
+  g_autoptr(VivaExaminer) examiner = viva_examiner_new (VIVA_CHAT_MODEL (model), fixture->problem,
+                                                        VIVA_CODE_SOURCE (source));
+  g_autoptr(VivaExamSession) session = viva_exam_session_new (fixture->dir);
+  g_autoptr(VivaExamVerdict) verdict = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = NULL;
+  g_autofree char *trace = NULL;
+  Edit edit = { source, examiner };
+  const char *at;
+  guint n_edits = 0;
+
+  g_signal_connect (examiner, "question", G_CALLBACK (edit_on_question), &edit);
+  viva_examiner_set_session (examiner, session);
+  verdict = run (fixture, examiner, NULL, &error);
+  g_assert_no_error (error);
+  flush (session);
+
+  path = g_build_filename (viva_exam_session_get_dir (session), "trace.jsonl", NULL);
+  g_assert_true (g_file_get_contents (path, &trace, NULL, NULL));
+  for (at = trace; (at = strstr (at, "{\"event\":\"code_edit\"")) != NULL; at++)
+    n_edits++;
+  g_assert_cmpuint (n_edits, ==, 1);
+  g_assert_nonnull (strstr (trace, "\"edited\":true"));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -458,6 +516,7 @@ main (int   argc,
   ADD ("problem-changed", test_problem_changed);
   ADD ("bad-checkpoints", test_bad_checkpoints);
   ADD ("list-unfinished", test_list_unfinished);
+  ADD ("edits-traced", test_edits_traced);
 
   return g_test_run ();
 }

@@ -9,9 +9,31 @@
 
 G_DEFINE_INTERFACE (VivaCodeSource, viva_code_source, G_TYPE_OBJECT)
 
+static guint changed_signal;
+
 static void
 viva_code_source_default_init (VivaCodeSourceInterface *iface)
 {
+  /**
+   * VivaCodeSource::changed:
+   *
+   * The code changed; viva_code_source_dup_code() has the new text.
+   */
+  changed_signal = g_signal_new ("changed", G_TYPE_FROM_INTERFACE (iface), G_SIGNAL_RUN_LAST,
+                                 0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+}
+
+/**
+ * viva_code_source_emit_changed:
+ *
+ * For implementations: emits #VivaCodeSource::changed.
+ */
+void
+viva_code_source_emit_changed (VivaCodeSource *self)
+{
+  g_return_if_fail (VIVA_IS_CODE_SOURCE (self));
+
+  g_signal_emit (self, changed_signal, 0);
 }
 
 /**
@@ -165,4 +187,5 @@ viva_text_code_source_set_code (VivaTextCodeSource *self,
   g_free (self->code);
   self->code = g_strdup (code);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CODE]);
+  viva_code_source_emit_changed (VIVA_CODE_SOURCE (self));
 }

@@ -19,7 +19,9 @@ G_DECLARE_INTERFACE (VivaCodeSource, viva_code_source, VIVA, CODE_SOURCE, GObjec
  *
  * A live view of the student's code, so the examiner sees an edit made in
  * the middle of a defense. The window implements it over the editor buffer;
- * the CLI and tests use #VivaTextCodeSource. Main thread only.
+ * the CLI and tests use #VivaTextCodeSource. Implementations emit
+ * #VivaCodeSource::changed when the text changes (on every edit is fine:
+ * the examiner records at most one edit a second). Main thread only.
  */
 struct _VivaCodeSourceInterface
 {
@@ -28,7 +30,8 @@ struct _VivaCodeSourceInterface
   char *(*dup_code) (VivaCodeSource *self);
 };
 
-char *viva_code_source_dup_code (VivaCodeSource *self);
+char *viva_code_source_dup_code     (VivaCodeSource *self);
+void  viva_code_source_emit_changed (VivaCodeSource *self);
 
 #define VIVA_TYPE_TEXT_CODE_SOURCE (viva_text_code_source_get_type ())
 

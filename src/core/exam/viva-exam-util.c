@@ -5,6 +5,7 @@
 
 #include "config.h"
 
+#include "viva-exam-language.h"
 #include "viva-exam-private.h"
 
 JsonObject *
@@ -122,7 +123,7 @@ _viva_exam_prompt_build (const char  *template_text,
   replace (text, "{{rubric}}", viva_problem_get_rubric (problem) ?: "(no rubric: judge correctness and understanding)");
   replace (text, "{{questions}}", questions->str);
   replace (text, "{{tests}}", tests->str);
-  replace (text, "{{language}}", language && *language ? language : "English");
+  replace (text, "{{language}}", viva_exam_language_name (language));
   replace (text, "{{code}}", *numbered ? numbered : "(the editor is empty)\n");
 
   return g_string_free (g_steal_pointer (&text), FALSE);

@@ -405,6 +405,31 @@ build_request (VivaExaminer *self,
   return g_steal_pointer (&request);
 }
 
+static gboolean
+code_edit_timeout_cb (gpointer user_data)
+{
+  VivaExaminer *self = user_data;
+
+  self->code_edit_source = 0;
+  if (self->task != NULL)
+    g_free (snapshot_code (self));
+
+  return G_SOURCE_REMOVE;
+}
+
+/* Edits during a defense are traced with their time, at most one a second
+ * (an editor may report every keystroke). */
+void
+_viva_examiner_code_changed_cb (VivaExaminer *self)
+{
+  g_assert (VIVA_IS_EXAMINER (self));
+
+  if (self->task == NULL || self->code_edit_source != 0 || self->session == NULL)
+    return;
+
+  self->code_edit_source = g_timeout_add_seconds (1, code_edit_timeout_cb, self);
+}
+
 void
 _viva_examiner_model_delta_cb (VivaChatModel       *model,
                                VivaChatRequest     *request,

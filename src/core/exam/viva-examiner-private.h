@@ -79,6 +79,8 @@ struct _VivaExaminer
   char              *pending_step;
   gint64             tool_started;
   GTask             *ask_task;
+  gulong             code_changed_handler;
+  guint              code_edit_source;
   char              *pending_question;
 };
 
@@ -108,6 +110,7 @@ void      _viva_examiner_set_error_message    (VivaExaminer        *self,
 void      _viva_examiner_set_verdict          (VivaExaminer        *self,
                                                VivaExamVerdict     *verdict);
 void      _viva_examiner_notify_n_steps       (VivaExaminer        *self);
+void      _viva_examiner_code_changed_cb      (VivaExaminer        *self);
 void      _viva_examiner_model_delta_cb       (VivaChatModel       *model,
                                                VivaChatRequest     *request,
                                                const VivaChatDelta *delta,

@@ -74,6 +74,8 @@ viva_examiner_dispose (GObject *object)
   VivaExaminer *self = (VivaExaminer *)object;
 
   g_clear_signal_handler (&self->delta_handler, self->model);
+  g_clear_signal_handler (&self->code_changed_handler, self->code_source);
+  g_clear_handle_id (&self->code_edit_source, g_source_remove);
 
   if (self->owns_runner && self->runner != NULL)
     viva_runner_stop (self->runner);
@@ -236,6 +238,8 @@ viva_examiner_constructed (GObject *object)
 
   self->delta_handler = g_signal_connect (self->model, "delta",
                                           G_CALLBACK (_viva_examiner_model_delta_cb), self);
+  self->code_changed_handler = g_signal_connect_swapped (self->code_source, "changed",
+                                                         G_CALLBACK (_viva_examiner_code_changed_cb), self);
 }
 
 static void
