@@ -7,6 +7,7 @@
 
 #include <glib/gi18n.h>
 
+#include "viva-history-window.h"
 #include "viva-markdown.h"
 #include "viva-settings.h"
 #include "viva-window-private.h"
@@ -319,9 +320,29 @@ show_problems_action (GtkWidget  *widget,
   gtk_menu_button_popup (VIVA_WINDOW (widget)->problems_button);
 }
 
+static void
+show_history_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *param)
+{
+  VivaWindow *self = VIVA_WINDOW (widget);
+  VivaHistoryWindow *history;
+
+  if (self->problem == NULL)
+    return;
+
+  history = viva_history_window_new (GTK_WINDOW (self), NULL,
+                                     viva_pack_get_id (self->pack),
+                                     viva_problem_get_id (self->problem),
+                                     viva_problem_get_title (self->problem));
+  gtk_window_present (GTK_WINDOW (history));
+}
+
 void
 _viva_window_class_init_problems (GtkWidgetClass *widget_class)
 {
+  gtk_widget_class_install_action (widget_class, "win.show-history", NULL, show_history_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_h, GDK_CONTROL_MASK, "win.show-history", NULL);
   gtk_widget_class_install_action (widget_class, "win.import-pack", NULL, import_pack_action);
   gtk_widget_class_install_action (widget_class, "win.reset-code", NULL, reset_code_action);
   gtk_widget_class_install_property_action (widget_class, "win.show-hint", "hint-visible");

@@ -639,6 +639,57 @@ viva_exam_report_load (const char  *session_dir,
   return viva_exam_report_build (checkpoint, trace_text, trace_len);
 }
 
+static void
+load_thread (GTask        *task,
+             gpointer      source_object,
+             gpointer      task_data,
+             GCancellable *cancellable)
+{
+  g_autoptr(GError) error = NULL;
+  JsonNode *report;
+
+  if (!(report = viva_exam_report_load (task_data, &error)))
+    return g_task_return_error (task, g_steal_pointer (&error));
+
+  g_task_return_pointer (task, report, (GDestroyNotify)json_node_unref);
+}
+
+/**
+ * viva_exam_report_load_async:
+ * @session_dir: a session's folder
+ *
+ * Builds the session's report off the main loop.
+ */
+void
+viva_exam_report_load_async (const char          *session_dir,
+                             GCancellable        *cancellable,
+                             GAsyncReadyCallback  callback,
+                             gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+
+  g_return_if_fail (session_dir != NULL);
+
+  task = g_task_new (NULL, cancellable, callback, user_data);
+  g_task_set_source_tag (task, viva_exam_report_load_async);
+  g_task_set_task_data (task, g_strdup (session_dir), g_free);
+  g_task_run_in_thread (task, load_thread);
+}
+
+/**
+ * viva_exam_report_load_finish:
+ *
+ * Returns: (transfer full): the report, or %NULL with @error set
+ */
+JsonNode *
+viva_exam_report_load_finish (GAsyncResult  *result,
+                              GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
 typedef struct
 {
   char  *session_dir;

@@ -18,6 +18,12 @@ JsonNode *viva_exam_report_build          (JsonNode             *checkpoint,
 char     *viva_exam_report_render_html    (JsonNode             *report);
 JsonNode *viva_exam_report_load           (const char           *session_dir,
                                            GError              **error);
+void      viva_exam_report_load_async     (const char           *session_dir,
+                                           GCancellable         *cancellable,
+                                           GAsyncReadyCallback   callback,
+                                           gpointer              user_data);
+JsonNode *viva_exam_report_load_finish    (GAsyncResult         *result,
+                                           GError              **error);
 void      viva_exam_report_export_async   (const char           *session_dir,
                                            GFile                *html_file,
                                            GFile                *json_file,
