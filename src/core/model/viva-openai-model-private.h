@@ -73,4 +73,13 @@ JsonNode *_viva_openai_model_get_json_finish (VivaOpenAIModel      *self,
                                               guint                *status,
                                               GError              **error);
 
+void      _viva_openai_model_stream_async    (VivaChatModel        *model,
+                                              VivaChatRequest      *request,
+                                              GCancellable         *cancellable,
+                                              GAsyncReadyCallback   callback,
+                                              gpointer              user_data);
+VivaChatReply *_viva_openai_model_stream_finish (VivaChatModel     *model,
+                                              GAsyncResult         *result,
+                                              GError              **error);
+
 G_END_DECLS
