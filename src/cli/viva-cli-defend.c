@@ -13,6 +13,7 @@
 
 #include "viva-cli-commands.h"
 #include "viva-cli-util.h"
+#include "viva-exam-language.h"
 #include "viva-exam-model.h"
 #include "viva-examiner.h"
 #include "viva-openai-model.h"
@@ -520,10 +521,12 @@ run_defense (Defense         *defense,
              VivaProblem     *problem,
              const char      *code,
              const char      *pack_id,
+             const char      *pack_language,
              gboolean         resume)
 {
   g_autoptr(VivaTextCodeSource) source = viva_text_code_source_new (code);
   VivaSettings *settings = viva_settings_get_default ();
+  g_autofree char *language = NULL;
   guint sigint_id;
 
   defense->loop = g_main_loop_new (NULL, FALSE);
@@ -531,8 +534,8 @@ run_defense (Defense         *defense,
   defense->status = VIVA_CLI_EXIT_FAILED;
   defense->examiner = viva_examiner_new (model, problem, VIVA_CODE_SOURCE (source));
   viva_examiner_set_pack_id (defense->examiner, pack_id);
-  if (viva_settings_get_examiner_language (settings) && *viva_settings_get_examiner_language (settings))
-    viva_examiner_set_language (defense->examiner, viva_settings_get_examiner_language (settings));
+  language = viva_exam_language_choose (viva_settings_get_examiner_language (settings), pack_language);
+  viva_examiner_set_language (defense->examiner, language);
 
   g_signal_connect (defense->examiner, "notify::state", G_CALLBACK (on_state), defense);
   g_signal_connect (defense->examiner, "delta", G_CALLBACK (on_delta), defense);
@@ -643,7 +646,7 @@ viva_cli_defend (int    argc,
   model = choose_model (problem, offline, base_url, model_name);
   defense.session = viva_exam_session_new (session_dir);
 
-  return run_defense (&defense, model, problem, code, viva_pack_get_id (pack), FALSE);
+  return run_defense (&defense, model, problem, code, viva_pack_get_id (pack), viva_pack_get_language (pack), FALSE);
 }
 
 int
@@ -736,5 +739,5 @@ viva_cli_resume (int    argc,
 
   defense.json = json;
 
-  return run_defense (&defense, model, problem, code, viva_exam_session_get_pack_id (defense.session), TRUE);
+  return run_defense (&defense, model, problem, code, viva_exam_session_get_pack_id (defense.session), NULL, TRUE);
 }

@@ -9,6 +9,7 @@
 #include <json-glib/json-glib.h>
 
 #include "viva-buffer-code-source.h"
+#include "viva-exam-language.h"
 #include "viva-openai-model.h"
 #include "viva-scripted-model.h"
 #include "viva-settings.h"
@@ -142,7 +143,7 @@ viva_window_exam_new_examiner (VivaWindow    *self,
   VivaSettings *settings = viva_settings_get_default ();
   g_autoptr(VivaBufferCodeSource) code = NULL;
   VivaExaminer *examiner;
-  const char *language;
+  g_autofree char *language = NULL;
 
   code = viva_buffer_code_source_new (GTK_TEXT_BUFFER (viva_editor_get_buffer (self->editor)));
   examiner = viva_examiner_new (model, self->problem, VIVA_CODE_SOURCE (code));
@@ -150,9 +151,9 @@ viva_window_exam_new_examiner (VivaWindow    *self,
   if (self->pack != NULL)
     viva_examiner_set_pack_id (examiner, viva_pack_get_id (self->pack));
 
-  language = viva_settings_get_examiner_language (settings);
-  if (language != NULL && language[0] != '\0')
-    viva_examiner_set_language (examiner, language);
+  language = viva_exam_language_choose (viva_settings_get_examiner_language (settings),
+                                        self->pack ? viva_pack_get_language (self->pack) : NULL);
+  viva_examiner_set_language (examiner, language);
 
   g_signal_connect_object (examiner, "notify::state", G_CALLBACK (examiner_state_cb),
                            self, G_CONNECT_SWAPPED);
