@@ -40,6 +40,9 @@ GError  *_viva_model_error_new_in_band       (JsonNode   *error,
 gboolean _viva_model_message_says_model_missing (const char *message);
 GError  *_viva_model_error_new_model_missing (const char *model,
                                               gboolean    is_ollama);
+char    *_viva_recover_tool_calls            (const char         *content,
+                                              const char * const *tool_names,
+                                              GPtrArray          *calls);
 GError  *_viva_model_error_new_no_model      (const char *base_url,
                                               gboolean    is_ollama);
 

@@ -757,118 +757,6 @@ viva_reply_assembler_get_n_deltas (VivaReplyAssembler *self)
   return self->n_deltas;
 }
 
-static gboolean
-offered (VivaReplyAssembler *self,
-         const char         *name)
-{
-  return name != NULL && g_strv_contains ((const char * const *)self->tool_names, name);
-}
-
-/* Reads `{"name": …, "arguments": {…}}` (or `parameters`) from text. */
-static VivaToolCall *
-parse_text_call (VivaReplyAssembler *self,
-                 const char         *text,
-                 gsize               length)
-{
-  g_autoptr(JsonNode) node = _viva_json_parse (text, length, NULL);
-  g_autofree char *arguments_text = NULL;
-  VivaToolCall *call;
-  JsonObject *object;
-  JsonNode *arguments;
-  const char *name;
-
-  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
-    return NULL;
-
-  object = json_node_get_object (node);
-  /* Some models wrap it in {"function": {…}} or {"tool": …}. */
-  if (_viva_json_get_object (object, "function") != NULL)
-    object = _viva_json_get_object (object, "function");
-
-  name = _viva_json_get_string (object, "name");
-  if (!offered (self, name))
-    return NULL;
-
-  arguments = json_object_get_member (object, "arguments");
-  if (arguments == NULL)
-    arguments = json_object_get_member (object, "parameters");
-
-  if (arguments != NULL && JSON_NODE_HOLDS_OBJECT (arguments))
-    arguments_text = json_to_string (arguments, FALSE);
-  else if (arguments != NULL && json_node_get_value_type (arguments) == G_TYPE_STRING)
-    arguments_text = g_strdup (json_node_get_string (arguments));
-  else if (arguments != NULL && !JSON_NODE_HOLDS_NULL (arguments))
-    return NULL;
-
-  call = viva_tool_call_new (NULL, name, arguments_text);
-  viva_tool_call_set_recovered (call, TRUE);
-  return call;
-}
-
-static char *
-recover_tool_calls (VivaReplyAssembler *self,
-                    const char         *content,
-                    GPtrArray          *calls)
-{
-  g_autoptr(GString) rest = g_string_new (NULL);
-  const char *p = content;
-  const char *start;
-
-  /* `<tool_call>{…}</tool_call>` blocks, as Qwen and Hermes templates write. */
-  while ((start = strstr (p, "<tool_call>")))
-    {
-      const char *body = start + strlen ("<tool_call>");
-      const char *end = strstr (body, "</tool_call>");
-      const char *next = end != NULL ? end + strlen ("</tool_call>") : body + strlen (body);
-      VivaToolCall *call = parse_text_call (self, body, (end != NULL ? end : next) - body);
-
-      if (call == NULL)
-        break;
-
-      g_ptr_array_add (calls, call);
-      g_string_append_len (rest, p, start - p);
-      p = next;
-    }
-
-  /* Else fenced JSON blocks, or the whole content being the object. */
-  if (calls->len == 0)
-    {
-      while ((start = strstr (p, "```")))
-        {
-          const char *body = start + 3;
-          const char *end;
-          VivaToolCall *call;
-
-          while (g_ascii_isalnum (*body))
-            body++;
-          if (!(end = strstr (body, "```")))
-            break;
-
-          if ((call = parse_text_call (self, body, end - body)))
-            {
-              g_ptr_array_add (calls, call);
-              g_string_append_len (rest, p, start - p);
-            }
-          else
-            g_string_append_len (rest, p, end + 3 - p);
-          p = end + 3;
-        }
-    }
-
-  if (calls->len == 0)
-    {
-      VivaToolCall *call = parse_text_call (self, content, strlen (content));
-
-      if (call == NULL)
-        return NULL;
-      g_ptr_array_add (calls, call);
-      return g_strdup ("");
-    }
-
-  g_string_append (rest, p);
-  return g_strstrip (g_string_free (g_steal_pointer (&rest), FALSE));
-}
-
 /**
  * viva_reply_assembler_finish:
  *
@@ -903,7 +791,7 @@ viva_reply_assembler_finish (VivaReplyAssembler *self)
   if (content != NULL && self->tool_names != NULL && self->slots->len == 0)
     {
       g_autoptr(GPtrArray) calls = g_ptr_array_new_with_free_func ((GDestroyNotify)viva_tool_call_free);
-      g_autofree char *rest = recover_tool_calls (self, content, calls);
+      g_autofree char *rest = _viva_recover_tool_calls (content, (const char * const *)self->tool_names, calls);
 
       if (rest != NULL)
         {
