@@ -85,8 +85,9 @@ _viva_runner_launch_new (GError **error)
   const char *worker = g_getenv ("VIVA_WORKER");
   const char *sandbox = g_getenv ("VIVA_SANDBOX");
 
+  /* Absolute, because the sandbox binds the worker by its path. */
   if (worker != NULL && worker[0] != '\0')
-    launch->worker = g_strdup (worker);
+    launch->worker = g_canonicalize_filename (worker, NULL);
   else
     launch->worker = g_build_filename (LIBEXECDIR, "viva-python-worker", NULL);
 
@@ -202,9 +203,6 @@ add_bwrap_args (VivaRunnerLaunch *launch,
           add (argv, "--ro-bind", path, path, NULL);
         }
 
-  if (!g_str_has_prefix (launch->worker, "/usr/"))
-    add (argv, "--ro-bind", launch->worker, launch->worker, NULL);
-
   add (argv,
        "--proc", "/proc",
        "--dev", "/dev",
@@ -212,6 +210,11 @@ add_bwrap_args (VivaRunnerLaunch *launch,
        "--bind", launch->cache_dir, SANDBOX_CACHE,
        "--chdir", SANDBOX_HOME,
        NULL);
+
+  /* After the private /tmp, so a worker built under /tmp (a CI checkout)
+   * is not hidden by it. */
+  if (!g_str_has_prefix (launch->worker, "/usr/"))
+    add (argv, "--ro-bind", launch->worker, launch->worker, NULL);
 }
 
 static void
