@@ -717,8 +717,14 @@ viva_exam_checkpoint_parse (const char  *data,
       return NULL;
     }
 
-  root = json_parser_get_root (parser);
-  if (root == NULL || !validate (root, error))
+  /* Blank text parses to no value at all. */
+  if ((root = json_parser_get_root (parser)) == NULL)
+    {
+      corrupt (error, _("the file holds no JSON value"));
+      return NULL;
+    }
+
+  if (!validate (root, error))
     return NULL;
 
   return json_node_ref (root);
