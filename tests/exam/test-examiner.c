@@ -677,6 +677,29 @@ test_context_budget (Fixture       *fixture,
   exam_assert_valid_for_strict_openai (fixture->server);
 }
 
+static void
+test_iteration_limit (Fixture       *fixture,
+                      gconstpointer  data)
+{
+  g_autoptr(VivaExamVerdict) verdict = NULL;
+  g_autoptr(GError) error = NULL;
+
+  for (guint i = 0; i < 31; i++)
+    {
+      g_autofree char *arguments = g_strdup_printf ("{\"text\": \"Still thinking (%u).\"}", i);
+
+      exam_queue_reply (fixture->server, NULL, "message", arguments);
+    }
+
+  verdict = run (fixture, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (viva_exam_verdict_get_status (verdict), ==, VIVA_EXAM_STATUS_INCOMPLETE);
+  g_assert_nonnull (strstr (viva_exam_verdict_get_reason (verdict), "30"));
+  g_assert_cmpuint (viva_test_server_count_requests (fixture->server, "POST", "/v1/chat/completions"), ==, 30);
+  g_assert_cmpuint (viva_examiner_get_n_steps (fixture->examiner), ==, 30);
+  g_assert_cmpuint (g_strv_length ((GStrv)viva_exam_verdict_get_steps (verdict)), ==, 30);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -700,6 +723,7 @@ main (int   argc,
   ADD ("evidence-checked", test_evidence_checked);
   ADD ("follow-up", test_follow_up);
   ADD ("context-budget", test_context_budget);
+  ADD ("iteration-limit", test_iteration_limit);
 
   return g_test_run ();
 }
