@@ -30,9 +30,26 @@ viva_core_init (void)
        * registered by hand rather than by a constructor. */
       g_resources_register (viva_core_get_resource ());
 
-      bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+      bindtextdomain (GETTEXT_PACKAGE, viva_core_locale_dir ());
       bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
 
       g_once_init_leave (&initialized, 1);
     }
+}
+
+/**
+ * viva_core_locale_dir:
+ *
+ * Where the translations are: `VIVA_LOCALEDIR` when set (the build tree's
+ * `po/` folder, so `meson devenv` and the tests run translated uninstalled),
+ * the installed locale folder otherwise.
+ *
+ * Returns: (transfer none): a folder of `LANG/LC_MESSAGES/viva.mo`
+ */
+const char *
+viva_core_locale_dir (void)
+{
+  const char *dir = g_getenv ("VIVA_LOCALEDIR");
+
+  return dir && dir[0] ? dir : LOCALEDIR;
 }

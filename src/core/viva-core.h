@@ -9,6 +9,7 @@
 
 G_BEGIN_DECLS
 
-void viva_core_init (void);
+void        viva_core_init       (void);
+const char *viva_core_locale_dir (void);
 
 G_END_DECLS

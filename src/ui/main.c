@@ -9,6 +9,7 @@
 #include <locale.h>
 
 #include "viva-application.h"
+#include "viva-core.h"
 #include "viva-resources.h"
 #include "viva-startup-timer.h"
 
@@ -21,7 +22,7 @@ main (int   argc,
   viva_startup_timer_begin ();
 
   setlocale (LC_ALL, "");
-  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  bindtextdomain (GETTEXT_PACKAGE, viva_core_locale_dir ());
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
 
