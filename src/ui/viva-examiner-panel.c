@@ -50,8 +50,10 @@ struct _VivaExaminerPanel
   VivaMessageRow *current;       /* the examiner message streaming now */
   GHashTable     *cards;         /* step id → VivaToolCard, owned by the view */
   char           *running_tool;
+  char           *asked;         /* the follow-up question in flight */
   GCancellable   *cancellable;   /* follow-up questions */
   guint           asking : 1;
+  guint           ask_streamed : 1;  /* the follow-up's answer came as deltas */
   guint           model_loading : 1;
 };
 
@@ -140,6 +142,7 @@ delta_cb (VivaExaminerPanel   *self,
     {
     case VIVA_CHAT_DELTA_CONTENT:
       viva_message_row_append_content (viva_examiner_panel_ensure_message (self), delta->text, -1);
+      self->ask_streamed |= self->asking;
       break;
 
     case VIVA_CHAT_DELTA_REASONING:
@@ -496,12 +499,21 @@ ask_cb (GObject      *object,
 
   self->asking = FALSE;
 
-  if (answer != NULL && (self->current == NULL || viva_message_row_get_empty (self->current)))
+  /* A model that did not stream still answered. */
+  if (answer != NULL && answer[0] != '\0' && !self->ask_streamed)
     viva_message_row_set_text (viva_examiner_panel_ensure_message (self), answer);
   viva_examiner_panel_end_message (self);
 
   if (error != NULL)
-    viva_examiner_panel_show_error (self, error->message);
+    {
+      GtkTextBuffer *buffer = gtk_text_view_get_buffer (self->answer_view);
+
+      /* Give the question back, so it can be sent again. */
+      if (gtk_text_buffer_get_char_count (buffer) == 0 && self->asked != NULL)
+        gtk_text_buffer_set_text (buffer, self->asked, -1);
+      viva_examiner_panel_show_error (self, error->message);
+    }
+  g_clear_pointer (&self->asked, g_free);
 
   viva_examiner_panel_update (self);
 }
@@ -543,6 +555,9 @@ send_action (GtkWidget  *widget,
   viva_examiner_panel_add_row (self, VIVA_MESSAGE_STUDENT, text);
   gtk_text_buffer_set_text (buffer, "", 0);
   self->asking = TRUE;
+  self->ask_streamed = FALSE;
+  g_free (self->asked);
+  self->asked = g_strdup (text);
   viva_examiner_panel_update (self);
 
   viva_examiner_ask_async (self->examiner, text, self->cancellable, ask_cb, g_object_ref (self));
@@ -736,6 +751,7 @@ viva_examiner_panel_finalize (GObject *object)
   VivaExaminerPanel *self = (VivaExaminerPanel *)object;
 
   g_clear_pointer (&self->running_tool, g_free);
+  g_clear_pointer (&self->asked, g_free);
 
   G_OBJECT_CLASS (viva_examiner_panel_parent_class)->finalize (object);
 }

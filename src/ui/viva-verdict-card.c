@@ -118,15 +118,15 @@ describe_probes (VivaExamVerdict *verdict)
 
       g_string_append_c (text, '\n');
       if (!probe->valid)
-        g_string_append_printf (text, _("– %s did not count: it also fails on the model solution"),
+        g_string_append_printf (text, _("– Step %s did not count: it also fails on the model solution"),
                                 probe->step_id);
       else if (probe->passed)
-        g_string_append_printf (text, _("✓ %s passed"), probe->step_id);
+        g_string_append_printf (text, _("✓ Step %s passed"), probe->step_id);
       else if (probe->error_type != NULL)
-        g_string_append_printf (text, _("✗ %s failed — %s: %s"), probe->step_id, probe->error_type,
+        g_string_append_printf (text, _("✗ Step %s failed — %s: %s"), probe->step_id, probe->error_type,
                                 probe->error_message ? probe->error_message : "");
       else
-        g_string_append_printf (text, _("✗ %s failed (%s)"), probe->step_id,
+        g_string_append_printf (text, _("✗ Step %s failed (%s)"), probe->step_id,
                                 probe->status ? probe->status : "");
     }
 
