@@ -10,8 +10,11 @@
 
 #include "viva-application.h"
 #include "viva-core.h"
+#include "viva-pack-editor.h"
+#include "viva-settings.h"
 #include "viva-preferences-window.h"
 #include "viva-startup-timer.h"
+#include "viva-window-private.h"
 #include "viva-window.h"
 
 struct _VivaApplication
@@ -33,6 +36,52 @@ viva_application_new (void)
                        NULL);
 }
 
+static VivaPackEditor *
+find_pack_editor (GtkApplication *app)
+{
+  for (GList *l = gtk_application_get_windows (app); l != NULL; l = l->next)
+    if (VIVA_IS_PACK_EDITOR (l->data))
+      return l->data;
+
+  return NULL;
+}
+
+static void
+pack_editor_destroyed_cb (GtkWidget *editor)
+{
+  viva_settings_set_teacher_mode (viva_settings_get_default (), FALSE);
+}
+
+/* Teacher mode is the pack editor's window being open: the menu's toggle
+ * opens or closes it, and closing it turns teacher mode off. */
+static void
+viva_application_sync_teacher_mode (GtkApplication *app)
+{
+  VivaPackEditor *editor = find_pack_editor (app);
+  VivaPackLibrary *library = NULL;
+
+  if (!viva_settings_get_teacher_mode (viva_settings_get_default ()))
+    {
+      if (editor != NULL)
+        gtk_window_close (GTK_WINDOW (editor));
+      return;
+    }
+
+  if (editor == NULL)
+    {
+      /* The editor shares the student window's library, so a saved pack
+       * shows up in its Problems list. */
+      for (GList *l = gtk_application_get_windows (app); l != NULL && library == NULL; l = l->next)
+        if (VIVA_IS_WINDOW (l->data))
+          library = VIVA_WINDOW (l->data)->library;
+
+      editor = viva_pack_editor_new (app, library);
+      g_signal_connect (editor, "destroy", G_CALLBACK (pack_editor_destroyed_cb), NULL);
+    }
+
+  gtk_window_present (GTK_WINDOW (editor));
+}
+
 static void
 viva_application_activate (GApplication *app)
 {
@@ -48,6 +97,9 @@ viva_application_activate (GApplication *app)
     }
 
   gtk_window_present (window);
+
+  if (viva_settings_get_teacher_mode (viva_settings_get_default ()))
+    viva_application_sync_teacher_mode (GTK_APPLICATION (app));
 }
 
 static void
@@ -57,11 +109,17 @@ viva_application_startup (GApplication *app)
   static const char *run_accels[] = { "<Control>Return", NULL };
   static const char *submit_accels[] = { "<Control><Shift>Return", NULL };
   static const char *prefs_accels[] = { "<Control>comma", NULL };
+  g_autoptr(GPropertyAction) teacher_mode = NULL;
 
   G_APPLICATION_CLASS (viva_application_parent_class)->startup (app);
 
   viva_core_init ();
   gtk_source_init ();
+
+  teacher_mode = g_property_action_new ("teacher-mode", viva_settings_get_default (), "teacher-mode");
+  g_action_map_add_action (G_ACTION_MAP (app), G_ACTION (teacher_mode));
+  g_signal_connect_object (viva_settings_get_default (), "notify::teacher-mode",
+                           G_CALLBACK (viva_application_sync_teacher_mode), app, G_CONNECT_SWAPPED);
 
   gtk_application_set_accels_for_action (GTK_APPLICATION (app), "app.quit", quit_accels);
   gtk_application_set_accels_for_action (GTK_APPLICATION (app), "app.preferences", prefs_accels);

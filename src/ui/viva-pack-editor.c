@@ -1,0 +1,1522 @@
+/* viva-pack-editor.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <errno.h>
+#include <glib/gi18n.h>
+#include <glib/gstdio.h>
+
+#include "viva-core.h"
+#include "viva-pack-editor-private.h"
+
+/* The teacher's window: one pack at a time, its problems in a list on the
+ * left, the chosen problem's fields on the right (viva-pack-editor-problem.c)
+ * and the model's drafts awaiting approval (viva-pack-editor-drafts.c).
+ * Packs the teacher opens from the library are edited as copies, so the
+ * student's window keeps what is saved, and new packs are saved into the
+ * library's folder, where the student's Problems list finds them. Closing
+ * with unsaved changes asks first. */
+
+G_DEFINE_FINAL_TYPE (VivaPackEditor, viva_pack_editor, ADW_TYPE_APPLICATION_WINDOW)
+
+enum {
+  PROP_0,
+  PROP_LIBRARY,
+  PROP_DIRTY,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+void
+_viva_pack_editor_toast (VivaPackEditor *self,
+                         const char     *message)
+{
+  AdwToast *toast;
+
+  /* A late callback after the window closed has no one to tell. */
+  if (self->toast_overlay == NULL)
+    return;
+
+  toast = adw_toast_new (message);
+  adw_toast_set_timeout (toast, 4);
+  adw_toast_overlay_add_toast (self->toast_overlay, toast);
+}
+
+static void
+update_title (VivaPackEditor *self)
+{
+  g_autofree char *where = NULL;
+
+  if (self->pack == NULL)
+    {
+      adw_window_title_set_title (self->window_title, _("Pack Editor"));
+      adw_window_title_set_subtitle (self->window_title, NULL);
+      return;
+    }
+
+  adw_window_title_set_title (self->window_title, viva_pack_get_title (self->pack));
+  if (self->dirty)
+    where = g_strdup (_("Unsaved changes"));
+  else if (self->file != NULL)
+    where = g_file_get_parse_name (self->file);
+  else
+    where = g_strdup (_("Not saved yet"));
+  adw_window_title_set_subtitle (self->window_title, where);
+}
+
+void
+_viva_pack_editor_set_dirty (VivaPackEditor *self,
+                             gboolean        dirty)
+{
+  g_assert (VIVA_IS_PACK_EDITOR (self));
+
+  if (self->dirty == !!dirty)
+    return;
+
+  self->dirty = !!dirty;
+  update_title (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DIRTY]);
+}
+
+static guint
+problem_position (VivaPackEditor *self,
+                  VivaProblem    *problem)
+{
+  GListModel *problems = viva_pack_get_problems (self->pack);
+  guint position = G_MAXUINT;
+
+  if (problem != NULL)
+    g_list_store_find (G_LIST_STORE (problems), problem, &position);
+
+  return position;
+}
+
+void
+_viva_pack_editor_update_actions (VivaPackEditor *self)
+{
+  GtkWidget *widget = GTK_WIDGET (self);
+  guint n = self->pack ? g_list_model_get_n_items (viva_pack_get_problems (self->pack)) : 0;
+  guint position = self->pack ? problem_position (self, self->problem) : G_MAXUINT;
+  gboolean generating = self->generator && viva_problem_generator_get_busy (self->generator);
+  gboolean has_problem = position != G_MAXUINT;
+  g_autofree char *topic = NULL;
+
+  gtk_widget_action_set_enabled (widget, "editor.save", self->pack != NULL);
+  gtk_widget_action_set_enabled (widget, "editor.export", self->pack != NULL);
+  gtk_widget_action_set_enabled (widget, "editor.validate", n > 0 && !self->validating && !generating);
+  gtk_widget_action_set_enabled (widget, "editor.add", self->pack != NULL);
+  gtk_widget_action_set_enabled (widget, "editor.duplicate", has_problem);
+  gtk_widget_action_set_enabled (widget, "editor.delete", has_problem);
+  gtk_widget_action_set_enabled (widget, "editor.move-up", has_problem && position > 0);
+  gtk_widget_action_set_enabled (widget, "editor.move-down", has_problem && position + 1 < n);
+  gtk_widget_action_set_enabled (widget, "editor.add-test", has_problem);
+  gtk_widget_action_set_enabled (widget, "editor.add-question", has_problem);
+  gtk_widget_action_set_enabled (widget, "editor.draft", !self->validating);
+  topic = g_strstrip (g_strdup (gtk_editable_get_text (GTK_EDITABLE (self->topic_row))));
+  gtk_widget_action_set_enabled (widget, "editor.start-draft",
+                                 !generating && !self->validating && topic[0] != '\0');
+  gtk_widget_action_set_enabled (widget, "editor.cancel-draft", TRUE);
+  gtk_widget_action_set_enabled (widget, "editor.approve-draft",
+                                 self->draft != NULL && self->pack != NULL &&
+                                 viva_problem_draft_get_passed (self->draft));
+  gtk_widget_action_set_enabled (widget, "editor.edit-draft",
+                                 self->draft != NULL && self->pack != NULL &&
+                                 viva_problem_draft_get_problem (self->draft) != NULL);
+  gtk_widget_action_set_enabled (widget, "editor.discard-draft", self->draft != NULL);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->pack_title_row), self->pack != NULL);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->pack_author_row), self->pack != NULL);
+}
+
+/* The row's accessible name says what the icon shows, for screen readers
+ * and for the tests. */
+static GtkWidget *
+problem_row_new (VivaPackEditor *self,
+                 VivaProblem    *problem)
+{
+  GPtrArray *issues = g_hash_table_lookup (self->issues, problem);
+  gboolean has_errors = issues != NULL && viva_pack_issues_count_errors (issues) > 0;
+  GtkWidget *row = gtk_list_box_row_new ();
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 10);
+  GtkWidget *labels = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
+  GtkWidget *title = gtk_label_new (viva_problem_get_title (problem));
+  g_autofree char *detail = NULL;
+  g_autofree char *name = NULL;
+  GtkWidget *subtitle;
+  const char *type_names[] = { N_("Implement"), N_("Debug"), N_("Explain") };
+
+  detail = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s · %u test", "%s · %u tests",
+                                         viva_problem_get_n_tests (problem)),
+                            _(type_names[viva_problem_get_problem_type (problem)]),
+                            viva_problem_get_n_tests (problem));
+  subtitle = gtk_label_new (detail);
+  gtk_widget_set_margin_top (box, 8);
+  gtk_widget_set_margin_bottom (box, 8);
+  gtk_widget_set_margin_start (box, 12);
+  gtk_widget_set_margin_end (box, 12);
+  gtk_label_set_xalign (GTK_LABEL (title), 0);
+  gtk_label_set_ellipsize (GTK_LABEL (title), PANGO_ELLIPSIZE_END);
+  gtk_label_set_xalign (GTK_LABEL (subtitle), 0);
+  gtk_widget_add_css_class (subtitle, "caption");
+  gtk_widget_add_css_class (subtitle, "dim-label");
+  gtk_widget_set_hexpand (labels, TRUE);
+  gtk_box_append (GTK_BOX (labels), title);
+  gtk_box_append (GTK_BOX (labels), subtitle);
+  gtk_box_append (GTK_BOX (box), labels);
+
+  if (has_errors || self->validated)
+    {
+      GtkWidget *icon = gtk_image_new_from_icon_name (has_errors ? "dialog-warning-symbolic"
+                                                                 : "emblem-ok-symbolic");
+
+      gtk_widget_add_css_class (icon, has_errors ? "error" : "success");
+      gtk_widget_set_tooltip_text (icon, has_errors ? _("Has errors; see Validation")
+                                                    : _("Passes its checks"));
+      gtk_box_append (GTK_BOX (box), icon);
+    }
+
+  gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
+  g_object_set_data_full (G_OBJECT (row), "problem", g_object_ref (problem), g_object_unref);
+
+  if (has_errors)
+    name = g_strdup_printf (_("%s, has errors"), viva_problem_get_title (problem));
+  else if (self->validated)
+    name = g_strdup_printf (_("%s, passes its checks"), viva_problem_get_title (problem));
+  else
+    name = g_strdup (viva_problem_get_title (problem));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (row), GTK_ACCESSIBLE_PROPERTY_LABEL, name, -1);
+
+  return row;
+}
+
+void
+_viva_pack_editor_rebuild_list (VivaPackEditor *self)
+{
+  GtkWidget *child;
+  gboolean loading = self->loading;
+
+  g_assert (VIVA_IS_PACK_EDITOR (self));
+
+  /* Rebuilding selects rows; that must not reload the fields being typed in. */
+  self->loading = TRUE;
+  while ((child = GTK_WIDGET (gtk_list_box_get_row_at_index (self->problems_list, 0))) != NULL)
+    gtk_list_box_remove (self->problems_list, child);
+
+  if (self->pack != NULL)
+    {
+      GListModel *problems = viva_pack_get_problems (self->pack);
+
+      for (guint i = 0; i < g_list_model_get_n_items (problems); i++)
+        {
+          g_autoptr(VivaProblem) problem = g_list_model_get_item (problems, i);
+          GtkWidget *row = problem_row_new (self, problem);
+
+          gtk_list_box_append (self->problems_list, row);
+          if (problem == self->problem)
+            gtk_list_box_select_row (self->problems_list, GTK_LIST_BOX_ROW (row));
+        }
+    }
+  self->loading = loading;
+
+  _viva_pack_editor_update_actions (self);
+}
+
+void
+_viva_pack_editor_select_problem (VivaPackEditor *self,
+                                  VivaProblem    *problem)
+{
+  g_assert (VIVA_IS_PACK_EDITOR (self));
+
+  if (self->pack == NULL)
+    {
+      adw_status_page_set_title (self->empty_page, _("No Pack Open"));
+      adw_status_page_set_description (self->empty_page,
+                                       _("Create a pack with the New Pack button, or open one of yours. Drafts the model wrote wait on the left."));
+    }
+  else
+    {
+      adw_status_page_set_title (self->empty_page, _("No Problem Selected"));
+      adw_status_page_set_description (self->empty_page,
+                                       _("Choose a problem on the left, add one, or let the model draft one for you to approve."));
+    }
+
+  self->draft = NULL;
+  gtk_list_box_unselect_all (self->drafts_list);
+  _viva_pack_editor_load_problem (self, problem);
+  _viva_pack_editor_rebuild_list (self);
+  gtk_stack_set_visible_child_name (self->main_stack, problem ? "problem" : "empty");
+}
+
+static void
+problem_row_selected_cb (VivaPackEditor *self,
+                         GtkListBoxRow  *row)
+{
+  VivaProblem *problem;
+
+  if (self->loading || row == NULL)
+    return;
+
+  problem = g_object_get_data (G_OBJECT (row), "problem");
+  if (problem == self->problem && gtk_stack_get_visible_child_name (self->main_stack) != NULL &&
+      g_str_equal (gtk_stack_get_visible_child_name (self->main_stack), "problem"))
+    return;
+
+  _viva_pack_editor_sync_problem (self);
+  _viva_pack_editor_select_problem (self, problem);
+}
+
+static void
+pack_field_changed_cb (VivaPackEditor *self)
+{
+  if (self->loading || self->pack == NULL)
+    return;
+
+  viva_pack_set_title (self->pack, gtk_editable_get_text (GTK_EDITABLE (self->pack_title_row)));
+  viva_pack_set_author (self->pack, gtk_editable_get_text (GTK_EDITABLE (self->pack_author_row)));
+  _viva_pack_editor_set_dirty (self, TRUE);
+  update_title (self);
+}
+
+static void
+field_changed_cb (VivaPackEditor *self)
+{
+  _viva_pack_editor_field_changed (self);
+}
+
+static void
+id_apply_cb (VivaPackEditor *self)
+{
+  _viva_pack_editor_apply_id (self);
+}
+
+static void
+topic_changed_cb (VivaPackEditor *self)
+{
+  _viva_pack_editor_update_actions (self);
+}
+
+static void
+draft_row_selected_cb (VivaPackEditor *self,
+                       GtkListBoxRow  *row)
+{
+  if (self->loading || row == NULL)
+    return;
+
+  _viva_pack_editor_sync_problem (self);
+  self->loading = TRUE;
+  gtk_list_box_unselect_all (self->problems_list);
+  self->loading = FALSE;
+  _viva_pack_editor_show_draft (self, g_object_get_data (G_OBJECT (row), "draft"));
+}
+
+/* Lowercase letters, digits and dashes, so an id made from a title is a
+ * valid file name and pack id. */
+static char *
+slugify (const char *text)
+{
+  g_autofree char *lower = g_utf8_strdown (text ? text : "", -1);
+  GString *slug = g_string_new (NULL);
+
+  for (const char *p = lower; *p; p++)
+    {
+      if (g_ascii_isalnum (*p))
+        g_string_append_c (slug, *p);
+      else if (slug->len > 0 && slug->str[slug->len - 1] != '-')
+        g_string_append_c (slug, '-');
+    }
+  while (slug->len > 0 && slug->str[slug->len - 1] == '-')
+    g_string_truncate (slug, slug->len - 1);
+  if (slug->len > 64)
+    g_string_truncate (slug, 64);
+
+  return g_string_free (slug, FALSE);
+}
+
+/**
+ * _viva_pack_editor_unique_id:
+ * @base: a wish, like a title or a model's id
+ *
+ * Returns: (transfer full): an id made of @base no problem of the pack has
+ */
+char *
+_viva_pack_editor_unique_id (VivaPackEditor *self,
+                             const char     *base)
+{
+  g_autofree char *slug = slugify (base);
+  char *id;
+
+  if (slug[0] == '\0')
+    {
+      g_free (slug);
+      slug = g_strdup ("problem");
+    }
+
+  id = g_strdup (slug);
+  for (guint n = 2; self->pack != NULL && viva_pack_find_problem (self->pack, id) != NULL; n++)
+    {
+      g_free (id);
+      id = g_strdup_printf ("%s-%u", slug, n);
+    }
+
+  return id;
+}
+
+static void
+set_pack (VivaPackEditor *self,
+          VivaPack       *pack,
+          GFile          *file)
+{
+  GListModel *problems;
+  g_autoptr(VivaProblem) first = NULL;
+
+  g_set_object (&self->pack, pack);
+  g_set_object (&self->file, file);
+  self->problem = NULL;
+  self->validated = FALSE;
+  g_hash_table_remove_all (self->issues);
+  g_hash_table_remove_all (self->checks);
+
+  self->loading = TRUE;
+  gtk_editable_set_text (GTK_EDITABLE (self->pack_title_row), pack ? viva_pack_get_title (pack) : "");
+  gtk_editable_set_text (GTK_EDITABLE (self->pack_author_row),
+                         pack && viva_pack_get_author (pack) ? viva_pack_get_author (pack) : "");
+  self->loading = FALSE;
+
+  self->dirty = FALSE;
+  update_title (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DIRTY]);
+
+  problems = pack ? viva_pack_get_problems (pack) : NULL;
+  if (problems != NULL && g_list_model_get_n_items (problems) > 0)
+    first = g_list_model_get_item (problems, 0);
+  _viva_pack_editor_select_problem (self, first);
+}
+
+/* Packs ---------------------------------------------------------------- */
+
+static void
+new_pack_response_cb (AdwMessageDialog *dialog,
+                      const char       *response,
+                      VivaPackEditor   *self)
+{
+  GtkEditable *entry = g_object_get_data (G_OBJECT (dialog), "entry");
+  g_autoptr(VivaPack) pack = NULL;
+  g_autofree char *slug = NULL;
+  g_autofree char *id = NULL;
+  const char *title;
+
+  if (!g_str_equal (response, "create"))
+    return;
+
+  title = gtk_editable_get_text (entry);
+  slug = slugify (title);
+  if (slug[0] == '\0')
+    {
+      g_free (slug);
+      slug = g_strdup ("pack");
+    }
+
+  /* The id names the file in the library: it must not take another pack's. */
+  id = g_strdup (slug);
+  for (guint n = 2; viva_pack_library_find_pack (self->library, id) != NULL; n++)
+    {
+      g_free (id);
+      id = g_strdup_printf ("%s-%u", slug, n);
+    }
+
+  pack = viva_pack_new (id, title);
+  set_pack (self, pack, NULL);
+  _viva_pack_editor_set_dirty (self, TRUE);
+}
+
+static void
+new_pack_title_changed_cb (GtkEditable      *entry,
+                           AdwMessageDialog *dialog)
+{
+  g_autofree char *text = g_strstrip (g_strdup (gtk_editable_get_text (entry)));
+
+  adw_message_dialog_set_response_enabled (dialog, "create", text[0] != '\0');
+}
+
+static void
+ask_new_pack (VivaPackEditor *self)
+{
+  AdwMessageDialog *dialog;
+  GtkWidget *entry = gtk_entry_new ();
+
+  dialog = ADW_MESSAGE_DIALOG (adw_message_dialog_new (GTK_WINDOW (self), _("New Pack"),
+                                                       _("Students see the pack’s title above its problems.")));
+  gtk_entry_set_placeholder_text (GTK_ENTRY (entry), _("Title, like “Week 3: Sorting”"));
+  gtk_entry_set_activates_default (GTK_ENTRY (entry), TRUE);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (entry), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("New pack title"), -1);
+  adw_message_dialog_set_extra_child (dialog, entry);
+  adw_message_dialog_add_responses (dialog, "cancel", _("Cancel"), "create", _("Create"), NULL);
+  adw_message_dialog_set_response_appearance (dialog, "create", ADW_RESPONSE_SUGGESTED);
+  adw_message_dialog_set_default_response (dialog, "create");
+  adw_message_dialog_set_close_response (dialog, "cancel");
+  adw_message_dialog_set_response_enabled (dialog, "create", FALSE);
+  g_object_set_data (G_OBJECT (dialog), "entry", entry);
+  g_signal_connect (entry, "changed", G_CALLBACK (new_pack_title_changed_cb), dialog);
+  g_signal_connect (dialog, "response", G_CALLBACK (new_pack_response_cb), self);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+typedef void (*Continuation) (VivaPackEditor *self,
+                              gpointer        data);
+
+typedef struct
+{
+  VivaPackEditor *self;
+  Continuation    then;
+  gpointer        data;
+  GDestroyNotify  destroy;
+} Pending;
+
+static void
+pending_free (Pending *pending)
+{
+  if (pending->destroy != NULL)
+    pending->destroy (pending->data);
+  g_object_unref (pending->self);
+  g_free (pending);
+}
+
+static void
+discard_response_cb (AdwMessageDialog *dialog,
+                     const char       *response,
+                     Pending          *pending)
+{
+  if (g_str_equal (response, "discard"))
+    pending->then (pending->self, pending->data);
+  pending_free (pending);
+}
+
+/* Runs @then now, or after the teacher agrees to drop unsaved changes. */
+static void
+unless_unsaved (VivaPackEditor *self,
+                Continuation    then,
+                gpointer        data,
+                GDestroyNotify  destroy)
+{
+  Pending *pending;
+  AdwMessageDialog *dialog;
+
+  if (!self->dirty)
+    {
+      then (self, data);
+      if (destroy != NULL)
+        destroy (data);
+      return;
+    }
+
+  pending = g_new0 (Pending, 1);
+  pending->self = g_object_ref (self);
+  pending->then = then;
+  pending->data = data;
+  pending->destroy = destroy;
+
+  dialog = ADW_MESSAGE_DIALOG (adw_message_dialog_new (GTK_WINDOW (self), _("Discard Unsaved Changes?"),
+                                                       _("The open pack has changes that are not saved. Cancel and save it first to keep them.")));
+  adw_message_dialog_add_responses (dialog, "cancel", _("Cancel"), "discard", _("Discard Changes"), NULL);
+  adw_message_dialog_set_response_appearance (dialog, "discard", ADW_RESPONSE_DESTRUCTIVE);
+  adw_message_dialog_set_default_response (dialog, "cancel");
+  adw_message_dialog_set_close_response (dialog, "cancel");
+  g_signal_connect (dialog, "response", G_CALLBACK (discard_response_cb), pending);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+static void
+new_then (VivaPackEditor *self,
+          gpointer        data)
+{
+  ask_new_pack (self);
+}
+
+static void
+new_action (GtkWidget  *widget,
+            const char *action_name,
+            GVariant   *parameter)
+{
+  unless_unsaved (VIVA_PACK_EDITOR (widget), new_then, NULL, NULL);
+}
+
+static void
+open_pack_then (VivaPackEditor *self,
+                gpointer        data)
+{
+  VivaPack *pack = data;
+  g_autoptr(GBytes) bytes = viva_pack_to_bytes (pack);
+  g_autoptr(VivaPack) copy = NULL;
+  g_autoptr(GError) error = NULL;
+
+  /* A copy: the student's window keeps showing what is saved. */
+  if (!(copy = viva_pack_new_from_bytes (bytes, &error)))
+    return _viva_pack_editor_toast (self, error->message);
+
+  set_pack (self, copy, viva_pack_get_file (pack));
+}
+
+static void
+open_row_activated_cb (GtkListBox     *list,
+                       GtkListBoxRow  *row,
+                       VivaPackEditor *self)
+{
+  VivaPack *pack = g_object_get_data (G_OBJECT (row), "pack");
+
+  gtk_popover_popdown (self->open_popover);
+  unless_unsaved (self, open_pack_then, g_object_ref (pack), g_object_unref);
+}
+
+static void
+rebuild_open_list (VivaPackEditor *self)
+{
+  GListModel *packs = viva_pack_library_get_packs (self->library);
+  GtkWidget *child;
+  guint shown = 0;
+
+  while ((child = GTK_WIDGET (gtk_list_box_get_row_at_index (self->open_list, 0))) != NULL)
+    gtk_list_box_remove (self->open_list, child);
+
+  for (guint i = 0; i < g_list_model_get_n_items (packs); i++)
+    {
+      g_autoptr(VivaPack) pack = g_list_model_get_item (packs, i);
+      GtkWidget *row;
+
+      if (viva_pack_library_is_bundled (self->library, pack))
+        continue;
+
+      row = adw_action_row_new ();
+      adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
+      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), viva_pack_get_title (pack));
+      adw_action_row_set_subtitle (ADW_ACTION_ROW (row), viva_pack_get_id (pack));
+      gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), TRUE);
+      g_object_set_data_full (G_OBJECT (row), "pack", g_object_ref (pack), g_object_unref);
+      gtk_list_box_append (self->open_list, row);
+      shown++;
+    }
+
+  gtk_widget_set_visible (GTK_WIDGET (self->open_list), shown > 0);
+}
+
+static void
+open_file_loaded_cb (GObject      *object,
+                     GAsyncResult *result,
+                     gpointer      user_data)
+{
+  g_autoptr(VivaPackEditor) self = user_data;
+  g_autoptr(VivaPack) pack = NULL;
+  g_autoptr(GPtrArray) issues = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (!(pack = viva_pack_new_from_file_finish (result, &issues, &error)))
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        _viva_pack_editor_toast (self, error->message);
+      return;
+    }
+
+  set_pack (self, pack, viva_pack_get_file (pack));
+}
+
+static void
+open_file_then (VivaPackEditor *self,
+                gpointer        data)
+{
+  viva_pack_new_from_file_async (G_FILE (data), self->cancellable, open_file_loaded_cb, g_object_ref (self));
+}
+
+static void
+open_chooser_response_cb (GtkNativeDialog *chooser,
+                          int              response,
+                          VivaPackEditor  *self)
+{
+  g_autoptr(GFile) file = NULL;
+
+  if (response == GTK_RESPONSE_ACCEPT &&
+      (file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser))) != NULL)
+    unless_unsaved (self, open_file_then, g_object_ref (file), g_object_unref);
+
+  g_object_unref (chooser);
+}
+
+static GtkFileFilter *
+json_filter (void)
+{
+  GtkFileFilter *filter = gtk_file_filter_new ();
+
+  gtk_file_filter_set_name (filter, _("Problem packs"));
+  gtk_file_filter_add_mime_type (filter, "application/json");
+  gtk_file_filter_add_suffix (filter, "json");
+
+  return filter;
+}
+
+static void
+open_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  VivaPackEditor *self = VIVA_PACK_EDITOR (widget);
+  GtkFileChooserNative *chooser;
+  g_autoptr(GtkFileFilter) filter = json_filter ();
+
+  gtk_popover_popdown (self->open_popover);
+  chooser = gtk_file_chooser_native_new (_("Open a Pack"), GTK_WINDOW (self),
+                                         GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"), _("_Cancel"));
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
+  g_signal_connect (chooser, "response", G_CALLBACK (open_chooser_response_cb), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+}
+
+static void
+library_reloaded_cb (GObject      *object,
+                     GAsyncResult *result,
+                     gpointer      user_data)
+{
+  g_autoptr(VivaPackEditor) self = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!viva_pack_library_load_finish (VIVA_PACK_LIBRARY (object), result, &error) &&
+      !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    _viva_pack_editor_toast (self, error->message);
+}
+
+typedef struct
+{
+  VivaPackEditor *self;
+  GFile          *file;
+  gboolean        export;
+  gboolean        then_close;
+} SaveData;
+
+static void
+save_data_free (SaveData *sd)
+{
+  g_clear_object (&sd->self);
+  g_clear_object (&sd->file);
+  g_free (sd);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SaveData, save_data_free)
+
+static void
+saved_cb (GObject      *object,
+          GAsyncResult *result,
+          gpointer      user_data)
+{
+  g_autoptr(SaveData) sd = user_data;
+  VivaPackEditor *self = sd->self;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *where = g_file_get_parse_name (sd->file);
+  g_autofree char *message = NULL;
+  g_autoptr(GFile) directory = NULL;
+
+  if (!viva_pack_save_finish (VIVA_PACK (object), result, &error))
+    {
+      message = g_strdup_printf (_("The pack could not be saved to %s: %s"), where, error->message);
+      _viva_pack_editor_toast (self, message);
+      return;
+    }
+
+  if (sd->export)
+    {
+      message = g_strdup_printf (_("Exported to %s"), where);
+      _viva_pack_editor_toast (self, message);
+      return;
+    }
+
+  g_set_object (&self->file, sd->file);
+  self->dirty = TRUE;
+  _viva_pack_editor_set_dirty (self, FALSE);
+  message = g_strdup_printf (_("Saved “%s”"), viva_pack_get_title (VIVA_PACK (object)));
+  _viva_pack_editor_toast (self, message);
+
+  /* A pack in the library's folder shows up in the students' list. */
+  directory = g_file_new_for_path (viva_pack_library_get_directory (self->library));
+  if (g_file_has_prefix (sd->file, directory))
+    viva_pack_library_load_async (self->library, self->cancellable, library_reloaded_cb, g_object_ref (self));
+
+  if (sd->then_close)
+    {
+      self->closing = TRUE;
+      gtk_window_close (GTK_WINDOW (self));
+    }
+}
+
+static void
+save_to (VivaPackEditor *self,
+         GFile          *file,
+         gboolean        export,
+         gboolean        then_close)
+{
+  SaveData *sd = g_new0 (SaveData, 1);
+
+  _viva_pack_editor_sync_problem (self);
+  sd->self = g_object_ref (self);
+  sd->file = g_object_ref (file);
+  sd->export = export;
+  sd->then_close = then_close;
+  viva_pack_save_async (self->pack, file, self->cancellable, saved_cb, sd);
+}
+
+static void
+save (VivaPackEditor *self,
+      gboolean        then_close)
+{
+  g_autoptr(GFile) file = NULL;
+  g_autofree char *name = NULL;
+  const char *directory;
+
+  if (self->pack == NULL)
+    return;
+
+  if (self->file != NULL)
+    return save_to (self, self->file, FALSE, then_close);
+
+  directory = viva_pack_library_get_directory (self->library);
+  if (g_mkdir_with_parents (directory, 0700) != 0)
+    {
+      int saved_errno = errno;
+      g_autofree char *message = g_strdup_printf (_("The folder for packs, %s, could not be created: %s"),
+                                                  directory, g_strerror (saved_errno));
+
+      return _viva_pack_editor_toast (self, message);
+    }
+
+  name = g_strconcat (viva_pack_get_id (self->pack), ".json", NULL);
+  file = g_file_new_build_filename (directory, name, NULL);
+  save_to (self, file, FALSE, then_close);
+}
+
+static void
+save_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  save (VIVA_PACK_EDITOR (widget), FALSE);
+}
+
+static void
+export_chooser_response_cb (GtkNativeDialog *chooser,
+                            int              response,
+                            VivaPackEditor  *self)
+{
+  g_autoptr(GFile) file = NULL;
+
+  if (response == GTK_RESPONSE_ACCEPT &&
+      (file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser))) != NULL)
+    save_to (self, file, TRUE, FALSE);
+
+  g_object_unref (chooser);
+}
+
+static void
+export_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *parameter)
+{
+  VivaPackEditor *self = VIVA_PACK_EDITOR (widget);
+  GtkFileChooserNative *chooser;
+  g_autoptr(GtkFileFilter) filter = json_filter ();
+  g_autofree char *name = g_strconcat (viva_pack_get_id (self->pack), ".json", NULL);
+
+  chooser = gtk_file_chooser_native_new (_("Export the Pack"), GTK_WINDOW (self),
+                                         GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), _("_Cancel"));
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), name);
+  g_signal_connect (chooser, "response", G_CALLBACK (export_chooser_response_cb), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+}
+
+/* Problems ------------------------------------------------------------- */
+
+VivaProblem *
+_viva_pack_editor_copy_problem (VivaProblem *problem,
+                                const char  *id,
+                                const char  *title)
+{
+  VivaProblem *copy = viva_problem_new (id, title);
+
+  viva_problem_set_problem_type (copy, viva_problem_get_problem_type (problem));
+  viva_problem_set_description (copy, viva_problem_get_description (problem));
+  viva_problem_set_starter_code (copy, viva_problem_get_starter_code (problem));
+  viva_problem_set_reference (copy, viva_problem_get_reference (problem));
+  viva_problem_set_hint (copy, viva_problem_get_hint (problem));
+  viva_problem_set_rubric (copy, viva_problem_get_rubric (problem));
+  viva_problem_set_time_limit (copy, viva_problem_get_time_limit (problem));
+  for (guint i = 0; i < viva_problem_get_n_tests (problem); i++)
+    viva_problem_add_test (copy, viva_problem_get_test (problem, i)->name,
+                           viva_problem_get_test (problem, i)->code);
+  for (guint i = 0; i < viva_problem_get_n_questions (problem); i++)
+    viva_problem_add_question (copy, viva_problem_get_question (problem, i)->question,
+                               (const char * const *)viva_problem_get_question (problem, i)->points);
+
+  return copy;
+}
+
+/* Inserts @problem after the one shown and shows it. */
+static void
+insert_problem (VivaPackEditor *self,
+                VivaProblem    *problem)
+{
+  guint position = problem_position (self, self->problem);
+
+  _viva_pack_editor_sync_problem (self);
+  viva_pack_insert_problem (self->pack, position == G_MAXUINT ? G_MAXUINT : position + 1, problem);
+  _viva_pack_editor_set_dirty (self, TRUE);
+  _viva_pack_editor_select_problem (self, problem);
+}
+
+static void
+add_action (GtkWidget  *widget,
+            const char *action_name,
+            GVariant   *parameter)
+{
+  VivaPackEditor *self = VIVA_PACK_EDITOR (widget);
+  g_autofree char *id = _viva_pack_editor_unique_id (self, "problem");
+  g_autoptr(VivaProblem) problem = viva_problem_new (id, _("New problem"));
+
+  insert_problem (self, problem);
+  gtk_stack_set_visible_child_name (self->problem_stack, "details");
+  gtk_widget_grab_focus (GTK_WIDGET (self->title_row));
+}
+
+static void
+duplicate_action (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *parameter)
+{
+  VivaPackEditor *self = VIVA_PACK_EDITOR (widget);
+  g_autofree char *id = NULL;
+  g_autofree char *title = NULL;
+  g_autoptr(VivaProblem) copy = NULL;
+
+  _viva_pack_editor_sync_problem (self);
+  id = _viva_pack_editor_unique_id (self, viva_problem_get_id (self->problem));
+  /* TRANSLATORS: the title of a duplicated problem */
+  title = g_strdup_printf (_("%s (copy)"), viva_problem_get_title (self->problem));
+  copy = _viva_pack_editor_copy_problem (self->problem, id, title);
+  insert_problem (self, copy);
+}
+
+static void
+move (VivaPackEditor *self,
+      int             delta)
+{
+  g_autoptr(VivaProblem) problem = NULL;
+  guint position;
+
+  _viva_pack_editor_sync_problem (self);
+  position = problem_position (self, self->problem);
+  problem = g_object_ref (self->problem);
+  viva_pack_remove_problem (self->pack, position);
+  viva_pack_insert_problem (self->pack, position + delta, problem);
+  _viva_pack_editor_set_dirty (self, TRUE);
+  _viva_pack_editor_rebuild_list (self);
+}
+
+static void
+move_up_action (GtkWidget  *widget,
+                const char *action_name,
+                GVariant   *parameter)
+{
+  move (VIVA_PACK_EDITOR (widget), -1);
+}
+
+static void
+move_down_action (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *parameter)
+{
+  move (VIVA_PACK_EDITOR (widget), 1);
+}
+
+static void
+undo_delete_cb (AdwToast       *toast,
+                VivaPackEditor *self)
+{
+  VivaProblem *problem = g_object_get_data (G_OBJECT (toast), "problem");
+  guint position = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (toast), "position"));
+
+  if (self->pack != g_object_get_data (G_OBJECT (toast), "pack"))
+    return;
+
+  _viva_pack_editor_sync_problem (self);
+  viva_pack_insert_problem (self->pack, position, problem);
+  _viva_pack_editor_set_dirty (self, TRUE);
+  _viva_pack_editor_select_problem (self, problem);
+}
+
+static void
+delete_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *parameter)
+{
+  VivaPackEditor *self = VIVA_PACK_EDITOR (widget);
+  g_autoptr(VivaProblem) problem = g_object_ref (self->problem);
+  g_autoptr(VivaProblem) next = NULL;
+  g_autofree char *message = NULL;
+  GListModel *problems = viva_pack_get_problems (self->pack);
+  guint position = problem_position (self, problem);
+  AdwToast *toast;
+  guint n;
+
+  _viva_pack_editor_sync_problem (self);
+  viva_pack_remove_problem (self->pack, position);
+  g_hash_table_remove (self->issues, problem);
+  g_hash_table_remove (self->checks, problem);
+  _viva_pack_editor_set_dirty (self, TRUE);
+
+  n = g_list_model_get_n_items (problems);
+  if (n > 0)
+    next = g_list_model_get_item (problems, MIN (position, n - 1));
+  self->problem = NULL;
+  _viva_pack_editor_select_problem (self, next);
+
+  message = g_strdup_printf (_("“%s” deleted"), viva_problem_get_title (problem));
+  toast = adw_toast_new (message);
+  adw_toast_set_button_label (toast, _("Undo"));
+  g_object_set_data_full (G_OBJECT (toast), "problem", g_object_ref (problem), g_object_unref);
+  g_object_set_data_full (G_OBJECT (toast), "pack", g_object_ref (self->pack), g_object_unref);
+  g_object_set_data (G_OBJECT (toast), "position", GUINT_TO_POINTER (position));
+  g_signal_connect_object (toast, "button-clicked", G_CALLBACK (undo_delete_cb), self, 0);
+  adw_toast_overlay_add_toast (self->toast_overlay, toast);
+}
+
+static void
+add_test_action (GtkWidget  *widget,
+                 const char *action_name,
+                 GVariant   *parameter)
+{
+  _viva_pack_editor_add_test (VIVA_PACK_EDITOR (widget));
+}
+
+static void
+add_question_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *parameter)
+{
+  _viva_pack_editor_add_question (VIVA_PACK_EDITOR (widget));
+}
+
+/* Validation ----------------------------------------------------------- */
+
+static VivaProblem *
+problem_for_path (VivaPackEditor *self,
+                  const char     *path)
+{
+  guint64 index;
+  char *end;
+
+  if (!g_str_has_prefix (path, "problems["))
+    return NULL;
+
+  index = g_ascii_strtoull (path + strlen ("problems["), &end, 10);
+  if (*end != ']' || index >= g_list_model_get_n_items (viva_pack_get_problems (self->pack)))
+    return NULL;
+
+  return g_list_model_get_item (viva_pack_get_problems (self->pack), index);
+}
+
+static GPtrArray *
+issues_for (VivaPackEditor *self,
+            VivaProblem    *problem)
+{
+  GPtrArray *issues = g_hash_table_lookup (self->issues, problem);
+
+  if (issues == NULL)
+    {
+      issues = viva_pack_issues_new ();
+      g_hash_table_insert (self->issues, g_object_ref (problem), issues);
+    }
+
+  return issues;
+}
+
+/* Issues go to their problem, with the path made relative to it. The
+ * pack-level ones are returned. */
+static guint
+file_issues (VivaPackEditor *self,
+             GPtrArray      *issues,
+             GString        *pack_level)
+{
+  guint n_errors = 0;
+
+  for (guint i = 0; i < issues->len; i++)
+    {
+      const VivaPackIssue *issue = g_ptr_array_index (issues, i);
+      g_autoptr(VivaProblem) problem = problem_for_path (self, issue->path);
+      const char *path;
+
+      if (issue->level != VIVA_PACK_ISSUE_ERROR)
+        continue;
+      n_errors++;
+
+      if (problem == NULL)
+        {
+          g_string_append_printf (pack_level, "%s%s", pack_level->len ? "\n" : "", issue->message);
+          continue;
+        }
+
+      path = strchr (issue->path, ']') + 1;
+      if (*path == '.')
+        path++;
+      g_ptr_array_add (issues_for (self, problem),
+                       viva_pack_issue_new (issue->code, issue->level, path, issue->message));
+    }
+
+  return n_errors;
+}
+
+static void
+checked_cb (VivaPackChecker     *checker,
+            const VivaPackCheck *check,
+            VivaPackEditor      *self)
+{
+  g_autoptr(VivaProblem) problem = NULL;
+  GPtrArray *checks;
+
+  if (self->pack == NULL ||
+      check->problem_index >= g_list_model_get_n_items (viva_pack_get_problems (self->pack)))
+    return;
+
+  problem = g_list_model_get_item (viva_pack_get_problems (self->pack), check->problem_index);
+  if (!(checks = g_hash_table_lookup (self->checks, problem)))
+    {
+      checks = g_ptr_array_new_with_free_func ((GDestroyNotify)viva_pack_check_free);
+      g_hash_table_insert (self->checks, g_object_ref (problem), checks);
+    }
+  g_ptr_array_add (checks, viva_pack_check_copy (check));
+
+  if (problem == self->problem)
+    _viva_pack_editor_show_results (self);
+}
+
+static void
+finish_validation (VivaPackEditor *self,
+                   guint           n_errors,
+                   const char     *pack_level)
+{
+  g_autofree char *message = NULL;
+
+  self->validating = FALSE;
+  self->validated = TRUE;
+  _viva_pack_editor_rebuild_list (self);
+  _viva_pack_editor_show_results (self);
+
+  if (pack_level != NULL && pack_level[0] != '\0')
+    message = g_strdup (pack_level);
+  else if (n_errors == 0)
+    message = g_strdup (_("Every problem passes its checks"));
+  else
+    message = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                            "Validation found %u error; problems with errors are marked",
+                                            "Validation found %u errors; problems with errors are marked",
+                                            n_errors),
+                               n_errors);
+  _viva_pack_editor_toast (self, message);
+}
+
+static void
+check_pack_cb (GObject      *object,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  g_autoptr(VivaPackEditor) self = user_data;
+  g_autoptr(GPtrArray) issues = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GString) pack_level = g_string_new (NULL);
+  guint n_errors;
+
+  if (!(issues = viva_pack_checker_check_finish (VIVA_PACK_CHECKER (object), result, &error)))
+    {
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        return;
+      self->validating = FALSE;
+      _viva_pack_editor_update_actions (self);
+      {
+        g_autofree char *message = g_strdup_printf (_("The checks could not run: %s"), error->message);
+
+        _viva_pack_editor_toast (self, message);
+      }
+      return;
+    }
+
+  n_errors = file_issues (self, issues, pack_level);
+  finish_validation (self, n_errors, pack_level->str);
+}
+
+static void
+validate_action (GtkWidget  *widget,
+                 const char *action_name,
+                 GVariant   *parameter)
+{
+  VivaPackEditor *self = VIVA_PACK_EDITOR (widget);
+  g_autoptr(GPtrArray) issues = NULL;
+  g_autoptr(GString) pack_level = g_string_new (NULL);
+  guint n_errors;
+
+  _viva_pack_editor_sync_problem (self);
+  g_hash_table_remove_all (self->issues);
+  g_hash_table_remove_all (self->checks);
+
+  issues = viva_pack_validate (self->pack);
+  n_errors = file_issues (self, issues, pack_level);
+  gtk_stack_set_visible_child_name (self->problem_stack, "validation");
+
+  /* Running code whose fields are missing would only repeat the errors. */
+  if (n_errors > 0)
+    return finish_validation (self, n_errors, pack_level->str);
+
+  self->validating = TRUE;
+  _viva_pack_editor_update_actions (self);
+  gtk_label_set_text (self->validation_summary, _("Running the reference solutions and starter codes…"));
+  viva_pack_checker_check_pack_async (self->checker, self->pack, self->cancellable,
+                                      check_pack_cb, g_object_ref (self));
+}
+
+/* Drafts ---------------------------------------------------------------- */
+
+static void
+draft_action (GtkWidget  *widget,
+              const char *action_name,
+              GVariant   *parameter)
+{
+  _viva_pack_editor_show_generate (VIVA_PACK_EDITOR (widget));
+}
+
+static void
+start_draft_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *parameter)
+{
+  _viva_pack_editor_start_draft (VIVA_PACK_EDITOR (widget));
+}
+
+static void
+cancel_draft_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *parameter)
+{
+  _viva_pack_editor_cancel_draft (VIVA_PACK_EDITOR (widget));
+}
+
+static void
+approve_draft_action (GtkWidget  *widget,
+                      const char *action_name,
+                      GVariant   *parameter)
+{
+  _viva_pack_editor_approve_draft (VIVA_PACK_EDITOR (widget), FALSE);
+}
+
+static void
+edit_draft_action (GtkWidget  *widget,
+                   const char *action_name,
+                   GVariant   *parameter)
+{
+  _viva_pack_editor_approve_draft (VIVA_PACK_EDITOR (widget), TRUE);
+}
+
+static void
+discard_draft_action (GtkWidget  *widget,
+                      const char *action_name,
+                      GVariant   *parameter)
+{
+  _viva_pack_editor_discard_draft (VIVA_PACK_EDITOR (widget));
+}
+
+/* Closing --------------------------------------------------------------- */
+
+static void
+close_response_cb (AdwMessageDialog *dialog,
+                   const char       *response,
+                   VivaPackEditor   *self)
+{
+  if (g_str_equal (response, "discard"))
+    {
+      self->closing = TRUE;
+      gtk_window_close (GTK_WINDOW (self));
+    }
+  else if (g_str_equal (response, "save"))
+    save (self, TRUE);
+}
+
+static gboolean
+viva_pack_editor_close_request (GtkWindow *window)
+{
+  VivaPackEditor *self = VIVA_PACK_EDITOR (window);
+  AdwMessageDialog *dialog;
+  g_autofree char *heading = NULL;
+
+  _viva_pack_editor_sync_problem (self);
+  if (!self->dirty || self->closing || self->pack == NULL)
+    return GTK_WINDOW_CLASS (viva_pack_editor_parent_class)->close_request (window);
+
+  heading = g_strdup_printf (_("Save Changes to “%s”?"), viva_pack_get_title (self->pack));
+  dialog = ADW_MESSAGE_DIALOG (adw_message_dialog_new (window, heading,
+                                                       _("The pack has changes that are not saved. Discarded changes cannot be recovered.")));
+  adw_message_dialog_add_responses (dialog, "cancel", _("Cancel"), "discard", _("Discard"),
+                                    "save", _("Save"), NULL);
+  adw_message_dialog_set_response_appearance (dialog, "discard", ADW_RESPONSE_DESTRUCTIVE);
+  adw_message_dialog_set_response_appearance (dialog, "save", ADW_RESPONSE_SUGGESTED);
+  adw_message_dialog_set_default_response (dialog, "save");
+  adw_message_dialog_set_close_response (dialog, "cancel");
+  g_signal_connect_object (dialog, "response", G_CALLBACK (close_response_cb), self, 0);
+  gtk_window_present (GTK_WINDOW (dialog));
+
+  return TRUE;
+}
+
+/* GObject --------------------------------------------------------------- */
+
+static void
+viva_pack_editor_constructed (GObject *object)
+{
+  VivaPackEditor *self = VIVA_PACK_EDITOR (object);
+
+  G_OBJECT_CLASS (viva_pack_editor_parent_class)->constructed (object);
+
+  if (self->library == NULL)
+    self->library = viva_pack_library_new (NULL);
+
+  g_signal_connect_object (viva_pack_library_get_packs (self->library), "items-changed",
+                           G_CALLBACK (rebuild_open_list), self, G_CONNECT_SWAPPED);
+  rebuild_open_list (self);
+  _viva_pack_editor_drafts_init (self);
+  _viva_pack_editor_update_actions (self);
+}
+
+static void
+viva_pack_editor_dispose (GObject *object)
+{
+  VivaPackEditor *self = (VivaPackEditor *)object;
+
+  g_cancellable_cancel (self->cancellable);
+  if (self->draft_cancellable != NULL)
+    g_cancellable_cancel (self->draft_cancellable);
+  g_clear_handle_id (&self->preview_source, g_source_remove);
+
+  if (self->checker != NULL)
+    g_signal_handlers_disconnect_by_func (self->checker, checked_cb, self);
+  if (self->runner != NULL)
+    viva_runner_stop (self->runner);
+
+  gtk_widget_dispose_template (GTK_WIDGET (self), VIVA_TYPE_PACK_EDITOR);
+
+  g_clear_object (&self->generator);
+  g_clear_object (&self->model);
+  g_clear_object (&self->checker);
+  g_clear_object (&self->runner);
+  g_clear_object (&self->drafts);
+  g_clear_object (&self->pack);
+  g_clear_object (&self->file);
+  g_clear_object (&self->library);
+  g_clear_object (&self->cancellable);
+  g_clear_object (&self->draft_cancellable);
+  g_clear_pointer (&self->issues, g_hash_table_unref);
+  g_clear_pointer (&self->checks, g_hash_table_unref);
+  self->problem = NULL;
+  self->draft = NULL;
+
+  G_OBJECT_CLASS (viva_pack_editor_parent_class)->dispose (object);
+}
+
+static void
+viva_pack_editor_get_property (GObject    *object,
+                               guint       prop_id,
+                               GValue     *value,
+                               GParamSpec *pspec)
+{
+  VivaPackEditor *self = VIVA_PACK_EDITOR (object);
+
+  switch (prop_id)
+    {
+    case PROP_LIBRARY:
+      g_value_set_object (value, self->library);
+      break;
+
+    case PROP_DIRTY:
+      g_value_set_boolean (value, viva_pack_editor_get_dirty (self));
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+viva_pack_editor_set_property (GObject      *object,
+                               guint         prop_id,
+                               const GValue *value,
+                               GParamSpec   *pspec)
+{
+  VivaPackEditor *self = VIVA_PACK_EDITOR (object);
+
+  switch (prop_id)
+    {
+    case PROP_LIBRARY:
+      self->library = g_value_dup_object (value);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+viva_pack_editor_class_init (VivaPackEditorClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  GtkWindowClass *window_class = GTK_WINDOW_CLASS (klass);
+
+  object_class->constructed = viva_pack_editor_constructed;
+  object_class->dispose = viva_pack_editor_dispose;
+  object_class->get_property = viva_pack_editor_get_property;
+  object_class->set_property = viva_pack_editor_set_property;
+  window_class->close_request = viva_pack_editor_close_request;
+
+  properties[PROP_LIBRARY] =
+    g_param_spec_object ("library", NULL, NULL, VIVA_TYPE_PACK_LIBRARY,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_DIRTY] =
+    g_param_spec_boolean ("dirty", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  g_type_ensure (VIVA_TYPE_EDITOR);
+  g_type_ensure (GTK_SOURCE_TYPE_VIEW);
+  gtk_widget_class_set_template_from_resource (widget_class, RESOURCE_PREFIX "/ui/viva-pack-editor.ui");
+
+#define CHILD(name) gtk_widget_class_bind_template_child (widget_class, VivaPackEditor, name)
+  CHILD (toast_overlay);
+  CHILD (window_title);
+  CHILD (open_popover);
+  CHILD (open_list);
+  CHILD (pack_title_row);
+  CHILD (pack_author_row);
+  CHILD (problems_list);
+  CHILD (drafts_list);
+  CHILD (main_stack);
+  CHILD (empty_page);
+  CHILD (problem_stack);
+  CHILD (title_row);
+  CHILD (id_row);
+  CHILD (type_row);
+  CHILD (time_spin);
+  CHILD (hint_view);
+  CHILD (rubric_view);
+  CHILD (description_view);
+  CHILD (preview_view);
+  CHILD (starter_editor);
+  CHILD (reference_editor);
+  CHILD (tests_box);
+  CHILD (questions_box);
+  CHILD (validation_summary);
+  CHILD (results_list);
+  CHILD (topic_row);
+  CHILD (draft_type_row);
+  CHILD (difficulty_row);
+  CHILD (language_row);
+  CHILD (progress_box);
+  CHILD (progress_spinner);
+  CHILD (progress_label);
+  CHILD (progress_list);
+  CHILD (draft_icon);
+  CHILD (draft_title);
+  CHILD (draft_subtitle);
+  CHILD (draft_checks_list);
+  CHILD (draft_preview);
+#undef CHILD
+
+  gtk_widget_class_bind_template_callback (widget_class, pack_field_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, problem_row_selected_cb);
+  gtk_widget_class_bind_template_callback (widget_class, draft_row_selected_cb);
+  gtk_widget_class_bind_template_callback (widget_class, field_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, id_apply_cb);
+  gtk_widget_class_bind_template_callback (widget_class, topic_changed_cb);
+
+  gtk_widget_class_install_action (widget_class, "editor.new", NULL, new_action);
+  gtk_widget_class_install_action (widget_class, "editor.open", NULL, open_action);
+  gtk_widget_class_install_action (widget_class, "editor.save", NULL, save_action);
+  gtk_widget_class_install_action (widget_class, "editor.export", NULL, export_action);
+  gtk_widget_class_install_action (widget_class, "editor.validate", NULL, validate_action);
+  gtk_widget_class_install_action (widget_class, "editor.add", NULL, add_action);
+  gtk_widget_class_install_action (widget_class, "editor.duplicate", NULL, duplicate_action);
+  gtk_widget_class_install_action (widget_class, "editor.delete", NULL, delete_action);
+  gtk_widget_class_install_action (widget_class, "editor.move-up", NULL, move_up_action);
+  gtk_widget_class_install_action (widget_class, "editor.move-down", NULL, move_down_action);
+  gtk_widget_class_install_action (widget_class, "editor.add-test", NULL, add_test_action);
+  gtk_widget_class_install_action (widget_class, "editor.add-question", NULL, add_question_action);
+  gtk_widget_class_install_action (widget_class, "editor.draft", NULL, draft_action);
+  gtk_widget_class_install_action (widget_class, "editor.start-draft", NULL, start_draft_action);
+  gtk_widget_class_install_action (widget_class, "editor.cancel-draft", NULL, cancel_draft_action);
+  gtk_widget_class_install_action (widget_class, "editor.approve-draft", NULL, approve_draft_action);
+  gtk_widget_class_install_action (widget_class, "editor.edit-draft", NULL, edit_draft_action);
+  gtk_widget_class_install_action (widget_class, "editor.discard-draft", NULL, discard_draft_action);
+
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_s, GDK_CONTROL_MASK, "editor.save", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_n, GDK_CONTROL_MASK, "editor.new", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK, "editor.open", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_w, GDK_CONTROL_MASK, "window.close", NULL);
+}
+
+static void
+viva_pack_editor_init (VivaPackEditor *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  self->cancellable = g_cancellable_new ();
+  self->issues = g_hash_table_new_full (g_direct_hash, g_direct_equal, g_object_unref,
+                                        (GDestroyNotify)g_ptr_array_unref);
+  self->checks = g_hash_table_new_full (g_direct_hash, g_direct_equal, g_object_unref,
+                                        (GDestroyNotify)g_ptr_array_unref);
+  self->runner = viva_runner_new ();
+  self->checker = viva_pack_checker_new (self->runner);
+  g_signal_connect (self->checker, "checked", G_CALLBACK (checked_cb), self);
+
+  g_signal_connect (self->open_list, "row-activated", G_CALLBACK (open_row_activated_cb), self);
+  _viva_pack_editor_problem_init (self);
+  update_title (self);
+  _viva_pack_editor_select_problem (self, NULL);
+}
+
+/**
+ * viva_pack_editor_new:
+ * @library: (nullable): the library the student's window shows; saved
+ *   packs land in its folder and it is reloaded after each save
+ *
+ * Returns: (transfer full): the editor window, with no pack open
+ */
+VivaPackEditor *
+viva_pack_editor_new (GtkApplication  *application,
+                      VivaPackLibrary *library)
+{
+  g_return_val_if_fail (GTK_IS_APPLICATION (application), NULL);
+  g_return_val_if_fail (library == NULL || VIVA_IS_PACK_LIBRARY (library), NULL);
+
+  return g_object_new (VIVA_TYPE_PACK_EDITOR, "application", application, "library", library, NULL);
+}
+
+/**
+ * viva_pack_editor_get_pack:
+ *
+ * Returns: (transfer none) (nullable): the pack being edited
+ */
+VivaPack *
+viva_pack_editor_get_pack (VivaPackEditor *self)
+{
+  g_return_val_if_fail (VIVA_IS_PACK_EDITOR (self), NULL);
+  return self->pack;
+}
+
+gboolean
+viva_pack_editor_get_dirty (VivaPackEditor *self)
+{
+  g_return_val_if_fail (VIVA_IS_PACK_EDITOR (self), FALSE);
+  return self->dirty;
+}

@@ -1,0 +1,297 @@
+#!/usr/bin/python3
+"""Teacher mode: the pack editor. Enter teacher mode from the main menu,
+create a pack, add a problem and fill every field, validate it (the
+reference passes, the starter fails, per test), save it, and find it in
+the student's Problems list; then draft a problem with the model (a local
+OpenAI-compatible server that first sends broken JSON, then a good
+problem), approve it, and see it in the pack."""
+
+import http.server
+import json
+import os
+import sys
+import threading
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import vivagui  # noqa: E402
+
+GOOD_DRAFT = {
+    "id": "triple-it",
+    "title": "Triple a number",
+    "type": "implement",
+    "description": "Write `triple(x)` that returns three times `x`.\n\nFor example, `triple(2)` is `6`.",
+    "starter_code": "def triple(x):\n    raise NotImplementedError\n",
+    "reference_solution": "def triple(x):\n    return 3 * x\n",
+    "tests": [{"name": "two", "code": "assert triple(2) == 6, 'triple(2) should be 6'"},
+              {"name": "zero", "code": "assert triple(0) == 0, 'triple(0) should be 0'"}],
+    "questions": [{"question": "Why does triple work on floats too?",
+                   "points": ["multiplication is defined for any number"]}],
+    "hint": "Multiplication by a constant is all it takes.",
+    "rubric": "Correct code, and an explanation of why it works.",
+}
+
+
+class ModelServer(http.server.BaseHTTPRequestHandler):
+    """Stands in for an OpenAI-compatible server: the first chat reply is
+    not JSON, every later one is a good problem."""
+    chats = 0
+
+    def log_message(self, *args):
+        pass
+
+    def send_json(self, status, body):
+        data = json.dumps(body).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def do_GET(self):
+        if self.path == "/v1/models":
+            self.send_json(200, {"object": "list", "data": [{"id": "test-model", "object": "model"}]})
+        else:
+            self.send_json(404, {"error": {"message": "not found"}})
+
+    def do_POST(self):
+        length = int(self.headers.get("Content-Length", "0"))
+        self.rfile.read(length)
+        if self.path != "/v1/chat/completions":
+            self.send_json(404, {"error": {"message": "not found"}})
+            return
+        ModelServer.chats += 1
+        content = "Sure! {\"id\": \"triple-it\", \"title\": " if ModelServer.chats == 1 else json.dumps(GOOD_DRAFT)
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.end_headers()
+        for i in range(0, len(content), 40):
+            chunk = {"id": "c", "object": "chat.completion.chunk", "created": 1, "model": "test-model",
+                     "choices": [{"index": 0, "delta": {"content": content[i:i + 40]}, "finish_reason": None}]}
+            self.wfile.write(b"data: " + json.dumps(chunk).encode() + b"\n\n")
+        done = {"id": "c", "object": "chat.completion.chunk", "created": 1, "model": "test-model",
+                "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]}
+        self.wfile.write(b"data: " + json.dumps(done).encode() + b"\n\n")
+        self.wfile.write(b"data: [DONE]\n\n")
+        self.wfile.flush()
+
+
+tap = vivagui.Tap()
+home = vivagui.make_home()
+vivagui.setup_dogtail(home, tap)
+
+from dogtail import rawinput  # noqa: E402
+
+server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), ModelServer)
+threading.Thread(target=server.serve_forever, daemon=True).start()
+with open(os.path.join(home, "config", "glib-2.0", "settings", "keyfile"), "a") as f:
+    f.write("\n[io/github/vivaexam/Viva]\n")
+    f.write(f"base-url='http://127.0.0.1:{server.server_address[1]}/v1'\n")
+    f.write("model='test-model'\n")
+
+
+def wait_for(pred, timeout=15):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        try:
+            if pred():
+                return True
+        except Exception:
+            pass
+        time.sleep(0.2)
+    return False
+
+
+def find_any(app, role, pred, timeout=10, roles=()):
+    roles = roles or (role,)
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        try:
+            hits = app.node.findChildren(lambda n: n.roleName in roles and pred(n.name or ""), recursive=True)
+            if hits:
+                return hits[0]
+        except Exception:
+            pass
+        time.sleep(0.2)
+    return None
+
+
+def type_into(node, text):
+    vivagui.click(node)
+    time.sleep(0.2)
+    rawinput.typeText(text)
+
+
+def tab(app, name):
+    """A page of the problem's view switcher, whatever role GTK gives it."""
+    node = find_any(app, None, lambda n: n == name, timeout=5, roles=("toggle button", "radio button", "page tab"))
+    if node is not None:
+        vivagui.click(node)
+        time.sleep(0.3)
+    return node
+
+
+def press(app, name, role="push button", timeout=10):
+    node = app.find(role, name, timeout=timeout)
+    if node is not None:
+        vivagui.click(node)
+        time.sleep(0.3)
+    return node
+
+
+app = vivagui.App(home)
+if not tap.ok(app.node is not None, "viva starts"):
+    app.kill()
+    tap.done()
+
+# Teacher mode is a toggle in the main menu.
+press(app, "Main Menu")
+toggle = None
+deadline = time.time() + 5
+while toggle is None and time.time() < deadline:
+    hits = app.node.findChildren(lambda n: n.name is not None and "Teacher Mode" in n.name
+                                 and n.roleName in ("check menu item", "menu item", "check box", "toggle button", "push button"),
+                                 recursive=True)
+    toggle = hits[0] if hits else None
+    time.sleep(0.2)
+tap.ok(toggle is not None and toggle.roleName == "check menu item", "the main menu has a Teacher Mode toggle")
+# Popovers report positions relative to themselves in GTK 4.8: the item is
+# activated through its AT-SPI action rather than a click at its position.
+if toggle is not None:
+    toggle.doActionNamed("click")
+new_pack = app.find("push button", "New Pack", timeout=10)
+tap.ok(new_pack is not None, "teacher mode opens the pack editor")
+app.screenshot("pack-editor-empty")
+
+# A new pack.
+press(app, "New Pack")
+title_entry = app.find("text", "New pack title", timeout=5)
+tap.ok(title_entry is not None, "a new pack asks for its title")
+if title_entry is not None:
+    time.sleep(0.5)
+    type_into(title_entry, "Week 3: Arithmetic")
+    wait_for(lambda: vivagui.text_of(title_entry) == "Week 3: Arithmetic", timeout=5)
+app.screenshot("pack-editor-new-pack")
+rawinput.pressKey("Return")
+tap.ok(wait_for(lambda: app.find("label", "Week 3: Arithmetic", timeout=1) is not None),
+       "the new pack is open, its title in the header")
+
+# A problem, every field.
+press(app, "Add Problem")
+title = find_any(app, "text", lambda n: n == "Title")
+tap.ok(title is not None, "a new problem shows its Title field")
+if title is not None:
+    vivagui.click(title)
+    rawinput.keyCombo("<Control>a")
+    rawinput.typeText("Double a number")
+tap.ok(wait_for(lambda: find_any(app, "list item", lambda n: n.startswith("Double a number"), timeout=1) is not None),
+       "the problem list follows the title as it is typed")
+hint = app.find("text", "Hint")
+if hint is not None:
+    type_into(hint, "Think of multiplication.")
+app.screenshot("pack-editor-details")
+
+tab(app, "Description")
+description = app.find("text", "Description source")
+tap.ok(description is not None, "the description has a source editor")
+if description is not None:
+    type_into(description, "Write `double(x)` that returns **twice** `x`.")
+preview = app.find("text", "Description preview")
+tap.ok(preview is not None and wait_for(lambda: "twice" in vivagui.text_of(preview) and "**" not in vivagui.text_of(preview)),
+       "the preview renders the Markdown as it is typed")
+app.screenshot("pack-editor-description")
+
+tab(app, "Starter")
+starter = app.find("text", "Starter code")
+if starter is not None:
+    type_into(starter, "def double(x): return 0")
+tab(app, "Solution")
+reference = app.find("text", "Reference solution")
+tap.ok(starter is not None and reference is not None, "starter code and reference solution have code editors")
+if reference is not None:
+    type_into(reference, "def double(x): return x * 2")
+
+tab(app, "Tests")
+press(app, "Add Test")
+test_code = app.find("text", "Test code")
+tap.ok(test_code is not None, "Add Test adds a test with a code editor")
+if test_code is not None:
+    type_into(test_code, "assert double(2) == 4, 'double(2) should be 4'")
+app.screenshot("pack-editor-tests")
+
+tab(app, "Questions")
+press(app, "Add Question")
+question = app.find("text", "Question")
+points = app.find("text", "Expected points")
+tap.ok(question is not None and points is not None, "Add Question adds a question with its points")
+if question is not None:
+    type_into(question, "Why multiply rather than add x to itself?")
+if points is not None:
+    type_into(points, "both work for numbers")
+
+# Validate: the reference passes, the starter fails, shown per test.
+press(app, "Validate")
+passed = find_any(app, "label", lambda n: n.startswith("This problem passes its checks"), timeout=30)
+tap.ok(passed is not None, "Validate runs the problem and it passes its checks")
+tap.ok(find_any(app, "label", lambda n: n == "Reference solution · test “test 1”", timeout=5) is not None,
+       "each test's run is listed")
+tap.ok(find_any(app, "label", lambda n: n.startswith("Failed: AssertionError: double(2) should be 4"), timeout=5) is not None,
+       "the starter's failing run shows its error")
+tap.ok(find_any(app, "list item", lambda n: n == "Double a number, passes its checks", timeout=5) is not None,
+       "the problem is marked as passing in the list")
+app.screenshot("pack-editor-validation")
+
+press(app, "Save")
+saved = os.path.join(home, "data", "viva", "packs", "week-3-arithmetic.json")
+tap.ok(wait_for(lambda: os.path.exists(saved)), "Save writes the pack into the library's folder")
+if os.path.exists(saved):
+    pack = json.load(open(saved))
+    problem = pack["problems"][0]
+    tap.ok(pack["title"] == "Week 3: Arithmetic" and problem["title"] == "Double a number"
+           and problem["reference_solution"] == "def double(x): return x * 2"
+           and problem["tests"][0]["code"].startswith("assert double(2) == 4")
+           and problem["questions"][0]["points"] == ["both work for numbers"]
+           and problem["hint"] == "Think of multiplication.",
+           "the saved file holds every field")
+
+# Draft with AI: a broken reply, then a good one; approve it.
+press(app, "Draft with AI…")
+topic = find_any(app, "text", lambda n: n == "Topic")
+tap.ok(topic is not None, "Draft with AI asks for a topic")
+if topic is not None:
+    type_into(topic, "multiplying by a constant")
+press(app, "Draft")
+approve_ready = find_any(app, "label", lambda n: "passed every check after 2 attempts" in n, timeout=60)
+tap.ok(approve_ready is not None, "the draft passes after one retry, shown for approval")
+tap.ok(find_any(app, "label", lambda n: n.startswith("Attempt 1 failed"), timeout=2) is not None or
+       ModelServer.chats == 2, "the retry was made with what failed")
+tap.ok(find_any(app, "list item", lambda n: n.startswith("Draft Triple a number"), timeout=5) is not None,
+       "the draft waits in the drafts list")
+app.screenshot("pack-editor-draft")
+press(app, "Approve")
+tap.ok(find_any(app, "list item", lambda n: n.startswith("Triple a number"), timeout=10) is not None,
+       "approving adds the problem to the pack")
+tap.ok(find_any(app, "list item", lambda n: n.startswith("Draft Triple"), timeout=2) is None,
+       "and it leaves the drafts list")
+app.screenshot("pack-editor-approved")
+rawinput.keyCombo("<Control>s")
+tap.ok(wait_for(lambda: len(json.load(open(saved))["problems"]) == 2), "the approved problem is saved with the pack")
+
+# Leave teacher mode; the student's list has the pack.
+rawinput.keyCombo("<Control>w")
+tap.ok(wait_for(lambda: app.find("push button", "New Pack", timeout=1) is None), "closing the editor leaves teacher mode")
+press(app, "Problems")
+tap.ok(app.find("label", "Week 3: Arithmetic", timeout=10) is not None, "the student's Problems list shows the new pack")
+tap.ok(find_any(app, "list item", lambda n: "Double a number" in n, timeout=5) is not None,
+       "with its problem")
+app.screenshot("pack-editor-student-list")
+rawinput.keyCombo("Escape")
+
+tap.ok(app.quit() == 0, "Viva closes cleanly")
+if not tap.ok("CRITICAL" not in app.stderr() and "WARNING" not in app.stderr()
+              and "Gtk-" not in app.stderr(), "no warnings or criticals on the app's stderr"):
+    print(app.stderr(), file=sys.stderr)
+
+server.shutdown()
+vivagui.cleanup(home)
+tap.done()
