@@ -31,12 +31,15 @@ struct _VivaExaminerPanel
   /* Template widgets */
   GtkRevealer    *error_revealer;
   GtkLabel       *error_label;
+  GtkButton      *retry_button;
   GtkRevealer    *state_revealer;
   GtkSpinner     *state_spinner;
   GtkImage       *state_icon;
   GtkLabel       *state_label;
   GtkButton      *stop_button;
   GtkStack       *stack;
+  GtkRevealer    *setup_revealer;
+  GtkLabel       *setup_label;
   VivaChatView   *chat_view;
   GtkRevealer    *answer_revealer;
   GtkRevealer    *question_revealer;
@@ -337,7 +340,9 @@ verdict_cb (VivaExaminerPanel *self,
             VivaExaminer      *examiner)
 {
   viva_examiner_panel_end_message (self);
-  viva_chat_view_append (self->chat_view, viva_verdict_card_new (verdict));
+  /* A model failure is the banner's to say, with Retry, not a verdict's. */
+  if (viva_exam_verdict_get_status (verdict) != VIVA_EXAM_STATUS_FAILED)
+    viva_chat_view_append (self->chat_view, viva_verdict_card_new (verdict));
   viva_examiner_panel_show_chat (self);
   viva_examiner_panel_update (self);
 }
@@ -456,6 +461,9 @@ viva_examiner_panel_update (VivaExaminerPanel *self)
     gtk_image_set_from_icon_name (self->state_icon, icon);
   gtk_widget_set_visible (GTK_WIDGET (self->stop_button),
                           busy || state == VIVA_EXAMINER_STATE_WAITING_FOR_STUDENT);
+
+  /* A failed follow-up is sent again from the answer box instead. */
+  gtk_widget_set_visible (GTK_WIDGET (self->retry_button), state == VIVA_EXAMINER_STATE_FAILED);
 
   if (error != NULL && state == VIVA_EXAMINER_STATE_FAILED)
     viva_examiner_panel_show_error (self, error);
@@ -714,6 +722,28 @@ viva_examiner_panel_set_model_loading (VivaExaminerPanel *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MODEL_LOADING]);
 }
 
+/**
+ * viva_examiner_panel_set_unreachable:
+ * @base_url: (nullable): the endpoint where no model answered, or %NULL
+ *   when one does (or none is wanted)
+ *
+ * Before any defense, shows how to start Ollama and offers the offline
+ * examiner when no model answers.
+ */
+void
+viva_examiner_panel_set_unreachable (VivaExaminerPanel *self,
+                                     const char        *base_url)
+{
+  g_return_if_fail (VIVA_IS_EXAMINER_PANEL (self));
+
+  if (base_url != NULL)
+    {
+      g_autofree char *text = g_strdup_printf (_("No model answers at %s yet."), base_url);
+      gtk_label_set_label (self->setup_label, text);
+    }
+  gtk_revealer_set_reveal_child (self->setup_revealer, base_url != NULL);
+}
+
 VivaChatView *
 viva_examiner_panel_get_chat_view (VivaExaminerPanel *self)
 {
@@ -824,6 +854,7 @@ viva_examiner_panel_class_init (VivaExaminerPanelClass *klass)
   gtk_widget_class_set_template_from_resource (widget_class, RESOURCE_PREFIX "/ui/viva-examiner-panel.ui");
   gtk_widget_class_bind_template_child (widget_class, VivaExaminerPanel, error_revealer);
   gtk_widget_class_bind_template_child (widget_class, VivaExaminerPanel, error_label);
+  gtk_widget_class_bind_template_child (widget_class, VivaExaminerPanel, retry_button);
   gtk_widget_class_bind_template_child (widget_class, VivaExaminerPanel, state_revealer);
   gtk_widget_class_bind_template_child (widget_class, VivaExaminerPanel, state_spinner);
   gtk_widget_class_bind_template_child (widget_class, VivaExaminerPanel, state_icon);
@@ -831,6 +862,8 @@ viva_examiner_panel_class_init (VivaExaminerPanelClass *klass)
   gtk_widget_class_bind_template_child (widget_class, VivaExaminerPanel, stop_button);
   gtk_widget_class_bind_template_child (widget_class, VivaExaminerPanel, stack);
   gtk_widget_class_bind_template_child (widget_class, VivaExaminerPanel, chat_view);
+  gtk_widget_class_bind_template_child (widget_class, VivaExaminerPanel, setup_revealer);
+  gtk_widget_class_bind_template_child (widget_class, VivaExaminerPanel, setup_label);
   gtk_widget_class_bind_template_child (widget_class, VivaExaminerPanel, answer_revealer);
   gtk_widget_class_bind_template_child (widget_class, VivaExaminerPanel, question_revealer);
   gtk_widget_class_bind_template_child (widget_class, VivaExaminerPanel, question_label);

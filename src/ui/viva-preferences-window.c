@@ -6,21 +6,44 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <string.h>
 
+#include "viva-model-check.h"
+#include "viva-openai-model.h"
 #include "viva-preferences-window.h"
 #include "viva-settings.h"
+
+/* The examiner's settings. Besides the plain settings, it talks to the
+ * endpoint: Test Connection says whether a model answers there and lists
+ * its models for the drop-down, the API key goes to the keyring through the
+ * model client's VivaSecrets, and Check This Model runs a short
+ * qualification so a teacher knows before the lab. */
 
 struct _VivaPreferencesWindow
 {
   AdwPreferencesWindow  parent_instance;
   AdwEntryRow          *base_url_row;
-  AdwEntryRow          *model_row;
+  AdwActionRow         *connection_row;
+  GtkSpinner           *connection_spinner;
+  GtkButton            *test_button;
+  AdwComboRow          *model_row;
+  GtkStringList        *model_list;
+  AdwPasswordEntryRow  *api_key_row;
+  AdwActionRow         *check_row;
+  GtkSpinner           *check_spinner;
+  GtkButton            *check_button;
   GtkAdjustment        *temperature_adjustment;
   AdwComboRow          *mode_row;
   AdwComboRow          *language_row;
+
+  VivaOpenAIModel      *model;
+  GCancellable         *cancellable;
+  guint                 filling : 1;
 };
 
 G_DEFINE_FINAL_TYPE (VivaPreferencesWindow, viva_preferences_window, ADW_TYPE_PREFERENCES_WINDOW)
+
+static void viva_preferences_window_test_connection (VivaPreferencesWindow *self);
 
 /* Index in language_row ↔ locale name stored in settings. */
 static const char * const languages[] = { "", "en", "zh_CN", "vi" };
@@ -39,15 +62,211 @@ base_url_apply_cb (VivaPreferencesWindow *self,
     }
 
   viva_settings_set_base_url (viva_settings_get_default (), url);
+  viva_preferences_window_test_connection (self);
+}
+
+/* The drop-down: the server's first model, then the server's models, and
+ * the configured one even when the server does not list it. */
+static void
+viva_preferences_window_fill_models (VivaPreferencesWindow *self,
+                                     const char * const    *names)
+{
+  const char *configured = viva_settings_get_model (viva_settings_get_default ());
+  g_autoptr(GPtrArray) items = g_ptr_array_new ();
+  guint selected = 0;
+
+  g_ptr_array_add (items, (gpointer)_("The server’s first model"));
+  for (guint i = 0; names != NULL && names[i] != NULL; i++)
+    g_ptr_array_add (items, (gpointer)names[i]);
+  if (configured != NULL && configured[0] != '\0' &&
+      (names == NULL || !g_strv_contains (names, configured)))
+    g_ptr_array_add (items, (gpointer)configured);
+  g_ptr_array_add (items, NULL);
+
+  for (guint i = 1; items->pdata[i] != NULL; i++)
+    if (g_strcmp0 (items->pdata[i], configured) == 0)
+      selected = i;
+
+  self->filling = TRUE;
+  gtk_string_list_splice (self->model_list, 0, g_list_model_get_n_items (G_LIST_MODEL (self->model_list)),
+                          (const char * const *)items->pdata);
+  adw_combo_row_set_selected (self->model_row, selected);
+  self->filling = FALSE;
 }
 
 static void
-model_apply_cb (VivaPreferencesWindow *self,
-                AdwEntryRow           *row)
+model_selected_cb (VivaPreferencesWindow *self)
 {
-  g_autofree char *model = g_strstrip (g_strdup (gtk_editable_get_text (GTK_EDITABLE (row))));
+  guint selected = adw_combo_row_get_selected (self->model_row);
 
-  viva_settings_set_model (viva_settings_get_default (), model);
+  if (self->filling || selected == GTK_INVALID_LIST_POSITION)
+    return;
+
+  viva_settings_set_model (viva_settings_get_default (),
+                           selected == 0 ? "" : gtk_string_list_get_string (self->model_list, selected));
+}
+
+static void
+list_models_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  g_autoptr(VivaPreferencesWindow) self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) names = NULL;
+  g_autofree char *status = NULL;
+  VivaOpenAIModel *model = VIVA_OPENAI_MODEL (object);
+  guint n;
+
+  names = viva_openai_model_list_models_finish (model, result, &error);
+
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+
+  gtk_spinner_set_spinning (self->connection_spinner, FALSE);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->test_button), TRUE);
+
+  if (names == NULL)
+    {
+      adw_action_row_set_subtitle (self->connection_row, error->message);
+      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->connection_row), _("Connection failed"));
+      return;
+    }
+
+  n = g_strv_length (names);
+  if (viva_openai_model_get_server_kind (model) == VIVA_SERVER_KIND_OLLAMA)
+    status = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Ollama %s answers, with %u model.",
+                                           "Ollama %s answers, with %u models.", n),
+                              viva_openai_model_get_server_version (model) ?: "", n);
+  else
+    status = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "The server answers, with %u model.",
+                                           "The server answers, with %u models.", n), n);
+
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->connection_row), _("Connected"));
+  adw_action_row_set_subtitle (self->connection_row, status);
+  adw_action_row_set_subtitle (ADW_ACTION_ROW (self->model_row), n > 0 ? "" : _("The server has no model yet: pull one, for example “ollama pull qwen2.5:7b”."));
+  viva_preferences_window_fill_models (self, (const char * const *)names);
+}
+
+static void
+detect_cb (GObject      *object,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  g_autoptr(VivaPreferencesWindow) self = user_data;
+  g_autoptr(GError) error = NULL;
+
+  viva_openai_model_detect_server_finish (VIVA_OPENAI_MODEL (object), result, &error);
+
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+
+  /* A failure is reported by the listing, in the same words. */
+  viva_openai_model_list_models_async (VIVA_OPENAI_MODEL (object), self->cancellable,
+                                       list_models_cb, g_object_ref (self));
+}
+
+static void
+viva_preferences_window_test_connection (VivaPreferencesWindow *self)
+{
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  self->cancellable = g_cancellable_new ();
+
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->connection_row), _("Connection"));
+  adw_action_row_set_subtitle (self->connection_row, _("Asking the server…"));
+  gtk_spinner_set_spinning (self->connection_spinner, TRUE);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->test_button), FALSE);
+
+  /* Which server it is first, for the status; then its models. */
+  viva_openai_model_detect_server_async (self->model, self->cancellable, detect_cb, g_object_ref (self));
+}
+
+static void
+test_clicked_cb (VivaPreferencesWindow *self)
+{
+  viva_preferences_window_test_connection (self);
+}
+
+static void
+check_cb (GObject      *object,
+          GAsyncResult *result,
+          gpointer      user_data)
+{
+  g_autoptr(VivaPreferencesWindow) self = user_data;
+  g_autoptr(GError) error = NULL;
+  VivaModelCheckResult verdict;
+
+  verdict = viva_model_check_finish (VIVA_CHAT_MODEL (object), result, &error);
+
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+
+  gtk_spinner_set_spinning (self->check_spinner, FALSE);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->check_button), TRUE);
+  adw_action_row_set_subtitle (self->check_row,
+                               error != NULL ? error->message : viva_model_check_describe (verdict));
+}
+
+static void
+check_clicked_cb (VivaPreferencesWindow *self)
+{
+  adw_action_row_set_subtitle (self->check_row, _("Checking… a cold model can take a minute to load."));
+  gtk_spinner_set_spinning (self->check_spinner, TRUE);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->check_button), FALSE);
+
+  viva_model_check_async (VIVA_CHAT_MODEL (self->model), self->cancellable, check_cb, g_object_ref (self));
+}
+
+static void
+store_key_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  g_autoptr(VivaPreferencesWindow) self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AdwToast) toast = NULL;
+
+  if (!viva_secrets_store_finish (VIVA_SECRETS (object), result, &error))
+    {
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        return;
+      toast = adw_toast_new (error->message);
+    }
+  else
+    {
+      toast = adw_toast_new (_("The API key is kept in the keyring"));
+    }
+
+  adw_toast_set_timeout (toast, 4);
+  adw_preferences_window_add_toast (ADW_PREFERENCES_WINDOW (self), g_steal_pointer (&toast));
+}
+
+static void
+api_key_apply_cb (VivaPreferencesWindow *self)
+{
+  const char *key = gtk_editable_get_text (GTK_EDITABLE (self->api_key_row));
+
+  viva_secrets_store_async (viva_openai_model_get_secrets (self->model),
+                            viva_openai_model_get_base_url (self->model),
+                            key, self->cancellable, store_key_cb, g_object_ref (self));
+}
+
+static void
+lookup_key_cb (GObject      *object,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  g_autoptr(VivaPreferencesWindow) self = user_data;
+  g_autofree char *key = NULL;
+
+  /* No keyring, or no key: the field stays empty. */
+  key = viva_secrets_lookup_finish (VIVA_SECRETS (object), result, NULL);
+  if (key != NULL)
+    {
+      gtk_editable_set_text (GTK_EDITABLE (self->api_key_row), key);
+      memset (key, 0, strlen (key));
+    }
 }
 
 static void
@@ -62,6 +281,12 @@ language_selected_cb (VivaPreferencesWindow *self)
 static void
 viva_preferences_window_dispose (GObject *object)
 {
+  VivaPreferencesWindow *self = (VivaPreferencesWindow *)object;
+
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  g_clear_object (&self->model);
+
   gtk_widget_dispose_template (GTK_WIDGET (object), VIVA_TYPE_PREFERENCES_WINDOW);
 
   G_OBJECT_CLASS (viva_preferences_window_parent_class)->dispose (object);
@@ -77,12 +302,22 @@ viva_preferences_window_class_init (VivaPreferencesWindowClass *klass)
 
   gtk_widget_class_set_template_from_resource (widget_class, RESOURCE_PREFIX "/ui/viva-preferences-window.ui");
   gtk_widget_class_bind_template_child (widget_class, VivaPreferencesWindow, base_url_row);
+  gtk_widget_class_bind_template_child (widget_class, VivaPreferencesWindow, connection_row);
+  gtk_widget_class_bind_template_child (widget_class, VivaPreferencesWindow, connection_spinner);
+  gtk_widget_class_bind_template_child (widget_class, VivaPreferencesWindow, test_button);
   gtk_widget_class_bind_template_child (widget_class, VivaPreferencesWindow, model_row);
+  gtk_widget_class_bind_template_child (widget_class, VivaPreferencesWindow, model_list);
+  gtk_widget_class_bind_template_child (widget_class, VivaPreferencesWindow, api_key_row);
+  gtk_widget_class_bind_template_child (widget_class, VivaPreferencesWindow, check_row);
+  gtk_widget_class_bind_template_child (widget_class, VivaPreferencesWindow, check_spinner);
+  gtk_widget_class_bind_template_child (widget_class, VivaPreferencesWindow, check_button);
   gtk_widget_class_bind_template_child (widget_class, VivaPreferencesWindow, temperature_adjustment);
   gtk_widget_class_bind_template_child (widget_class, VivaPreferencesWindow, mode_row);
   gtk_widget_class_bind_template_child (widget_class, VivaPreferencesWindow, language_row);
   gtk_widget_class_bind_template_callback (widget_class, base_url_apply_cb);
-  gtk_widget_class_bind_template_callback (widget_class, model_apply_cb);
+  gtk_widget_class_bind_template_callback (widget_class, test_clicked_cb);
+  gtk_widget_class_bind_template_callback (widget_class, check_clicked_cb);
+  gtk_widget_class_bind_template_callback (widget_class, api_key_apply_cb);
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "window.close", NULL);
 }
@@ -96,7 +331,17 @@ viva_preferences_window_init (VivaPreferencesWindow *self)
   gtk_widget_init_template (GTK_WIDGET (self));
 
   gtk_editable_set_text (GTK_EDITABLE (self->base_url_row), viva_settings_get_base_url (settings));
-  gtk_editable_set_text (GTK_EDITABLE (self->model_row), viva_settings_get_model (settings));
+
+  self->model = viva_openai_model_new_for_settings (settings);
+  self->cancellable = g_cancellable_new ();
+  viva_preferences_window_fill_models (self, NULL);
+  g_signal_connect_object (self->model_row, "notify::selected",
+                           G_CALLBACK (model_selected_cb), self, G_CONNECT_SWAPPED);
+  viva_secrets_lookup_async (viva_openai_model_get_secrets (self->model),
+                             viva_openai_model_get_base_url (self->model),
+                             self->cancellable, lookup_key_cb, g_object_ref (self));
+  /* Say at once whether a model answers, and list the models. */
+  viva_preferences_window_test_connection (self);
 
   g_object_bind_property (settings, "temperature", self->temperature_adjustment, "value",
                           G_BINDING_SYNC_CREATE | G_BINDING_BIDIRECTIONAL);

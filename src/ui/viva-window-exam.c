@@ -267,12 +267,15 @@ retry_action (GtkWidget  *widget,
 {
   VivaWindow *self = VIVA_WINDOW (widget);
   VivaWindowExam *exam = self->exam;
-  VivaExaminer *failed = exam->examiner;
-  VivaExamSession *session;
+  g_autoptr(VivaExaminer) failed = NULL;
+  g_autoptr(VivaExamSession) session = NULL;
   g_autoptr(VivaExaminer) examiner = NULL;
 
-  if (failed == NULL || viva_examiner_get_state (failed) != VIVA_EXAMINER_STATE_FAILED)
+  if (exam->examiner == NULL || viva_examiner_get_state (exam->examiner) != VIVA_EXAMINER_STATE_FAILED)
     return;
+
+  /* Held: replacing the examiner below drops the window's reference. */
+  failed = g_object_ref (exam->examiner);
 
   g_cancellable_cancel (exam->cancellable);
   g_clear_object (&exam->cancellable);
@@ -280,7 +283,8 @@ retry_action (GtkWidget  *widget,
 
   viva_examiner_panel_show_error (self->examiner_panel, NULL);
   examiner = viva_window_exam_new_examiner (self, viva_examiner_get_model (failed));
-  session = viva_examiner_get_session (failed);
+  if (viva_examiner_get_session (failed) != NULL)
+    session = g_object_ref (viva_examiner_get_session (failed));
 
   /* The conversation shown so far stays: the defense carries on from its
    * checkpoint when it has one, else it starts over below it. */
@@ -297,6 +301,14 @@ retry_action (GtkWidget  *widget,
     }
 
   _viva_window_update_actions (self);
+}
+
+static void
+use_offline_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *param)
+{
+  viva_settings_set_examiner_mode (viva_settings_get_default (), VIVA_EXAMINER_MODE_OFFLINE);
 }
 
 /* Warming: is the endpoint there, which model, and for Ollama load that
@@ -376,6 +388,10 @@ viva_window_exam_reachable (VivaWindow   *self,
   VivaWindowExam *exam = self->exam;
 
   exam->reach = reach;
+
+  /* First run without a model: say how to start one, offer offline. */
+  viva_examiner_panel_set_unreachable (self->examiner_panel,
+                                       reach == REACH_NO ? viva_openai_model_get_base_url (exam->model) : NULL);
 
   if (exam->submit_pending && (reach == REACH_YES || reach == REACH_NO))
     viva_window_exam_start (self, reach == REACH_NO);
@@ -482,9 +498,8 @@ endpoint_changed_cb (VivaWindow   *self,
   g_clear_pointer (&exam->warm_model, g_free);
   exam->reach = REACH_UNKNOWN;
   exam->warmth = WARM_COLD;
-
-  if (exam->submit_pending)
-    viva_window_exam_warm (self);
+  viva_examiner_panel_set_unreachable (self->examiner_panel, NULL);
+  viva_window_exam_warm (self);
 }
 
 /**
@@ -533,6 +548,7 @@ _viva_window_class_init_exam (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "exam.submit", NULL, submit_action);
   gtk_widget_class_install_action (widget_class, "exam.stop", NULL, stop_action);
   gtk_widget_class_install_action (widget_class, "exam.retry", NULL, retry_action);
+  gtk_widget_class_install_action (widget_class, "exam.use-offline", NULL, use_offline_action);
 }
 
 void

@@ -18,8 +18,11 @@
  * first line of standard output and serves until SIGTERM or until its
  * standard input closes.
  *
- *   viva-gui-server --script defense --code FILE
- *   viva-gui-server --script long --tokens 20000 */
+ *   viva-gui-server --script defense --code FILE [--fail-first STATUS]
+ *   viva-gui-server --script long --tokens 20000
+ *   viva-gui-server --script check
+ *
+ * --fail-first answers the first chat request with that HTTP status. */
 
 #define MODEL "qwen2.5:7b"
 
@@ -229,6 +232,18 @@ script_long (VivaTestServer *server,
   queue_reply (server, reply_new ("A long explanation first.", text->str, NULL, NULL, 1));
 }
 
+/* What Preferences' "Check This Model" asks: a streamed answer, then a
+ * call of the tool it offers. */
+static void
+script_check (VivaTestServer *server)
+{
+  g_autoptr(JsonObject) arguments = json_object_new ();
+
+  json_object_set_int_member (arguments, "answer", 42);
+  queue_reply (server, reply_new (NULL, "one two three four five six seven eight nine ten", NULL, NULL, 5));
+  queue_reply (server, reply_new (NULL, NULL, "recordAnswer", arguments, 5));
+}
+
 static gboolean
 quit_cb (gpointer user_data)
 {
@@ -259,10 +274,12 @@ main (int   argc,
   g_autofree char *code = NULL;
   g_autofree char *base_url = NULL;
   int tokens = 20000;
+  int fail_first = 0;
   const GOptionEntry entries[] = {
     { "script", 0, 0, G_OPTION_ARG_STRING, &script, "defense or long", "NAME" },
     { "code", 0, 0, G_OPTION_ARG_FILENAME, &code_path, "the student's code, for runPython", "FILE" },
     { "tokens", 0, 0, G_OPTION_ARG_INT, &tokens, "tokens of the long reply", "N" },
+    { "fail-first", 0, 0, G_OPTION_ARG_INT, &fail_first, "HTTP status of the first chat reply", "STATUS" },
     { NULL }
   };
   static const char * const models[] = { MODEL, NULL };
@@ -284,8 +301,16 @@ main (int   argc,
   generate = viva_test_response_new_json (200, "{\"model\":\"" MODEL "\",\"response\":\"\",\"done\":true,\"done_reason\":\"load\"}");
   viva_test_server_set_default (server, "POST", "/api/generate", generate);
 
+  if (fail_first > 0)
+    {
+      g_autoptr(VivaTestResponse) failure = viva_test_response_new_json (fail_first, "{\"error\":\"unauthorized\"}");
+      viva_test_server_queue (server, "POST", "/api/chat", failure);
+    }
+
   if (g_strcmp0 (script, "long") == 0)
     script_long (server, MAX (tokens, 1));
+  else if (g_strcmp0 (script, "check") == 0)
+    script_check (server);
   else
     {
       if (code_path == NULL || !g_file_get_contents (code_path, &code, NULL, &error))
