@@ -9,6 +9,7 @@ problem), approve it, and see it in the pack."""
 import http.server
 import json
 import os
+import subprocess
 import sys
 import threading
 import time
@@ -33,8 +34,8 @@ GOOD_DRAFT = {
 
 
 class ModelServer(http.server.BaseHTTPRequestHandler):
-    """Stands in for an OpenAI-compatible server: the first chat reply is
-    not JSON, every later one is a good problem."""
+    """Stands in for an OpenAI-compatible server: every odd chat reply is
+    not JSON, every even one is a good problem."""
     chats = 0
 
     def log_message(self, *args):
@@ -61,7 +62,7 @@ class ModelServer(http.server.BaseHTTPRequestHandler):
             self.send_json(404, {"error": {"message": "not found"}})
             return
         ModelServer.chats += 1
-        content = "Sure! {\"id\": \"triple-it\", \"title\": " if ModelServer.chats == 1 else json.dumps(GOOD_DRAFT)
+        content = "Sure! {\"id\": \"triple-it\", \"title\": " if ModelServer.chats % 2 == 1 else json.dumps(GOOD_DRAFT)
         self.send_response(200)
         self.send_header("Content-Type", "text/event-stream")
         self.end_headers()
@@ -88,6 +89,15 @@ with open(os.path.join(home, "config", "glib-2.0", "settings", "keyfile"), "a") 
     f.write("\n[io/github/vivaexam/Viva]\n")
     f.write(f"base-url='http://127.0.0.1:{server.server_address[1]}/v1'\n")
     f.write("model='test-model'\n")
+
+# A draft made earlier with viva-cli waits in the drafts folder; the editor
+# must show it, as it would after a restart.
+cli = subprocess.run([os.environ["VIVA_CLI"], "pack", "generate", "--topic", "tripling", "--type", "implement",
+                      "--base-url", f"http://127.0.0.1:{server.server_address[1]}/v1", "--model", "test-model"],
+                     env=vivagui.env_for(home, {"VIVA_SECRETS": "memory", "GSETTINGS_BACKEND": "memory"}),
+                     capture_output=True, text=True, timeout=120)
+tap.ok(cli.returncode == 0 and len(os.listdir(os.path.join(home, "data", "viva", "drafts"))) == 1,
+       "viva-cli pack generate leaves a draft for the app")
 
 
 def wait_for(pred, timeout=15):
@@ -120,6 +130,24 @@ def type_into(node, text):
     vivagui.click(node)
     time.sleep(0.2)
     rawinput.typeText(text)
+
+
+def find_in_editor(app, role, name, timeout=10):
+    """A node inside the pack editor's window (the student window has
+    buttons of the same names)."""
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        try:
+            frames = app.node.findChildren(lambda n: n.roleName == "frame" and n.name == "Pack Editor"
+                                           or n.roleName == "frame" and n.name == "Week 3: Arithmetic", recursive=False)
+            for frame in frames:
+                hits = frame.findChildren(lambda n: n.roleName == role and n.name == name, recursive=True)
+                if hits:
+                    return hits[0]
+        except Exception:
+            pass
+        time.sleep(0.2)
+    return None
 
 
 def tab(app, name):
@@ -161,7 +189,20 @@ if toggle is not None:
     toggle.doActionNamed("click")
 new_pack = app.find("push button", "New Pack", timeout=10)
 tap.ok(new_pack is not None, "teacher mode opens the pack editor")
+earlier = find_any(app, "list item", lambda n: n.startswith("Draft Triple a number"), timeout=10)
+print("# drafts row:", earlier.name if earlier is not None else None)
+tap.ok(earlier is not None, "the draft made before the app started waits in the drafts list")
 app.screenshot("pack-editor-empty")
+if earlier is not None:
+    vivagui.click(earlier)
+    discard = find_in_editor(app, "push button", "Discard")
+    tap.ok(discard is not None and find_any(app, "label", lambda n: n.startswith("Implement problem about “tripling”"), timeout=5) is not None,
+           "choosing it shows the draft with Discard")
+    if discard is not None:
+        vivagui.click(discard)
+    tap.ok(wait_for(lambda: find_any(app, "list item", lambda n: n.startswith("Draft Triple"), timeout=1) is None
+                    and not os.listdir(os.path.join(home, "data", "viva", "drafts"))),
+           "Discard drops the draft and its file")
 
 # A new pack.
 press(app, "New Pack")
