@@ -129,6 +129,14 @@ run_cb (GObject      *object,
   if (self->exam == NULL || self->exam->examiner != examiner)
     return;
 
+  if (verdict != NULL && viva_exam_verdict_get_status (verdict) == VIVA_EXAM_STATUS_FINISHED &&
+      self->pack != NULL && viva_examiner_get_problem (examiner) == self->problem)
+    viva_status_store_mark_defended (self->status,
+                                     viva_pack_get_id (self->pack),
+                                     viva_problem_get_id (self->problem),
+                                     viva_exam_verdict_get_score (verdict),
+                                     viva_exam_verdict_get_passed (verdict));
+
   if (error != NULL && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) &&
       viva_examiner_get_state (examiner) != VIVA_EXAMINER_STATE_FAILED)
     viva_examiner_panel_show_error (self->examiner_panel, error->message);
@@ -173,6 +181,73 @@ viva_window_exam_set_examiner (VivaWindow   *self,
   viva_examiner_panel_set_examiner (self->examiner_panel, examiner);
 }
 
+/* Every defense is checkpointed after each step, so a crash or a restart
+ * loses nothing; the trace records whether the hint was used. */
+static void
+viva_window_exam_start_session (VivaWindow   *self,
+                                VivaExaminer *examiner)
+{
+  g_autoptr(VivaExamSession) session = viva_exam_session_new (NULL);
+
+  viva_examiner_set_session (examiner, session);
+
+  if (_viva_window_hint_used (self))
+    {
+      g_autoptr(JsonObject) data = json_object_new ();
+
+      json_object_set_string_member (data, "problem", viva_problem_get_id (self->problem));
+      viva_exam_session_trace (session, "hint", data);
+    }
+}
+
+/**
+ * _viva_window_exam_resume:
+ * @session: a checkpointed defense of the open problem
+ *
+ * Continues @session where it stopped, with the examiner it was started
+ * with: a pending question is asked again, a step in flight is redone.
+ */
+void
+_viva_window_exam_resume (VivaWindow      *self,
+                          VivaExamSession *session)
+{
+  VivaWindowExam *exam = self->exam;
+  JsonNode *checkpoint = viva_exam_session_get_checkpoint (session);
+  JsonObject *root = checkpoint && JSON_NODE_HOLDS_OBJECT (checkpoint) ? json_node_get_object (checkpoint) : NULL;
+  JsonObject *model_info = root && json_object_has_member (root, "model") ? json_object_get_object_member (root, "model") : NULL;
+  const char *type = model_info && json_object_has_member (model_info, "type")
+                     ? json_object_get_string_member (model_info, "type") : NULL;
+  gboolean offline = g_strcmp0 (type, "VivaScriptedModel") == 0;
+  g_autoptr(VivaChatModel) model = NULL;
+  g_autoptr(VivaExaminer) examiner = NULL;
+
+  g_assert (VIVA_IS_WINDOW (self));
+  g_return_if_fail (VIVA_IS_EXAM_SESSION (session));
+
+  if (self->problem == NULL || viva_window_exam_busy (self))
+    return;
+
+  g_cancellable_cancel (exam->cancellable);
+  g_clear_object (&exam->cancellable);
+  exam->cancellable = g_cancellable_new ();
+
+  if (offline)
+    model = VIVA_CHAT_MODEL (viva_scripted_model_new (self->problem));
+  else
+    model = VIVA_CHAT_MODEL (g_object_ref (exam->model));
+
+  examiner = viva_window_exam_new_examiner (self, model);
+
+  viva_examiner_panel_set_examiner (self->examiner_panel, NULL);
+  viva_examiner_panel_clear (self->examiner_panel);
+  viva_window_exam_set_examiner (self, examiner);
+  viva_examiner_panel_add_note (self->examiner_panel,
+                                _("Continuing your unfinished defense where it stopped. Everything so far is kept in Past Defenses."));
+
+  viva_examiner_resume_async (examiner, session, exam->cancellable, run_cb, g_object_ref (self));
+  _viva_window_update_actions (self);
+}
+
 static void
 viva_window_exam_start (VivaWindow *self,
                         gboolean    offline)
@@ -189,6 +264,7 @@ viva_window_exam_start (VivaWindow *self,
     model = VIVA_CHAT_MODEL (g_object_ref (exam->model));
 
   examiner = viva_window_exam_new_examiner (self, model);
+  viva_window_exam_start_session (self, examiner);
 
   viva_examiner_panel_set_examiner (self->examiner_panel, NULL);
   viva_examiner_panel_clear (self->examiner_panel);

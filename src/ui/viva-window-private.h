@@ -33,6 +33,8 @@ struct _VivaWindow
   GtkButton            *submit_button;
   GtkRevealer          *banner_revealer;
   GtkLabel             *banner_label;
+  GtkRevealer          *resume_revealer;
+  GtkLabel             *resume_label;
   GtkPaned             *examiner_paned;
   GtkPaned             *problem_paned;
   GtkPaned             *console_paned;
@@ -48,6 +50,8 @@ struct _VivaWindow
   VivaPackLibrary      *library;
   VivaStatusStore      *status;
   GHashTable           *hints_used;    /* "pack/problem" */
+  GCancellable         *resume_cancellable;
+  char                 *resume_id;     /* the unfinished defense offered */
   VivaRunner           *runner;
   VivaWindowExam       *exam;          /* viva-window-exam.c */
   VivaPack             *pack;
@@ -71,6 +75,10 @@ void        _viva_window_dispose_exam   (VivaWindow *self);
 void        _viva_window_update_exam_actions (VivaWindow *self);
 void        _viva_window_exam_problem_opened (VivaWindow *self);
 VivaExaminer *_viva_window_exam_get_examiner (VivaWindow *self);
+void        _viva_window_exam_resume    (VivaWindow      *self,
+                                         VivaExamSession *session);
+void        _viva_window_resume_problem_opened (VivaWindow *self);
+void        _viva_window_class_init_resume (GtkWidgetClass *widget_class);
 void        _viva_window_show_banner    (VivaWindow *self,
                                          const char *message);
 void        _viva_window_init_problems  (VivaWindow *self);

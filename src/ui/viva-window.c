@@ -184,6 +184,7 @@ viva_window_open_problem (VivaWindow  *self,
                               g_object_ref (self));
 
   _viva_window_exam_problem_opened (self);
+  _viva_window_resume_problem_opened (self);
   _viva_window_update_actions (self);
 }
 
@@ -303,6 +304,7 @@ viva_window_dispose (GObject *object)
 
   g_cancellable_cancel (self->cancellable);
   g_cancellable_cancel (self->load_cancellable);
+  g_cancellable_cancel (self->resume_cancellable);
 
   if (self->runner != NULL)
     viva_runner_stop (self->runner);
@@ -312,6 +314,8 @@ viva_window_dispose (GObject *object)
 
   g_clear_object (&self->cancellable);
   g_clear_object (&self->load_cancellable);
+  g_clear_object (&self->resume_cancellable);
+  g_clear_pointer (&self->resume_id, g_free);
   g_clear_object (&self->code_store);
   g_clear_object (&self->library);
   g_clear_object (&self->status);
@@ -389,6 +393,8 @@ viva_window_class_init (VivaWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, VivaWindow, submit_button);
   gtk_widget_class_bind_template_child (widget_class, VivaWindow, banner_revealer);
   gtk_widget_class_bind_template_child (widget_class, VivaWindow, banner_label);
+  gtk_widget_class_bind_template_child (widget_class, VivaWindow, resume_revealer);
+  gtk_widget_class_bind_template_child (widget_class, VivaWindow, resume_label);
   gtk_widget_class_bind_template_child (widget_class, VivaWindow, examiner_paned);
   gtk_widget_class_bind_template_child (widget_class, VivaWindow, problem_paned);
   gtk_widget_class_bind_template_child (widget_class, VivaWindow, console_paned);
@@ -402,6 +408,7 @@ viva_window_class_init (VivaWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "runner.run", NULL, _viva_window_run_action);
 
   _viva_window_class_init_problems (widget_class);
+  _viva_window_class_init_resume (widget_class);
   _viva_window_class_init_exam (widget_class);
 
   g_type_ensure (VIVA_TYPE_PROBLEMS_POPOVER);

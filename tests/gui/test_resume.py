@@ -1,0 +1,124 @@
+#!/usr/bin/python3
+"""A defense survives the app being killed while the examiner waits for an
+answer: at the next start a banner offers to continue it, the question is
+asked again, and answering it gets the verdict."""
+
+import json
+import os
+import signal
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import vivagui  # noqa: E402
+
+tap = vivagui.Tap()
+home = vivagui.make_home()
+vivagui.setup_dogtail(home, tap)
+
+from dogtail import rawinput  # noqa: E402
+
+src = os.environ["VIVA_SOURCE_ROOT"]
+kmeans = next(p for p in json.load(open(os.path.join(src, "data", "packs", "intro-ai.json")))["problems"]
+              if p["id"] == "kmeans")
+questions = [q["question"] for q in kmeans["questions"]]
+
+code_dir = os.path.join(home, "data", "viva", "code", "intro-ai")
+os.makedirs(code_dir)
+with open(os.path.join(code_dir, "kmeans.py"), "w") as f:
+    f.write(kmeans["reference_solution"])
+with open(os.path.join(home, "config", "glib-2.0", "settings", "keyfile"), "a") as f:
+    f.write("\n[io/github/vivaexam/Viva]\nexaminer-mode='offline'\nwindow-height=860\nconsole-pane-position=600\n")
+
+
+def wait_for(pred, timeout=30):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        try:
+            if pred():
+                return True
+        except Exception:
+            pass
+        time.sleep(0.25)
+    return False
+
+
+def find_prefix(app, prefix, timeout=30):
+    found = []
+
+    def look():
+        found[:] = app.node.findChildren(lambda n: (n.name or "").startswith(prefix), recursive=True)
+        return bool(found)
+    wait_for(look, timeout)
+    return found[0] if found else None
+
+
+def shown_question(app):
+    for q in questions:
+        if app.node.findChildren(lambda n: q in (n.name or "") or q in vivagui.text_of(n), recursive=True):
+            return q
+    return None
+
+
+app = vivagui.App(home)
+if not tap.ok(app.node is not None, "viva starts"):
+    app.kill()
+    tap.done()
+
+vivagui.click(app.find("push button", "Run"))
+tap.ok(find_prefix(app, "Finished in", 60) is not None, "the saved solution runs")
+submit = app.find("push button", "Submit for Defense")
+tap.ok(wait_for(lambda: submit.sensitive, 20), "Submit for Defense is offered")
+vivagui.click(submit)
+box = app.find("text", "Your answer")
+tap.ok(box is not None and wait_for(lambda: box.sensitive, 90), "the examiner asks a question and waits")
+asked = shown_question(app)
+tap.ok(asked is not None, "the question is one of the problem's questions")
+app.screenshot("resume-1-waiting")
+
+# The computer goes off while the student thinks.
+os.kill(app.proc.pid, signal.SIGKILL)
+app.proc.wait()
+app.log.close()
+
+app = vivagui.App(home)
+tap.ok(app.node is not None, "viva starts again")
+continue_button = app.find("push button", "Continue", timeout=15)
+tap.ok(continue_button is not None and wait_for(lambda: continue_button.sensitive, 15),
+       "a banner offers to continue the unfinished defense")
+tap.ok(app.find("push button", "Discard", timeout=2) is not None, "and to discard it")
+time.sleep(1)  # the banner slides in
+app.screenshot("resume-2-banner")
+if continue_button is not None:
+    vivagui.click(continue_button)
+    # Under Xvfb without a window manager, the first synthesized click after
+    # a client was killed can go astray; then press the button the way the
+    # keyboard does, through its accessible action.
+    if not wait_for(lambda: not continue_button.sensitive, 2):
+        continue_button.doActionNamed("click")
+
+box = app.find("text", "Your answer")
+tap.ok(box is not None and wait_for(lambda: box.sensitive, 60), "the answer box waits again")
+tap.ok(wait_for(lambda: shown_question(app) == asked, 15), "the same question is asked again")
+app.screenshot("resume-3-question-again")
+
+if box is not None:
+    vivagui.click(box)
+    rawinput.typeText("It finds a local minimum, so the start matters; run it several times.")
+    rawinput.keyCombo("<Control>Return")
+tap.ok(find_prefix(app, "Passed", 90) is not None, "answering it gets the verdict")
+app.screenshot("resume-4-verdict")
+tap.ok(app.quit() == 0, "Viva closes cleanly")
+err = app.stderr()
+if not tap.ok("CRITICAL" not in err and "WARNING" not in err, "no warnings or criticals on the app's stderr"):
+    print(err, file=sys.stderr)
+
+# A finished defense is not offered again.
+app = vivagui.App(home)
+again = app.find("push button", "Continue", timeout=5)
+time.sleep(1)
+tap.ok(again is None or not again.sensitive, "once finished, the defense is not offered again")
+app.quit()
+
+vivagui.cleanup(home)
+tap.done()
