@@ -1,0 +1,21 @@
+/* viva-exam-report-private.h
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <json-glib/json-glib.h>
+
+G_BEGIN_DECLS
+
+/* Lenient member access: a report is made from any checkpoint on disk, so a
+ * missing or mistyped member reads as absent rather than as a warning. */
+const char *_viva_report_get_string (JsonObject *object,
+                                     const char *name);
+JsonObject *_viva_report_get_object (JsonObject *object,
+                                     const char *name);
+JsonArray  *_viva_report_get_array  (JsonObject *object,
+                                     const char *name);
+
+G_END_DECLS
