@@ -97,6 +97,37 @@ VivaProblem *_viva_pack_editor_copy_problem (VivaProblem *problem,
 char *_viva_pack_editor_unique_id       (VivaPackEditor *self,
                                          const char     *base);
 
+void _viva_pack_editor_update_title     (VivaPackEditor *self);
+
+/* viva-pack-editor-file.c */
+char *_viva_pack_editor_slugify         (const char     *text);
+void _viva_pack_editor_rebuild_open_list (VivaPackEditor *self);
+void _viva_pack_editor_open_row_activated_cb (GtkListBox     *list,
+                                              GtkListBoxRow  *row,
+                                              VivaPackEditor *self);
+void _viva_pack_editor_save             (VivaPackEditor *self,
+                                         gboolean        then_close);
+void _viva_pack_editor_new_action       (GtkWidget      *widget,
+                                         const char     *action_name,
+                                         GVariant       *parameter);
+void _viva_pack_editor_open_action      (GtkWidget      *widget,
+                                         const char     *action_name,
+                                         GVariant       *parameter);
+void _viva_pack_editor_save_action      (GtkWidget      *widget,
+                                         const char     *action_name,
+                                         GVariant       *parameter);
+void _viva_pack_editor_export_action    (GtkWidget      *widget,
+                                         const char     *action_name,
+                                         GVariant       *parameter);
+
+/* viva-pack-editor-validate.c */
+void _viva_pack_editor_checked_cb       (VivaPackChecker     *checker,
+                                         const VivaPackCheck *check,
+                                         VivaPackEditor      *self);
+void _viva_pack_editor_validate_action  (GtkWidget      *widget,
+                                         const char     *action_name,
+                                         GVariant       *parameter);
+
 /* viva-pack-editor-problem.c */
 void _viva_pack_editor_problem_init     (VivaPackEditor *self);
 void _viva_pack_editor_load_problem     (VivaPackEditor *self,
