@@ -211,9 +211,13 @@ app.screenshot("examiner-1-ready")
 typed_log = len(app.stderr())
 
 tap.ok(submit(app), "Submit for Defense is enabled after a clean run, and pressed")
+tap.ok(find_named(app, "Viva did not let the examiner do this yet", prefix=True) is not None,
+       "a verdict before the five steps is refused, in a muted note")
 tap.ok(find_named(app, "Reading your code") is not None, "a card shows the examiner reading the code")
 tap.ok(find_named(app, "Running your code") is not None, "a card shows it running the code")
 tap.ok(find_named(app, "Testing an edge case") is not None, "a card shows it testing an edge case")
+tap.ok(find_named(app, "Reasoning", timeout=5) is not None,
+       "the model's reasoning sits in its own folded expander")
 app.screenshot("examiner-2-cards")
 
 question = find_named(app, "Why can k-means give different clusters", prefix=True)
