@@ -417,6 +417,16 @@ _viva_pack_editor_approve_draft (VivaPackEditor *self,
         g_ptr_array_add (copy, viva_pack_issue_copy (g_ptr_array_index (issues, i)));
       g_hash_table_insert (self->issues, g_object_ref (problem), copy);
     }
+  else if (viva_problem_draft_get_checks (draft)->len > 0)
+    {
+      /* The runs that passed it, so the list marks it as checked. */
+      GPtrArray *runs = viva_problem_draft_get_checks (draft);
+      GPtrArray *copy = g_ptr_array_new_with_free_func ((GDestroyNotify)viva_pack_check_free);
+
+      for (guint i = 0; i < runs->len; i++)
+        g_ptr_array_add (copy, viva_pack_check_copy (g_ptr_array_index (runs, i)));
+      g_hash_table_insert (self->checks, g_object_ref (problem), copy);
+    }
 
   self->draft = NULL;
   viva_draft_store_remove_async (self->drafts, draft, self->cancellable, draft_removed_cb, g_object_ref (self));

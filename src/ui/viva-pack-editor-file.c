@@ -48,7 +48,6 @@ set_pack (VivaPackEditor *self,
   g_set_object (&self->pack, pack);
   g_set_object (&self->file, file);
   self->problem = NULL;
-  self->validated = FALSE;
   g_hash_table_remove_all (self->issues);
   g_hash_table_remove_all (self->checks);
 

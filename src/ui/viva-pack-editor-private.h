@@ -78,7 +78,6 @@ struct _VivaPackEditor
   guint                 preview_source;
   guint                 loading : 1;
   guint                 dirty : 1;
-  guint                 validated : 1;
   guint                 validating : 1;
   guint                 closing : 1;
 };

@@ -473,7 +473,7 @@ _viva_pack_editor_show_results (VivaPackEditor *self)
 
   if (self->validating)
     summary = g_strdup (_("Running the reference solutions and starter codes…"));
-  else if (!self->validated)
+  else if (issues == NULL && checks == NULL)
     summary = g_strdup (_("Not validated yet. Validate runs each reference solution and starter code against every test in the sandboxed worker."));
   else if (n_errors > 0)
     summary = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,

@@ -115,7 +115,6 @@ finish_validation (VivaPackEditor *self,
   g_autofree char *message = NULL;
 
   self->validating = FALSE;
-  self->validated = TRUE;
   _viva_pack_editor_rebuild_list (self);
   _viva_pack_editor_show_results (self);
 

@@ -139,6 +139,8 @@ problem_row_new (VivaPackEditor *self,
 {
   GPtrArray *issues = g_hash_table_lookup (self->issues, problem);
   gboolean has_errors = issues != NULL && viva_pack_issues_count_errors (issues) > 0;
+  /* Only a problem whose runs were seen is marked as passing. */
+  gboolean checked = g_hash_table_contains (self->checks, problem);
   GtkWidget *row = gtk_list_box_row_new ();
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 10);
   GtkWidget *labels = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
@@ -167,7 +169,7 @@ problem_row_new (VivaPackEditor *self,
   gtk_box_append (GTK_BOX (labels), subtitle);
   gtk_box_append (GTK_BOX (box), labels);
 
-  if (has_errors || self->validated)
+  if (has_errors || checked)
     {
       GtkWidget *icon = gtk_image_new_from_icon_name (has_errors ? "dialog-warning-symbolic"
                                                                  : "emblem-ok-symbolic");
@@ -183,7 +185,7 @@ problem_row_new (VivaPackEditor *self,
 
   if (has_errors)
     name = g_strdup_printf (_("%s, has errors"), viva_problem_get_title (problem));
-  else if (self->validated)
+  else if (checked)
     name = g_strdup_printf (_("%s, passes its checks"), viva_problem_get_title (problem));
   else
     name = g_strdup (viva_problem_get_title (problem));

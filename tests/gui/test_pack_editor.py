@@ -318,9 +318,29 @@ app.screenshot("pack-editor-approved")
 rawinput.keyCombo("<Control>s")
 tap.ok(wait_for(lambda: len(json.load(open(saved))["problems"]) == 2), "the approved problem is saved with the pack")
 
-# Leave teacher mode; the student's list has the pack.
+# Unsaved changes are never lost: closing asks first, and Save keeps them.
+tab(app, "Details")
+title = find_any(app, "text", lambda n: n == "Title")
+if title is not None:
+    vivagui.click(title)
+    rawinput.keyCombo("End")
+    rawinput.typeText(" by three")
 rawinput.keyCombo("<Control>w")
+ask = None
+deadline = time.time() + 10
+while ask is None and time.time() < deadline:
+    frames = app.node.findChildren(lambda n: n.roleName in ("frame", "dialog", "alert")
+                                   and (n.name or "").startswith("Save Changes"), recursive=False)
+    ask = frames[0] if frames else None
+    time.sleep(0.2)
+tap.ok(ask is not None, "closing with unsaved changes asks first")
+app.screenshot("pack-editor-close")
+if ask is not None:
+    # The default response, Save, has the focus.
+    rawinput.pressKey("Return")
 tap.ok(wait_for(lambda: app.find("push button", "New Pack", timeout=1) is None), "closing the editor leaves teacher mode")
+tap.ok(wait_for(lambda: json.load(open(saved))["problems"][1]["title"] == "Triple a number by three"),
+       "choosing Save there saved the change")
 press(app, "Problems")
 tap.ok(app.find("label", "Week 3: Arithmetic", timeout=10) is not None, "the student's Problems list shows the new pack")
 tap.ok(find_any(app, "list item", lambda n: "Double a number" in n, timeout=5) is not None,
