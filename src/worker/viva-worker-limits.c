@@ -19,6 +19,14 @@
 
 #include "viva-worker-limits.h"
 
+#if defined(__SANITIZE_ADDRESS__)
+# define VIVA_ASAN_BUILD 1
+#elif defined(__has_feature)
+# if __has_feature(address_sanitizer)
+#  define VIVA_ASAN_BUILD 1
+# endif
+#endif
+
 #define FILE_SIZE_LIMIT (G_GUINT64_CONSTANT (64) << 20)
 #define OPEN_FILES_LIMIT 1024
 
@@ -49,8 +57,12 @@ lower_limit (int     resource,
 void
 viva_worker_set_limits (guint64 memory_limit)
 {
+  /* AddressSanitizer reserves terabytes of shadow address space, so a
+   * sanitizer build of the worker cannot live under an address-space cap. */
+#ifndef VIVA_ASAN_BUILD
   if (memory_limit > 0)
     lower_limit (RLIMIT_AS, memory_limit);
+#endif
   lower_limit (RLIMIT_CORE, 0);
   lower_limit (RLIMIT_FSIZE, FILE_SIZE_LIMIT);
   lower_limit (RLIMIT_NOFILE, OPEN_FILES_LIMIT);
