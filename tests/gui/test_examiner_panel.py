@@ -154,11 +154,12 @@ def submit(app):
     return True
 
 
-def answer(app, text, send_with_keyboard=True):
+def answer(app, text, send_with_keyboard=True, click=True):
     box = app.find("text", "Your answer")
     if box is None or not wait_for(lambda: box.sensitive, 20):
         return False
-    vivagui.click(box)
+    if click:
+        vivagui.click(box)
     rawinput.typeText(text)
     if send_with_keyboard:
         rawinput.keyCombo("<Control>Return")
@@ -265,7 +266,8 @@ tap.ok(find_named(app, "Testing an edge case") is not None, "the offline examine
 question = wait_for(lambda: app.find("text", "Your answer").sensitive, 60)
 tap.ok(question, "the offline examiner asks a question and the answer box opens")
 app.screenshot("examiner-6-offline-question-dark")
-tap.ok(answer(app, ANSWER), "the answer is sent")
+tap.ok(answer(app, ANSWER, click=False),
+       "the question moved the focus into the answer box: the answer is typed without a click, and sent")
 tap.ok(find_named(app, "Passed", timeout=60) is not None, "the offline verdict says Passed")
 tap.ok(find_named(app, "Score: ", timeout=5, prefix=True) is not None, "the offline verdict has a score")
 app.screenshot("examiner-7-offline-verdict-dark")
@@ -277,11 +279,13 @@ vivagui.cleanup(home2)
 
 home3 = vivagui.make_home()
 save_code(home3, SOLUTION)
-server, url = start_server("--script", "long", "--tokens", "20000")
+server, url = start_server("--script", "long", "--tokens", "20000", "--slow-load", "6000")
 set_settings(home3, base_url=f"'{url}'", examiner_mode="'model'")
 app = vivagui.App(home3)
 tap.ok(run_code(app), "the solution runs before the long reply")
 tap.ok(submit(app), "Submit for Defense starts the long reply")
+tap.ok(find_named(app, "Loading the model", prefix=True, timeout=5) is not None,
+       "a model still loading is said so in the state line")
 streaming = wait_for(lambda: any("centroid update" in vivagui.text_of(n) for n in app.node.findChildren(
     lambda n: n.roleName == "text", recursive=True)), 30)
 tap.ok(streaming, "the examiner's long reply streams into the panel")

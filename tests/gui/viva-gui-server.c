@@ -22,7 +22,9 @@
  *   viva-gui-server --script long --tokens 20000
  *   viva-gui-server --script check
  *
- * --fail-first answers the first chat request with that HTTP status. */
+ * --fail-first answers the first chat request with that HTTP status;
+ * --slow-load MS makes the model slow to load: the warm-up request and the
+ * first chat reply wait that long before answering. */
 
 #define MODEL "qwen2.5:7b"
 
@@ -212,7 +214,8 @@ script_defense (VivaTestServer *server,
 
 static void
 script_long (VivaTestServer *server,
-             guint           tokens)
+             guint           tokens,
+             guint           slow_load)
 {
   static const char * const words[] = {
     "The ", "centroid ", "update ", "moves ", "each ", "centre ", "to ", "the ", "mean ", "of ",
@@ -231,7 +234,13 @@ script_long (VivaTestServer *server,
     }
 
   /* About a millisecond a token: twenty seconds for the whole reply. */
-  queue_reply (server, reply_new ("A long explanation first.", text->str, NULL, NULL, 1));
+  {
+    VivaTestResponse *response = reply_new ("A long explanation first.", text->str, NULL, NULL, 1);
+
+    if (slow_load > 0)
+      viva_test_response_set_header_delay (response, slow_load);
+    queue_reply (server, response);
+  }
 }
 
 /* What Preferences' "Check This Model" asks: a streamed answer, then a
@@ -277,11 +286,13 @@ main (int   argc,
   g_autofree char *base_url = NULL;
   int tokens = 20000;
   int fail_first = 0;
+  int slow_load = 0;
   const GOptionEntry entries[] = {
     { "script", 0, 0, G_OPTION_ARG_STRING, &script, "defense or long", "NAME" },
     { "code", 0, 0, G_OPTION_ARG_FILENAME, &code_path, "the student's code, for runPython", "FILE" },
     { "tokens", 0, 0, G_OPTION_ARG_INT, &tokens, "tokens of the long reply", "N" },
     { "fail-first", 0, 0, G_OPTION_ARG_INT, &fail_first, "HTTP status of the first chat reply", "STATUS" },
+    { "slow-load", 0, 0, G_OPTION_ARG_INT, &slow_load, "milliseconds the model takes to load", "MS" },
     { NULL }
   };
   static const char * const models[] = { MODEL, NULL };
@@ -301,6 +312,8 @@ main (int   argc,
   server = viva_test_server_new ();
   viva_test_server_serve_ollama (server, "0.6.0", models);
   generate = viva_test_response_new_json (200, "{\"model\":\"" MODEL "\",\"response\":\"\",\"done\":true,\"done_reason\":\"load\"}");
+  if (slow_load > 0)
+    viva_test_response_set_header_delay (generate, slow_load);
   viva_test_server_set_default (server, "POST", "/api/generate", generate);
 
   if (fail_first > 0)
@@ -310,7 +323,7 @@ main (int   argc,
     }
 
   if (g_strcmp0 (script, "long") == 0)
-    script_long (server, MAX (tokens, 1));
+    script_long (server, MAX (tokens, 1), MAX (slow_load, 0));
   else if (g_strcmp0 (script, "check") == 0)
     script_check (server);
   else
