@@ -10,6 +10,7 @@
 #include "viva-history-window.h"
 #include "viva-markdown.h"
 #include "viva-settings.h"
+#include "viva-startup-timer.h"
 #include "viva-window-private.h"
 
 /* The window's side of packs: which problem is open, the list of every
@@ -46,6 +47,8 @@ library_loaded_cb (GObject      *object,
   g_autoptr(VivaWindow) self = user_data;
   g_autoptr(GError) error = NULL;
 
+  viva_startup_timer_mark ("packs loaded");
+
   if (!viva_pack_library_load_finish (VIVA_PACK_LIBRARY (object), result, &error))
     {
       if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
@@ -55,6 +58,22 @@ library_loaded_cb (GObject      *object,
 
   if (viva_pack_library_get_error_message (self->library) != NULL)
     _viva_window_show_banner (self, viva_pack_library_get_error_message (self->library));
+
+  /* The bundled problem shown before the library loaded stays on screen;
+   * only the objects behind it become the library's, so the Problems list
+   * and the window agree. */
+  if (self->pack != NULL && self->problem != NULL)
+    {
+      VivaPack *pack = viva_pack_library_find_pack (self->library, viva_pack_get_id (self->pack));
+      VivaProblem *problem = pack ? viva_pack_find_problem (pack, viva_problem_get_id (self->problem)) : NULL;
+
+      if (problem != NULL)
+        {
+          g_set_object (&self->pack, pack);
+          g_set_object (&self->problem, problem);
+          return;
+        }
+    }
 
   viva_window_open_initial_problem (self);
 }
@@ -367,6 +386,19 @@ _viva_window_init_problems (VivaWindow *self)
   gtk_drop_target_set_gtypes (drop, types, G_N_ELEMENTS (types));
   g_signal_connect_object (drop, "drop", G_CALLBACK (drop_cb), self, 0);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drop));
+
+  /* The bundled pack is in the binary: its problem can be in the first
+   * frame, while the user's packs load from disk. */
+  if (g_strcmp0 (viva_settings_get_last_pack (viva_settings_get_default ()), "intro-ai") == 0)
+    {
+      g_autoptr(VivaPack) bundled = viva_pack_new_bundled ();
+      VivaProblem *problem = viva_pack_find_problem (bundled, viva_settings_get_last_problem (viva_settings_get_default ()));
+
+      if (problem == NULL)
+        problem = viva_pack_find_problem (bundled, "kmeans");
+      if (problem != NULL)
+        viva_window_open_problem (self, bundled, problem);
+    }
 
   viva_status_store_load_async (self->status, self->cancellable, status_loaded_cb, g_object_ref (self));
   viva_pack_library_load_async (self->library, self->cancellable, library_loaded_cb, g_object_ref (self));

@@ -142,10 +142,9 @@ continue_action (GtkWidget  *widget,
   if (id == NULL)
     return;
 
-  /* Making the button insensitive inside its own click confuses GTK 4.8's
-   * pressed-state accounting; taking the id away is enough to make a second
-   * click do nothing, and the actions are updated once the session loads. */
-  gtk_revealer_set_reveal_child (self->resume_revealer, FALSE);
+  /* Hiding or disabling the button inside its own click confuses GTK 4.8's
+   * pressed-state accounting, so the banner goes once the session has
+   * loaded; taking the id away makes a second click do nothing meanwhile. */
   viva_exam_session_load_async (NULL, id, self->resume_cancellable,
                                 load_cb, g_object_ref (self));
 }
@@ -157,9 +156,14 @@ discard_written_cb (GObject      *object,
 {
   g_autoptr(VivaWindow) self = user_data;
   g_autoptr(GError) error = NULL;
+  gboolean written = g_file_replace_contents_finish (G_FILE (object), result, NULL, &error);
 
-  if (!g_file_replace_contents_finish (G_FILE (object), result, NULL, &error) &&
-      !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+
+  viva_window_offer_resume (self, NULL);
+
+  if (!written)
     {
       g_autofree char *message =
         g_strdup_printf (_("The unfinished defense could not be set aside (%s); it will be offered again next time."),
@@ -190,7 +194,6 @@ discard_action (GtkWidget  *widget,
                                  discard_written_cb, g_object_ref (self));
 
   g_clear_pointer (&self->resume_id, g_free);
-  gtk_revealer_set_reveal_child (self->resume_revealer, FALSE);
   adw_toast_overlay_add_toast (self->toast_overlay,
                                adw_toast_new (_("The unfinished defense stays in Past Defenses")));
 }

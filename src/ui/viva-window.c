@@ -114,6 +114,7 @@ load_code_cb (GObject      *object,
   g_autofree char *code = NULL;
 
   code = viva_code_store_load_finish (VIVA_CODE_STORE (object), result, &error);
+  viva_startup_timer_mark ("code loaded");
 
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     return;
