@@ -143,7 +143,14 @@ run_cb (GObject      *object,
   if (self->cancellable == NULL || g_cancellable_is_cancelled (self->cancellable))
     return;
 
-  if (run_result == NULL)
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      /* The student pressed Stop: not an error of theirs. */
+      viva_console_append (self->console, VIVA_CONSOLE_NOTICE,
+                           _("\nStopped. Variables defined before the stop are kept.\n"));
+      viva_console_set_status (self->console, _("Stopped"));
+    }
+  else if (run_result == NULL)
     {
       g_autofree char *text = g_strdup_printf ("%s\n", error->message);
       viva_console_append (self->console, VIVA_CONSOLE_ERROR, text);

@@ -1,0 +1,100 @@
+#!/usr/bin/python3
+"""Running code from the window: output and errors in the console, a click
+on an error's line jumps there, and an endless loop never freezes the
+window: it keeps answering, and Stop ends the loop."""
+
+import json
+import os
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import vivagui  # noqa: E402
+
+tap = vivagui.Tap()
+home = vivagui.make_home()
+vivagui.setup_dogtail(home, tap)
+
+from dogtail import rawinput  # noqa: E402
+
+src = os.environ["VIVA_SOURCE_ROOT"]
+kmeans = next(p for p in json.load(open(os.path.join(src, "data", "packs", "intro-ai.json")))["problems"]
+              if p["id"] == "kmeans")
+code_dir = os.path.join(home, "data", "viva", "code", "intro-ai")
+os.makedirs(code_dir)
+with open(os.path.join(code_dir, "kmeans.py"), "w") as f:
+    f.write("print('hello from the student')\nratio = 1 / 0\n")
+
+
+def wait_for(pred, timeout=20):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        try:
+            if pred():
+                return True
+        except Exception:
+            pass
+        time.sleep(0.2)
+    return False
+
+
+def named_prefix(app, prefix):
+    return app.node.findChildren(lambda n: (n.name or "").startswith(prefix), recursive=True)
+
+
+app = vivagui.App(home)
+if not tap.ok(app.node is not None, "viva starts"):
+    app.kill()
+    tap.done()
+
+console = app.find("text", "Program output")
+run = app.find("push button", "Run")
+vivagui.click(run)
+tap.ok(wait_for(lambda: "hello from the student" in vivagui.text_of(console)), "the program's output reaches the console")
+tap.ok(wait_for(lambda: "ZeroDivisionError on line 2" in vivagui.text_of(console)),
+       "the error names its type and the student's line")
+tap.ok(wait_for(lambda: named_prefix(app, "Stopped by an error")), "the status line says the run stopped on an error")
+submit = app.find("push button", "Submit for Defense")
+tap.ok(submit is not None and not submit.sensitive, "Submit for Defense waits for a run without error")
+app.screenshot("runner-1-error")
+
+# An endless loop, typed as a student would.
+editor = app.find("text", "Code editor")
+vivagui.click(editor)
+rawinput.keyCombo("<Control>a")
+rawinput.pressKey("BackSpace")
+rawinput.typeText("n = 0\nwhile True:\n    n += 1\n")
+tap.ok(wait_for(lambda: "while True:" in vivagui.text_of(editor)), "the loop is typed into the editor")
+vivagui.click(app.find("push button", "Run"))
+stop = app.find("push button", "Stop", timeout=10)
+tap.ok(stop is not None, "while the code runs, Run becomes Stop")
+time.sleep(1.5)
+
+# The window still answers: the hint opens while the loop spins.
+vivagui.click(app.find("push button", "Hint"))
+tap.ok(app.find("label", kmeans["hint"], timeout=5) is not None, "the window still responds during the loop")
+app.screenshot("runner-2-loop-running")
+
+if stop is not None:
+    vivagui.click(stop)
+tap.ok(app.find("push button", "Run", timeout=10) is not None, "Stop ends the run and Run is back")
+tap.ok(wait_for(lambda: named_prefix(app, "Interrupted") or named_prefix(app, "Stopped")),
+       "the status line says the run was stopped")
+app.screenshot("runner-3-stopped")
+
+# The variables survived the interrupt, as the console promised.
+vivagui.click(editor)
+rawinput.keyCombo("<Control>a")
+rawinput.pressKey("BackSpace")
+rawinput.typeText("print('loop reached', n > 0)\n")
+vivagui.click(app.find("push button", "Run"))
+tap.ok(wait_for(lambda: "loop reached True" in vivagui.text_of(console)), "the loop's variables are kept after Stop")
+tap.ok(wait_for(lambda: submit.sensitive), "a clean run offers Submit for Defense")
+
+tap.ok(app.quit() == 0, "Viva closes cleanly")
+err = app.stderr()
+if not tap.ok("CRITICAL" not in err and "WARNING" not in err, "no warnings or criticals on the app's stderr"):
+    print(err, file=sys.stderr)
+
+vivagui.cleanup(home)
+tap.done()
