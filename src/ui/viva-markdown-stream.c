@@ -18,9 +18,9 @@
  * What has arrived is split at block boundaries (a blank line outside a
  * fence, or a closing fence). Completed blocks are rendered once with md4c
  * and never touched again. The open block after them, the tail, is
- * re-rendered as Markdown when one of its lines completes, while it is
- * short, and otherwise grows as plain text appended in place; it is
- * rendered properly when it closes. Deltas are only appended to a string
+ * re-rendered as Markdown when one of its lines completes or a fifth of a
+ * second has passed, while it is short, and otherwise grows as plain text
+ * appended in place; it is rendered properly when it closes. Deltas are only appended to a string
  * and shown at the next frame, at most thirty times a second.
  *
  * The text is kept in a column of text views, each holding a few thousand
@@ -31,6 +31,7 @@
 #define LIVE_LIMIT    1024   /* bytes of open block re-rendered as it grows */
 #define SEGMENT_CHARS 4000   /* characters per text view before a new one */
 #define FLUSH_INTERVAL_US 33000 /* text shown at most 30 times a second */
+#define LIVE_INTERVAL_US 200000 /* a long line's Markdown shown 5 times a second */
 
 struct _VivaMarkdownStream
 {
@@ -52,7 +53,9 @@ struct _VivaMarkdownStream
   char           fence_char;  /* inside a fence of this character, or 0 */
   guint          fence_len;
 
+  gint64         last_render;  /* when the open block was last rendered */
   guint          tail_rendered : 1;
+  guint          segment_full : 1;
   guint          finished : 1;
 };
 
@@ -97,14 +100,18 @@ viva_markdown_stream_delete_tail (VivaMarkdownStream *self)
     gtk_text_buffer_delete (self->buffer, &start, &end);
 }
 
+/* Removes the newlines at the end of the buffer, after the tail mark
+ * unless @whole: a last line that is empty only adds height. */
 static void
-viva_markdown_stream_trim_end (VivaMarkdownStream *self)
+viva_markdown_stream_trim_end (VivaMarkdownStream *self,
+                               gboolean            whole)
 {
   GtkTextIter iter, end, tail;
 
-  /* Blocks end with a newline; the next block's renderer adds it back, so
-   * the last line is never an empty one that only adds height. */
-  gtk_text_buffer_get_iter_at_mark (self->buffer, &tail, self->tail_mark);
+  if (whole)
+    gtk_text_buffer_get_start_iter (self->buffer, &tail);
+  else
+    gtk_text_buffer_get_iter_at_mark (self->buffer, &tail, self->tail_mark);
   gtk_text_buffer_get_end_iter (self->buffer, &end);
   iter = end;
   while (gtk_text_iter_compare (&iter, &tail) > 0)
@@ -120,17 +127,35 @@ viva_markdown_stream_trim_end (VivaMarkdownStream *self)
     gtk_text_buffer_delete (self->buffer, &iter, &end);
 }
 
+/* Renders @markdown in place of the tail. A @live rendering of an open
+ * block ends where its text does, so that plain text appended next goes
+ * on the same line: its closing newline goes, and the spaces Markdown
+ * drops at the end of a paragraph come back. */
 static void
 viva_markdown_stream_render_tail (VivaMarkdownStream *self,
                                   const char         *markdown,
-                                  gsize               length)
+                                  gsize               length,
+                                  gboolean            live)
 {
   GtkTextIter iter;
+  gsize spaces = 0;
 
   viva_markdown_stream_delete_tail (self);
   gtk_text_buffer_get_iter_at_mark (self->buffer, &iter, self->tail_mark);
   viva_markdown_insert (self->buffer, &iter, markdown, length);
-  viva_markdown_stream_trim_end (self);
+
+  if (!live)
+    return;
+
+  viva_markdown_stream_trim_end (self, FALSE);
+  while (spaces < length && markdown[length - spaces - 1] == ' ')
+    spaces++;
+  if (spaces > 0 && spaces < length && markdown[length - spaces - 1] != '\n')
+    {
+      gtk_text_buffer_get_end_iter (self->buffer, &iter);
+      gtk_text_buffer_insert (self->buffer, &iter, markdown + length - spaces, spaces);
+    }
+  self->last_render = g_get_monotonic_time ();
 }
 
 static void
@@ -238,9 +263,19 @@ viva_markdown_stream_show_tail (VivaMarkdownStream *self)
   if (n_fresh == 0)
     return;
 
-  if (self->tail->len <= LIVE_LIMIT && (self->shown == 0 || memchr (fresh, '\n', n_fresh) != NULL))
+  /* The previous text view is full: the open block starts a new one. */
+  if (self->segment_full)
     {
-      viva_markdown_stream_render_tail (self, self->tail->str, self->tail->len);
+      viva_markdown_stream_trim_end (self, TRUE);
+      viva_markdown_stream_new_segment (self);
+      self->segment_full = FALSE;
+    }
+
+  if (self->tail->len <= LIVE_LIMIT &&
+      (self->shown == 0 || memchr (fresh, '\n', n_fresh) != NULL ||
+       g_get_monotonic_time () - self->last_render >= LIVE_INTERVAL_US))
+    {
+      viva_markdown_stream_render_tail (self, self->tail->str, self->tail->len, TRUE);
       self->tail_rendered = TRUE;
     }
   else if (self->tail->len > LIVE_LIMIT && self->tail_rendered)
@@ -264,7 +299,7 @@ viva_markdown_stream_commit (VivaMarkdownStream *self,
 {
   GtkTextIter end;
 
-  viva_markdown_stream_render_tail (self, self->tail->str, length);
+  viva_markdown_stream_render_tail (self, self->tail->str, length, FALSE);
   gtk_text_buffer_get_end_iter (self->buffer, &end);
   gtk_text_buffer_move_mark (self->buffer, self->tail_mark, &end);
 
@@ -274,7 +309,7 @@ viva_markdown_stream_commit (VivaMarkdownStream *self,
   self->shown = 0;
 
   if (gtk_text_buffer_get_char_count (self->buffer) >= SEGMENT_CHARS)
-    viva_markdown_stream_new_segment (self);
+    self->segment_full = TRUE;
 }
 
 /**
@@ -379,6 +414,7 @@ viva_markdown_stream_finish (VivaMarkdownStream *self)
 
   if (self->tail->len > 0)
     viva_markdown_stream_commit (self, self->tail->len);
+  viva_markdown_stream_trim_end (self, TRUE);
 
   self->scan_pos = 0;
   self->fence_char = '\0';
@@ -427,6 +463,7 @@ viva_markdown_stream_set_markdown (VivaMarkdownStream *self,
   self->shown = 0;
   self->fence_char = '\0';
   self->tail_rendered = FALSE;
+  self->segment_full = FALSE;
   viva_markdown_stream_new_segment (self);
 
   if (markdown != NULL && markdown[0] != '\0')
@@ -434,6 +471,8 @@ viva_markdown_stream_set_markdown (VivaMarkdownStream *self,
       g_string_append (self->source, markdown);
       g_string_append (self->tail, markdown);
       viva_markdown_stream_commit (self, self->tail->len);
+      viva_markdown_stream_trim_end (self, TRUE);
+      self->segment_full = FALSE;
     }
   self->finished = TRUE;
 

@@ -71,11 +71,13 @@ test_stream_chunks (void)
 {
   g_autoptr(GtkTextBuffer) whole = gtk_text_buffer_new (NULL);
   g_autofree char *expected = NULL;
+  g_autofree char *exact = NULL;
   GtkTextIter start, end;
 
   viva_markdown_render (whole, sample);
   gtk_text_buffer_get_bounds (whole, &start, &end);
-  expected = non_empty_lines (gtk_text_buffer_get_text (whole, &start, &end, FALSE));
+  exact = gtk_text_buffer_get_text (whole, &start, &end, FALSE);
+  expected = non_empty_lines (exact);
 
   for (gsize chunk = 1; chunk <= 9; chunk += 2)
     {
@@ -101,9 +103,27 @@ test_stream_chunks (void)
       g_assert_nonnull (strstr (text, "• ties go to the lower index"));
       lines = non_empty_lines (text);
       g_assert_cmpstr (lines, ==, expected);
+      /* Blank lines included: block by block is as the whole. */
+      g_assert_cmpstr (text, ==, exact);
 
       g_assert_finalize_object (stream);
     }
+}
+
+static void
+test_stream_spaces (void)
+{
+  GtkWidget *stream = g_object_ref_sink (viva_markdown_stream_new ());
+  g_autofree char *text = NULL;
+
+  /* Unmapped, each append is shown at once: the open paragraph is rendered
+   * after the first and grows as plain text after the second. */
+  viva_markdown_stream_append (VIVA_MARKDOWN_STREAM (stream), "Each *centre* moves to ", -1);
+  viva_markdown_stream_append (VIVA_MARKDOWN_STREAM (stream), "the mean", -1);
+  text = viva_markdown_stream_dup_text (VIVA_MARKDOWN_STREAM (stream));
+  g_assert_cmpstr (text, ==, "Each centre moves to the mean");
+
+  g_assert_finalize_object (stream);
 }
 
 static void
@@ -276,6 +296,7 @@ main (int   argc,
 
   g_test_add_func ("/viva/chat-widgets/markdown-stream/chunks", test_stream_chunks);
   g_test_add_func ("/viva/chat-widgets/markdown-stream/segments", test_stream_segments);
+  g_test_add_func ("/viva/chat-widgets/markdown-stream/spaces", test_stream_spaces);
   g_test_add_func ("/viva/chat-widgets/message-row", test_message_row);
   g_test_add_func ("/viva/chat-widgets/tool-card", test_tool_card);
   g_test_add_func ("/viva/chat-widgets/verdict-card", test_verdict_card);
