@@ -315,6 +315,33 @@ tap.ok(find_any(app, "list item", lambda n: n.startswith("Triple a number"), tim
 tap.ok(find_any(app, "list item", lambda n: n.startswith("Draft Triple"), timeout=2) is None,
        "and it leaves the drafts list")
 app.screenshot("pack-editor-approved")
+
+
+def problem_order():
+    rows = app.node.findChildren(lambda n: n.roleName == "list item" and n.name and
+                                 (n.name.startswith("Double") or n.name.startswith("Triple")), recursive=True)
+    return [r.name.split(",")[0] for r in rows]
+
+
+# Duplicate, reorder, delete and undo the delete.
+vivagui.click(find_in_editor(app, "push button", "Duplicate Problem"))
+tap.ok(wait_for(lambda: problem_order() == ["Double a number", "Triple a number", "Triple a number (copy)"]),
+       "Duplicate puts a copy after the problem")
+vivagui.click(find_in_editor(app, "push button", "Move Up"))
+tap.ok(wait_for(lambda: problem_order() == ["Double a number", "Triple a number (copy)", "Triple a number"]),
+       "Move Up moves it one place up")
+vivagui.click(find_in_editor(app, "push button", "Delete Problem"))
+tap.ok(wait_for(lambda: problem_order() == ["Double a number", "Triple a number"]), "Delete removes it")
+undo = find_any(app, "push button", lambda n: "Undo" in n, timeout=10)
+app.screenshot("pack-editor-deleted")
+tap.ok(undo is not None, "a toast offers to undo the delete")
+if undo is not None:
+    vivagui.click(undo)
+tap.ok(wait_for(lambda: problem_order() == ["Double a number", "Triple a number (copy)", "Triple a number"]),
+       "Undo puts it back in its place")
+if problem_order() == ["Double a number", "Triple a number (copy)", "Triple a number"]:
+    vivagui.click(find_in_editor(app, "push button", "Delete Problem"))
+    wait_for(lambda: problem_order() == ["Double a number", "Triple a number"])
 rawinput.keyCombo("<Control>s")
 tap.ok(wait_for(lambda: len(json.load(open(saved))["problems"]) == 2), "the approved problem is saved with the pack")
 
