@@ -328,6 +328,13 @@ _viva_pack_editor_show_draft (VivaPackEditor   *self,
                                              attempts),
                                 type_label (viva_problem_draft_get_problem_type (draft)),
                                 viva_problem_draft_get_topic (draft), attempts);
+  if (passed && self->pack == NULL)
+    {
+      g_autofree char *more = g_strconcat (subtitle, " ", _("Create or open a pack to approve it into."), NULL);
+
+      g_free (subtitle);
+      subtitle = g_steal_pointer (&more);
+    }
   gtk_label_set_text (self->draft_subtitle, subtitle);
 
   while ((child = GTK_WIDGET (gtk_list_box_get_row_at_index (self->draft_checks_list, 0))) != NULL)

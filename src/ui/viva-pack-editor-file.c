@@ -37,8 +37,8 @@ _viva_pack_editor_slugify (const char *text)
   return g_string_free (slug, FALSE);
 }
 
-static void
-set_pack (VivaPackEditor *self,
+void
+_viva_pack_editor_set_pack (VivaPackEditor *self,
           VivaPack       *pack,
           GFile          *file)
 {
@@ -99,7 +99,7 @@ new_pack_response_cb (AdwMessageDialog *dialog,
     }
 
   pack = viva_pack_new (id, title);
-  set_pack (self, pack, NULL);
+  _viva_pack_editor_set_pack (self, pack, NULL);
   _viva_pack_editor_set_dirty (self, TRUE);
 }
 
@@ -228,7 +228,7 @@ open_pack_then (VivaPackEditor *self,
   if (!(copy = viva_pack_new_from_bytes (bytes, &error)))
     return _viva_pack_editor_toast (self, error->message);
 
-  set_pack (self, copy, viva_pack_get_file (pack));
+  _viva_pack_editor_set_pack (self, copy, viva_pack_get_file (pack));
 }
 
 void
@@ -290,7 +290,7 @@ open_file_loaded_cb (GObject      *object,
       return;
     }
 
-  set_pack (self, pack, viva_pack_get_file (pack));
+  _viva_pack_editor_set_pack (self, pack, viva_pack_get_file (pack));
 }
 
 static void
@@ -351,9 +351,17 @@ library_reloaded_cb (GObject      *object,
   g_autoptr(VivaPackEditor) self = user_data;
   g_autoptr(GError) error = NULL;
 
-  if (!viva_pack_library_load_finish (VIVA_PACK_LIBRARY (object), result, &error) &&
-      !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    _viva_pack_editor_toast (self, error->message);
+  if (!viva_pack_library_load_finish (VIVA_PACK_LIBRARY (object), result, &error))
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        _viva_pack_editor_toast (self, error->message);
+      return;
+    }
+
+  /* The library loads only valid packs: say so rather than let a teacher
+   * think the students have it. */
+  if (self->pack != NULL && viva_pack_library_find_pack (VIVA_PACK_LIBRARY (object), viva_pack_get_id (self->pack)) == NULL)
+    _viva_pack_editor_toast (self, _("Saved, but students will not see the pack until it is valid: run Validate and fix what it lists."));
 }
 
 typedef struct

@@ -99,6 +99,9 @@ char *_viva_pack_editor_unique_id       (VivaPackEditor *self,
 void _viva_pack_editor_update_title     (VivaPackEditor *self);
 
 /* viva-pack-editor-file.c */
+void _viva_pack_editor_set_pack          (VivaPackEditor *self,
+                                         VivaPack       *pack,
+                                         GFile          *file);
 char *_viva_pack_editor_slugify         (const char     *text);
 void _viva_pack_editor_rebuild_open_list (VivaPackEditor *self);
 void _viva_pack_editor_open_row_activated_cb (GtkListBox     *list,

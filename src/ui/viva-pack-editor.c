@@ -5,12 +5,10 @@
 
 #include "config.h"
 
-#include <errno.h>
 #include <glib/gi18n.h>
-#include <glib/gstdio.h>
 
-#include "viva-core.h"
 #include "viva-pack-editor-private.h"
+#include "viva-settings.h"
 
 /* The teacher's window: one pack at a time, its problems in a list on the
  * left, the chosen problem's fields on the right (viva-pack-editor-problem.c)
@@ -578,6 +576,9 @@ close_response_cb (AdwMessageDialog *dialog,
     }
   else if (g_str_equal (response, "save"))
     _viva_pack_editor_save (self, TRUE);
+  else
+    /* Still open, so still in teacher mode, whatever turned it off. */
+    viva_settings_set_teacher_mode (viva_settings_get_default (), TRUE);
 }
 
 static gboolean
@@ -847,6 +848,26 @@ viva_pack_editor_get_pack (VivaPackEditor *self)
 {
   g_return_val_if_fail (VIVA_IS_PACK_EDITOR (self), NULL);
   return self->pack;
+}
+
+/**
+ * viva_pack_editor_open_pack:
+ * @pack: the pack to edit; the editor edits it in place
+ * @file: (nullable): where Save writes it; %NULL for a new file named
+ *   after its id in the library's folder
+ *
+ * Shows @pack, dropping the one open without asking: callers ask first.
+ */
+void
+viva_pack_editor_open_pack (VivaPackEditor *self,
+                            VivaPack       *pack,
+                            GFile          *file)
+{
+  g_return_if_fail (VIVA_IS_PACK_EDITOR (self));
+  g_return_if_fail (VIVA_IS_PACK (pack));
+  g_return_if_fail (file == NULL || G_IS_FILE (file));
+
+  _viva_pack_editor_set_pack (self, pack, file);
 }
 
 gboolean

@@ -18,6 +18,9 @@ G_DECLARE_FINAL_TYPE (VivaPackEditor, viva_pack_editor, VIVA, PACK_EDITOR, AdwAp
 VivaPackEditor *viva_pack_editor_new       (GtkApplication  *application,
                                             VivaPackLibrary *library);
 VivaPack       *viva_pack_editor_get_pack  (VivaPackEditor  *self);
+void            viva_pack_editor_open_pack (VivaPackEditor  *self,
+                                            VivaPack        *pack,
+                                            GFile           *file);
 gboolean        viva_pack_editor_get_dirty (VivaPackEditor  *self);
 
 G_END_DECLS
