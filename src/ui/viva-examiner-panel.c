@@ -232,6 +232,89 @@ error_text (JsonObject *result)
   return NULL;
 }
 
+static JsonObject *
+member_object (JsonObject *object,
+               const char *name)
+{
+  JsonNode *node = object ? json_object_get_member (object, name) : NULL;
+
+  return node && JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+}
+
+/**
+ * viva_examiner_panel_replay:
+ * @transcript: a report's transcript (see viva_exam_report_build())
+ *
+ * Shows a resumed defense's earlier conversation, finished steps as
+ * finished cards. A step without a result is left out: the examiner redoes
+ * it, and asks a pending question again, once it resumes.
+ */
+void
+viva_examiner_panel_replay (VivaExaminerPanel *self,
+                            JsonArray         *transcript)
+{
+  g_return_if_fail (VIVA_IS_EXAMINER_PANEL (self));
+
+  viva_examiner_panel_end_message (self);
+
+  for (guint i = 0; transcript != NULL && i < json_array_get_length (transcript); i++)
+    {
+      JsonObject *entry = json_array_get_object_element (transcript, i);
+      const char *kind = json_object_get_string_member_with_default (entry, "kind", "");
+      const char *text = json_object_get_string_member_with_default (entry, "text", NULL);
+      const char *name;
+      JsonObject *arguments, *result;
+
+      if (g_str_equal (kind, "examiner") && text != NULL)
+        viva_message_row_finish (viva_examiner_panel_add_row (self, VIVA_MESSAGE_EXAMINER, text));
+      else if (g_str_equal (kind, "student") && text != NULL)
+        viva_examiner_panel_add_row (self, VIVA_MESSAGE_STUDENT, text);
+      if (!g_str_equal (kind, "tool"))
+        continue;
+
+      name = json_object_get_string_member_with_default (entry, "name", "");
+      arguments = member_object (entry, "arguments");
+      result = member_object (entry, "result");
+      if (result == NULL)
+        continue;
+
+      if (g_str_equal (name, "askStudent"))
+        {
+          const char *question = arguments ? json_object_get_string_member_with_default (arguments, "question", NULL) : NULL;
+          const char *answer = json_object_get_string_member_with_default (result, "answer", NULL);
+
+          if (question != NULL)
+            viva_examiner_panel_add_row (self, VIVA_MESSAGE_QUESTION, question);
+          if (answer != NULL)
+            viva_examiner_panel_add_row (self, VIVA_MESSAGE_STUDENT, answer);
+        }
+      else if (g_str_equal (name, "message"))
+        {
+          const char *note = arguments ? json_object_get_string_member_with_default (arguments, "text", NULL) : NULL;
+
+          if (note != NULL)
+            viva_message_row_finish (viva_examiner_panel_add_row (self, VIVA_MESSAGE_EXAMINER, note));
+        }
+      else if (tool_has_card (name))
+        {
+          GtkWidget *card = viva_tool_card_new (name, arguments);
+          gboolean ok = !json_object_has_member (entry, "ok") || json_object_get_boolean_member (entry, "ok");
+          double duration = json_object_has_member (entry, "duration_ms")
+                            ? json_object_get_double_member (entry, "duration_ms") : -1;
+
+          if (ok)
+            viva_tool_card_set_result (VIVA_TOOL_CARD (card), result, duration);
+          else
+            {
+              const char *message = error_text (result);
+              viva_tool_card_set_error (VIVA_TOOL_CARD (card), message ? message : _("This step could not run."));
+            }
+          viva_chat_view_append (self->chat_view, card);
+          viva_examiner_panel_show_chat (self);
+        }
+    }
+}
+
 static void
 tool_finished_cb (VivaExaminerPanel *self,
                   const char        *step_id,

@@ -32,5 +32,7 @@ gboolean      viva_examiner_panel_claim_ctrl_enter  (VivaExaminerPanel *self);
 void          viva_examiner_panel_set_unreachable   (VivaExaminerPanel *self,
                                                      const char        *base_url);
 VivaChatView *viva_examiner_panel_get_chat_view     (VivaExaminerPanel *self);
+void          viva_examiner_panel_replay            (VivaExaminerPanel *self,
+                                                     JsonArray         *transcript);
 
 G_END_DECLS

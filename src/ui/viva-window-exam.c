@@ -10,6 +10,7 @@
 
 #include "viva-buffer-code-source.h"
 #include "viva-exam-language.h"
+#include "viva-exam-report.h"
 #include "viva-openai-model.h"
 #include "viva-scripted-model.h"
 #include "viva-settings.h"
@@ -241,8 +242,16 @@ _viva_window_exam_resume (VivaWindow      *self,
   viva_examiner_panel_set_examiner (self->examiner_panel, NULL);
   viva_examiner_panel_clear (self->examiner_panel);
   viva_window_exam_set_examiner (self, examiner);
+  if (checkpoint != NULL)
+    {
+      g_autoptr(JsonNode) report = viva_exam_report_build (checkpoint, NULL, 0);
+      JsonObject *report_root = json_node_get_object (report);
+
+      viva_examiner_panel_replay (self->examiner_panel,
+                                  json_object_get_array_member (report_root, "transcript"));
+    }
   viva_examiner_panel_add_note (self->examiner_panel,
-                                _("Continuing your unfinished defense where it stopped. Everything so far is kept in Past Defenses."));
+                                _("Continuing your unfinished defense where it stopped."));
 
   viva_examiner_resume_async (examiner, session, exam->cancellable, run_cb, g_object_ref (self));
   _viva_window_update_actions (self);

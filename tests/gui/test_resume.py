@@ -100,6 +100,9 @@ if continue_button is not None:
 box = app.find("text", "Your answer")
 tap.ok(box is not None and wait_for(lambda: box.sensitive, 60), "the answer box waits again")
 tap.ok(wait_for(lambda: shown_question(app) == asked, 15), "the same question is asked again")
+tap.ok(find_prefix(app, "Testing an edge case", 5) is not None and find_prefix(app, "Reading your code", 5) is not None,
+       "the steps done before the crash are shown again, as finished cards")
+time.sleep(1)  # text views lay their lines out over a few frames
 app.screenshot("resume-3-question-again")
 
 if box is not None:
