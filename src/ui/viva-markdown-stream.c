@@ -38,6 +38,7 @@ struct _VivaMarkdownStream
   GtkWidget      parent_instance;
 
   GtkTextView   *view;        /* the segment being written */
+  gboolean       culled;      /* the last snapshot left a segment out */
   GtkTextBuffer *buffer;
   GtkTextMark   *tail_mark;   /* where the tail starts in @buffer */
 
@@ -549,6 +550,10 @@ viva_markdown_stream_snapshot (GtkWidget   *widget,
   GtkWidget *scroller = gtk_widget_get_ancestor (widget, GTK_TYPE_SCROLLED_WINDOW);
   graphene_rect_t visible;
 
+  VivaMarkdownStream *self = VIVA_MARKDOWN_STREAM (widget);
+
+  self->culled = FALSE;
+
   /* Like a list view: segments scrolled out of sight are not drawn. */
   if (scroller == NULL || !gtk_widget_compute_bounds (scroller, widget, &visible))
     {
@@ -565,13 +570,18 @@ viva_markdown_stream_snapshot (GtkWidget   *widget,
       if (gtk_widget_compute_bounds (child, widget, &bounds) &&
           graphene_rect_intersection (&bounds, &visible, NULL))
         gtk_widget_snapshot_child (widget, child, snapshot);
+      else
+        self->culled = TRUE;
     }
 }
 
 static void
 scrolled_cb (VivaMarkdownStream *self)
 {
-  if (self->n_segments > 1)
+  /* GTK keeps the last render node while only the scroll position moves:
+   * a stream drawn while partly or wholly out of sight (a row appended
+   * below the fold, then scrolled to) must draw again, or it stays blank. */
+  if (self->n_segments > 1 || self->culled)
     gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
