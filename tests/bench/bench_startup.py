@@ -26,6 +26,10 @@ env.update({
 })
 env.pop("G_DEBUG", None)
 
+renderer = os.environ.get("VIVA_BENCH_RENDERER")
+if renderer:
+    env["GSK_RENDERER"] = renderer
+
 walls, inner = [], []
 for i in range(runs + 1):
     t0 = time.monotonic()
@@ -45,6 +49,7 @@ for i in range(runs + 1):
     walls.append(ready * 1000)
     inner.append(inner_ms)
 
-print(f"cold start, exec → window painted with the code ready, {runs} runs:")
+print(f"cold start, exec → window painted with the code ready, {runs} runs, "
+      f"renderer {renderer or 'GTK default (software GL under Xvfb)'}:")
 print(f"  wall  median {statistics.median(walls):.0f} ms  min {min(walls):.0f}  max {max(walls):.0f}")
 print(f"  main() → ready median {statistics.median(inner):.0f} ms")
