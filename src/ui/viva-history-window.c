@@ -9,6 +9,7 @@
 
 #include "viva-exam-history.h"
 #include "viva-exam-report.h"
+#include "viva-exam-tool.h"
 #include "viva-history-window.h"
 #include "viva-markdown.h"
 
@@ -137,24 +138,6 @@ get_string (JsonObject *object,
   return json_node_get_string (node);
 }
 
-static const char *
-tool_title (const char *name)
-{
-  if (g_strcmp0 (name, "readStudentCode") == 0)
-    return _("Reading your code");
-  if (g_strcmp0 (name, "runPython") == 0)
-    return _("Running your code");
-  if (g_strcmp0 (name, "injectTestCase") == 0)
-    return _("Testing an edge case");
-  if (g_strcmp0 (name, "askStudent") == 0)
-    return _("The examiner asks");
-  if (g_strcmp0 (name, "finishDefense") == 0)
-    return _("Giving the verdict");
-  if (g_strcmp0 (name, "message") == 0)
-    return _("A note from the examiner");
-  return name;
-}
-
 static void
 insert_tagged (GtkTextBuffer *buffer,
                GtkTextIter   *iter,
@@ -179,7 +162,9 @@ render_tool (GtkTextBuffer *buffer,
 
   if (get_string (entry, "step") != NULL)
     g_string_append_printf (header, "%s · ", get_string (entry, "step"));
-  g_string_append (header, tool_title (name));
+  /* A question reads as in the panel, where the examiner asked it. */
+  g_string_append (header, g_strcmp0 (name, "askStudent") == 0 ? _("The examiner asks")
+                                                              : viva_exam_tool_human_name (name));
   if (probe != NULL && json_object_has_member (probe, "passed"))
     g_string_append_printf (header, " — %s", json_object_get_boolean_member (probe, "passed") ? _("passed") : _("failed"));
   g_string_append_c (header, '\n');

@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 
 #include "viva-markdown.h"
+#include "viva-exam-tool.h"
 #include "viva-tool-card.h"
 
 /* One step of the examiner, as a card: what it does in words a student
@@ -58,15 +59,14 @@ static GParamSpec *properties[N_PROPS];
 
 static const struct {
   const char *tool;
-  const char *title;
   const char *icon;
 } tools[] = {
-  { "readStudentCode", N_("Reading your code"), "document-open-symbolic" },
-  { "runPython", N_("Running your code"), "media-playback-start-symbolic" },
-  { "injectTestCase", N_("Testing an edge case"), "applications-science-symbolic" },
-  { "askStudent", N_("Asking you a question"), "dialog-question-symbolic" },
-  { "message", N_("Telling you something"), "user-available-symbolic" },
-  { "finishDefense", N_("Writing the verdict"), "document-edit-symbolic" },
+  { "readStudentCode", "document-open-symbolic" },
+  { "runPython", "media-playback-start-symbolic" },
+  { "injectTestCase", "applications-science-symbolic" },
+  { "askStudent", "dialog-question-symbolic" },
+  { "message", "user-available-symbolic" },
+  { "finishDefense", "document-edit-symbolic" },
 };
 
 /**
@@ -77,11 +77,7 @@ static const struct {
 const char *
 viva_tool_card_human_name (const char *tool_name)
 {
-  for (guint i = 0; i < G_N_ELEMENTS (tools); i++)
-    if (g_strcmp0 (tools[i].tool, tool_name) == 0)
-      return _(tools[i].title);
-
-  return tool_name;
+  return viva_exam_tool_human_name (tool_name);
 }
 
 static const char *

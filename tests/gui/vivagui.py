@@ -142,7 +142,7 @@ class App:
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         return path
 
-    def quit(self, timeout=10):
+    def quit(self, timeout=20):
         """Close as a person would (Ctrl+Q), so the app saves its state."""
         from dogtail import rawinput
         if self.proc.poll() is None:

@@ -347,3 +347,33 @@ viva_exam_tool_invoke_finish (VivaExamTool  *self,
 
   return VIVA_EXAM_TOOL_GET_CLASS (self)->invoke_finish (self, result, error);
 }
+
+static const struct {
+  const char *tool;
+  const char *title;
+} human_names[] = {
+  { "readStudentCode", N_("Reading your code") },
+  { "runPython", N_("Running your code") },
+  { "injectTestCase", N_("Testing an edge case") },
+  { "askStudent", N_("Asking you a question") },
+  { "message", N_("Telling you something") },
+  { "finishDefense", N_("Writing the verdict") },
+};
+
+/**
+ * viva_exam_tool_human_name:
+ * @tool_name: a tool's name, as the model calls it
+ *
+ * Returns: what the tool does, in the student's words (the panel's cards,
+ *   the history and the report all say the same), or @tool_name for a tool
+ *   Viva does not know
+ */
+const char *
+viva_exam_tool_human_name (const char *tool_name)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (human_names); i++)
+    if (g_strcmp0 (human_names[i].tool, tool_name) == 0)
+      return _(human_names[i].title);
+
+  return tool_name;
+}

@@ -92,4 +92,6 @@ JsonObject         *viva_exam_tool_invoke_finish   (VivaExamTool         *self,
 
 GPtrArray          *viva_exam_tools_new_default    (void);
 
+const char         *viva_exam_tool_human_name      (const char           *tool_name);
+
 G_END_DECLS

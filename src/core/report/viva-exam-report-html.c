@@ -9,6 +9,7 @@
 
 #include "viva-exam-report.h"
 #include "viva-exam-report-private.h"
+#include "viva-exam-tool.h"
 
 /* The report as one self-contained HTML page: inline style, no scripts, no
  * network, and everything a student or a model wrote escaped as text. */
@@ -41,24 +42,6 @@ append_json_pre (GString  *html,
   g_string_append (html, "</pre>\n");
 }
 
-static const char *
-tool_title (const char *name)
-{
-  if (g_strcmp0 (name, "readStudentCode") == 0)
-    return _("Reading your code");
-  if (g_strcmp0 (name, "runPython") == 0)
-    return _("Running your code");
-  if (g_strcmp0 (name, "injectTestCase") == 0)
-    return _("Testing an edge case");
-  if (g_strcmp0 (name, "askStudent") == 0)
-    return _("Asking you a question");
-  if (g_strcmp0 (name, "finishDefense") == 0)
-    return _("Giving the verdict");
-  if (g_strcmp0 (name, "message") == 0)
-    return _("A note from the examiner");
-  return name;
-}
-
 static void
 append_tool (GString    *html,
              JsonObject *entry)
@@ -79,7 +62,7 @@ append_tool (GString    *html,
       append_escaped (html, _viva_report_get_string (entry, "step"));
       g_string_append (html, "</span> ");
     }
-  append_escaped (html, tool_title (name));
+  append_escaped (html, viva_exam_tool_human_name (name));
   if (probe != NULL && json_object_has_member (probe, "passed"))
     {
       g_string_append (html, " — ");
