@@ -258,6 +258,39 @@ viva_markdown_insert_code (GtkTextBuffer *buffer,
                                       base + g_utf8_strlen (code, -1) + (g_str_has_suffix (code, "\n") ? 0 : 1));
 }
 
+/* The spans that are one tag each; links carry a tag of their own too. */
+static const char *
+span_tag_name (MD_SPANTYPE type)
+{
+  switch (type)
+    {
+    case MD_SPAN_EM:
+      return "italic";
+    case MD_SPAN_STRONG:
+      return "bold";
+    case MD_SPAN_CODE:
+      return "code";
+    case MD_SPAN_DEL:
+      return "strike";
+    case MD_SPAN_A:
+    case MD_SPAN_IMG:
+    case MD_SPAN_U:
+    case MD_SPAN_LATEXMATH:
+    case MD_SPAN_LATEXMATH_DISPLAY:
+    case MD_SPAN_WIKILINK:
+    default:
+      return NULL;
+    }
+}
+
+static const char *
+heading_tag_name (MD_BLOCK_H_DETAIL *detail)
+{
+  static const char * const names[] = { "h1", "h1", "h2", "h3" };
+
+  return names[MIN (detail->level, 3)];
+}
+
 static int
 enter_block (MD_BLOCKTYPE  type,
              void         *detail,
@@ -268,13 +301,8 @@ enter_block (MD_BLOCKTYPE  type,
   switch (type)
     {
     case MD_BLOCK_H:
-      {
-        static const char * const names[] = { "h1", "h1", "h2", "h3" };
-        unsigned level = ((MD_BLOCK_H_DETAIL *)detail)->level;
-
-        end_line (state);
-        push_tag (state, lookup_tag (state, names[MIN (level, 3)]));
-      }
+      end_line (state);
+      push_tag (state, lookup_tag (state, heading_tag_name (detail)));
       break;
 
     case MD_BLOCK_P:
@@ -366,13 +394,8 @@ leave_block (MD_BLOCKTYPE  type,
   switch (type)
     {
     case MD_BLOCK_H:
-      {
-        static const char * const names[] = { "h1", "h1", "h2", "h3" };
-        unsigned level = ((MD_BLOCK_H_DETAIL *)detail)->level;
-
-        end_line (state);
-        pop_tag (state, lookup_tag (state, names[MIN (level, 3)]));
-      }
+      end_line (state);
+      pop_tag (state, lookup_tag (state, heading_tag_name (detail)));
       break;
 
     case MD_BLOCK_P:
@@ -445,24 +468,14 @@ enter_span (MD_SPANTYPE  type,
 {
   RenderState *state = user_data;
 
+  if (span_tag_name (type) != NULL)
+    {
+      push_tag (state, lookup_tag (state, span_tag_name (type)));
+      return 0;
+    }
+
   switch (type)
     {
-    case MD_SPAN_EM:
-      push_tag (state, lookup_tag (state, "italic"));
-      break;
-
-    case MD_SPAN_STRONG:
-      push_tag (state, lookup_tag (state, "bold"));
-      break;
-
-    case MD_SPAN_CODE:
-      push_tag (state, lookup_tag (state, "code"));
-      break;
-
-    case MD_SPAN_DEL:
-      push_tag (state, lookup_tag (state, "strike"));
-      break;
-
     case MD_SPAN_A:
       {
         MD_SPAN_A_DETAIL *a = detail;
@@ -494,24 +507,14 @@ leave_span (MD_SPANTYPE  type,
 {
   RenderState *state = user_data;
 
+  if (span_tag_name (type) != NULL)
+    {
+      pop_tag (state, lookup_tag (state, span_tag_name (type)));
+      return 0;
+    }
+
   switch (type)
     {
-    case MD_SPAN_EM:
-      pop_tag (state, lookup_tag (state, "italic"));
-      break;
-
-    case MD_SPAN_STRONG:
-      pop_tag (state, lookup_tag (state, "bold"));
-      break;
-
-    case MD_SPAN_CODE:
-      pop_tag (state, lookup_tag (state, "code"));
-      break;
-
-    case MD_SPAN_DEL:
-      pop_tag (state, lookup_tag (state, "strike"));
-      break;
-
     case MD_SPAN_A:
       /* The link's own tag was pushed last. */
       g_ptr_array_remove_index (state->tags, state->tags->len - 1);
