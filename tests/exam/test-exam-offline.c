@@ -121,6 +121,84 @@ test_problem (gconstpointer data)
   viva_runner_stop (runner);
 }
 
+/* A stand-in for a software renderer's frame clock: a redraw source that is
+ * always ready at GDK's redraw priority, as when every frame takes longer
+ * than its interval. It counts how often it ran, so a reply starved by it
+ * fails the test instead of hanging it. */
+#define REDRAW_PRIORITY (G_PRIORITY_HIGH_IDLE + 20)
+#define STARVED 1000
+
+static gboolean
+redraw_cb (gpointer user_data)
+{
+  guint *n_redraws = user_data;
+
+  return ++*n_redraws < STARVED ? G_SOURCE_CONTINUE : G_SOURCE_REMOVE;
+}
+
+static VivaChatReply *
+stream_under_redraws (gboolean cancel,
+                      guint   *n_redraws)
+{
+  g_autoptr(VivaPack) pack = viva_pack_new_bundled ();
+  g_autoptr(VivaProblem) problem = g_list_model_get_item (viva_pack_get_problems (pack), 0);
+  g_autoptr(VivaScriptedModel) model = viva_scripted_model_new (problem);
+  g_autoptr(VivaChatRequest) request = viva_chat_request_new ();
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(VivaChatMessage) system = viva_chat_message_new_system ("Examine the student.");
+  g_autoptr(VivaChatMessage) user = viva_chat_message_new_user ("Begin.");
+  VivaChatReply *reply;
+  guint redraw_id;
+
+  viva_chat_request_add_message (request, system);
+  viva_chat_request_add_message (request, user);
+  *n_redraws = 0;
+  redraw_id = g_idle_add_full (REDRAW_PRIORITY, redraw_cb, n_redraws, NULL);
+  viva_chat_model_stream_async (VIVA_CHAT_MODEL (model), request, cancellable, store_result, &result);
+  if (cancel)
+    g_cancellable_cancel (cancellable);
+  while (result == NULL && *n_redraws < STARVED)
+    g_main_context_iteration (NULL, TRUE);
+  if (*n_redraws < STARVED)
+    g_source_remove (redraw_id);
+
+  g_assert_nonnull (result);
+  reply = viva_chat_model_stream_finish (VIVA_CHAT_MODEL (model), result, &error);
+  if (cancel)
+    g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  else
+    g_assert_no_error (error);
+
+  return reply;
+}
+
+/* The offline examiner answers while a redraw is always due. */
+static void
+test_reply_under_redraws (void)
+{
+  g_autoptr(VivaChatReply) reply = NULL;
+  guint n_redraws;
+
+  reply = stream_under_redraws (FALSE, &n_redraws);
+  g_assert_nonnull (reply);
+  g_assert_nonnull (viva_chat_reply_get_tool_calls (reply));
+  g_assert_cmpuint (n_redraws, <, STARVED);
+}
+
+/* Stop while a redraw is always due: the reply ends as cancelled at once. */
+static void
+test_cancel_under_redraws (void)
+{
+  g_autoptr(VivaChatReply) reply = NULL;
+  guint n_redraws;
+
+  reply = stream_under_redraws (TRUE, &n_redraws);
+  g_assert_null (reply);
+  g_assert_cmpuint (n_redraws, <, STARVED);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -130,6 +208,9 @@ main (int   argc,
 
   g_test_init (&argc, &argv, NULL);
   viva_core_init ();
+
+  g_test_add_func ("/viva/exam/offline-priority/reply-under-redraws", test_reply_under_redraws);
+  g_test_add_func ("/viva/exam/offline-priority/cancel-under-redraws", test_cancel_under_redraws);
 
   pack = viva_pack_new_bundled ();
   problems = viva_pack_get_problems (pack);

@@ -325,20 +325,64 @@ emit_reply (VivaScriptedModel *self,
     }
 }
 
-static gboolean
-reply_idle (gpointer user_data)
+/* One reply in flight: the source that sends it and the one that
+ * notices a cancel, whichever runs first removes the other. */
+typedef struct
 {
-  GTask *task = user_data;
+  VivaChatRequest *request;
+  GSource         *reply_source;
+  GSource         *cancel_source;
+} Pending;
+
+static void
+pending_drop_sources (Pending *pending)
+{
+  if (pending->reply_source != NULL)
+    g_source_destroy (pending->reply_source);
+  if (pending->cancel_source != NULL)
+    g_source_destroy (pending->cancel_source);
+}
+
+static void
+pending_free (Pending *pending)
+{
+  pending_drop_sources (pending);
+  g_clear_pointer (&pending->reply_source, g_source_unref);
+  g_clear_pointer (&pending->cancel_source, g_source_unref);
+  g_clear_pointer (&pending->request, viva_chat_request_unref);
+  g_free (pending);
+}
+
+static gboolean
+reply_cb (gpointer user_data)
+{
+  g_autoptr(GTask) task = g_object_ref (user_data);
   VivaScriptedModel *self = g_task_get_source_object (task);
-  VivaChatRequest *request = g_task_get_task_data (task);
+  Pending *pending = g_task_get_task_data (task);
   g_autoptr(VivaChatReply) reply = NULL;
+
+  /* Destroying a source drops its task reference: ours keeps it alive. */
+  pending_drop_sources (pending);
 
   if (g_task_return_error_if_cancelled (task))
     return G_SOURCE_REMOVE;
 
-  reply = decide (self, request);
-  emit_reply (self, request, reply);
+  reply = decide (self, pending->request);
+  emit_reply (self, pending->request, reply);
   g_task_return_pointer (task, g_steal_pointer (&reply), (GDestroyNotify)viva_chat_reply_unref);
+
+  return G_SOURCE_REMOVE;
+}
+
+static gboolean
+cancelled_cb (GCancellable *cancellable,
+              gpointer      user_data)
+{
+  g_autoptr(GTask) task = g_object_ref (user_data);
+  Pending *pending = g_task_get_task_data (task);
+
+  pending_drop_sources (pending);
+  g_task_return_error_if_cancelled (task);
 
   return G_SOURCE_REMOVE;
 }
@@ -350,15 +394,33 @@ viva_scripted_model_stream_async (VivaChatModel       *model,
                                   GAsyncReadyCallback  callback,
                                   gpointer             user_data)
 {
-  GTask *task = g_task_new (model, cancellable, callback, user_data);
-  g_autoptr(GSource) source = g_idle_source_new ();
+  g_autoptr(GTask) task = g_task_new (model, cancellable, callback, user_data);
+  GMainContext *context = g_main_context_get_thread_default ();
+  Pending *pending = g_new0 (Pending, 1);
 
   g_task_set_source_tag (task, viva_scripted_model_stream_async);
-  g_task_set_task_data (task, viva_chat_request_ref (request), (GDestroyNotify)viva_chat_request_unref);
+  pending->request = viva_chat_request_ref (request);
+  g_task_set_task_data (task, pending, (GDestroyNotify)pending_free);
 
-  /* Deltas then the result from the main loop, as a streaming model does. */
-  g_source_set_callback (source, reply_idle, task, g_object_unref);
-  g_source_attach (source, g_main_context_get_thread_default ());
+  /* Deltas then the result from the main loop, as a streaming model does.
+   * Not at idle priority: on a software renderer a spinner's frames can take
+   * longer than their interval, and redraws (GDK_PRIORITY_REDRAW) would
+   * starve an idle source for as long as the spinner turns, with the
+   * defense stuck at its first step. */
+  pending->reply_source = g_idle_source_new ();
+  g_source_set_priority (pending->reply_source, G_PRIORITY_DEFAULT);
+  g_source_set_callback (pending->reply_source, reply_cb, g_object_ref (task), g_object_unref);
+  g_source_attach (pending->reply_source, context);
+
+  /* Stop must not wait for the reply's turn: a cancel returns at once. */
+  if (cancellable != NULL)
+    {
+      pending->cancel_source = g_cancellable_source_new (cancellable);
+      g_source_set_priority (pending->cancel_source, G_PRIORITY_DEFAULT);
+      g_source_set_callback (pending->cancel_source, G_SOURCE_FUNC (cancelled_cb),
+                             g_object_ref (task), g_object_unref);
+      g_source_attach (pending->cancel_source, context);
+    }
 }
 
 static VivaChatReply *
