@@ -5,7 +5,10 @@
 
 #pragma once
 
+#include <json-glib/json-glib.h>
+
 #include "viva-run-result.h"
+#include "viva-runner.h"
 
 G_BEGIN_DECLS
 
@@ -28,6 +31,12 @@ struct _VivaRunResult
   GPtrArray     *images;
 };
 
-VivaRunResult *_viva_run_result_new (VivaRunStatus status);
+VivaRunResult *_viva_run_result_new            (VivaRunStatus      status);
+VivaRunResult *_viva_run_result_new_from_event (JsonObject        *event,
+                                                guint              timeout_ms);
+VivaRunResult *_viva_run_result_new_for_death  (GSubprocess       *process,
+                                                VivaRunnerSandbox  sandbox,
+                                                gboolean           killed,
+                                                gint64             started_us);
 
 G_END_DECLS

@@ -5,6 +5,9 @@
 
 #include "config.h"
 
+#include <glib/gi18n.h>
+#include <string.h>
+
 #include "viva-run-result-private.h"
 
 /* What one run, inject or check ended with. Immutable once the runner hands
@@ -37,6 +40,126 @@ viva_run_status_to_string (VivaRunStatus status)
     case VIVA_RUN_STATUS_CRASHED: return "crashed";
     default:                      g_return_val_if_reached (NULL);
     }
+}
+
+/* Results the runner builds from the worker's frames */
+
+/* turtle and tkinter need a screen, which code never has here: the
+ * Flatpak runtime lacks tkinter, and elsewhere Tk finds no display. */
+static gboolean
+is_window_error (const char *type,
+                 const char *message)
+{
+  if (message == NULL)
+    return FALSE;
+  if (g_str_equal (type, "ModuleNotFoundError") || g_str_equal (type, "ImportError"))
+    return strstr (message, "tkinter") != NULL || strstr (message, "turtle") != NULL;
+  return g_str_equal (type, "TclError") && strstr (message, "display") != NULL;
+}
+
+static char *
+describe_error (VivaRunResult *result)
+{
+  const char *message = result->error_message && result->error_message[0] ? result->error_message : NULL;
+  const char *type = result->error_type ? result->error_type : "Exception";
+
+  if (is_window_error (type, message))
+    {
+      const char *why = _("turtle and tkinter are not available: they open windows of their own, and code runs here without a screen. Draw with matplotlib instead; plt.show() puts the figure in the console.");
+
+      if (result->error_line > 0)
+        /* Translators: %d is a line number, %s the explanation that follows it */
+        return g_strdup_printf (_("Line %d: %s"), result->error_line, why);
+      return g_strdup (why);
+    }
+
+  if (result->error_line > 0 && message != NULL)
+    /* Translators: %d is a line number, then an exception type and message */
+    return g_strdup_printf (_("Line %d: %s: %s"), result->error_line, type, message);
+  if (result->error_line > 0)
+    return g_strdup_printf (_("Line %d: %s"), result->error_line, type);
+  if (message != NULL)
+    return g_strdup_printf ("%s: %s", type, message);
+  return g_strdup (type);
+}
+
+/* The result of a run from the worker's `result` frame. */
+VivaRunResult *
+_viva_run_result_new_from_event (JsonObject *event,
+                                 guint       timeout_ms)
+{
+  const char *status = json_object_get_string_member_with_default (event, "status", "error");
+  VivaRunResult *result;
+
+  if (g_str_equal (status, "ok"))
+    result = _viva_run_result_new (VIVA_RUN_STATUS_OK);
+  else if (g_str_equal (status, "timeout"))
+    result = _viva_run_result_new (VIVA_RUN_STATUS_TIMEOUT);
+  else
+    result = _viva_run_result_new (VIVA_RUN_STATUS_ERROR);
+
+  result->duration_ms = json_object_get_double_member_with_default (event, "duration_ms", 0);
+  result->error_type = g_strdup (json_object_get_string_member_with_default (event, "type", NULL));
+  result->error_message = g_strdup (json_object_get_string_member_with_default (event, "message", NULL));
+  result->traceback = g_strdup (json_object_get_string_member_with_default (event, "traceback", NULL));
+  result->error_line = json_object_get_int_member_with_default (event, "line", 0);
+  result->error_column = json_object_get_int_member_with_default (event, "column", 0);
+
+  if (result->status == VIVA_RUN_STATUS_TIMEOUT)
+    {
+      g_autofree char *limit = g_strdup_printf ("%.1f", timeout_ms / 1000.0);
+
+      if (result->error_line > 0)
+        /* Translators: %s is a number of seconds, %d a line number */
+        result->summary = g_strdup_printf (_("The code ran longer than %s s and was stopped at line %d. Variables are kept; look for a loop that never ends."),
+                                           limit, result->error_line);
+      else
+        result->summary = g_strdup_printf (_("The code ran longer than %s s and was stopped. Variables are kept; look for a loop that never ends."),
+                                           limit);
+    }
+  else if (result->status == VIVA_RUN_STATUS_ERROR)
+    result->summary = describe_error (result);
+
+  return result;
+}
+
+/* The result of a run whose worker died under it. */
+VivaRunResult *
+_viva_run_result_new_for_death (GSubprocess       *process,
+                                VivaRunnerSandbox  sandbox,
+                                gboolean           killed,
+                                gint64             started_us)
+{
+  VivaRunResult *result;
+  int signum = 0;
+
+  if (g_subprocess_get_if_signaled (process))
+    signum = g_subprocess_get_term_sig (process);
+  else if (g_subprocess_get_if_exited (process) &&
+           sandbox != VIVA_RUNNER_SANDBOX_NONE &&
+           g_subprocess_get_exit_status (process) > 128)
+    signum = g_subprocess_get_exit_status (process) - 128; /* the sandbox passes 128 + signal on */
+
+  if (killed)
+    {
+      result = _viva_run_result_new (VIVA_RUN_STATUS_KILLED);
+      result->summary = g_strdup (_("The code did not stop when interrupted (it was probably busy inside a C library such as numpy), so Python was restarted. Variables from earlier runs are gone."));
+    }
+  else
+    {
+      result = _viva_run_result_new (VIVA_RUN_STATUS_CRASHED);
+      result->signal = signum;
+      if (signum > 0)
+        /* Translators: %s is the name of a signal, such as “Segmentation fault” */
+        result->summary = g_strdup_printf (_("Python crashed (%s), probably in a C library called by the code. It was restarted; variables from earlier runs are gone."),
+                                           g_strsignal (signum));
+      else
+        result->summary = g_strdup (_("Python stopped unexpectedly. It was restarted; variables from earlier runs are gone."));
+    }
+
+  result->state_reset = TRUE;
+  result->duration_ms = (g_get_monotonic_time () - started_us) / 1000.0;
+  return result;
 }
 
 static void

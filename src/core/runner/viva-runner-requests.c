@@ -1,0 +1,230 @@
+/* viva-runner-requests.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include "viva-runner-op-private.h"
+
+/* VivaRunner's requests: each public _async call becomes an Op in the
+ * queue (viva-runner.c), each _finish takes its answer back. */
+
+#define CHECK_TIMEOUT_MS 5000
+
+static Op *
+op_new (VivaRunner          *self,
+        OpKind               kind,
+        gpointer             source_tag,
+        GCancellable        *cancellable,
+        GAsyncReadyCallback  callback,
+        gpointer             user_data)
+{
+  Op *op = g_new0 (Op, 1);
+
+  op->kind = kind;
+  op->task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (op->task, source_tag);
+  return op;
+}
+
+/**
+ * viva_runner_start_async:
+ *
+ * Starts the worker ahead of the first run, so that run does not wait for
+ * Python to start. Completes when the worker is ready.
+ */
+void
+viva_runner_start_async (VivaRunner          *self,
+                         GCancellable        *cancellable,
+                         GAsyncReadyCallback  callback,
+                         gpointer             user_data)
+{
+  g_return_if_fail (VIVA_IS_RUNNER (self));
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  _viva_runner_push (self, op_new (self, OP_START, viva_runner_start_async, cancellable, callback, user_data),
+                    cancellable);
+}
+
+gboolean
+viva_runner_start_finish (VivaRunner    *self,
+                          GAsyncResult  *result,
+                          GError       **error)
+{
+  g_return_val_if_fail (VIVA_IS_RUNNER (self), FALSE);
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+/**
+ * viva_runner_run_async:
+ * @code: Python source
+ * @timeout_ms: wall-clock time allowed, or 0 for %VIVA_RUNNER_DEFAULT_TIMEOUT_MS
+ * @cancellable: (nullable): cancelling it stops the run
+ *
+ * Runs @code in the worker's persistent namespace (what it defines stays for
+ * the next run). Output arrives on #VivaRunner::stdout, #VivaRunner::stderr
+ * and #VivaRunner::image while it runs; requests run one at a time in the
+ * order they were made. Main thread only.
+ */
+void
+viva_runner_run_async (VivaRunner          *self,
+                       const char          *code,
+                       guint                timeout_ms,
+                       GCancellable        *cancellable,
+                       GAsyncReadyCallback  callback,
+                       gpointer             user_data)
+{
+  Op *op;
+
+  g_return_if_fail (VIVA_IS_RUNNER (self));
+  g_return_if_fail (code != NULL);
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  op = op_new (self, OP_RUN, viva_runner_run_async, cancellable, callback, user_data);
+  op->code = g_strdup (code);
+  op->timeout_ms = timeout_ms ? timeout_ms : VIVA_RUNNER_DEFAULT_TIMEOUT_MS;
+  _viva_runner_push (self, op, cancellable);
+}
+
+/**
+ * viva_runner_run_finish:
+ *
+ * Returns: (transfer full): the result, whatever the code did; %NULL with
+ *   @error only when the run could not happen (cancelled, no worker)
+ */
+VivaRunResult *
+viva_runner_run_finish (VivaRunner    *self,
+                        GAsyncResult  *result,
+                        GError       **error)
+{
+  g_return_val_if_fail (VIVA_IS_RUNNER (self), NULL);
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+/**
+ * viva_runner_inject_async:
+ * @code: the student's code
+ * @probe: a test to run right after it, in the same namespace
+ *
+ * Runs @code then @probe as one request (what `injectTestCase` needs). The
+ * result's line is in @code; frames of @probe show as `<test>`.
+ */
+void
+viva_runner_inject_async (VivaRunner          *self,
+                          const char          *code,
+                          const char          *probe,
+                          guint                timeout_ms,
+                          GCancellable        *cancellable,
+                          GAsyncReadyCallback  callback,
+                          gpointer             user_data)
+{
+  Op *op;
+
+  g_return_if_fail (VIVA_IS_RUNNER (self));
+  g_return_if_fail (code != NULL);
+  g_return_if_fail (probe != NULL);
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  op = op_new (self, OP_INJECT, viva_runner_inject_async, cancellable, callback, user_data);
+  op->code = g_strdup (code);
+  op->probe = g_strdup (probe);
+  op->timeout_ms = timeout_ms ? timeout_ms : VIVA_RUNNER_DEFAULT_TIMEOUT_MS;
+  _viva_runner_push (self, op, cancellable);
+}
+
+/**
+ * viva_runner_inject_finish:
+ *
+ * Returns: (transfer full): the result of code and probe together
+ */
+VivaRunResult *
+viva_runner_inject_finish (VivaRunner    *self,
+                           GAsyncResult  *result,
+                           GError       **error)
+{
+  g_return_val_if_fail (VIVA_IS_RUNNER (self), NULL);
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+/**
+ * viva_runner_check_async:
+ *
+ * Compiles @code without running it.
+ */
+void
+viva_runner_check_async (VivaRunner          *self,
+                         const char          *code,
+                         GCancellable        *cancellable,
+                         GAsyncReadyCallback  callback,
+                         gpointer             user_data)
+{
+  Op *op;
+
+  g_return_if_fail (VIVA_IS_RUNNER (self));
+  g_return_if_fail (code != NULL);
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  op = op_new (self, OP_CHECK, viva_runner_check_async, cancellable, callback, user_data);
+  op->code = g_strdup (code);
+  op->timeout_ms = CHECK_TIMEOUT_MS;
+  _viva_runner_push (self, op, cancellable);
+}
+
+/**
+ * viva_runner_check_finish:
+ *
+ * Returns: (transfer full): %VIVA_RUN_STATUS_OK, or %VIVA_RUN_STATUS_ERROR
+ *   with the syntax error's line and column
+ */
+VivaRunResult *
+viva_runner_check_finish (VivaRunner    *self,
+                          GAsyncResult  *result,
+                          GError       **error)
+{
+  g_return_val_if_fail (VIVA_IS_RUNNER (self), NULL);
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+/**
+ * viva_runner_reset_async:
+ * @new_process: %TRUE for a new Python process (modules such as numpy
+ *   cannot be reloaded in one), %FALSE for a fresh namespace only
+ *
+ * Forgets everything earlier runs defined.
+ */
+void
+viva_runner_reset_async (VivaRunner          *self,
+                         gboolean             new_process,
+                         GCancellable        *cancellable,
+                         GAsyncReadyCallback  callback,
+                         gpointer             user_data)
+{
+  g_return_if_fail (VIVA_IS_RUNNER (self));
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  _viva_runner_push (self,
+                    op_new (self, new_process ? OP_RESTART : OP_RESET, viva_runner_reset_async,
+                            cancellable, callback, user_data),
+                    cancellable);
+}
+
+gboolean
+viva_runner_reset_finish (VivaRunner    *self,
+                          GAsyncResult  *result,
+                          GError       **error)
+{
+  g_return_val_if_fail (VIVA_IS_RUNNER (self), FALSE);
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
