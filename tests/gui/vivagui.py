@@ -14,7 +14,12 @@ import time
 
 BUILD_ROOT = os.environ.get("VIVA_BUILD_ROOT", "")
 APP = os.environ.get("VIVA_APP", os.path.join(BUILD_ROOT, "src", "ui", "viva"))
-SHOTS = os.path.join(BUILD_ROOT or ".", "screenshots")
+# "cairo" (the default here) or "default": GTK's own choice, which is GL
+# (Mesa's llvmpipe under Xvfb), as on a lab PC without a GPU driver. The
+# whole-defense tests run under both; their screenshots keep apart.
+RENDERER = os.environ.get("VIVA_GUI_RENDERER", "cairo")
+SHOTS = os.path.join(BUILD_ROOT or ".", "screenshots",
+                     *([] if RENDERER == "cairo" else [RENDERER + "-renderer"]))
 
 
 class Tap:
@@ -61,7 +66,10 @@ def env_for(home, extra=None):
     env["XDG_CACHE_HOME"] = os.path.join(home, "cache")
     env["GTK_A11Y"] = "atspi"
     env["GDK_BACKEND"] = "x11"
-    env["GSK_RENDERER"] = "cairo"
+    if RENDERER == "default":
+        env.pop("GSK_RENDERER", None)
+    else:
+        env["GSK_RENDERER"] = RENDERER
     env["NO_AT_BRIDGE"] = "0"
     if extra:
         env.update(extra)
