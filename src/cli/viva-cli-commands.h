@@ -28,4 +28,7 @@ int viva_cli_resume (int    argc,
 int viva_cli_report (int    argc,
                      char **argv);
 
+int viva_cli_class (int    argc,
+                    char **argv);
+
 G_END_DECLS

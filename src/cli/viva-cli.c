@@ -19,6 +19,7 @@ static const struct {
   const char     *summary;
 } commands[] = {
   { "chat", viva_cli_chat, N_("Stream one reply from a model") },
+  { "class", viva_cli_class, N_("Collect a class’s reports, re-graded on this machine") },
   { "defend", viva_cli_defend, N_("Run a whole defense headless") },
   { "models", viva_cli_models, N_("List the endpoint’s models") },
   { "pack", viva_cli_pack, N_("Validate or generate problem packs") },

@@ -1,0 +1,266 @@
+/* viva-cli-class.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <stdio.h>
+
+#include "viva-class-results.h"
+#include "viva-cli-commands.h"
+#include "viva-cli-util.h"
+#include "viva-pack-library.h"
+
+/* viva-cli class collect [--pack FILE]… [--regrade] [--csv OUT]
+ * [--gradebook-csv OUT] [--html OUT] [--json] PATH…: a class's reports in
+ * one table, re-graded on this machine when asked. Exit 0 when every report
+ * was read (and re-graded, when asked), 1 when any could not be. */
+
+static void
+store_result_cb (GObject      *object,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  GAsyncResult **out = user_data;
+
+  *out = g_object_ref (result);
+}
+
+/* The CLI waits on the default main context: nothing else runs there. */
+static GAsyncResult *
+wait_for (GAsyncResult **slot)
+{
+  while (*slot == NULL)
+    g_main_context_iteration (NULL, TRUE);
+
+  return *slot;
+}
+
+static gboolean
+add_library_packs (VivaClassResults  *results,
+                   GError           **error)
+{
+  g_autoptr(VivaPackLibrary) library = viva_pack_library_new (NULL);
+  g_autoptr(GAsyncResult) result = NULL;
+  GListModel *packs;
+
+  viva_pack_library_load_async (library, NULL, store_result_cb, &result);
+  if (!viva_pack_library_load_finish (library, wait_for (&result), error))
+    return FALSE;
+
+  packs = viva_pack_library_get_packs (library);
+  for (guint i = 0; i < g_list_model_get_n_items (packs); i++)
+    {
+      g_autoptr(VivaPack) pack = g_list_model_get_item (packs, i);
+
+      viva_class_results_add_pack (results, pack);
+    }
+
+  return TRUE;
+}
+
+static gboolean
+write_output (const char  *path,
+              const char  *contents,
+              GError     **error)
+{
+  return g_file_set_contents_full (path, contents, -1,
+                                   G_FILE_SET_CONTENTS_CONSISTENT | G_FILE_SET_CONTENTS_DURABLE,
+                                   0644, error);
+}
+
+static void
+print_row (VivaClassReport *report)
+{
+  const char *name = viva_class_report_get_student_name (report);
+  const char *id = viva_class_report_get_student_id (report);
+  g_autofree char *who = id[0] ? g_strdup_printf ("%s (%s)", name[0] ? name : "?", id) : g_strdup (name[0] ? name : "?");
+  g_autofree char *hidden = viva_class_report_get_hidden_total (report) >= 0
+    ? g_strdup_printf ("%d/%d", viva_class_report_get_hidden_passed (report), viva_class_report_get_hidden_total (report))
+    : g_strdup ("–");
+  g_autofree char *regraded = viva_class_report_get_regraded_total (report) >= 0
+    ? g_strdup_printf ("%d/%d", viva_class_report_get_regraded_passed (report), viva_class_report_get_regraded_total (report))
+    : g_strdup ("–");
+
+  if (!viva_class_report_get_readable (report))
+    {
+      g_print ("%s: %s\n", viva_class_report_get_path (report), viva_class_report_get_note (report));
+      return;
+    }
+
+  g_print ("%-28s %-24s %-5s %5s  %s %s  %s\n", who, viva_class_report_get_problem_id (report),
+           viva_class_report_get_verdict (report), hidden, _("re-graded"), regraded,
+           viva_class_report_get_flags (report));
+  if (viva_class_report_get_note (report)[0] != '\0')
+    g_print ("    %s\n", viva_class_report_get_note (report));
+}
+
+static int
+collect (int    argc,
+         char **argv)
+{
+  g_auto(GStrv) pack_paths = NULL;
+  g_autofree char *csv_path = NULL;
+  g_autofree char *gradebook_path = NULL;
+  g_autofree char *html_path = NULL;
+  g_autoptr(GOptionContext) context = NULL;
+  g_autoptr(VivaClassResults) results = viva_class_results_new ();
+  g_autoptr(GAsyncResult) collected = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonObject) summary = NULL;
+  gboolean regrade = FALSE;
+  gboolean json = FALSE;
+  GListModel *reports;
+  guint n, failed_regrades = 0;
+  const GOptionEntry entries[] = {
+    { "pack", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &pack_paths, N_("Your copy of a pack the reports used (repeatable; your library’s packs are used too)"), N_("FILE") },
+    { "regrade", 0, 0, G_OPTION_ARG_NONE, &regrade, N_("Re-grade every report’s final code on this machine"), NULL },
+    { "csv", 0, 0, G_OPTION_ARG_FILENAME, &csv_path, N_("Write one row per report as CSV"), N_("FILE") },
+    { "gradebook-csv", 0, 0, G_OPTION_ARG_FILENAME, &gradebook_path, N_("Write a gradebook CSV for Canvas or Moodle (one row per student)"), N_("FILE") },
+    { "html", 0, 0, G_OPTION_ARG_FILENAME, &html_path, N_("Write the class results as one HTML page"), N_("FILE") },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print one JSON event a line"), NULL },
+    { NULL }
+  };
+  int status;
+
+  context = g_option_context_new (_("PATH… — collect a class’s reports"));
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+
+  if ((status = viva_cli_parse_options (context, &argc, &argv)) != VIVA_CLI_EXIT_OK)
+    return status;
+
+  if (argc < 2)
+    {
+      viva_cli_usage_error (context, _("Name at least one report or folder of reports."));
+      return VIVA_CLI_EXIT_USAGE;
+    }
+
+  for (guint i = 0; pack_paths != NULL && pack_paths[i] != NULL; i++)
+    {
+      g_autofree char *data = NULL;
+      g_autoptr(GBytes) bytes = NULL;
+      g_autoptr(VivaPack) pack = NULL;
+      gsize length;
+
+      if (!g_file_get_contents (pack_paths[i], &data, &length, &error))
+        {
+          viva_cli_fail (_("The pack “%s” could not be read: %s"), pack_paths[i], error->message);
+          return VIVA_CLI_EXIT_FAILED;
+        }
+      bytes = g_bytes_new_take (g_steal_pointer (&data), length);
+      if (!(pack = viva_pack_new_from_bytes (bytes, &error)))
+        {
+          viva_cli_fail (_("The pack “%s” could not be loaded: %s"), pack_paths[i], error->message);
+          return VIVA_CLI_EXIT_FAILED;
+        }
+      viva_class_results_add_pack (results, pack);
+    }
+
+  if (regrade && !add_library_packs (results, &error))
+    {
+      viva_cli_fail (_("Your pack library could not be read: %s"), error->message);
+      return VIVA_CLI_EXIT_FAILED;
+    }
+
+  viva_class_results_collect_async (results, (const char * const *)argv + 1, NULL, store_result_cb, &collected);
+  if (!viva_class_results_collect_finish (results, wait_for (&collected), &error))
+    {
+      viva_cli_fail ("%s", error->message);
+      return VIVA_CLI_EXIT_FAILED;
+    }
+
+  if (regrade)
+    {
+      g_autoptr(GAsyncResult) regraded = NULL;
+
+      viva_class_results_regrade_async (results, NULL, store_result_cb, &regraded);
+      if (!viva_class_results_regrade_finish (results, wait_for (&regraded), &error))
+        {
+          viva_cli_fail (_("Re-grading stopped: %s"), error->message);
+          return VIVA_CLI_EXIT_FAILED;
+        }
+    }
+
+  reports = viva_class_results_get_reports (results);
+  n = g_list_model_get_n_items (reports);
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(VivaClassReport) report = g_list_model_get_item (reports, i);
+
+      if (viva_class_report_has_flag (report, VIVA_CLASS_FLAG_REGRADE_FAILED))
+        failed_regrades++;
+
+      if (json)
+        {
+          g_autoptr(JsonObject) row = viva_class_report_to_json (report);
+          viva_cli_print_event ("row", row);
+        }
+      else
+        print_row (report);
+    }
+
+  if (csv_path != NULL)
+    {
+      g_autofree char *text = viva_class_results_to_csv (results);
+      if (!write_output (csv_path, text, &error))
+        {
+          viva_cli_fail (_("The CSV could not be written: %s"), error->message);
+          return VIVA_CLI_EXIT_FAILED;
+        }
+    }
+  if (gradebook_path != NULL)
+    {
+      g_autofree char *text = viva_class_results_to_gradebook_csv (results);
+      if (!write_output (gradebook_path, text, &error))
+        {
+          viva_cli_fail (_("The gradebook CSV could not be written: %s"), error->message);
+          return VIVA_CLI_EXIT_FAILED;
+        }
+    }
+  if (html_path != NULL)
+    {
+      g_autofree char *text = viva_class_results_to_html (results);
+      if (!write_output (html_path, text, &error))
+        {
+          viva_cli_fail (_("The HTML page could not be written: %s"), error->message);
+          return VIVA_CLI_EXIT_FAILED;
+        }
+    }
+
+  summary = viva_class_results_summary (results);
+  if (json)
+    viva_cli_print_event ("summary", summary);
+  else
+    {
+      g_autofree char *line = g_strdup_printf (_("%u reports from %u students; %u flagged, %u unreadable."),
+                                               n, viva_class_results_count_students (results),
+                                               viva_class_results_count_flagged (results),
+                                               viva_class_results_count_unreadable (results));
+      g_print ("%s\n", line);
+    }
+
+  return viva_class_results_count_unreadable (results) > 0 || failed_regrades > 0
+    ? VIVA_CLI_EXIT_FAILED : VIVA_CLI_EXIT_OK;
+}
+
+int
+viva_cli_class (int    argc,
+                char **argv)
+{
+  if (argc < 2 || g_str_equal (argv[1], "--help") || g_str_equal (argv[1], "-h"))
+    {
+      FILE *out = argc < 2 ? stderr : stdout;
+
+      fprintf (out, "%s\n\n  collect   %s\n", _("Usage: viva-cli class collect [OPTION…] PATH…"),
+               _("Collect a class’s reports into one table, re-graded on request"));
+      return argc < 2 ? VIVA_CLI_EXIT_USAGE : VIVA_CLI_EXIT_OK;
+    }
+
+  if (g_str_equal (argv[1], "collect"))
+    return collect (argc - 1, argv + 1);
+
+  viva_cli_usage_error (NULL, _("“%s” is not a class command; try “viva-cli class collect”."), argv[1]);
+  return VIVA_CLI_EXIT_USAGE;
+}

@@ -1,0 +1,67 @@
+/* viva-class-report.h
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <gio/gio.h>
+#include <json-glib/json-glib.h>
+
+G_BEGIN_DECLS
+
+/* Flags a row of the class results can carry; short words, as the CSV's
+ * `flags` column writes them. */
+#define VIVA_CLASS_FLAG_UNREADABLE          "unreadable"
+#define VIVA_CLASS_FLAG_UNKNOWN_PACK        "unknown-pack"
+#define VIVA_CLASS_FLAG_REGRADE_MISMATCH    "regrade-mismatch"
+#define VIVA_CLASS_FLAG_REGRADE_FAILED      "regrade-failed"
+#define VIVA_CLASS_FLAG_VERDICT_CONTRADICTS "verdict-contradicts-tests"
+#define VIVA_CLASS_FLAG_TESTS_FAILED        "tests-failed"
+#define VIVA_CLASS_FLAG_CODE_EDITED         "code-edited"
+#define VIVA_CLASS_FLAG_PASTED              "pasted"
+#define VIVA_CLASS_FLAG_LEFT_WINDOW         "left-window"
+
+#define VIVA_TYPE_CLASS_REPORT (viva_class_report_get_type ())
+
+G_DECLARE_FINAL_TYPE (VivaClassReport, viva_class_report, VIVA, CLASS_REPORT, GObject)
+
+VivaClassReport *viva_class_report_new_from_data    (const char       *path,
+                                                     const char       *data,
+                                                     gssize            length);
+VivaClassReport *viva_class_report_new_from_file    (const char       *path);
+const char      *viva_class_report_get_path         (VivaClassReport  *self);
+gboolean         viva_class_report_get_readable     (VivaClassReport  *self);
+const char      *viva_class_report_get_student_name (VivaClassReport  *self);
+const char      *viva_class_report_get_student_id   (VivaClassReport  *self);
+const char      *viva_class_report_get_student_key  (VivaClassReport  *self);
+const char      *viva_class_report_get_pack_id      (VivaClassReport  *self);
+const char      *viva_class_report_get_problem_id   (VivaClassReport  *self);
+const char      *viva_class_report_get_problem_title (VivaClassReport *self);
+const char      *viva_class_report_get_session      (VivaClassReport  *self);
+const char      *viva_class_report_get_started      (VivaClassReport  *self);
+const char      *viva_class_report_get_status       (VivaClassReport  *self);
+const char      *viva_class_report_get_verdict      (VivaClassReport  *self);
+double           viva_class_report_get_score        (VivaClassReport  *self);
+int              viva_class_report_get_hidden_passed (VivaClassReport *self);
+int              viva_class_report_get_hidden_total (VivaClassReport  *self);
+int              viva_class_report_get_regraded_passed (VivaClassReport *self);
+int              viva_class_report_get_regraded_total (VivaClassReport *self);
+int              viva_class_report_get_duration     (VivaClassReport  *self);
+guint            viva_class_report_get_hints        (VivaClassReport  *self);
+const char      *viva_class_report_get_flags        (VivaClassReport  *self);
+gboolean         viva_class_report_has_flag         (VivaClassReport  *self,
+                                                     const char       *flag);
+const char      *viva_class_report_get_note         (VivaClassReport  *self);
+const char      *viva_class_report_get_code         (VivaClassReport  *self);
+JsonArray       *viva_class_report_get_tests        (VivaClassReport  *self);
+const char * const *viva_class_report_get_questions (VivaClassReport  *self);
+void             viva_class_report_set_regrade      (VivaClassReport  *self,
+                                                     JsonNode         *grade);
+void             viva_class_report_set_regrade_error (VivaClassReport *self,
+                                                     const char       *flag,
+                                                     const char       *message);
+JsonObject      *viva_class_report_to_json          (VivaClassReport  *self);
+char            *viva_class_report_describe_time    (VivaClassReport  *self);
+
+G_END_DECLS
