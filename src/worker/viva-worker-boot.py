@@ -200,8 +200,21 @@ def _where(error):
     return "code"
 
 
+_real_exit = os._exit
+
+
+def _exit(status):
+    """os._exit(), after what was printed has gone to the app."""
+    try:
+        _viva.flush()
+    finally:
+        _real_exit(status)
+
+
 def setup():
     sys.modules["_viva_boot"] = sys.modules[__name__]
+    import posix
+    os._exit = posix._exit = _exit
     global _stdout, _stderr
     _stdout = sys.stdout = _Stream(1, "<stdout>")
     _stderr = sys.stderr = _Stream(2, "<stderr>")

@@ -105,15 +105,34 @@ viva_worker_set_cpu_budget (guint seconds)
   BPF_JUMP (BPF_JMP | BPF_JEQ | BPF_K, (nr), 0, 1), \
   BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ((err) & SECCOMP_RET_DATA))
 
+/* System calls that reach into another process or out of the sandbox's
+ * namespaces: EPERM, whatever the arguments. */
+#define DENY_ALWAYS(X) \
+  X (ptrace) X (process_vm_readv) X (process_vm_writev) X (process_madvise) \
+  X (pidfd_open) X (pidfd_getfd) X (pidfd_send_signal) X (kcmp) \
+  X (perf_event_open) X (bpf) X (userfaultfd) X (keyctl) X (add_key) \
+  X (request_key) X (unshare) X (setns) X (mount) X (umount2) X (pivot_root) \
+  X (chroot) X (open_tree) X (move_mount) X (fsopen) X (fsmount) X (fspick) \
+  X (mount_setattr) X (io_uring_setup) X (io_uring_enter) X (io_uring_register) \
+  X (personality) X (seccomp)
+
+#define DENY_SYSCALL(name) DENY_NR (__NR_##name, EPERM)
+#define DENY_NR(nr, err) \
+  BPF_JUMP (BPF_JMP | BPF_JEQ | BPF_K, (nr), 0, 1), \
+  BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ((err) & SECCOMP_RET_DATA)),
+
 /**
  * viva_worker_forbid_processes:
  *
- * Forbids creating processes (threads stay allowed) with a seccomp filter,
+ * A seccomp filter on every thread of the worker (and any thread the code
+ * starts later): creating processes is forbidden (threads stay allowed),
  * so a fork bomb ends at its first fork with `PermissionError`. This holds
  * for root too, which RLIMIT_NPROC does not: root is exempt from it, and for
  * a normal user it counts every process of the user, not the worker's.
  * `clone3` answers ENOSYS so that glibc falls back to `clone`, whose flags
- * the filter can read.
+ * the filter can read. Reaching into other processes (ptrace,
+ * process_vm_readv and the like), new namespaces, mounts, io_uring (whose
+ * operations a filter does not see) and new filters fail with EPERM.
  */
 gboolean
 viva_worker_forbid_processes (GError **error)
@@ -130,14 +149,15 @@ viva_worker_forbid_processes (GError **error)
     BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
 # endif
 # ifdef __NR_clone3
-    DENY (__NR_clone3, ENOSYS),
+    DENY_NR (__NR_clone3, ENOSYS)
 # endif
 # ifdef __NR_fork
-    DENY (__NR_fork, EPERM),
+    DENY_NR (__NR_fork, EPERM)
 # endif
 # ifdef __NR_vfork
-    DENY (__NR_vfork, EPERM),
+    DENY_NR (__NR_vfork, EPERM)
 # endif
+    DENY_ALWAYS (DENY_SYSCALL)
     BPF_JUMP (BPF_JMP | BPF_JEQ | BPF_K, __NR_clone, 0, 3),
     BPF_STMT (BPF_LD | BPF_W | BPF_ABS, offsetof (struct seccomp_data, args[0])),
     BPF_JUMP (BPF_JMP | BPF_JSET | BPF_K, CLONE_THREAD, 1, 0),
@@ -149,8 +169,10 @@ viva_worker_forbid_processes (GError **error)
     .filter = filter,
   };
 
+  /* TSYNC: the helper threads exist already, and a filter set with prctl()
+   * would hold for the calling thread only. */
   if (prctl (PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 ||
-      prctl (PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &program) != 0)
+      syscall (__NR_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_TSYNC, &program) != 0)
     {
       int saved_errno = errno;
 

@@ -142,19 +142,116 @@ event_new (const char *event,
   return builder;
 }
 
+/* Escapes @length bytes of @data as the inside of a JSON string into
+ * @out (at most @out_size bytes, which must be at least 8), and says how
+ * many bytes of @data it used. Control bytes and NUL become \u escapes
+ * (the app decides how to show them), bytes that are not UTF-8 become
+ * U+FFFD. No allocation and no locks: the crash handler uses it too. */
+static gsize
+escape_json (const char *data,
+             gsize       length,
+             gsize      *consumed,
+             char       *out,
+             gsize       out_size)
+{
+  static const char hex[] = "0123456789abcdef";
+  gsize i = 0;
+  gsize n = 0;
+
+  while (i < length && n + 7 <= out_size)
+    {
+      guchar c = data[i];
+
+      if (c == '"' || c == '\\')
+        {
+          out[n++] = '\\';
+          out[n++] = c;
+          i++;
+        }
+      else if (c == '\n')
+        {
+          out[n++] = '\\';
+          out[n++] = 'n';
+          i++;
+        }
+      else if (c < 0x20 || c == 0x7f)
+        {
+          memcpy (out + n, "\\u00", 4);
+          out[n + 4] = hex[c >> 4];
+          out[n + 5] = hex[c & 15];
+          n += 6;
+          i++;
+        }
+      else if (c < 0x80)
+        {
+          out[n++] = c;
+          i++;
+        }
+      else
+        {
+          gsize left = length - i;
+          gunichar ch = g_utf8_get_char_validated (data + i, MIN (left, 4));
+          gsize width;
+
+          if (ch == (gunichar) -1 || ch == (gunichar) -2)
+            {
+              memcpy (out + n, "\\ufffd", 6);
+              n += 6;
+              i++;
+              continue;
+            }
+          width = g_utf8_skip[c];
+          memcpy (out + n, data + i, width);
+          n += width;
+          i += width;
+        }
+    }
+
+  *consumed = i;
+  return n;
+}
+
+static void
+string_append_json (GString    *string,
+                    const char *data,
+                    gsize       length)
+{
+  char chunk[4096];
+
+  while (length > 0)
+    {
+      gsize used;
+      gsize n = escape_json (data, length, &used, chunk, sizeof chunk);
+
+      g_string_append_len (string, chunk, n);
+      data += used;
+      length -= used;
+    }
+}
+
+/* An output event, built by hand: json-glib strings end at the first NUL. */
+static void
+send_text (int         stream,
+           gint64      id,
+           const char *data,
+           gsize       length)
+{
+  g_autoptr(GString) line = g_string_sized_new (length + 64);
+
+  g_string_append_printf (line, "{\"event\":\"%s\",\"id\":%" G_GINT64_FORMAT ",\"text\":\"",
+                          stream == 2 ? "stderr" : "stdout", id);
+  string_append_json (line, data, length);
+  g_string_append (line, "\"}\n");
+  channel_write (line->str, line->len);
+}
+
 static void
 output_flush_locked (void)
 {
-  g_autoptr(JsonBuilder) builder = NULL;
-
   if (output.pending->len == 0)
     return;
 
-  builder = event_new (output.stream == 2 ? "stderr" : "stdout", output.id);
-  json_builder_set_member_name (builder, "text");
-  json_builder_add_string_value (builder, output.pending->str);
-  json_builder_end_object (builder);
-  channel_send (builder);
+  send_text (output.stream, output.id, output.pending->str, output.pending->len);
   g_string_truncate (output.pending, 0);
 }
 
@@ -246,6 +343,163 @@ output_image (const guint8 *data,
   g_mutex_unlock (&output.lock);
 }
 
+/* After a crash */
+
+/* Only what is async-signal-safe in practice: trylock, send, read,
+ * nanosleep and the escaper; static buffers, because the handler may run on
+ * faulthandler's small alternate stack after a stack overflow. */
+static void
+raw_write (const char *data,
+           gsize       length)
+{
+  while (length > 0)
+    {
+      ssize_t n = send (CHANNEL_FD, data, length, MSG_NOSIGNAL);
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        return;
+      data += n;
+      length -= n;
+    }
+}
+
+static void
+raw_send_text (int         stream,
+               gint64      id,
+               const char *data,
+               gsize       length)
+{
+  static char chunk[4096];
+  static char head[64];
+  char digits[24];
+  gsize n = 0;
+  gsize d = 0;
+  guint64 value = id > 0 ? id : 0;
+  const char *name = stream == 2 ? "{\"event\":\"stderr\",\"id\":" : "{\"event\":\"stdout\",\"id\":";
+
+  do
+    digits[d++] = '0' + value % 10;
+  while ((value /= 10) > 0);
+  n = strlen (name);
+  memcpy (head, name, n);
+  while (d > 0)
+    head[n++] = digits[--d];
+  memcpy (head + n, ",\"text\":\"", 9);
+  raw_write (head, n + 9);
+
+  while (length > 0)
+    {
+      gsize used;
+      gsize written = escape_json (data, length, &used, chunk, sizeof chunk);
+
+      raw_write (chunk, written);
+      data += used;
+      length -= used;
+    }
+  raw_write ("\"}\n", 3);
+}
+
+static gboolean
+lock_for_crash (GMutex *mutex)
+{
+  /* The holder may be the thread that crashed: wait a little, then go on
+   * without the lock rather than never. */
+  for (int i = 0; i < 50; i++)
+    {
+      struct timespec pause = { 0, 2000000 };
+
+      if (g_mutex_trylock (mutex))
+        return TRUE;
+      nanosleep (&pause, NULL);
+    }
+  return FALSE;
+}
+
+/* Sends what the program printed and the worker has not sent yet, and what
+ * waits in the fd 1 and 2 pipes, straight to the channel: the process is
+ * about to die, and output from just before a crash is what a student
+ * needs to find it. */
+static void
+crash_flush (void)
+{
+  static char buffer[8192];
+  /* In fds_drain()'s order: the fds thread may hold bytes it has read
+   * but not yet added to the buffer. */
+  gboolean have_fds = lock_for_crash (&fds.lock);
+  gboolean have_output = lock_for_crash (&output.lock);
+  gboolean have_write = lock_for_crash (&write_lock);
+  gsize left = output.limit > output.written ? output.limit - output.written : 0;
+
+  if (output.pending != NULL && output.pending->len > 0)
+    {
+      raw_send_text (output.stream, output.id, output.pending->str, output.pending->len);
+      output.pending->len = 0;
+    }
+
+  for (int i = 0; i < 2 && !output.truncated; i++)
+    {
+      ssize_t n;
+
+      while (fds.pipes[i] >= 0 && left > 0 &&
+             (n = read (fds.pipes[i], buffer, MIN (sizeof buffer, left))) > 0)
+        {
+          raw_send_text (i + 1, output.id, buffer, n);
+          left -= n;
+        }
+    }
+
+  if (have_write)
+    g_mutex_unlock (&write_lock);
+  if (have_output)
+    g_mutex_unlock (&output.lock);
+  if (have_fds)
+    g_mutex_unlock (&fds.lock);
+}
+
+static const int fatal_signals[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGXCPU };
+static struct sigaction previous_actions[G_N_ELEMENTS (fatal_signals)];
+
+static void
+fatal_signal_handler (int signum)
+{
+  static volatile sig_atomic_t crashing;
+  int saved_errno = errno;
+
+  if (!crashing)
+    {
+      crashing = 1;
+      crash_flush ();
+    }
+
+  /* RLIMIT_CPU's warning: as the sandbox's pid 1 the worker would ignore
+   * it by default, so it leaves itself, the way the signal would end it. */
+  if (signum == SIGXCPU)
+    _exit (128 + SIGXCPU);
+
+  /* Hand over to what was there (faulthandler, which prints the Python
+   * stack): the signal is blocked until we return, then it comes again or
+   * the fault repeats, and ends the process. */
+  for (guint i = 0; i < G_N_ELEMENTS (fatal_signals); i++)
+    if (fatal_signals[i] == signum)
+      sigaction (signum, &previous_actions[i], NULL);
+  raise (signum);
+  errno = saved_errno;
+}
+
+static void
+crash_handlers_install (void)
+{
+  struct sigaction action = { 0 };
+
+  action.sa_handler = fatal_signal_handler;
+  action.sa_flags = SA_ONSTACK;
+  sigemptyset (&action.sa_mask);
+  for (guint i = 0; i < G_N_ELEMENTS (fatal_signals); i++)
+    sigaction (fatal_signals[i], &action, &previous_actions[i]);
+}
+
 /* Reads what is waiting on fd 1 or 2 (index 0 or 1) without blocking. A
  * character cut at the end of a read is kept for the next one. */
 static void
@@ -261,7 +515,6 @@ fds_drain (int index)
       ssize_t n;
       const char *end;
       gsize length;
-      g_autofree char *text = NULL;
 
       memcpy (buffer, fds.carry[index], carried);
       n = read (fds.pipes[index], buffer + carried, sizeof buffer - 4);
@@ -281,8 +534,7 @@ fds_drain (int index)
           length = end - buffer;
         }
 
-      text = g_utf8_make_valid (buffer, length);
-      output_append (index + 1, text, strlen (text));
+      output_append (index + 1, buffer, length);
     }
 
   g_mutex_unlock (&fds.lock);
@@ -375,8 +627,23 @@ viva_py_image (PyObject *module,
   Py_RETURN_NONE;
 }
 
+/* _viva.flush(): before os._exit(), everything printed so far. */
+static PyObject *
+viva_py_flush (PyObject *module,
+               PyObject *args)
+{
+  Py_BEGIN_ALLOW_THREADS
+  fds_drain (0);
+  fds_drain (1);
+  output_flush ();
+  Py_END_ALLOW_THREADS
+
+  Py_RETURN_NONE;
+}
+
 static PyMethodDef viva_py_methods[] = {
   { "write", viva_py_write, METH_VARARGS, NULL },
+  { "flush", viva_py_flush, METH_NOARGS, NULL },
   { "image", viva_py_image, METH_VARARGS, NULL },
   { NULL, NULL, 0, NULL },
 };
@@ -700,19 +967,10 @@ handle_reset (gint64 id)
 }
 
 static gboolean
-start_python (GError **error)
+start_interpreter (GError **error)
 {
-  g_autoptr(GBytes) source = NULL;
   PyConfig config;
   PyStatus status;
-  PyObject *code;
-  PyObject *ok;
-
-  if (PyImport_AppendInittab ("_viva", viva_py_init) != 0)
-    {
-      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_FAILED, "cannot register _viva");
-      return FALSE;
-    }
 
   /* Isolated: no user site, no PYTHON* variables, no current directory on
    * sys.path. The system's site-packages stay, for numpy and matplotlib. */
@@ -730,6 +988,25 @@ start_python (GError **error)
                    status.err_msg ? status.err_msg : "unknown error");
       return FALSE;
     }
+
+  return TRUE;
+}
+
+static gboolean
+start_python (GError **error)
+{
+  g_autoptr(GBytes) source = NULL;
+  PyObject *code;
+  PyObject *ok;
+
+  if (PyImport_AppendInittab ("_viva", viva_py_init) != 0)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_FAILED, "cannot register _viva");
+      return FALSE;
+    }
+
+  if (!start_interpreter (error))
+    return FALSE;
 
   source = g_resources_lookup_data ("/io/github/vivaexam/Viva/worker/viva-worker-boot.py",
                                     G_RESOURCE_LOOKUP_FLAGS_NONE, error);
@@ -767,12 +1044,44 @@ send_ready (void)
   channel_send (builder);
 }
 
+/* --prepare-font-cache: builds matplotlib's font list in MPLCONFIGDIR and
+ * leaves. The runner starts this with the one writable host folder a
+ * worker gets; it never reads a request, so no student code runs here. */
+static int
+prepare_font_cache (void)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!viva_worker_forbid_processes (&error) || !start_interpreter (&error))
+    {
+      fprintf (stderr, "viva-python-worker: %s\n", error->message);
+      return 3;
+    }
+  PyRun_SimpleString ("try:\n"
+                      "    import matplotlib.font_manager\n"
+                      "except ImportError:\n"
+                      "    pass\n");
+  return Py_FinalizeEx () < 0 ? 3 : 0;
+}
+
+static void
+exit_flush (void)
+{
+  /* exit() called from C (ctypes, a library): what was printed first. */
+  if (output.pending == NULL)
+    return;
+  fds_drain (0);
+  fds_drain (1);
+  output_flush ();
+}
+
 int
 main (int   argc,
       char *argv[])
 {
   g_autoptr(GError) error = NULL;
   guint64 memory_limit = 0;
+  gboolean prepare = FALSE;
   sigset_t mask;
 
   /* Dies with its parent (the app, or bubblewrap around it). */
@@ -782,11 +1091,19 @@ main (int   argc,
     {
       if (g_str_has_prefix (argv[i], "--memory-limit="))
         memory_limit = g_ascii_strtoull (argv[i] + strlen ("--memory-limit="), NULL, 10);
+      else if (g_str_equal (argv[i], "--prepare-font-cache"))
+        prepare = TRUE;
       else if (g_str_equal (argv[i], "--version"))
         {
           printf ("viva-python-worker %s (Python %s)\n", PACKAGE_VERSION, PY_VERSION);
           return 0;
         }
+    }
+
+  if (prepare)
+    {
+      viva_worker_set_limits (memory_limit);
+      return prepare_font_cache ();
     }
 
   if (fcntl (CHANNEL_FD, F_SETFD, FD_CLOEXEC) != 0)
@@ -828,6 +1145,10 @@ main (int   argc,
   g_thread_unref (g_thread_new ("reader", reader_thread, NULL));
   g_thread_unref (g_thread_new ("fds", fds_thread, NULL));
   pthread_sigmask (SIG_UNBLOCK, &mask, NULL);
+
+  /* After faulthandler (started by the boot module), so it runs second. */
+  crash_handlers_install ();
+  atexit (exit_flush);
 
   if (!viva_worker_forbid_processes (&error))
     dprintf (fds.real_stderr, "viva-python-worker: new processes stay allowed: %s\n", error->message);

@@ -7,6 +7,8 @@
 
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
+#include <fcntl.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "viva-runner-private.h"
@@ -14,17 +16,27 @@
 /* Where and how the worker process starts.
  *
  * Outside Flatpak the worker runs under bubblewrap: every namespace
- * unshared (no network), /usr and the few files of /etc that Python,
- * fontconfig and BLAS read mounted read-only, a private tmpfs on /tmp as
- * its home and working directory, nothing of the user's home. Root keeps
- * no identity or capability inside. Inside Flatpak, bubblewrap is blocked
- * by Flatpak's seccomp filter, so the worker is a sub-sandbox through
- * `flatpak-spawn --sandbox --no-network`. Either way the worker sets its own
- * resource limits and forbids new processes (flatpak-spawn does not pass
- * rlimits on). */
+ * unshared (no network), the worker itself as pid 1 (no init of
+ * bubblewrap's to ptrace), read-only only what Python needs: its standard
+ * library and site-packages, the shared libraries, matplotlib's data and
+ * fonts, and the few files of /etc that Python, fontconfig and BLAS read;
+ * not /usr/bin, /usr/libexec or /usr/share, so neither the app's programs
+ * nor its data (the bundled pack is in them). A private tmpfs of
+ * TMPFS_SIZE on /tmp is its home and working directory; nothing of the
+ * host is writable and no host path shows inside (the worker is bound at
+ * a fixed path, the environment is ours). Root keeps no identity or
+ * capability inside. Inside Flatpak, bubblewrap is blocked by Flatpak's
+ * seccomp filter, so the worker is a sub-sandbox through `flatpak-spawn
+ * --sandbox --no-network`. Either way the worker sets its own resource
+ * limits and seccomp filter (flatpak-spawn does not pass rlimits on). */
 
 #define SANDBOX_HOME "/tmp"
 #define SANDBOX_CACHE "/var/cache/viva"
+#define SANDBOX_WORKER "/usr/libexec/viva-python-worker"
+#define SANDBOX_MPLCONFIG "/tmp/.matplotlib"
+#define FONT_CACHE_FD 4
+#define WORKER_FD 5
+#define TMPFS_SIZE "134217728" /* 128 MiB: scratch files, two of RLIMIT_FSIZE */
 
 static const char * const etc_files[] = {
   "/etc/alternatives",   /* Debian's libblas.so.3 is a link through here */
@@ -164,23 +176,117 @@ add (GPtrArray  *argv,
   va_end (args);
 }
 
-static void
-add_bwrap_args (VivaRunnerLaunch *launch,
-                GPtrArray        *argv)
+/* /usr/lib and /usr/lib64 entries the worker reads: Python's standard
+ * library and site-packages (python3*), the shared libraries (the
+ * multiarch folder, or all of lib64 where that is the library folder),
+ * locales. The rest (the app's own folders among them) stays out. */
+static gboolean
+is_python_lib_entry (const char *dir,
+                     const char *name)
 {
+  if (g_str_has_prefix (name, "python3") || g_str_equal (name, "locale"))
+    return TRUE;
+  /* Debian's multiarch folder, such as x86_64-linux-gnu. */
+  if (g_str_equal (dir, "/usr/lib") && strstr (name, "-linux-") != NULL)
+    return TRUE;
+  return FALSE;
+}
+
+static void
+add_usr_binds (GPtrArray *argv)
+{
+  static const char * const share[] = {
+    "/usr/share/matplotlib",  /* Debian puts matplotlib's data here */
+    "/usr/share/fonts",       /* matplotlib finds the system's fonts */
+    "/usr/share/zoneinfo",
+    "/usr/share/locale/locale.alias",
+  };
+  static const char * const lib_dirs[] = { "/usr/lib", "/usr/local/lib" };
+  g_autofree char *lib64 = g_file_read_link ("/usr/lib64", NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (lib_dirs); i++)
+    {
+      g_autoptr(GDir) dir = g_dir_open (lib_dirs[i], 0, NULL);
+      const char *name;
+
+      while (dir != NULL && (name = g_dir_read_name (dir)))
+        if (is_python_lib_entry (lib_dirs[i], name))
+          {
+            g_autofree char *path = g_build_filename (lib_dirs[i], name, NULL);
+            add (argv, "--ro-bind", path, path, NULL);
+          }
+    }
+
+  /* Fedora keeps every library in /usr/lib64; on Debian it holds only the
+   * dynamic loader's link. */
+  if (lib64 != NULL)
+    add (argv, "--symlink", lib64, "/usr/lib64", NULL);
+  else if (g_file_test ("/usr/lib64", G_FILE_TEST_IS_DIR))
+    add (argv, "--ro-bind", "/usr/lib64", "/usr/lib64", NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (share); i++)
+    add (argv, "--ro-bind-try", share[i], share[i], NULL);
+}
+
+/* The font list the prepare step wrote, or %NULL. */
+static char *
+find_font_cache (const char *mplconfig)
+{
+  g_autoptr(GDir) dir = g_dir_open (mplconfig, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)))
+    if (g_str_has_prefix (name, "fontlist-") && g_str_has_suffix (name, ".json"))
+      return g_strdup (name);
+  return NULL;
+}
+
+/* Gives the sandbox a copy of @path at @dest (in its tmpfs) through a file
+ * descriptor: a bind mount would show @path in /proc/self/mountinfo. */
+static gboolean
+add_file_copy (GSubprocessLauncher *launcher,
+               GPtrArray           *argv,
+               int                  target_fd,
+               const char          *path,
+               const char          *perms,
+               const char          *dest)
+{
+  int fd = open (path, O_RDONLY | O_CLOEXEC);
+  g_autofree char *fd_arg = g_strdup_printf ("%d", target_fd);
+
+  if (fd < 0)
+    return FALSE;
+  g_subprocess_launcher_take_fd (launcher, fd, target_fd);
+  add (argv, "--perms", perms, "--file", fd_arg, dest, NULL);
+  return TRUE;
+}
+
+static void
+add_bwrap_args (VivaRunnerLaunch    *launch,
+                GSubprocessLauncher *launcher,
+                GPtrArray           *argv,
+                gboolean             prepare)
+{
+  g_autofree char *mplconfig = g_build_filename (launch->cache_dir, "matplotlib", NULL);
   static const char * const top[] = { "/bin", "/sbin", "/lib", "/lib64", "/lib32", "/libx32" };
   g_autoptr(GDir) etc = NULL;
   const char *name;
 
+  /* --as-pid-1: the worker is the namespace's init, so there is no
+   * bubblewrap process inside to ptrace (it has neither the worker's
+   * seccomp filter nor its limits). The font cache is built to the end
+   * even when a short viva-cli run has left. */
   add (argv, launch->bwrap,
-       "--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL",
+       "--unshare-all", "--as-pid-1", "--new-session", "--cap-drop", "ALL",
        NULL);
+  if (!prepare)
+    add (argv, "--die-with-parent", NULL);
 
   /* Root would be root inside too: become nobody instead. */
   if (getuid () == 0)
     add (argv, "--unshare-user", "--uid", "65534", "--gid", "65534", NULL);
 
-  add (argv, "--ro-bind", "/usr", "/usr", NULL);
+  add_usr_binds (argv);
   for (guint i = 0; i < G_N_ELEMENTS (top); i++)
     {
       g_autofree char *target = g_file_read_link (top[i], NULL);
@@ -206,31 +312,54 @@ add_bwrap_args (VivaRunnerLaunch *launch,
   add (argv,
        "--proc", "/proc",
        "--dev", "/dev",
-       "--tmpfs", "/tmp",
-       "--bind", launch->cache_dir, SANDBOX_CACHE,
+       "--size", TMPFS_SIZE, "--tmpfs", "/tmp",
        "--chdir", SANDBOX_HOME,
        NULL);
 
-  /* After the private /tmp, so a worker built under /tmp (a CI checkout)
-   * is not hidden by it. */
-  if (!g_str_has_prefix (launch->worker, "/usr/"))
-    add (argv, "--ro-bind", launch->worker, launch->worker, NULL);
+  /* The font cache is written only by a worker that runs no student code
+   * (see launch_prepare_font_cache()); the others get a copy of it. */
+  if (prepare)
+    add (argv, "--dir", "/var/cache", "--bind", mplconfig, SANDBOX_CACHE, NULL);
+  else
+    {
+      g_autofree char *font_cache = find_font_cache (mplconfig);
+
+      add (argv, "--dir", SANDBOX_MPLCONFIG, NULL);
+      if (font_cache != NULL)
+        {
+          g_autofree char *source = g_build_filename (mplconfig, font_cache, NULL);
+          g_autofree char *dest = g_build_filename (SANDBOX_MPLCONFIG, font_cache, NULL);
+
+          add_file_copy (launcher, argv, FONT_CACHE_FD, source, "0644", dest);
+        }
+    }
+
+  /* At a fixed path, so that /proc/1/cmdline shows no host folder; copied
+   * rather than bound when it lives in the home folder (a developer's
+   * build), whose path mountinfo would show. */
+  if (!g_str_has_prefix (launch->worker, g_get_home_dir ()) ||
+      !add_file_copy (launcher, argv, WORKER_FD, launch->worker, "0555", SANDBOX_WORKER))
+    add (argv, "--ro-bind", launch->worker, SANDBOX_WORKER, NULL);
+
+  /* bubblewrap's root and /dev are tmpfs without a size: read-only, or
+   * they would hold what the sized /tmp refuses. Device nodes stay
+   * writable on a read-only /dev. */
+  add (argv, "--remount-ro", "/dev", "--remount-ro", "/", NULL);
 }
 
 static void
 set_environ (GSubprocessLauncher *launcher,
              GPtrArray           *argv,
              const char          *home,
-             const char          *cache,
+             const char          *mplconfig,
              gboolean             as_arguments)
 {
-  g_autofree char *mpl = g_build_filename (cache, "matplotlib", NULL);
   const char *vars[][2] = {
     { "PATH", "/usr/bin:/bin" },
     { "HOME", home },
     { "TMPDIR", home },
     { "LANG", "C.UTF-8" },
-    { "MPLCONFIGDIR", mpl },
+    { "MPLCONFIGDIR", mplconfig },
     { "OPENBLAS_NUM_THREADS", "1" },
     { "OMP_NUM_THREADS", "1" },
   };
@@ -246,6 +375,46 @@ set_environ (GSubprocessLauncher *launcher,
       else
         g_subprocess_launcher_setenv (launcher, vars[i][0], vars[i][1], TRUE);
     }
+}
+
+static void
+prepare_done_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  g_autoptr(GSubprocess) process = G_SUBPROCESS (object);
+
+  g_subprocess_wait_finish (process, result, NULL);
+}
+
+/* Builds matplotlib's font cache in the host's cache folder, once, with a
+ * worker that reads no request and so runs no student code: the only
+ * writable host folder a worker ever gets. Workers that run code get a
+ * copy. Nothing waits for it: until it is there, a worker that
+ * imports matplotlib builds a list of its own in its tmpfs. */
+static void
+launch_prepare_font_cache (VivaRunnerLaunch *launch)
+{
+  static gboolean started;
+  g_autoptr(GSubprocessLauncher) launcher = NULL;
+  g_autoptr(GPtrArray) argv = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *mplconfig = g_build_filename (launch->cache_dir, "matplotlib", NULL);
+  g_autofree char *existing = find_font_cache (mplconfig);
+  GSubprocess *process;
+
+  if (started || existing != NULL)
+    return;
+  started = TRUE;
+
+  g_mkdir_with_parents (mplconfig, 0700);
+  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_SILENCE | G_SUBPROCESS_FLAGS_STDERR_SILENCE);
+  add_bwrap_args (launch, launcher, argv, TRUE);
+  set_environ (launcher, argv, SANDBOX_HOME, SANDBOX_CACHE, FALSE);
+  add (argv, SANDBOX_WORKER, "--prepare-font-cache", NULL);
+  g_ptr_array_add (argv, NULL);
+
+  if ((process = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv->pdata, NULL)))
+    g_subprocess_wait_async (process, NULL, prepare_done_cb, NULL);
 }
 
 static void
@@ -279,8 +448,10 @@ _viva_runner_launch_spawn (VivaRunnerLaunch   *launch,
   switch (sandbox)
     {
     case VIVA_RUNNER_SANDBOX_BUBBLEWRAP:
-      add_bwrap_args (launch, argv);
-      set_environ (launcher, argv, SANDBOX_HOME, SANDBOX_CACHE, FALSE);
+      launch_prepare_font_cache (launch);
+      add_bwrap_args (launch, launcher, argv, FALSE);
+      set_environ (launcher, argv, SANDBOX_HOME, SANDBOX_MPLCONFIG, FALSE);
+      add (argv, SANDBOX_WORKER, NULL);
       break;
 
     case VIVA_RUNNER_SANDBOX_FLATPAK:
@@ -288,7 +459,8 @@ _viva_runner_launch_spawn (VivaRunnerLaunch   *launch,
        * app's data or cache folders: everything lives in /tmp. */
       add (argv, "flatpak-spawn", "--sandbox", "--no-network", "--watch-bus",
            "--forward-fd=3", "--directory=/tmp", NULL);
-      set_environ (launcher, argv, "/tmp", "/tmp", TRUE);
+      set_environ (launcher, argv, "/tmp", "/tmp/.matplotlib", TRUE);
+      add (argv, launch->worker, NULL);
       break;
 
     case VIVA_RUNNER_SANDBOX_NONE:
@@ -298,11 +470,15 @@ _viva_runner_launch_spawn (VivaRunnerLaunch   *launch,
         return NULL;
       g_subprocess_launcher_set_cwd (launcher, launch->work_dir);
       g_subprocess_launcher_set_child_setup (launcher, child_setup, NULL, NULL);
-      set_environ (launcher, argv, launch->work_dir, launch->cache_dir, FALSE);
+      {
+        g_autofree char *mplconfig = g_build_filename (launch->cache_dir, "matplotlib", NULL);
+
+        set_environ (launcher, argv, launch->work_dir, mplconfig, FALSE);
+      }
+      add (argv, launch->worker, NULL);
       break;
     }
 
-  add (argv, launch->worker, NULL);
   g_ptr_array_add (argv, g_strdup_printf ("--memory-limit=%" G_GUINT64_FORMAT, memory_limit));
   g_ptr_array_add (argv, NULL);
 

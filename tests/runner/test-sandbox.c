@@ -1,0 +1,372 @@
+/* test-sandbox.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+/* Hostile code against the real worker in its real sandbox (bubblewrap):
+ * one case per way out that a student could try. Each asserts what the
+ * student or the teacher would notice: the attempt fails, the console says
+ * why in a sentence, and the next run works. */
+
+#include "config.h"
+
+#include <gio/gio.h>
+
+#include "viva-run-result-private.h"
+#include "viva-runner.h"
+#include "viva-test-util.h"
+
+typedef struct
+{
+  VivaRunner *runner;
+  GString    *out;
+  GString    *err;
+  GPtrArray  *images;
+} Fixture;
+
+static void
+on_stdout (VivaRunner *runner,
+           const char *text,
+           Fixture    *fixture)
+{
+  g_string_append (fixture->out, text);
+}
+
+static void
+on_stderr (VivaRunner *runner,
+           const char *text,
+           Fixture    *fixture)
+{
+  g_string_append (fixture->err, text);
+}
+
+static void
+on_image (VivaRunner *runner,
+          GBytes     *png,
+          Fixture    *fixture)
+{
+  g_ptr_array_add (fixture->images, g_bytes_ref (png));
+}
+
+static void
+fixture_setup (Fixture       *fixture,
+               gconstpointer  data)
+{
+  fixture->runner = viva_runner_new ();
+  fixture->out = g_string_new (NULL);
+  fixture->err = g_string_new (NULL);
+  fixture->images = g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref);
+  g_signal_connect (fixture->runner, "stdout", G_CALLBACK (on_stdout), fixture);
+  g_signal_connect (fixture->runner, "stderr", G_CALLBACK (on_stderr), fixture);
+  g_signal_connect (fixture->runner, "image", G_CALLBACK (on_image), fixture);
+}
+
+static void
+fixture_teardown (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  g_signal_handlers_disconnect_by_data (fixture->runner, fixture);
+  g_assert_finalize_object (fixture->runner);
+  g_string_free (fixture->out, TRUE);
+  g_string_free (fixture->err, TRUE);
+  g_ptr_array_unref (fixture->images);
+}
+
+static void
+store_result (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  *(GAsyncResult **) user_data = g_object_ref (result);
+}
+
+static VivaRunResult *
+run (Fixture    *fixture,
+     const char *code,
+     guint       timeout_ms)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  VivaRunResult *run_result;
+
+  g_string_truncate (fixture->out, 0);
+  g_string_truncate (fixture->err, 0);
+  g_ptr_array_set_size (fixture->images, 0);
+  viva_runner_run_async (fixture->runner, code, timeout_ms, NULL, store_result, &result);
+  viva_test_run_until_result (&result);
+  run_result = viva_runner_run_finish (fixture->runner, result, &error);
+  g_assert_no_error (error);
+  g_assert_true (VIVA_IS_RUN_RESULT (run_result));
+  return run_result;
+}
+
+static void
+assert_ok (VivaRunResult *result)
+{
+  if (viva_run_result_get_status (result) != VIVA_RUN_STATUS_OK)
+    g_error ("expected ok, got %s: %s\n%s", viva_run_status_to_string (viva_run_result_get_status (result)),
+             viva_run_result_get_summary (result), viva_run_result_get_traceback (result));
+}
+
+/* The worker answers again after whatever came before. */
+static void
+assert_responsive (Fixture *fixture)
+{
+  g_autoptr(VivaRunResult) result = run (fixture, "print(6 * 7)", 0);
+
+  assert_ok (result);
+  g_assert_cmpstr (fixture->out->str, ==, "42\n");
+}
+
+static gboolean
+require_bubblewrap (Fixture *fixture)
+{
+  g_autoptr(VivaRunResult) result = NULL;
+
+  if (g_file_test ("/.flatpak-info", G_FILE_TEST_EXISTS))
+    {
+      g_test_skip ("inside Flatpak the worker is not under bubblewrap");
+      return FALSE;
+    }
+
+  result = run (fixture, "pass", 0);
+  assert_ok (result);
+  if (viva_runner_get_sandbox (fixture->runner) == VIVA_RUNNER_SANDBOX_BUBBLEWRAP)
+    return TRUE;
+
+  g_test_skip (viva_runner_get_sandbox_message (fixture->runner));
+  return FALSE;
+}
+
+/* No process to take over: the worker is alone in its pid namespace (no
+ * bubblewrap init as pid 1), and ptrace, process_vm_readv, pidfd_open and
+ * pidfd_getfd fail on every pid it can name. */
+static void
+test_ptrace (Fixture       *fixture,
+             gconstpointer  data)
+{
+  g_autoptr(VivaRunResult) result = NULL;
+
+  if (!require_bubblewrap (fixture))
+    return;
+
+  result = run (fixture,
+                "import ctypes, os\n"
+                "libc = ctypes.CDLL(None, use_errno=True)\n"
+                "pids = sorted(int(p) for p in os.listdir('/proc') if p.isdigit())\n"
+                "print('visible', pids == [os.getpid()], os.getpid())\n"
+                "class iovec(ctypes.Structure):\n"
+                "    _fields_ = [('base', ctypes.c_void_p), ('len', ctypes.c_size_t)]\n"
+                "buf = ctypes.create_string_buffer(64)\n"
+                "local = iovec(ctypes.cast(buf, ctypes.c_void_p), 64)\n"
+                "remote = iovec(0x400000, 64)\n"
+                "calls = {\n"
+                "  'attach': lambda pid: libc.ptrace(16, pid, 0, 0),\n"
+                "  'seize': lambda pid: libc.ptrace(0x4206, pid, 0, 0),\n"
+                "  'vm_readv': lambda pid: libc.process_vm_readv(pid, ctypes.byref(local), 1, ctypes.byref(remote), 1, 0),\n"
+                "  'vm_writev': lambda pid: libc.process_vm_writev(pid, ctypes.byref(local), 1, ctypes.byref(remote), 1, 0),\n"
+                "  'pidfd_open': lambda pid: libc.syscall(434, pid, 0),\n"
+                "  'pidfd_getfd': lambda pid: libc.syscall(438, 0, 3, 0),\n"
+                "}\n"
+                "for pid in sorted(set(pids + [1, 2])):\n"
+                "    for name, call in calls.items():\n"
+                "        ctypes.set_errno(0)\n"
+                "        r = call(pid)\n"
+                "        print(name, pid, r, os.strerror(ctypes.get_errno()) if r < 0 else 'ALLOWED')\n",
+                10000);
+  assert_ok (result);
+  /* The worker is pid 1 itself. */
+  g_assert_true (g_str_has_prefix (fixture->out->str, "visible True 1\n"));
+  g_assert_null (strstr (fixture->out->str, "ALLOWED"));
+  g_assert_nonnull (strstr (fixture->out->str, "attach 1 -1 Operation not permitted"));
+  g_assert_nonnull (strstr (fixture->out->str, "vm_readv 1 -1 Operation not permitted"));
+  g_assert_nonnull (strstr (fixture->out->str, "pidfd_getfd 1 -1 Operation not permitted"));
+  assert_responsive (fixture);
+}
+
+/* Nothing inside names the host: not the user's home or name, nor the
+ * build folder the tests run from. */
+static void
+test_host_paths (Fixture       *fixture,
+                 gconstpointer  data)
+{
+  g_autoptr(VivaRunResult) result = NULL;
+  const char *build_root = g_getenv ("VIVA_BUILD_ROOT");
+
+  if (!require_bubblewrap (fixture))
+    return;
+
+  result = run (fixture,
+                "import os\n"
+                "for path in ['/proc/1/cmdline', '/proc/1/environ', '/proc/self/mountinfo', '/proc/self/mounts']:\n"
+                "    with open(path, 'rb') as f:\n"
+                "        print(f.read().replace(b'\\0', b' ').decode())\n"
+                "print(os.getcwd(), os.environ.get('HOME'), os.path.realpath('/proc/self/exe'))\n",
+                10000);
+  assert_ok (result);
+  g_assert_nonnull (strstr (fixture->out->str, "/usr/libexec/viva-python-worker"));
+  g_assert_null (strstr (fixture->out->str, g_get_home_dir ()));
+  g_assert_null (strstr (fixture->out->str, g_get_user_cache_dir ()));
+  g_assert_null (strstr (fixture->out->str, "/home/"));
+  if (build_root != NULL && !g_str_has_prefix (build_root, "/usr"))
+    {
+      /* The worker is bound from the build folder, which mountinfo names
+       * unless it is in the home folder; the command line never does. */
+      g_autofree char *cmdline = g_strndup (fixture->out->str, strcspn (fixture->out->str, "\n"));
+
+      g_assert_null (strstr (cmdline, build_root));
+    }
+}
+
+/* The app's programs and data (the bundled pack is compiled into them) are
+ * not in the sandbox, so code cannot read the pack's hidden tests. */
+static void
+test_app_unreadable (Fixture       *fixture,
+                     gconstpointer  data)
+{
+  g_autoptr(VivaRunResult) result = NULL;
+  g_autoptr(GString) code = g_string_new ("import os\nfor path in [");
+  const char *vars[] = { "VIVA_APP", "VIVA_CLI" };
+  g_autofree char *pack = NULL;
+
+  if (!require_bubblewrap (fixture))
+    return;
+
+  for (guint i = 0; i < G_N_ELEMENTS (vars); i++)
+    if (g_getenv (vars[i]) != NULL)
+      g_string_append_printf (code, "'%s', ", g_getenv (vars[i]));
+  if (g_getenv ("VIVA_SOURCE_ROOT") != NULL)
+    {
+      pack = g_build_filename (g_getenv ("VIVA_SOURCE_ROOT"), "data", "packs", "intro-ai.json", NULL);
+      g_assert_true (g_file_test (pack, G_FILE_TEST_EXISTS));
+      g_string_append_printf (code, "'%s', ", pack);
+    }
+  g_string_append (code,
+                   "'/usr/bin/viva', '/usr/bin/viva-cli', '/usr/local/bin/viva', '/usr/share/viva',\n"
+                   "             '/usr/bin/python3', '/usr/share']:\n"
+                   "    try:\n"
+                   "        open(path, 'rb').read(16)\n"
+                   "        print('READ', path)\n"
+                   "    except OSError as error:\n"
+                   "        print(type(error).__name__, path)\n"
+                   "print(sorted(os.listdir('/usr')))\n");
+
+  result = run (fixture, code->str, 10000);
+  assert_ok (result);
+  g_assert_null (strstr (fixture->out->str, "READ"));
+  g_assert_nonnull (strstr (fixture->out->str, "FileNotFoundError /usr/bin/viva-cli"));
+  if (pack != NULL)
+    {
+      g_autofree char *line = g_strdup_printf ("FileNotFoundError %s\n", pack);
+      g_assert_nonnull (strstr (fixture->out->str, line));
+    }
+  /* No bin, libexec holds the worker alone, share only fonts and the like. */
+  g_assert_null (strstr (fixture->out->str, "'bin'"));
+}
+
+/* Nothing but the sized /tmp is writable: the root, /dev and /usr refuse,
+ * no host folder is bound writable, and /tmp fills at its size, with an
+ * error the student can read; the app's disk is never touched. */
+static void
+test_disk_fill (Fixture       *fixture,
+                gconstpointer  data)
+{
+  g_autoptr(VivaRunResult) result = NULL;
+  g_autoptr(VivaRunResult) fill = NULL;
+
+  if (!require_bubblewrap (fixture))
+    return;
+
+  result = run (fixture,
+                "import os\n"
+                "writable = []\n"
+                "for line in open('/proc/self/mountinfo'):\n"
+                "    point = line.split()[4]\n"
+                "    if point.startswith(('/proc', '/tmp')) or point == '/dev/pts':\n"
+                "        continue\n"
+                "    try:\n"
+                "        with open(os.path.join(point, 'viva-probe'), 'w') as f:\n"
+                "            f.write('x')\n"
+                "        writable.append(point)\n"
+                "    except OSError:\n"
+                "        pass\n"
+                "print('writable', writable)\n",
+                10000);
+  assert_ok (result);
+  g_assert_cmpstr (fixture->out->str, ==, "writable []\n");
+
+  fill = run (fixture,
+              "chunk = b'x' * (1 << 20)\n"
+              "written = 0\n"
+              "try:\n"
+              "    for n in range(4):\n"
+              "        with open(f'fill{n}.bin', 'wb') as f:\n"
+              "            for i in range(60):\n"
+              "                f.write(chunk)\n"
+              "                f.flush()\n"
+              "                written += 1\n"
+              "finally:\n"
+              "    print(written)\n",
+              20000);
+  g_assert_cmpint (viva_run_result_get_status (fill), ==, VIVA_RUN_STATUS_ERROR);
+  g_assert_cmpstr (viva_run_result_get_error_type (fill), ==, "OSError");
+  g_assert_nonnull (strstr (viva_run_result_get_error_message (fill), "No space left on device"));
+  /* 128 MiB, less what the worker keeps there. */
+  g_assert_cmpint (atoi (fixture->out->str), >=, 120);
+  g_assert_cmpint (atoi (fixture->out->str), <=, 128);
+
+  g_clear_object (&result);
+  result = run (fixture, "import os\nfor n in range(4):\n    os.path.exists(f'fill{n}.bin') and os.remove(f'fill{n}.bin')\n", 0);
+  assert_ok (result);
+  assert_responsive (fixture);
+}
+
+/* What a program printed just before it ended the process reaches the
+ * console: before os._exit(), exit() from C, a segfault. */
+static void
+test_output_before_exit (Fixture       *fixture,
+                         gconstpointer  data)
+{
+  const struct {
+    const char    *code;
+    VivaRunStatus  status;
+  } cases[] = {
+    { "print('last words')\nimport os\nos.write(1, b'from C\\n')\nos._exit(3)\n", VIVA_RUN_STATUS_CRASHED },
+    { "print('last words')\nimport os\nos.write(1, b'from C\\n')\nimport ctypes\nctypes.CDLL(None).exit(0)\n",
+      VIVA_RUN_STATUS_CRASHED },
+    { "print('last words')\nimport os\nos.write(1, b'from C\\n')\nimport ctypes\nctypes.string_at(0)\n",
+      VIVA_RUN_STATUS_CRASHED },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(VivaRunResult) result = run (fixture, cases[i].code, 10000);
+
+      g_test_message ("case %u: out %s, err %s", i, fixture->out->str, fixture->err->str);
+      g_assert_cmpint (viva_run_result_get_status (result), ==, cases[i].status);
+      g_assert_true (viva_run_result_get_state_reset (result));
+      g_assert_nonnull (strstr (fixture->out->str, "last words\n"));
+      g_assert_nonnull (strstr (fixture->out->str, "from C\n"));
+      g_assert_nonnull (viva_run_result_get_summary (result));
+    }
+
+  assert_responsive (fixture);
+}
+
+#define ADD(path, func) \
+  g_test_add ("/viva/sandbox/" path, Fixture, NULL, fixture_setup, func, fixture_teardown)
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  ADD ("ptrace", test_ptrace);
+  ADD ("host-paths", test_host_paths);
+  ADD ("app-unreadable", test_app_unreadable);
+  ADD ("disk-fill", test_disk_fill);
+  ADD ("output-before-exit", test_output_before_exit);
+
+  return g_test_run ();
+}
