@@ -5,50 +5,15 @@
 
 #include "config.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <glib/gi18n.h>
-#include <glib/gstdio.h>
-#include <unistd.h>
 
-#include "viva-chat-message.h"
 #include "viva-exam-error.h"
-#include "viva-exam-session.h"
-#include "viva-exam-verdict.h"
+#include "viva-exam-session-private.h"
 #include "viva-pack.h"
-#include "viva-tool-call.h"
 
-/* Writes go to one thread, in order (a GThreadPool of one). Only plain
- * data crosses: the text to write and a small shared block. A checkpoint
- * job whose generation is older than the newest queued one is skipped, so
- * a slow disk costs writes, never memory or order. */
-
-typedef struct
-{
-  char   *dir;
-  int     trace_fd;
-  gint    latest;        /* generation of the newest queued checkpoint */
-  GMutex  mutex;
-  char   *error;         /* the first write error, for flush */
-  gint    writes;
-} Shared;
-
-typedef enum
-{
-  JOB_CHECKPOINT,
-  JOB_TRACE,
-  JOB_FLUSH,
-} JobKind;
-
-typedef struct
-{
-  JobKind  kind;
-  Shared  *shared;
-  char    *text;
-  gsize    length;
-  gint     generation;
-  GTask   *task;
-} Job;
+/* The session object: what the examiner writes (checkpoint and trace
+ * lines, handed to the writer thread in viva-exam-session-writer.c) and
+ * what a loaded session holds (viva-exam-session-load.c reads it). */
 
 struct _VivaExamSession
 {
@@ -57,156 +22,18 @@ struct _VivaExamSession
   char        *id;
   char        *dir;
   JsonNode    *checkpoint;
-  GThreadPool *pool;
-  Shared      *shared;
-  gint         generation;
+  VivaExamWriter *writer;
   gint64       started;
 };
 
 G_DEFINE_FINAL_TYPE (VivaExamSession, viva_exam_session, G_TYPE_OBJECT)
 
 static void
-shared_clear (Shared *shared)
-{
-  if (shared->trace_fd >= 0)
-    close (shared->trace_fd);
-  g_free (shared->dir);
-  g_free (shared->error);
-  g_mutex_clear (&shared->mutex);
-}
-
-static void
-shared_unref (Shared *shared)
-{
-  g_atomic_rc_box_release_full (shared, (GDestroyNotify)shared_clear);
-}
-
-static void
-job_free (Job *job)
-{
-  g_clear_pointer (&job->shared, shared_unref);
-  g_free (job->text);
-  g_clear_object (&job->task);
-  g_free (job);
-}
-
-static void
-record_error (Shared     *shared,
-              const char *message)
-{
-  g_mutex_lock (&shared->mutex);
-  if (shared->error == NULL)
-    shared->error = g_strdup (message);
-  g_mutex_unlock (&shared->mutex);
-  g_debug ("exam-session: %s", message);
-}
-
-static gboolean
-ensure_dir (Shared *shared)
-{
-  if (g_mkdir_with_parents (shared->dir, 0700) != 0)
-    {
-      int saved = errno;
-      g_autofree char *message = g_strdup_printf (_("Could not create the session folder %s: %s"),
-                                                  shared->dir, g_strerror (saved));
-      record_error (shared, message);
-      return FALSE;
-    }
-
-  return TRUE;
-}
-
-static void
-write_job (gpointer data,
-           gpointer user_data)
-{
-  Job *job = data;
-  Shared *shared = job->shared;
-
-  switch (job->kind)
-    {
-    case JOB_CHECKPOINT:
-      if (job->generation >= g_atomic_int_get (&shared->latest) && ensure_dir (shared))
-        {
-          g_autofree char *path = g_build_filename (shared->dir, "checkpoint.json", NULL);
-          g_autoptr(GError) error = NULL;
-
-          /* Temporary file, fsync, rename: a crash leaves the old or the new
-           * checkpoint, never a torn one. */
-          if (!g_file_set_contents_full (path, job->text, job->length,
-                                         G_FILE_SET_CONTENTS_CONSISTENT | G_FILE_SET_CONTENTS_DURABLE,
-                                         0600, &error))
-            record_error (shared, error->message);
-          else
-            g_atomic_int_inc (&shared->writes);
-        }
-      break;
-
-    case JOB_TRACE:
-      if (shared->trace_fd < 0 && ensure_dir (shared))
-        {
-          g_autofree char *path = g_build_filename (shared->dir, "trace.jsonl", NULL);
-
-          shared->trace_fd = g_open (path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
-          if (shared->trace_fd < 0)
-            {
-              int saved = errno;
-              g_autofree char *message = g_strdup_printf (_("Could not open the trace %s: %s"),
-                                                          path, g_strerror (saved));
-              record_error (shared, message);
-            }
-        }
-      if (shared->trace_fd >= 0)
-        {
-          /* One write per line: with O_APPEND a killed process leaves whole
-           * lines behind, and the kernel has them at once. */
-          gsize done = 0;
-
-          while (done < job->length)
-            {
-              gssize n = write (shared->trace_fd, job->text + done, job->length - done);
-
-              if (n < 0 && errno == EINTR)
-                continue;
-              if (n <= 0)
-                {
-                  int saved = errno;
-                  g_autofree char *message = g_strdup_printf (_("Could not write the trace: %s"),
-                                                              g_strerror (saved));
-                  record_error (shared, message);
-                  break;
-                }
-              done += n;
-            }
-        }
-      break;
-
-    case JOB_FLUSH:
-      g_mutex_lock (&shared->mutex);
-      if (shared->error != NULL)
-        g_task_return_new_error (job->task, G_IO_ERROR, G_IO_ERROR_FAILED, "%s", shared->error);
-      else
-        g_task_return_boolean (job->task, TRUE);
-      g_mutex_unlock (&shared->mutex);
-      break;
-
-    default:
-      g_assert_not_reached ();
-    }
-
-  job_free (job);
-}
-
-static void
 viva_exam_session_finalize (GObject *object)
 {
   VivaExamSession *self = (VivaExamSession *)object;
 
-  /* Queued writes still run; the pool goes away after them, without the
-   * main thread waiting. */
-  if (self->pool != NULL)
-    g_thread_pool_free (self->pool, FALSE, FALSE);
-  g_clear_pointer (&self->shared, shared_unref);
+  g_clear_pointer (&self->writer, _viva_exam_writer_free);
   g_clear_pointer (&self->checkpoint, json_node_unref);
   g_clear_pointer (&self->id, g_free);
   g_clear_pointer (&self->dir, g_free);
@@ -238,11 +65,19 @@ session_new (const char *sessions_dir,
 
   self->id = g_strdup (id);
   self->dir = g_build_filename (sessions_dir, id, NULL);
-  self->shared = g_atomic_rc_box_new0 (Shared);
-  self->shared->dir = g_strdup (self->dir);
-  self->shared->trace_fd = -1;
-  g_mutex_init (&self->shared->mutex);
-  self->pool = g_thread_pool_new (write_job, NULL, 1, FALSE, NULL);
+  self->writer = _viva_exam_writer_new (self->dir);
+
+  return self;
+}
+
+VivaExamSession *
+_viva_exam_session_new_loaded (const char *sessions_dir,
+                               const char *id,
+                               JsonNode   *checkpoint)
+{
+  VivaExamSession *self = session_new (sessions_dir, id);
+
+  self->checkpoint = json_node_ref (checkpoint);
 
   return self;
 }
@@ -347,7 +182,7 @@ guint64
 viva_exam_session_get_checkpoint_writes (VivaExamSession *self)
 {
   g_return_val_if_fail (VIVA_IS_EXAM_SESSION (self), 0);
-  return (guint64)g_atomic_int_get (&self->shared->writes);
+  return _viva_exam_writer_get_checkpoint_writes (self->writer);
 }
 
 /**
@@ -405,23 +240,13 @@ void
 viva_exam_session_save_checkpoint (VivaExamSession *self,
                                    JsonNode        *checkpoint)
 {
-  Job *job;
-
   g_return_if_fail (VIVA_IS_EXAM_SESSION (self));
   g_return_if_fail (checkpoint != NULL && JSON_NODE_HOLDS_OBJECT (checkpoint));
 
   g_clear_pointer (&self->checkpoint, json_node_unref);
   self->checkpoint = json_node_ref (checkpoint);
 
-  job = g_new0 (Job, 1);
-  job->kind = JOB_CHECKPOINT;
-  job->shared = g_atomic_rc_box_acquire (self->shared);
-  job->text = json_to_string (checkpoint, TRUE);
-  job->length = strlen (job->text);
-  job->generation = ++self->generation;
-  g_atomic_int_set (&self->shared->latest, job->generation);
-
-  g_thread_pool_push (self->pool, job, NULL);
+  _viva_exam_writer_checkpoint (self->writer, json_to_string (checkpoint, TRUE));
 }
 
 /**
@@ -442,7 +267,6 @@ viva_exam_session_trace (VivaExamSession *self,
   g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
   g_autofree char *text = NULL;
   g_autofree char *time = g_date_time_format_iso8601 (now);
-  Job *job;
 
   g_return_if_fail (VIVA_IS_EXAM_SESSION (self));
   g_return_if_fail (event != NULL);
@@ -464,13 +288,7 @@ viva_exam_session_trace (VivaExamSession *self,
   json_node_set_object (node, line);
   text = json_to_string (node, FALSE);
 
-  job = g_new0 (Job, 1);
-  job->kind = JOB_TRACE;
-  job->shared = g_atomic_rc_box_acquire (self->shared);
-  job->text = g_strconcat (text, "\n", NULL);
-  job->length = strlen (job->text);
-
-  g_thread_pool_push (self->pool, job, NULL);
+  _viva_exam_writer_trace (self->writer, g_strconcat (text, "\n", NULL));
 }
 
 /**
@@ -485,17 +303,13 @@ viva_exam_session_flush_async (VivaExamSession     *self,
                                GAsyncReadyCallback  callback,
                                gpointer             user_data)
 {
-  Job *job;
+  GTask *task;
 
   g_return_if_fail (VIVA_IS_EXAM_SESSION (self));
 
-  job = g_new0 (Job, 1);
-  job->kind = JOB_FLUSH;
-  job->shared = g_atomic_rc_box_acquire (self->shared);
-  job->task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (job->task, viva_exam_session_flush_async);
-
-  g_thread_pool_push (self->pool, job, NULL);
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, viva_exam_session_flush_async);
+  _viva_exam_writer_flush (self->writer, task);
 }
 
 gboolean
@@ -507,509 +321,4 @@ viva_exam_session_flush_finish (VivaExamSession  *self,
   g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
 
   return g_task_propagate_boolean (G_TASK (result), error);
-}
-
-static gboolean
-corrupt (GError     **error,
-         const char  *format,
-         ...) G_GNUC_PRINTF (2, 3);
-
-static gboolean
-corrupt (GError     **error,
-         const char  *format,
-         ...)
-{
-  va_list args;
-  g_autofree char *message = NULL;
-
-  va_start (args, format);
-  message = g_strdup_vprintf (format, args);
-  va_end (args);
-
-  g_set_error_literal (error, VIVA_EXAM_ERROR, VIVA_EXAM_ERROR_CHECKPOINT_CORRUPT, message);
-  return FALSE;
-}
-
-static gboolean
-has_type (JsonObject *object,
-          const char *member,
-          GType       type)
-{
-  JsonNode *node = json_object_get_member (object, member);
-
-  if (node == NULL)
-    return FALSE;
-  if (type == JSON_TYPE_OBJECT)
-    return JSON_NODE_HOLDS_OBJECT (node);
-  if (type == JSON_TYPE_ARRAY)
-    return JSON_NODE_HOLDS_ARRAY (node);
-  return JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == type;
-}
-
-static gboolean
-validate (JsonNode  *root,
-          GError   **error)
-{
-  static const struct { const char *member; GType type; } required[] = {
-    { "session", G_TYPE_STRING },
-    { "problem_id", G_TYPE_STRING },
-    { "problem_sha256", G_TYPE_STRING },
-    { "state", G_TYPE_STRING },
-    { "phase", G_TYPE_STRING },
-  };
-  JsonObject *object;
-  JsonArray *array;
-  JsonNode *node;
-  const char *phase;
-  gint64 version;
-
-  if (!JSON_NODE_HOLDS_OBJECT (root))
-    return corrupt (error, _("it is not a JSON object"));
-  object = json_node_get_object (root);
-
-  if (!has_type (object, "format", G_TYPE_STRING) ||
-      g_strcmp0 (json_object_get_string_member (object, "format"), VIVA_EXAM_CHECKPOINT_FORMAT) != 0)
-    return corrupt (error, _("it is not a Viva checkpoint (its “format” is not “%s”)"), VIVA_EXAM_CHECKPOINT_FORMAT);
-
-  if (!has_type (object, "version", G_TYPE_INT64))
-    return corrupt (error, _("its “version” is missing"));
-  version = json_object_get_int_member (object, "version");
-  if (version > VIVA_EXAM_CHECKPOINT_VERSION)
-    {
-      g_set_error (error, VIVA_EXAM_ERROR, VIVA_EXAM_ERROR_CHECKPOINT_NEWER,
-                   _("it was written by a newer Viva (format version %" G_GINT64_FORMAT
-                     ", this one reads up to %d); update Viva to continue it"),
-                   version, VIVA_EXAM_CHECKPOINT_VERSION);
-      return FALSE;
-    }
-  if (version < 1)
-    return corrupt (error, _("its “version” %" G_GINT64_FORMAT " is not valid"), version);
-
-  for (guint i = 0; i < G_N_ELEMENTS (required); i++)
-    if (!has_type (object, required[i].member, required[i].type))
-      return corrupt (error, _("“%s” is missing or not text"), required[i].member);
-
-  phase = json_object_get_string_member (object, "phase");
-  if (!g_str_equal (phase, "model") && !g_str_equal (phase, "tool") && !g_str_equal (phase, "done"))
-    return corrupt (error, _("its phase “%s” is unknown"), phase);
-
-  if (!has_type (object, "pack", JSON_TYPE_OBJECT))
-    return corrupt (error, _("the problem is missing"));
-  if (!has_type (object, "counters", JSON_TYPE_OBJECT))
-    return corrupt (error, _("the counters are missing"));
-
-  if (!has_type (object, "messages", JSON_TYPE_ARRAY))
-    return corrupt (error, _("the messages are missing"));
-  array = json_object_get_array_member (object, "messages");
-  for (guint i = 0; i < json_array_get_length (array); i++)
-    {
-      g_autoptr(GError) local = NULL;
-      g_autoptr(VivaChatMessage) message = viva_chat_message_new_from_json (json_array_get_element (array, i), &local);
-
-      if (message == NULL)
-        return corrupt (error, _("message %u is not valid: %s"), i, local->message);
-    }
-
-  if (!has_type (object, "steps", JSON_TYPE_ARRAY))
-    return corrupt (error, _("the steps are missing"));
-  array = json_object_get_array_member (object, "steps");
-  for (guint i = 0; i < json_array_get_length (array); i++)
-    {
-      JsonNode *element = json_array_get_element (array, i);
-
-      if (!JSON_NODE_HOLDS_OBJECT (element) ||
-          !has_type (json_node_get_object (element), "id", G_TYPE_STRING) ||
-          !has_type (json_node_get_object (element), "name", G_TYPE_STRING))
-        return corrupt (error, _("step %u is not valid"), i);
-    }
-
-  if (json_object_has_member (object, "recent_calls"))
-    {
-      if (!has_type (object, "recent_calls", JSON_TYPE_ARRAY))
-        return corrupt (error, _("the recent calls are not a list"));
-      array = json_object_get_array_member (object, "recent_calls");
-      for (guint i = 0; i < json_array_get_length (array); i++)
-        {
-          JsonNode *element = json_array_get_element (array, i);
-
-          if (!JSON_NODE_HOLDS_VALUE (element) || json_node_get_value_type (element) != G_TYPE_STRING)
-            return corrupt (error, _("recent call %u is not text"), i);
-        }
-    }
-
-  node = json_object_get_member (object, "pending");
-  if (node != NULL && !JSON_NODE_HOLDS_NULL (node))
-    {
-      JsonObject *pending;
-      g_autoptr(GError) local = NULL;
-      g_autoptr(VivaToolCall) call = NULL;
-
-      if (!JSON_NODE_HOLDS_OBJECT (node))
-        return corrupt (error, _("the pending step is not valid"));
-      pending = json_node_get_object (node);
-      if (!has_type (pending, "step", G_TYPE_STRING) ||
-          !(call = viva_tool_call_new_from_json (json_object_get_member (pending, "call"), &local)))
-        return corrupt (error, _("the pending step is not valid"));
-    }
-
-  node = json_object_get_member (object, "verdict");
-  if (node != NULL && !JSON_NODE_HOLDS_NULL (node))
-    {
-      g_autoptr(GError) local = NULL;
-      g_autoptr(VivaExamVerdict) verdict = viva_exam_verdict_new_from_json (node, &local);
-
-      if (verdict == NULL)
-        return corrupt (error, "%s", local->message);
-    }
-
-  node = json_object_get_member (object, "code");
-  if (node != NULL && !JSON_NODE_HOLDS_OBJECT (node))
-    return corrupt (error, _("the code snapshot is not valid"));
-  if (node != NULL &&
-      ((json_object_has_member (json_node_get_object (node), "sha256") &&
-        !has_type (json_node_get_object (node), "sha256", G_TYPE_STRING)) ||
-       (json_object_has_member (json_node_get_object (node), "text") &&
-        !has_type (json_node_get_object (node), "text", G_TYPE_STRING))))
-    return corrupt (error, _("the code snapshot is not valid"));
-
-  return TRUE;
-}
-
-/**
- * viva_exam_checkpoint_parse:
- * @data: the bytes of a `checkpoint.json`
- * @length: their length, or -1 if nul-terminated
- *
- * Parses and validates a checkpoint: never crashes, whatever @data holds.
- * Any thread.
- *
- * Returns: (transfer full): the checkpoint, or %NULL with
- *   %VIVA_EXAM_ERROR_CHECKPOINT_CORRUPT or %VIVA_EXAM_ERROR_CHECKPOINT_NEWER
- *   and a message saying what is wrong
- */
-JsonNode *
-viva_exam_checkpoint_parse (const char  *data,
-                            gssize       length,
-                            GError     **error)
-{
-  g_autoptr(JsonParser) parser = json_parser_new_immutable ();
-  g_autoptr(GError) local = NULL;
-  JsonNode *root;
-
-  if (length < 0)
-    length = data ? strlen (data) : 0;
-
-  if (length == 0)
-    {
-      corrupt (error, _("the file is empty"));
-      return NULL;
-    }
-
-  if (!g_utf8_validate (data, length, NULL))
-    {
-      corrupt (error, _("it is not UTF-8 text"));
-      return NULL;
-    }
-
-  if (!json_parser_load_from_data (parser, data, length, &local))
-    {
-      corrupt (error, _("it is not valid JSON (%s); it may have been cut short"), local->message);
-      return NULL;
-    }
-
-  /* Blank text parses to no value at all. */
-  if ((root = json_parser_get_root (parser)) == NULL)
-    {
-      corrupt (error, _("the file holds no JSON value"));
-      return NULL;
-    }
-
-  if (!validate (root, error))
-    return NULL;
-
-  return json_node_ref (root);
-}
-
-typedef struct
-{
-  char     *sessions_dir;
-  char     *id;
-  JsonNode *checkpoint;
-} Load;
-
-static void
-load_free (Load *load)
-{
-  g_free (load->sessions_dir);
-  g_free (load->id);
-  g_clear_pointer (&load->checkpoint, json_node_unref);
-  g_free (load);
-}
-
-static gboolean
-valid_id (const char *id)
-{
-  return id != NULL && *id != '\0' && *id != '.' && strchr (id, '/') == NULL;
-}
-
-/* Reads, validates, and moves a bad checkpoint aside (never deleting it).
- * Plain data only: runs on a worker thread for the async variant. */
-static JsonNode *
-load_checkpoint (const char  *sessions_dir,
-                 const char  *id,
-                 GError     **error)
-{
-  g_autofree char *path = g_build_filename (sessions_dir, id, "checkpoint.json", NULL);
-  g_autofree char *contents = NULL;
-  g_autoptr(GError) local = NULL;
-  gsize length;
-  JsonNode *node;
-
-  if (!valid_id (id))
-    {
-      g_set_error (error, VIVA_EXAM_ERROR, VIVA_EXAM_ERROR_NOT_FOUND,
-                   _("“%s” is not a session id."), id ? id : "");
-      return NULL;
-    }
-
-  if (!g_file_get_contents (path, &contents, &length, &local))
-    {
-      if (g_error_matches (local, G_FILE_ERROR, G_FILE_ERROR_NOENT))
-        g_set_error (error, VIVA_EXAM_ERROR, VIVA_EXAM_ERROR_NOT_FOUND,
-                     _("There is no saved defense “%s” in %s."), id, sessions_dir);
-      else
-        g_set_error (error, VIVA_EXAM_ERROR, VIVA_EXAM_ERROR_NOT_FOUND,
-                     _("The saved defense “%s” could not be read: %s"), id, local->message);
-      return NULL;
-    }
-
-  if (!(node = viva_exam_checkpoint_parse (contents, length, &local)))
-    {
-      g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
-      g_autofree char *stamp = g_date_time_format (now, "%Y%m%d-%H%M%S");
-      g_autofree char *aside = g_strdup_printf ("%s.%s-%s", path,
-                                                local->code == VIVA_EXAM_ERROR_CHECKPOINT_NEWER ? "newer" : "corrupt",
-                                                stamp);
-
-      if (g_rename (path, aside) != 0)
-        {
-          int saved = errno;
-          g_set_error (error, VIVA_EXAM_ERROR, local->code,
-                       _("The saved defense “%s” cannot be continued: %s. Moving it aside to %s failed too (%s)."),
-                       id, local->message, aside, g_strerror (saved));
-        }
-      else
-        g_set_error (error, VIVA_EXAM_ERROR, local->code,
-                     _("The saved defense “%s” cannot be continued: %s. The file was kept as %s."),
-                     id, local->message, aside);
-      return NULL;
-    }
-
-  return node;
-}
-
-static void
-load_thread (GTask        *task,
-             gpointer      source_object,
-             gpointer      task_data,
-             GCancellable *cancellable)
-{
-  Load *load = task_data;
-  GError *error = NULL;
-
-  if (!(load->checkpoint = load_checkpoint (load->sessions_dir, load->id, &error)))
-    g_task_return_error (task, error);
-  else
-    g_task_return_boolean (task, TRUE);
-}
-
-/**
- * viva_exam_session_load_async:
- * @sessions_dir: (nullable): the folder of sessions, or %NULL for the default
- * @id: the session's id
- *
- * Reads and validates a session's checkpoint on a worker thread. A corrupt
- * or newer-format checkpoint is moved aside (`checkpoint.json.corrupt-…`)
- * and reported with %VIVA_EXAM_ERROR_CHECKPOINT_CORRUPT or
- * %VIVA_EXAM_ERROR_CHECKPOINT_NEWER.
- */
-void
-viva_exam_session_load_async (const char          *sessions_dir,
-                              const char          *id,
-                              GCancellable        *cancellable,
-                              GAsyncReadyCallback  callback,
-                              gpointer             user_data)
-{
-  g_autoptr(GTask) task = g_task_new (NULL, cancellable, callback, user_data);
-  Load *load = g_new0 (Load, 1);
-
-  g_return_if_fail (id != NULL);
-
-  load->sessions_dir = sessions_dir ? g_strdup (sessions_dir) : viva_exam_session_dup_default_dir ();
-  load->id = g_strdup (id);
-  g_task_set_source_tag (task, viva_exam_session_load_async);
-  g_task_set_task_data (task, load, (GDestroyNotify)load_free);
-  g_task_run_in_thread (task, load_thread);
-}
-
-/**
- * viva_exam_session_load_finish:
- *
- * Returns: (transfer full): the session, its checkpoint loaded
- */
-VivaExamSession *
-viva_exam_session_load_finish (GAsyncResult  *result,
-                               GError       **error)
-{
-  Load *load;
-  VivaExamSession *self;
-
-  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
-
-  if (!g_task_propagate_boolean (G_TASK (result), error))
-    return NULL;
-
-  load = g_task_get_task_data (G_TASK (result));
-  self = session_new (load->sessions_dir, load->id);
-  self->checkpoint = json_node_ref (load->checkpoint);
-
-  return self;
-}
-
-/**
- * viva_exam_session_load:
- *
- * The blocking variant of viva_exam_session_load_async(), for the CLI.
- *
- * Returns: (transfer full): the session, its checkpoint loaded
- */
-VivaExamSession *
-viva_exam_session_load (const char  *sessions_dir,
-                        const char  *id,
-                        GError     **error)
-{
-  g_autofree char *dir = sessions_dir ? g_strdup (sessions_dir) : viva_exam_session_dup_default_dir ();
-  g_autoptr(JsonNode) checkpoint = NULL;
-  VivaExamSession *self;
-
-  g_return_val_if_fail (id != NULL, NULL);
-
-  if (!(checkpoint = load_checkpoint (dir, id, error)))
-    return NULL;
-
-  self = session_new (dir, id);
-  self->checkpoint = g_steal_pointer (&checkpoint);
-
-  return self;
-}
-
-typedef struct
-{
-  char *sessions_dir;
-  char *pack_id;
-  char *problem_id;
-} List;
-
-static void
-list_free (List *list)
-{
-  g_free (list->sessions_dir);
-  g_free (list->pack_id);
-  g_free (list->problem_id);
-  g_free (list);
-}
-
-static int
-compare_newest_first (gconstpointer a,
-                      gconstpointer b)
-{
-  return g_strcmp0 (*(const char * const *)b, *(const char * const *)a);
-}
-
-static void
-list_thread (GTask        *task,
-             gpointer      source_object,
-             gpointer      task_data,
-             GCancellable *cancellable)
-{
-  List *list = task_data;
-  g_autoptr(GDir) dir = g_dir_open (list->sessions_dir, 0, NULL);
-  g_autoptr(GPtrArray) ids = g_ptr_array_new_with_free_func (g_free);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *path = g_build_filename (list->sessions_dir, name, "checkpoint.json", NULL);
-      g_autofree char *contents = NULL;
-      g_autoptr(JsonNode) node = NULL;
-      JsonObject *object;
-      gsize length;
-
-      if (g_task_return_error_if_cancelled (task))
-        return;
-
-      /* Only a readable checkpoint counts; a bad one is reported when the
-       * user tries to open it, not here. */
-      if (!g_file_get_contents (path, &contents, &length, NULL) ||
-          !(node = viva_exam_checkpoint_parse (contents, length, NULL)))
-        continue;
-
-      object = json_node_get_object (node);
-      if (g_str_equal (json_object_get_string_member (object, "phase"), "done") ||
-          g_strcmp0 (json_object_get_string_member (object, "problem_id"), list->problem_id) != 0 ||
-          (list->pack_id != NULL &&
-           g_strcmp0 (json_object_get_string_member_with_default (object, "pack_id", NULL), list->pack_id) != 0))
-        continue;
-
-      g_ptr_array_add (ids, g_strdup (name));
-    }
-
-  /* Ids start with their UTC time: newest first. */
-  g_ptr_array_sort (ids, compare_newest_first);
-  g_ptr_array_add (ids, NULL);
-  g_task_return_pointer (task, g_ptr_array_steal (ids, NULL), (GDestroyNotify)g_strfreev);
-}
-
-/**
- * viva_exam_session_list_unfinished_async:
- * @sessions_dir: (nullable): the folder of sessions, or %NULL for the default
- * @pack_id: (nullable): only sessions of this pack
- * @problem_id: only sessions of this problem
- *
- * Finds the defenses of a problem that can be continued, for the
- * "unfinished defense" banner. Reads on a worker thread.
- */
-void
-viva_exam_session_list_unfinished_async (const char          *sessions_dir,
-                                         const char          *pack_id,
-                                         const char          *problem_id,
-                                         GCancellable        *cancellable,
-                                         GAsyncReadyCallback  callback,
-                                         gpointer             user_data)
-{
-  g_autoptr(GTask) task = g_task_new (NULL, cancellable, callback, user_data);
-  List *list = g_new0 (List, 1);
-
-  g_return_if_fail (problem_id != NULL);
-
-  list->sessions_dir = sessions_dir ? g_strdup (sessions_dir) : viva_exam_session_dup_default_dir ();
-  list->pack_id = g_strdup (pack_id);
-  list->problem_id = g_strdup (problem_id);
-  g_task_set_source_tag (task, viva_exam_session_list_unfinished_async);
-  g_task_set_task_data (task, list, (GDestroyNotify)list_free);
-  g_task_run_in_thread (task, list_thread);
-}
-
-/**
- * viva_exam_session_list_unfinished_finish:
- *
- * Returns: (transfer full): session ids, newest first (maybe empty)
- */
-GStrv
-viva_exam_session_list_unfinished_finish (GAsyncResult  *result,
-                                          GError       **error)
-{
-  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
-
-  return g_task_propagate_pointer (G_TASK (result), error);
 }

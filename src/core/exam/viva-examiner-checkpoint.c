@@ -12,7 +12,7 @@
 #include "viva-pack.h"
 
 /* The examiner's whole resumable state as a checkpoint document, and back.
- * viva_exam_checkpoint_parse() (in viva-exam-session.c) has validated the
+ * viva_exam_checkpoint_parse() (in viva-exam-session-load.c) has validated the
  * document's shape before _viva_examiner_from_checkpoint() reads it. */
 
 static void

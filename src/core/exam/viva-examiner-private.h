@@ -116,6 +116,51 @@ void      _viva_examiner_model_delta_cb       (VivaChatModel       *model,
                                                const VivaChatDelta *delta,
                                                VivaExaminer        *self);
 
+/* The turn loop (viva-examiner-loop.c) */
+void          _viva_examiner_trace              (VivaExaminer       *self,
+                                                 const char         *event,
+                                                 JsonObject         *data);
+void          _viva_examiner_checkpoint         (VivaExaminer       *self);
+GCancellable *_viva_examiner_cancellable        (VivaExaminer       *self);
+void          _viva_examiner_complete           (VivaExaminer       *self,
+                                                 VivaExamVerdict    *verdict,
+                                                 GError             *error);
+char         *_viva_examiner_snapshot_code      (VivaExaminer       *self);
+GPtrArray    *_viva_examiner_collect_probes     (VivaExaminer       *self);
+GPtrArray    *_viva_examiner_collect_step_names (VivaExaminer       *self);
+void          _viva_examiner_end_with           (VivaExaminer       *self,
+                                                 VivaExamVerdict    *verdict);
+void          _viva_examiner_end_incomplete     (VivaExaminer       *self,
+                                                 const char         *reason);
+void          _viva_examiner_fail               (VivaExaminer       *self,
+                                                 GError             *error);
+void          _viva_examiner_cancelled          (VivaExaminer       *self);
+VivaChatRequest *_viva_examiner_build_request   (VivaExaminer       *self,
+                                                 const char         *system,
+                                                 gboolean            with_tools);
+void          _viva_examiner_add_usage          (JsonObject         *data,
+                                                 const VivaChatUsage *usage);
+void          _viva_examiner_next_turn          (VivaExaminer       *self);
+
+/* Tool dispatch (viva-examiner-dispatch.c) */
+void          _viva_examiner_start_call         (VivaExaminer       *self,
+                                                 const VivaToolCall *call,
+                                                 const char         *redo_step);
+void          _viva_examiner_after_call         (VivaExaminer       *self);
+
+/* Guardrails (viva-examiner-guardrails.c): pure checks, no side effects */
+void             _viva_examiner_cap_output      (JsonObject         *object,
+                                                 guint               limit);
+VivaChatMessage *_viva_examiner_compact_message (VivaChatMessage    *message);
+char            *_viva_examiner_call_signature  (const char         *name,
+                                                 JsonObject         *arguments);
+char            *_viva_examiner_check_repeats   (VivaExaminer       *self,
+                                                 const char         *name,
+                                                 const char         *signature);
+char            *_viva_examiner_check_protocol  (VivaExaminer       *self);
+char            *_viva_examiner_check_evidence  (VivaExaminer       *self,
+                                                 JsonObject         *arguments);
+
 JsonNode *_viva_examiner_to_checkpoint   (VivaExaminer  *self);
 gboolean  _viva_examiner_from_checkpoint (VivaExaminer  *self,
                                           JsonNode      *checkpoint,
