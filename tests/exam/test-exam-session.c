@@ -370,6 +370,72 @@ check_bad (Fixture      *fixture,
   g_assert_true (kept);
 }
 
+/* Who defends and the integrity timeline (issue 16's exam mode builds on
+ * these) are in every checkpoint from the moment they are set, and come
+ * back with the session. */
+static void
+test_student_timeline (Fixture       *fixture,
+                       gconstpointer  data)
+{
+  g_autoptr(VivaExaminer) examiner = examiner_new (fixture, fixture->problem);
+  g_autoptr(VivaExamSession) session = viva_exam_session_new (fixture->dir);
+  g_autoptr(VivaExamSession) loaded = NULL;
+  g_autoptr(VivaExamSession) again = NULL;
+  g_autoptr(VivaExamVerdict) verdict = NULL;
+  g_autoptr(JsonObject) run_event = json_object_new ();
+  g_autoptr(JsonObject) paste_event = json_object_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = NULL;
+  g_autofree char *text = NULL;
+  JsonObject *checkpoint;
+  JsonArray *timeline;
+
+  viva_exam_session_set_student (session, "Nguyễn Văn An", "S1234");
+  json_object_set_string_member (run_event, "kind", "run");
+  viva_exam_session_add_timeline_event (session, run_event);
+
+  viva_examiner_set_session (examiner, session);
+  verdict = run (fixture, examiner, NULL, &error);
+  g_assert_no_error (error);
+
+  /* After the verdict too: the saved checkpoint is rewritten at once. */
+  json_object_set_string_member (paste_event, "time", "2026-11-30T16:00:00Z");
+  json_object_set_string_member (paste_event, "kind", "paste");
+  json_object_set_int_member (paste_event, "characters", 420);
+  viva_exam_session_add_timeline_event (session, paste_event);
+  flush (session);
+
+  loaded = load (fixture, viva_exam_session_get_id (session), &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (viva_exam_session_get_student_name (loaded), ==, "Nguyễn Văn An");
+  g_assert_cmpstr (viva_exam_session_get_student_id (loaded), ==, "S1234");
+  timeline = viva_exam_session_get_timeline (loaded);
+  g_assert_cmpuint (json_array_get_length (timeline), ==, 2);
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (timeline, 0), "kind"), ==, "run");
+  g_assert_true (json_object_has_member (json_array_get_object_element (timeline, 0), "time"));
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (timeline, 1), "time"),
+                   ==, "2026-11-30T16:00:00Z");
+  g_assert_cmpint (json_object_get_int_member (json_array_get_object_element (timeline, 1), "characters"), ==, 420);
+
+  checkpoint = json_node_get_object (viva_exam_session_get_checkpoint (loaded));
+  g_assert_cmpstr (json_object_get_string_member (checkpoint, "phase"), ==, "done");
+  g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (checkpoint, "student"), "id"),
+                   ==, "S1234");
+
+  /* A loaded session keeps both through its next checkpoint. */
+  viva_exam_session_set_student (loaded, "Nguyễn Văn An", "S1235");
+  flush (loaded);
+  again = load (fixture, viva_exam_session_get_id (session), &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (viva_exam_session_get_student_id (again), ==, "S1235");
+  g_assert_cmpuint (json_array_get_length (viva_exam_session_get_timeline (again)), ==, 2);
+
+  path = g_build_filename (viva_exam_session_get_dir (session), "trace.jsonl", NULL);
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  g_assert_nonnull (strstr (text, "{\"event\":\"timeline\""));
+  g_assert_nonnull (strstr (text, "\"kind\":\"paste\""));
+}
+
 static void
 test_bad_checkpoints (Fixture       *fixture,
                       gconstpointer  data)
@@ -402,6 +468,13 @@ test_bad_checkpoints (Fixture       *fixture,
   check_bad (fixture, "truncated", good, length / 2, VIVA_EXAM_ERROR_CHECKPOINT_CORRUPT, "checkpoint.json.corrupt-");
   check_bad (fixture, "garbage", "\x89PNG\r\n\x1a\n", 8, VIVA_EXAM_ERROR_CHECKPOINT_CORRUPT, "checkpoint.json.corrupt-");
   check_bad (fixture, "future", future, length, VIVA_EXAM_ERROR_CHECKPOINT_NEWER, "checkpoint.json.newer-");
+  {
+    g_autofree char *student = g_strdup_printf ("{\"student\": 7, %s", strchr (good, '{') + 1);
+    g_autofree char *timeline = g_strdup_printf ("{\"timeline\": [\"run\"], %s", strchr (good, '{') + 1);
+
+    check_bad (fixture, "student", student, -1, VIVA_EXAM_ERROR_CHECKPOINT_CORRUPT, "checkpoint.json.corrupt-");
+    check_bad (fixture, "timeline", timeline, -1, VIVA_EXAM_ERROR_CHECKPOINT_CORRUPT, "checkpoint.json.corrupt-");
+  }
 
   /* A missing session is an error of its own, and nothing is moved. */
   g_assert_null (viva_exam_session_load (fixture->dir, "nobody", &error));
@@ -517,6 +590,7 @@ main (int   argc,
   ADD ("bad-checkpoints", test_bad_checkpoints);
   ADD ("list-unfinished", test_list_unfinished);
   ADD ("edits-traced", test_edits_traced);
+  ADD ("student-timeline", test_student_timeline);
 
   return g_test_run ();
 }

@@ -172,6 +172,25 @@ validate (JsonNode  *root,
         return corrupt (error, "%s", local->message);
     }
 
+  node = json_object_get_member (object, "student");
+  if (node != NULL &&
+      (!JSON_NODE_HOLDS_OBJECT (node) ||
+       (json_object_has_member (json_node_get_object (node), "name") &&
+        !has_type (json_node_get_object (node), "name", G_TYPE_STRING)) ||
+       (json_object_has_member (json_node_get_object (node), "id") &&
+        !has_type (json_node_get_object (node), "id", G_TYPE_STRING))))
+    return corrupt (error, _("the student is not valid"));
+
+  if (json_object_has_member (object, "timeline"))
+    {
+      if (!has_type (object, "timeline", JSON_TYPE_ARRAY))
+        return corrupt (error, _("the timeline is not a list"));
+      array = json_object_get_array_member (object, "timeline");
+      for (guint i = 0; i < json_array_get_length (array); i++)
+        if (!JSON_NODE_HOLDS_OBJECT (json_array_get_element (array, i)))
+          return corrupt (error, _("timeline event %u is not valid"), i);
+    }
+
   node = json_object_get_member (object, "code");
   if (node != NULL && !JSON_NODE_HOLDS_OBJECT (node))
     return corrupt (error, _("the code snapshot is not valid"));

@@ -24,6 +24,9 @@ struct _VivaExamSession
   JsonNode    *checkpoint;
   VivaExamWriter *writer;
   gint64       started;
+  char        *student_name;
+  char        *student_id;
+  JsonArray   *timeline;
 };
 
 G_DEFINE_FINAL_TYPE (VivaExamSession, viva_exam_session, G_TYPE_OBJECT)
@@ -34,6 +37,9 @@ viva_exam_session_finalize (GObject *object)
   VivaExamSession *self = (VivaExamSession *)object;
 
   g_clear_pointer (&self->writer, _viva_exam_writer_free);
+  g_clear_pointer (&self->student_name, g_free);
+  g_clear_pointer (&self->student_id, g_free);
+  g_clear_pointer (&self->timeline, json_array_unref);
   g_clear_pointer (&self->checkpoint, json_node_unref);
   g_clear_pointer (&self->id, g_free);
   g_clear_pointer (&self->dir, g_free);
@@ -51,6 +57,7 @@ static void
 viva_exam_session_init (VivaExamSession *self)
 {
   self->started = g_get_monotonic_time ();
+  self->timeline = json_array_new ();
 }
 
 static VivaExamSession *
@@ -76,8 +83,27 @@ _viva_exam_session_new_loaded (const char *sessions_dir,
                                JsonNode   *checkpoint)
 {
   VivaExamSession *self = session_new (sessions_dir, id);
+  JsonObject *root = json_node_get_object (checkpoint);
+  JsonNode *student = json_object_get_member (root, "student");
+  JsonNode *timeline = json_object_get_member (root, "timeline");
 
   self->checkpoint = json_node_ref (checkpoint);
+
+  /* Validated already: an object of strings, an array of objects. */
+  if (student != NULL && JSON_NODE_HOLDS_OBJECT (student))
+    {
+      JsonObject *object = json_node_get_object (student);
+
+      self->student_name = g_strdup (json_object_get_string_member_with_default (object, "name", NULL));
+      self->student_id = g_strdup (json_object_get_string_member_with_default (object, "id", NULL));
+    }
+  if (timeline != NULL && JSON_NODE_HOLDS_ARRAY (timeline))
+    {
+      JsonArray *array = json_node_get_array (timeline);
+
+      for (guint i = 0; i < json_array_get_length (array); i++)
+        json_array_add_element (self->timeline, json_node_copy (json_array_get_element (array, i)));
+    }
 
   return self;
 }
@@ -230,6 +256,148 @@ viva_exam_session_dup_problem (VivaExamSession  *self,
   return g_object_ref (problem);
 }
 
+/* The members the session itself owns (who defends, the integrity
+ * timeline) go into every checkpoint, whoever built the rest. A new top
+ * level, so a sealed (loaded) document is never changed in place. */
+static JsonNode *
+with_session_members (VivaExamSession *self,
+                      JsonNode        *checkpoint)
+{
+  g_autoptr(JsonObject) root = json_object_new ();
+  JsonObjectIter iter;
+  const char *name;
+  JsonNode *value;
+  JsonNode *node;
+
+  json_object_iter_init (&iter, json_node_get_object (checkpoint));
+  while (json_object_iter_next (&iter, &name, &value))
+    if (!g_str_equal (name, "student") && !g_str_equal (name, "timeline"))
+      json_object_set_member (root, name, json_node_ref (value));
+
+  if (self->student_name != NULL || self->student_id != NULL)
+    {
+      JsonObject *student = json_object_new ();
+
+      json_object_set_string_member (student, "name", self->student_name ? self->student_name : "");
+      json_object_set_string_member (student, "id", self->student_id ? self->student_id : "");
+      json_object_set_object_member (root, "student", student);
+    }
+  if (json_array_get_length (self->timeline) > 0)
+    json_object_set_array_member (root, "timeline", json_array_ref (self->timeline));
+
+  node = json_node_new (JSON_NODE_OBJECT);
+  json_node_set_object (node, root);
+  return node;
+}
+
+/**
+ * viva_exam_session_set_student:
+ * @name: (nullable): the student's name
+ * @id: (nullable): the student's id (a matriculation number)
+ *
+ * Stamps the session with who defends; it goes into every checkpoint from
+ * now on (and into the one already saved, at once).
+ */
+void
+viva_exam_session_set_student (VivaExamSession *self,
+                               const char      *name,
+                               const char      *id)
+{
+  g_return_if_fail (VIVA_IS_EXAM_SESSION (self));
+
+  if (g_strcmp0 (name, self->student_name) == 0 && g_strcmp0 (id, self->student_id) == 0)
+    return;
+
+  g_free (self->student_name);
+  self->student_name = g_strdup (name);
+  g_free (self->student_id);
+  self->student_id = g_strdup (id);
+
+  if (self->checkpoint != NULL)
+    {
+      g_autoptr(JsonNode) current = json_node_ref (self->checkpoint);
+      viva_exam_session_save_checkpoint (self, current);
+    }
+}
+
+/**
+ * viva_exam_session_get_student_name:
+ *
+ * Returns: (nullable): the student's name, if the session was stamped
+ */
+const char *
+viva_exam_session_get_student_name (VivaExamSession *self)
+{
+  g_return_val_if_fail (VIVA_IS_EXAM_SESSION (self), NULL);
+  return self->student_name;
+}
+
+/**
+ * viva_exam_session_get_student_id:
+ *
+ * Returns: (nullable): the student's id, if the session was stamped
+ */
+const char *
+viva_exam_session_get_student_id (VivaExamSession *self)
+{
+  g_return_val_if_fail (VIVA_IS_EXAM_SESSION (self), NULL);
+  return self->student_id;
+}
+
+/**
+ * viva_exam_session_add_timeline_event:
+ * @event: `{"kind": "run"|"submit"|"paste"|"hint"|"focus-lost"|"focus-back", …}`;
+ *   a missing `time` is set to now (ISO 8601, UTC)
+ *
+ * Records one integrity event: appended to the checkpoint's `timeline` (the
+ * saved checkpoint is rewritten at once, so a crash keeps it) and traced as
+ * a `timeline` line. Main thread.
+ */
+void
+viva_exam_session_add_timeline_event (VivaExamSession *self,
+                                      JsonObject      *event)
+{
+  g_autoptr(JsonObject) copy = json_object_new ();
+  JsonObjectIter iter;
+  const char *name;
+  JsonNode *value;
+
+  g_return_if_fail (VIVA_IS_EXAM_SESSION (self));
+  g_return_if_fail (event != NULL);
+
+  if (!json_object_has_member (event, "time"))
+    {
+      g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
+      g_autofree char *time = g_date_time_format_iso8601 (now);
+
+      json_object_set_string_member (copy, "time", time);
+    }
+  json_object_iter_init (&iter, event);
+  while (json_object_iter_next (&iter, &name, &value))
+    json_object_set_member (copy, name, json_node_copy (value));
+
+  json_array_add_object_element (self->timeline, json_object_ref (copy));
+  viva_exam_session_trace (self, "timeline", copy);
+
+  if (self->checkpoint != NULL)
+    {
+      g_autoptr(JsonNode) current = json_node_ref (self->checkpoint);
+      viva_exam_session_save_checkpoint (self, current);
+    }
+}
+
+/**
+ * viva_exam_session_get_timeline:
+ *
+ * Returns: (transfer none): the integrity events so far, oldest first
+ */
+JsonArray *
+viva_exam_session_get_timeline (VivaExamSession *self)
+{
+  g_return_val_if_fail (VIVA_IS_EXAM_SESSION (self), NULL);
+  return self->timeline;
+}
+
 /**
  * viva_exam_session_save_checkpoint:
  * @checkpoint: the examiner's state, as _viva_examiner_to_checkpoint() builds it
@@ -244,9 +412,9 @@ viva_exam_session_save_checkpoint (VivaExamSession *self,
   g_return_if_fail (checkpoint != NULL && JSON_NODE_HOLDS_OBJECT (checkpoint));
 
   g_clear_pointer (&self->checkpoint, json_node_unref);
-  self->checkpoint = json_node_ref (checkpoint);
+  self->checkpoint = with_session_members (self, checkpoint);
 
-  _viva_exam_writer_checkpoint (self->writer, json_to_string (checkpoint, TRUE));
+  _viva_exam_writer_checkpoint (self->writer, json_to_string (self->checkpoint, TRUE));
 }
 
 /**

@@ -38,6 +38,15 @@ const char      *viva_exam_session_get_pack_id        (VivaExamSession      *sel
 const char      *viva_exam_session_get_state          (VivaExamSession      *self);
 guint64          viva_exam_session_get_checkpoint_writes (VivaExamSession   *self);
 
+void             viva_exam_session_set_student        (VivaExamSession      *self,
+                                                       const char           *name,
+                                                       const char           *id);
+const char      *viva_exam_session_get_student_name   (VivaExamSession      *self);
+const char      *viva_exam_session_get_student_id     (VivaExamSession      *self);
+void             viva_exam_session_add_timeline_event (VivaExamSession      *self,
+                                                       JsonObject           *event);
+JsonArray       *viva_exam_session_get_timeline       (VivaExamSession      *self);
+
 void             viva_exam_session_load_async         (const char           *sessions_dir,
                                                        const char           *id,
                                                        GCancellable         *cancellable,
