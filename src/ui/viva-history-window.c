@@ -35,6 +35,8 @@ struct _VivaHistoryWindow
   char            *problem_id;
   char            *problem_title;
   char            *open_session_dir;
+  JsonNode        *open_report;
+  GFile           *saved_html;
 };
 
 G_DEFINE_FINAL_TYPE (VivaHistoryWindow, viva_history_window, ADW_TYPE_WINDOW)
@@ -275,6 +277,8 @@ report_cb (GObject      *object,
     }
 
   render_report (self, report);
+  g_clear_pointer (&self->open_report, json_node_unref);
+  self->open_report = json_node_ref (report);
   gtk_widget_set_visible (GTK_WIDGET (self->back_button), TRUE);
   gtk_widget_set_visible (GTK_WIDGET (self->export_button), TRUE);
   gtk_stack_set_visible_child_name (self->stack, "transcript");
@@ -287,6 +291,8 @@ row_activated_cb (VivaHistoryWindow *self,
   const char *dir = g_object_get_data (G_OBJECT (row), "viva-session-dir");
 
   g_free (self->open_session_dir);
+  g_clear_pointer (&self->open_report, json_node_unref);
+  g_clear_object (&self->saved_html);
   self->open_session_dir = g_strdup (dir);
   adw_window_title_set_subtitle (self->window_title,
                                  adw_preferences_row_get_title (ADW_PREFERENCES_ROW (row)));
@@ -310,20 +316,54 @@ export_cb (GObject      *object,
 {
   g_autoptr(VivaHistoryWindow) self = user_data;
   g_autoptr(GError) error = NULL;
-  g_autofree char *message = NULL;
+  g_autoptr(GFile) folder = NULL;
+  g_autofree char *name = NULL;
+  g_autofree char *folder_uri = NULL;
+  g_autofree char *folder_uri_escaped = NULL;
+  g_autofree char *title = NULL;
+  AdwToast *toast;
 
   if (!viva_exam_report_export_finish (result, &error))
     {
+      g_autofree char *message = NULL;
+
       if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         return;
       message = g_strdup_printf (_("The report could not be saved: %s. Choose another folder."), error->message);
-    }
-  else
-    {
-      message = g_strdup (_("Report saved as HTML and JSON"));
+      adw_toast_overlay_add_toast (self->toast_overlay, adw_toast_new (message));
+      return;
     }
 
-  adw_toast_overlay_add_toast (self->toast_overlay, adw_toast_new (message));
+  /* The toast offers both: its button opens the page, and its title links
+   * the folder (a toast has one button; the link opens the file manager). */
+  name = g_markup_escape_text (g_file_peek_path (self->saved_html) ? strrchr (g_file_peek_path (self->saved_html), G_DIR_SEPARATOR) + 1 : "", -1);
+  folder = g_file_get_parent (self->saved_html);
+  folder_uri = g_file_get_uri (folder);
+  folder_uri_escaped = g_markup_escape_text (folder_uri, -1);
+  title = g_strdup_printf ("%s <a href=\"%s\">%s</a>",
+                           name, folder_uri_escaped, _("Show in Folder"));
+  toast = adw_toast_new (title);
+  adw_toast_set_button_label (toast, _("Open"));
+  adw_toast_set_action_name (toast, "report.open");
+  adw_toast_set_timeout (toast, 10);
+  adw_toast_overlay_add_toast (self->toast_overlay, toast);
+}
+
+static void
+open_report_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *parameter)
+{
+  VivaHistoryWindow *self = VIVA_HISTORY_WINDOW (widget);
+  g_autofree char *uri = NULL;
+
+  if (self->saved_html == NULL)
+    return;
+
+  /* HACK: GtkFileLauncher is GTK 4.10; gtk_show_uri() goes through the
+   * OpenURI portal inside Flatpak all the same. */
+  uri = g_file_get_uri (self->saved_html);
+  gtk_show_uri (GTK_WINDOW (self), uri, GDK_CURRENT_TIME);
 }
 
 static void
@@ -345,6 +385,7 @@ chooser_response_cb (VivaHistoryWindow    *self,
           base = g_str_has_suffix (html_path, ".html") ? g_strndup (html_path, strlen (html_path) - 5) : g_strdup (html_path);
           json_path = g_strconcat (base, ".json", NULL);
           json_file = g_file_new_for_path (json_path);
+          g_set_object (&self->saved_html, html_file);
           viva_exam_report_export_async (self->open_session_dir, html_file, json_file,
                                          self->cancellable, export_cb, g_object_ref (self));
         }
@@ -357,14 +398,19 @@ static void
 export_clicked_cb (VivaHistoryWindow *self)
 {
   GtkFileChooserNative *chooser;
+  g_autoptr(GFile) folder = NULL;
   g_autofree char *name = NULL;
+  const char *documents = g_get_user_special_dir (G_USER_DIRECTORY_DOCUMENTS);
 
   chooser = gtk_file_chooser_native_new (_("Export Report"), GTK_WINDOW (self),
                                          GTK_FILE_CHOOSER_ACTION_SAVE,
                                          _("_Save"), _("_Cancel"));
-  name = g_strdup_printf ("%s-%s.html", self->problem_id,
-                          self->open_session_dir ? strrchr (self->open_session_dir, G_DIR_SEPARATOR) + 1 : "defense");
+  /* Named after the student, the problem and the time, so a teacher's
+   * folder of reports sorts and reads by itself. */
+  name = self->open_report ? viva_exam_report_dup_file_name (self->open_report, "html") : g_strdup ("viva-report.html");
   gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), name);
+  folder = g_file_new_for_path (documents && g_file_test (documents, G_FILE_TEST_IS_DIR) ? documents : g_get_home_dir ());
+  gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (chooser), folder, NULL);
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
   g_signal_connect_object (chooser, "response", G_CALLBACK (chooser_response_cb), self, G_CONNECT_SWAPPED);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
@@ -416,6 +462,8 @@ viva_history_window_class_init (VivaHistoryWindowClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, row_activated_cb);
   gtk_widget_class_bind_template_callback (widget_class, back_clicked_cb);
   gtk_widget_class_bind_template_callback (widget_class, export_clicked_cb);
+
+  gtk_widget_class_install_action (widget_class, "report.open", NULL, open_report_action);
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "window.close", NULL);
 }

@@ -176,7 +176,9 @@ test_report_of_a_passing_defense (Fixture       *f,
   g_assert_no_error (f->error);
 
   g_assert_true (g_file_get_contents (html_path, &html, NULL, NULL));
-  g_assert_nonnull (strstr (html, "<h1>K-Means clustering</h1>"));
+  g_assert_nonnull (strstr (html, "<p class=\"sub\">K-Means clustering</p>"));
+  /* Without an identity the page says so rather than guessing. */
+  g_assert_nonnull (strstr (html, "<h1>Unnamed student"));
   g_assert_nonnull (strstr (html, "Passed"));
   g_assert_nonnull (strstr (html, "Score: 100/100"));
   g_assert_nonnull (strstr (html, "The offline examiner"));
@@ -187,6 +189,16 @@ test_report_of_a_passing_defense (Fixture       *f,
   g_assert_nonnull (strstr (html, "&lt;script&gt;"));
   g_assert_null (strstr (html, "<b>k-means</b>"));
   g_assert_nonnull (strstr (html, "local minimum &amp; I rerun it"));
+  /* The answer is in full under its question, not folded away; the
+   * problem's Markdown is rendered; code has numbered lines; no step is
+   * shown as JSON. */
+  g_assert_nonnull (strstr (html, "<div class=\"answer\">It depends on the start: &lt;b&gt;k-means&lt;/b&gt; finds a local minimum &amp; I rerun it.</div>"));
+  g_assert_null (strstr (html, "<details class"));
+  g_assert_nonnull (strstr (html, "<strong>k-means</strong>"));
+  g_assert_null (strstr (html, "# K-Means clustering"));
+  g_assert_nonnull (strstr (html, "<span class=\"ln\">1</span><span class=\"kw\">import</span> random"));
+  g_assert_null (strstr (html, "{\"step\""));
+  g_assert_null (strstr (html, "\\n"));
 
   g_assert_true (json_parser_load_from_file (parser, json_path, NULL));
   report = json_node_get_object (json_parser_get_root (parser));
@@ -297,6 +309,67 @@ test_integrity_counts_edits (void)
   g_assert_nonnull (strstr (html, "No verdict"));
 }
 
+/* What a teacher reads first: who, the engine's facts beside the verdict
+ * with the contradiction in words, the timeline; and nothing a model or a
+ * student wrote becomes markup or a script. */
+static void
+test_teacher_report (void)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(JsonNode) report = NULL;
+  g_autofree char *html = NULL;
+  g_autofree char *name = NULL;
+  const char *checkpoint =
+    "{\"format\":\"viva-checkpoint\",\"version\":1,\"session\":\"s\",\"problem_id\":\"knn\",\"pack_id\":\"intro-ai\","
+    "\"created\":\"2026-11-30T10:04:05Z\","
+    "\"student\":{\"name\":\"Trần Thị <i>Mai</i>\",\"id\":\"SV/042\"},"
+    "\"grade\":{\"passed\":2,\"total\":5,\"out_of_process\":5,\"pass\":false,\"tests\":["
+    "  {\"name\":\"ties go to the nearer\",\"passed\":false,\"out_of_process\":true,\"status\":\"not-plain-data\",\"message\":\"The result was not plain data.\"},"
+    "  {\"name\":\"k = 1\",\"passed\":true,\"out_of_process\":true,\"status\":\"passed\",\"message\":\"\"}]},"
+    "\"timeline\":[{\"time\":\"2026-11-30T10:00:00Z\",\"kind\":\"run\",\"length\":120},"
+    "  {\"time\":\"2026-11-30T10:02:00Z\",\"kind\":\"paste\",\"length\":840},"
+    "  {\"time\":\"2026-11-30T10:03:00Z\",\"kind\":\"focus-lost\"}],"
+    "\"messages\":["
+    "  {\"role\":\"assistant\",\"content\":\"**Well done** <script>alert(1)</script> [site](javascript:alert(1)) ![img](https://example.org/x.png)\\n\\n```python\\nx = 1  # one\\n```\"},"
+    "  {\"role\":\"assistant\",\"content\":\"\",\"tool_calls\":[{\"id\":\"c1\",\"type\":\"function\",\"function\":{\"name\":\"askStudent\",\"arguments\":\"{\\\"question\\\":\\\"Why *k* odd?\\\"}\"}}]},"
+    "  {\"role\":\"tool\",\"tool_call_id\":\"c1\",\"content\":\"{\\\"step\\\":\\\"S1\\\",\\\"answer\\\":\\\"To avoid ties.\\\\nAnd a second line.\\\"}\"}],"
+    "\"steps\":[],\"code\":{\"text\":\"def f():\\n    return 'x'\\n\",\"sha256\":\"ab\"},"
+    "\"verdict\":{\"status\":\"finished\",\"verdict\":\"pass\",\"score\":90,\"comment\":\"Good *work*.\"}}";
+
+  g_assert_true (json_parser_load_from_data (parser, checkpoint, -1, NULL));
+  report = viva_exam_report_build (json_parser_get_root (parser), NULL, 0);
+
+  /* The report's JSON carries who and the engine's facts. */
+  g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (json_node_get_object (report), "student"), "id"), ==, "SV/042");
+  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (json_node_get_object (report), "grade"), "total"), ==, 5);
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (json_node_get_object (report), "timeline")), ==, 3);
+
+  html = viva_exam_report_render_html (report);
+  g_assert_nonnull (strstr (html, "<h1>Trần Thị &lt;i&gt;Mai&lt;/i&gt; <span class=\"muted\">SV/042</span></h1>"));
+  g_assert_nonnull (strstr (html, "2 of 5 hidden tests passed."));
+  g_assert_nonnull (strstr (html, "returned something other than plain data"));
+  g_assert_nonnull (strstr (html, "The examiner passed this defense, but only 2 of 5 hidden tests passed."));
+  g_assert_nonnull (strstr (html, "Score: 90/100"));
+  g_assert_nonnull (strstr (html, "<p>Good <em>work</em>.</p>"));
+  g_assert_nonnull (strstr (html, "Pasted text"));
+  g_assert_nonnull (strstr (html, "Left the Viva window"));
+  g_assert_nonnull (strstr (html, "length: 840"));
+  g_assert_nonnull (strstr (html, "Why <em>k</em> odd?"));
+  g_assert_nonnull (strstr (html, "<div class=\"answer\">To avoid ties.\nAnd a second line.</div>"));
+  g_assert_nonnull (strstr (html, "<strong>Well done</strong> &lt;script&gt;"));
+  g_assert_null (strstr (html, "<script"));
+  g_assert_null (strstr (html, "javascript:"));
+  g_assert_null (strstr (html, "<img"));
+  g_assert_nonnull (strstr (html, "<span class=\"ln\">1</span>x = <span class=\"num\">1</span>  <span class=\"com\"># one</span>"));
+  g_assert_nonnull (strstr (html, "<span class=\"kw\">return</span> <span class=\"str\">&apos;x&apos;</span>"));
+
+  name = viva_exam_report_dup_file_name (report, "html");
+  g_assert_true (g_str_has_prefix (name, "Trần_Thị_i_Mai_i-SV_042-knn-2026"));
+  g_assert_true (g_str_has_suffix (name, ".html"));
+  g_assert_null (strchr (name, '/'));
+  g_assert_null (strchr (name, ' '));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -305,6 +378,7 @@ main (int   argc,
   viva_core_init ();
 
   g_test_add_func ("/viva/report/integrity-counts-edits", test_integrity_counts_edits);
+  g_test_add_func ("/viva/report/teacher-report", test_teacher_report);
   g_test_add ("/viva/report/passing-defense", Fixture, NULL, fixture_setup, test_report_of_a_passing_defense, fixture_teardown);
   g_test_add ("/viva/report/history", Fixture, NULL, fixture_setup, test_history_lists_defenses, fixture_teardown);
   g_test_add ("/viva/report/history-without-sessions", Fixture, NULL, fixture_setup, test_history_without_sessions, fixture_teardown);

@@ -9,95 +9,395 @@
 
 #include "viva-exam-report.h"
 #include "viva-exam-report-private.h"
-#include "viva-exam-tool.h"
 
-/* The report as one self-contained HTML page: inline style, no scripts, no
- * network, and everything a student or a model wrote escaped as text. */
+/* The report as one self-contained HTML page a teacher reads: who defended
+ * what at the top; the engine's facts beside the examiner's verdict, with
+ * any contradiction said in words; the defense as it happened (Markdown
+ * rendered, every answer in full under its question, code as code); the
+ * integrity timeline; the final code; the problem. Inline style, no
+ * scripts, no network, and everything a student or a model wrote escaped
+ * (viva-report-markdown.c allows no raw HTML). */
+
+#define escaped _viva_report_append_escaped
+
+static const char style[] =
+  "body{font-family:Cantarell,'Noto Sans',sans-serif;max-width:62em;margin:2em auto;padding:0 1em;color:#241f31;line-height:1.45}\n"
+  "header{border-bottom:2px solid #deddda;margin-bottom:1em}header h1{margin-bottom:.1em}.sub{color:#5e5c64;margin-top:0}\n"
+  "pre{background:#f6f5f4;padding:.6em;overflow-x:auto;white-space:pre-wrap;border-radius:6px}\n"
+  "pre.code{white-space:pre;counter-reset:none}pre.code .ln{display:inline-block;width:3em;margin-right:1em;text-align:right;color:#9a9996;user-select:none}\n"
+  ".kw{color:#a51d2d;font-weight:bold}.bi{color:#1a5fb4}.str{color:#26a269}.com{color:#77767b;font-style:italic}.num{color:#c64600}\n"
+  "pre.stderr{background:#fbe4e4}pre.stdout{background:#eef6ee}\n"
+  ".badge{display:inline-block;padding:.2em .7em;border-radius:1em;font-weight:bold}\n"
+  ".pass{background:#8ff0a4}.fail{background:#f66151;color:white}.none{background:#deddda}\n"
+  ".outcome{display:grid;grid-template-columns:1fr 1fr;gap:1em}.outcome>div{border:1px solid #deddda;border-radius:8px;padding:.2em 1em 1em}\n"
+  ".contradiction{background:#fdf0d5;border-left:4px solid #e5a50a;padding:.6em 1em;border-radius:4px;font-weight:bold}\n"
+  ".muted{color:#77767b}.step{font-family:monospace;color:#1c71d8}.label{font-size:90%;color:#5e5c64;margin-top:.5em}\n"
+  ".tool{border:1px solid #deddda;border-radius:8px;margin:.6em 0;padding:.4em .9em}.tool.passed{border-left:4px solid #2ec27e}.tool.failed{border-left:4px solid #e01b24}\n"
+  ".tool.qa{border-left:4px solid #3584e4}.question{font-weight:bold}\n"
+  ".examiner{background:#f6f5f4;border-radius:8px;padding:.1em .9em;margin:.6em 0}\n"
+  ".student,.answer{background:#dbe8fb;border-radius:8px;padding:.5em .9em;white-space:pre-wrap;margin:.3em 0}\n"
+  ".note{color:#77767b;font-style:italic}\n"
+  "table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #deddda;padding:.3em .6em;text-align:left;vertical-align:top}\n"
+  "dl.fields{display:grid;grid-template-columns:max-content 1fr;gap:.2em 1em}dl.fields dd{margin:0}\n"
+  "tr.warn td{background:#fdf0d5}\n"
+  "@media print{details{display:block}.outcome{grid-template-columns:1fr}}\n";
 
 static void
-append_escaped (GString    *html,
-                const char *text)
+append_row (GString    *html,
+            const char *label,
+            const char *value)
 {
-  g_autofree char *escaped = g_markup_escape_text (text ? text : "", -1);
-
-  g_string_append (html, escaped);
-}
-
-static void
-append_json_pre (GString  *html,
-                 JsonNode *node)
-{
-  g_autofree char *text = NULL;
-
-  if (node == NULL)
+  if (value == NULL || value[0] == '\0')
     return;
 
-  if (JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING)
-    text = g_strdup (json_node_get_string (node));
-  else
-    text = json_to_string (node, TRUE);
+  g_string_append (html, "<tr><th>");
+  escaped (html, label);
+  g_string_append (html, "</th><td>");
+  escaped (html, value);
+  g_string_append (html, "</td></tr>\n");
+}
 
-  g_string_append (html, "<pre>");
-  append_escaped (html, text);
-  g_string_append (html, "</pre>\n");
+static gboolean
+get_count (JsonObject *object,
+           const char *name,
+           guint      *out)
+{
+  JsonNode *node;
+
+  if (object == NULL || !(node = json_object_get_member (object, name)) || !JSON_NODE_HOLDS_VALUE (node) ||
+      (json_node_get_value_type (node) != G_TYPE_INT64 && json_node_get_value_type (node) != G_TYPE_DOUBLE))
+    return FALSE;
+
+  *out = (guint)MAX (0, json_node_get_double (node));
+  return TRUE;
 }
 
 static void
-append_tool (GString    *html,
-             JsonObject *entry)
+append_header (GString    *html,
+               JsonObject *root)
 {
-  const char *name = _viva_report_get_string (entry, "name");
-  JsonObject *probe = _viva_report_get_object (entry, "probe");
-  JsonNode *arguments = json_object_get_member (entry, "arguments");
-  JsonNode *result = json_object_get_member (entry, "result");
-  const char *css = "tool";
+  JsonObject *student = _viva_report_get_object (root, "student");
+  JsonObject *problem = _viva_report_get_object (root, "problem");
+  JsonObject *model = _viva_report_get_object (root, "model");
+  JsonObject *exam = _viva_report_get_object (root, "exam");
+  const char *name = _viva_report_get_string (student, "name");
+  const char *id = _viva_report_get_string (student, "id");
+  const char *examiner = _viva_report_get_string (model, "name") ? _viva_report_get_string (model, "name") :
+                         g_strcmp0 (_viva_report_get_string (model, "type"), "VivaScriptedModel") == 0 ? _("The offline examiner") :
+                         _viva_report_get_string (model, "type");
 
-  if (probe != NULL && json_object_has_member (probe, "passed"))
-    css = json_object_get_boolean_member (probe, "passed") ? "tool passed" : "tool failed";
-
-  g_string_append_printf (html, "<details class=\"%s\"><summary>", css);
-  if (_viva_report_get_string (entry, "step") != NULL)
+  g_string_append (html, "<header>\n<h1>");
+  if (name != NULL && name[0] != '\0')
+    escaped (html, name);
+  else
+    escaped (html, _("Unnamed student"));
+  if (id != NULL && id[0] != '\0')
     {
-      g_string_append (html, "<span class=\"step\">");
-      append_escaped (html, _viva_report_get_string (entry, "step"));
-      g_string_append (html, "</span> ");
+      g_string_append (html, " <span class=\"muted\">");
+      escaped (html, id);
+      g_string_append (html, "</span>");
     }
-  append_escaped (html, viva_exam_tool_human_name (name));
-  if (probe != NULL && json_object_has_member (probe, "passed"))
-    {
-      g_string_append (html, " — ");
-      append_escaped (html, json_object_get_boolean_member (probe, "passed") ? _("passed") : _("failed"));
-    }
-  if (json_object_has_member (entry, "duration_ms"))
-    g_string_append_printf (html, " <span class=\"muted\">(%.0f ms)</span>",
-                            json_object_get_double_member (entry, "duration_ms"));
-  g_string_append (html, "</summary>\n");
+  g_string_append (html, "</h1>\n<p class=\"sub\">");
+  escaped (html, _viva_report_get_string (problem, "title"));
+  g_string_append (html, "</p>\n</header>\n<table>\n");
 
-  if (g_strcmp0 (name, "askStudent") == 0 && arguments != NULL && JSON_NODE_HOLDS_OBJECT (arguments))
+  append_row (html, _("Student"), name);
+  append_row (html, _("Student ID"), id);
+  append_row (html, _("Pack"), _viva_report_get_string (problem, "pack_id"));
+  append_row (html, _("Problem"), _viva_report_get_string (problem, "id"));
+  append_row (html, _("Exam"), _viva_report_get_string (exam, "path"));
+  append_row (html, _("Session"), _viva_report_get_string (root, "session"));
+  append_row (html, _("Started"), _viva_report_get_string (root, "created"));
+  append_row (html, _("Last step"), _viva_report_get_string (root, "updated"));
+  append_row (html, _("State"), _viva_report_get_string (root, "state"));
+  append_row (html, _("Examiner"), examiner);
+  append_row (html, _("Endpoint"), _viva_report_get_string (model, "base_url"));
+  g_string_append (html, "</table>\n");
+}
+
+static const char *
+test_status_words (const char *status,
+                   gboolean    passed)
+{
+  if (g_strcmp0 (status, "failed") == 0 || (status == NULL && !passed))
+    return _("failed");
+  if (g_strcmp0 (status, "error") == 0)
+    return _("raised an error");
+  if (g_strcmp0 (status, "timeout") == 0)
+    return _("ran out of time");
+  if (g_strcmp0 (status, "not-plain-data") == 0)
+    return _("returned something other than plain data");
+  if (g_strcmp0 (status, "crashed") == 0)
+    return _("crashed Python");
+  if (g_strcmp0 (status, "too-large") == 0)
+    return _("returned too much data");
+  if (passed)
+    return _("passed");
+  return status;
+}
+
+static void
+append_facts (GString    *html,
+              JsonObject *root)
+{
+  JsonObject *grade = _viva_report_get_object (root, "grade");
+  JsonObject *verdict = _viva_report_get_object (root, "verdict");
+  JsonArray *tests = _viva_report_get_array (grade, "tests");
+  JsonArray *probes = _viva_report_get_array (verdict, "probes");
+  guint passed, total, out_of_process = 0;
+
+  g_string_append_printf (html, "<div class=\"facts\"><h2>%s</h2>\n", _("What the engine found"));
+
+  if (get_count (grade, "passed", &passed) && get_count (grade, "total", &total))
     {
-      g_string_append (html, "<p class=\"question\">");
-      append_escaped (html, _viva_report_get_string (json_node_get_object (arguments), "question"));
-      g_string_append (html, "</p>\n");
-      if (result != NULL && JSON_NODE_HOLDS_OBJECT (result) &&
-          _viva_report_get_string (json_node_get_object (result), "answer") != NULL)
+      g_autofree char *line = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                                            "%u of %u hidden test passed.",
+                                                            "%u of %u hidden tests passed.", total),
+                                               passed, total);
+      g_string_append (html, "<p><strong>");
+      escaped (html, line);
+      g_string_append (html, "</strong>");
+      if (get_count (grade, "out_of_process", &out_of_process))
         {
-          g_string_append (html, "<p class=\"answer\">");
-          append_escaped (html, _viva_report_get_string (json_node_get_object (result), "answer"));
-          g_string_append (html, "</p>\n");
+          g_autofree char *oop = g_strdup_printf (_("%u judged where no student code ran."), out_of_process);
+          g_string_append (html, " <span class=\"muted\">");
+          escaped (html, oop);
+          g_string_append (html, "</span>");
         }
+      g_string_append (html, "</p>\n");
+
+      if (tests != NULL && json_array_get_length (tests) > 0)
+        {
+          g_string_append_printf (html, "<table><tr><th>%s</th><th>%s</th></tr>\n", _("Hidden test"), _("Outcome"));
+          for (guint i = 0; i < json_array_get_length (tests); i++)
+            {
+              JsonNode *node = json_array_get_element (tests, i);
+              JsonObject *test = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+              gboolean ok = test && json_object_get_boolean_member_with_default (test, "passed", FALSE);
+              const char *message = _viva_report_get_string (test, "message");
+
+              g_string_append_printf (html, "<tr%s><td>", ok ? "" : " class=\"warn\"");
+              escaped (html, _viva_report_get_string (test, "name"));
+              g_string_append (html, "</td><td>");
+              escaped (html, test_status_words (_viva_report_get_string (test, "status"), ok));
+              if (!ok && message != NULL && message[0] != '\0')
+                {
+                  g_string_append (html, "<br><span class=\"muted\">");
+                  escaped (html, message);
+                  g_string_append (html, "</span>");
+                }
+              g_string_append (html, "</td></tr>\n");
+            }
+          g_string_append (html, "</table>\n");
+        }
+    }
+  else if (probes != NULL && json_array_get_length (probes) > 0)
+    {
+      guint n_passed = 0, n_valid = 0;
+
+      for (guint i = 0; i < json_array_get_length (probes); i++)
+        {
+          JsonObject *probe = json_array_get_object_element (probes, i);
+
+          if (json_object_get_boolean_member_with_default (probe, "valid", TRUE))
+            {
+              n_valid++;
+              n_passed += json_object_get_boolean_member_with_default (probe, "passed", FALSE);
+            }
+        }
+
+      {
+        g_autofree char *line = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                                              "%u of %u test the examiner ran passed.",
+                                                              "%u of %u tests the examiner ran passed.", n_valid),
+                                                 n_passed, n_valid);
+        g_string_append (html, "<p><strong>");
+        escaped (html, line);
+        g_string_append (html, "</strong> <span class=\"muted\">");
+        escaped (html, _("This report has no grade of the hidden tests; re-grade it with viva-cli class collect --regrade."));
+        g_string_append (html, "</span></p>\n");
+      }
     }
   else
     {
-      g_string_append_printf (html, "<h4>%s</h4>\n", _("Arguments"));
-      append_json_pre (html, arguments);
-      if (result != NULL)
-        {
-          g_string_append_printf (html, "<h4>%s</h4>\n", _("Result"));
-          append_json_pre (html, result);
-        }
+      g_string_append (html, "<p class=\"muted\">");
+      escaped (html, _("No hidden tests were run."));
+      g_string_append (html, "</p>\n");
     }
 
-  g_string_append (html, "</details>\n");
+  g_string_append (html, "</div>\n");
+}
+
+static void
+append_verdict (GString    *html,
+                JsonObject *verdict)
+{
+  const char *text = _viva_report_get_string (verdict, "verdict");
+
+  g_string_append_printf (html, "<div class=\"verdict\"><h2>%s</h2>\n<p><span class=\"badge %s\">",
+                          _("The examiner’s verdict"),
+                          g_strcmp0 (text, "pass") == 0 ? "pass" : g_strcmp0 (text, "fail") == 0 ? "fail" : "none");
+  escaped (html, g_strcmp0 (text, "pass") == 0 ? _("Passed") : g_strcmp0 (text, "fail") == 0 ? _("Failed") : _("No verdict"));
+  g_string_append (html, "</span>");
+  if (verdict != NULL && json_object_has_member (verdict, "score") &&
+      JSON_NODE_HOLDS_VALUE (json_object_get_member (verdict, "score")) &&
+      json_object_get_double_member (verdict, "score") >= 0)
+    {
+      g_autofree char *score = g_strdup_printf (_("Score: %.0f/100"), json_object_get_double_member (verdict, "score"));
+      g_string_append (html, " <strong>");
+      escaped (html, score);
+      g_string_append (html, "</strong>");
+    }
+  g_string_append (html, "</p>\n");
+  if (_viva_report_get_string (verdict, "comment") != NULL)
+    _viva_report_append_markdown (html, _viva_report_get_string (verdict, "comment"));
+  if (_viva_report_get_string (verdict, "reason") != NULL)
+    {
+      g_string_append (html, "<p class=\"muted\">");
+      escaped (html, _viva_report_get_string (verdict, "reason"));
+      g_string_append (html, "</p>\n");
+    }
+  g_string_append (html, "</div>\n");
+}
+
+/* The contradiction between the verdict and the facts, in words. */
+static void
+append_contradiction (GString    *html,
+                      JsonObject *root)
+{
+  JsonObject *grade = _viva_report_get_object (root, "grade");
+  JsonObject *verdict = _viva_report_get_object (root, "verdict");
+  JsonObject *hidden = _viva_report_get_object (verdict, "hidden_tests");
+  const char *text = _viva_report_get_string (verdict, "verdict");
+  g_autofree char *words = NULL;
+  guint passed, total;
+  gboolean have = (get_count (grade, "passed", &passed) && get_count (grade, "total", &total)) ||
+                  (get_count (hidden, "passed", &passed) && get_count (hidden, "total", &total));
+
+  if (have && total > 0 && passed < total && g_strcmp0 (text, "pass") == 0)
+    words = g_strdup_printf (_("The examiner passed this defense, but only %u of %u hidden tests passed."), passed, total);
+  else if (have && total > 0 && passed == total && g_strcmp0 (text, "fail") == 0)
+    words = g_strdup_printf (_("Every hidden test passed (%u of %u), but the examiner failed the defense: read the answers for why."), passed, total);
+  else if (verdict != NULL && !json_object_get_boolean_member_with_default (verdict, "consistent", TRUE))
+    words = g_strdup (_("The examiner’s verdict disagrees with the engine’s facts."));
+
+  if (words == NULL)
+    return;
+
+  g_string_append (html, "<p class=\"contradiction\">");
+  escaped (html, words);
+  g_string_append (html, "</p>\n");
+}
+
+static const char *
+timeline_words (const char *kind)
+{
+  if (g_strcmp0 (kind, "run") == 0)
+    return _("Ran the code");
+  if (g_strcmp0 (kind, "submit") == 0)
+    return _("Submitted for defense");
+  if (g_strcmp0 (kind, "paste") == 0)
+    return _("Pasted text");
+  if (g_strcmp0 (kind, "hint") == 0)
+    return _("Looked at the hint");
+  if (g_strcmp0 (kind, "focus-lost") == 0)
+    return _("Left the Viva window");
+  if (g_strcmp0 (kind, "focus-back") == 0)
+    return _("Came back to the Viva window");
+  return kind;
+}
+
+static void
+append_timeline (GString    *html,
+                 JsonObject *root)
+{
+  JsonArray *timeline = _viva_report_get_array (root, "timeline");
+  JsonObject *integrity = _viva_report_get_object (root, "integrity");
+  JsonArray *changes = _viva_report_get_array (integrity, "code_changes");
+
+  g_string_append_printf (html, "<h2>%s</h2>\n", _("Integrity timeline"));
+
+  if (timeline != NULL && json_array_get_length (timeline) > 0)
+    {
+      g_string_append_printf (html, "<table><tr><th>%s</th><th>%s</th><th>%s</th></tr>\n",
+                              _("Time"), _("What happened"), _("Details"));
+      for (guint i = 0; i < json_array_get_length (timeline); i++)
+        {
+          JsonNode *node = json_array_get_element (timeline, i);
+          JsonObject *event = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+          const char *kind = _viva_report_get_string (event, "kind");
+          g_autoptr(GString) details = g_string_new (NULL);
+          JsonObjectIter iter;
+          const char *name;
+          JsonNode *value;
+
+          if (event == NULL)
+            continue;
+
+          json_object_iter_init (&iter, event);
+          while (json_object_iter_next (&iter, &name, &value))
+            {
+              g_autofree char *text = NULL;
+
+              if (g_str_equal (name, "time") || g_str_equal (name, "kind") || !JSON_NODE_HOLDS_VALUE (value))
+                continue;
+              text = json_node_get_value_type (value) == G_TYPE_STRING ? g_strdup (json_node_get_string (value))
+                                                                      : json_to_string (value, FALSE);
+              g_string_append_printf (details, "%s%s: %s", details->len ? ", " : "", name, text);
+            }
+
+          g_string_append_printf (html, "<tr%s><td>", g_strcmp0 (kind, "paste") == 0 || g_strcmp0 (kind, "focus-lost") == 0 ? " class=\"warn\"" : "");
+          escaped (html, _viva_report_get_string (event, "time"));
+          g_string_append (html, "</td><td>");
+          escaped (html, timeline_words (kind));
+          g_string_append (html, "</td><td class=\"muted\">");
+          escaped (html, details->str);
+          g_string_append (html, "</td></tr>\n");
+        }
+      g_string_append (html, "</table>\n");
+    }
+  else
+    {
+      g_string_append (html, "<p class=\"muted\">");
+      escaped (html, _("This session recorded no timeline."));
+      g_string_append (html, "</p>\n");
+    }
+
+  if (changes != NULL && json_array_get_length (changes) > 0)
+    {
+      g_autofree char *count = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                                             "The code was changed %u time during the defense:",
+                                                             "The code was changed %u times during the defense:",
+                                                             json_array_get_length (changes)),
+                                                json_array_get_length (changes));
+      g_string_append (html, "<p>");
+      escaped (html, count);
+      g_string_append (html, "</p>\n<ul>\n");
+      for (guint i = 0; i < json_array_get_length (changes); i++)
+        {
+          JsonObject *change = json_array_get_object_element (changes, i);
+
+          g_string_append (html, "<li>");
+          escaped (html, _viva_report_get_string (change, "time"));
+          g_string_append (html, " <span class=\"muted\">sha256 ");
+          escaped (html, _viva_report_get_string (change, "sha256"));
+          g_string_append (html, "</span></li>\n");
+        }
+      g_string_append (html, "</ul>\n");
+    }
+  else
+    {
+      g_string_append (html, "<p>");
+      escaped (html, _("The code was not changed during the defense."));
+      g_string_append (html, "</p>\n");
+    }
+
+  if (integrity != NULL && json_object_get_boolean_member_with_default (integrity, "hint_used", FALSE))
+    {
+      g_string_append (html, "<p>");
+      escaped (html, _("The student looked at the problem’s hint."));
+      g_string_append (html, "</p>\n");
+    }
 }
 
 /**
@@ -110,193 +410,68 @@ char *
 viva_exam_report_render_html (JsonNode *report)
 {
   g_autoptr(GString) html = g_string_new (NULL);
-  JsonObject *root, *problem, *verdict, *model, *integrity;
-  JsonArray *transcript, *changes, *probes;
-  const char *verdict_text;
+  JsonObject *root, *problem, *verdict, *student;
+  JsonArray *transcript;
 
   g_return_val_if_fail (report != NULL && JSON_NODE_HOLDS_OBJECT (report), NULL);
 
   root = json_node_get_object (report);
   problem = _viva_report_get_object (root, "problem");
   verdict = _viva_report_get_object (root, "verdict");
-  model = _viva_report_get_object (root, "model");
-  integrity = _viva_report_get_object (root, "integrity");
+  student = _viva_report_get_object (root, "student");
   transcript = _viva_report_get_array (root, "transcript");
 
-  g_string_append (html, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">\n<title>");
-  append_escaped (html, _viva_report_get_string (problem, "title"));
-  g_string_append (html, " — Viva</title>\n<style>\n"
-                   "body{font-family:Cantarell,'Noto Sans',sans-serif;max-width:60em;margin:2em auto;padding:0 1em;color:#241f31;line-height:1.45}\n"
-                   "pre{background:#f6f5f4;padding:.6em;overflow-x:auto;white-space:pre-wrap}\n"
-                   ".badge{display:inline-block;padding:.2em .7em;border-radius:1em;font-weight:bold}\n"
-                   ".pass{background:#8ff0a4}.fail{background:#f66151;color:white}.none{background:#deddda}\n"
-                   ".muted{color:#77767b}.step{font-family:monospace;color:#1c71d8}\n"
-                   "details{border:1px solid #deddda;border-radius:6px;margin:.5em 0;padding:.3em .8em}\n"
-                   "details.passed{border-left:4px solid #2ec27e}details.failed{border-left:4px solid #e01b24}\n"
-                   ".examiner{background:#f6f5f4;border-radius:8px;padding:.5em .8em;white-space:pre-wrap}\n"
-                   ".student,.answer{background:#dbe8fb;border-radius:8px;padding:.5em .8em;white-space:pre-wrap}\n"
-                   ".question{font-weight:bold}.note{color:#77767b;font-style:italic}\n"
-                   "table{border-collapse:collapse}td,th{border:1px solid #deddda;padding:.3em .6em;text-align:left}\n"
-                   "</style></head><body>\n");
-
-  g_string_append (html, "<h1>");
-  append_escaped (html, _viva_report_get_string (problem, "title"));
-  g_string_append (html, "</h1>\n");
-
-  verdict_text = _viva_report_get_string (verdict, "verdict");
-  g_string_append_printf (html, "<p><span class=\"badge %s\">",
-                          g_strcmp0 (verdict_text, "pass") == 0 ? "pass" :
-                          g_strcmp0 (verdict_text, "fail") == 0 ? "fail" : "none");
-  if (g_strcmp0 (verdict_text, "pass") == 0)
-    append_escaped (html, _("Passed"));
-  else if (g_strcmp0 (verdict_text, "fail") == 0)
-    append_escaped (html, _("Failed"));
-  else
-    append_escaped (html, _("No verdict"));
-  g_string_append (html, "</span>");
-  if (verdict != NULL && json_object_has_member (verdict, "score") &&
-      json_object_get_double_member (verdict, "score") >= 0)
+  g_string_append (html, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">\n"
+                   "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\n<title>");
+  if (_viva_report_get_string (student, "name") != NULL)
     {
-      g_autofree char *score = g_strdup_printf (_("Score: %.0f/100"), json_object_get_double_member (verdict, "score"));
-      g_string_append (html, " <strong>");
-      append_escaped (html, score);
-      g_string_append (html, "</strong>");
+      escaped (html, _viva_report_get_string (student, "name"));
+      g_string_append (html, " — ");
     }
-  g_string_append (html, "</p>\n<table>\n");
+  escaped (html, _viva_report_get_string (problem, "title"));
+  g_string_append (html, " — Viva</title>\n<style>\n");
+  g_string_append (html, style);
+  g_string_append (html, "</style></head><body>\n");
 
-#define ROW(label, value) G_STMT_START {                      \
-    g_string_append (html, "<tr><th>");                       \
-    append_escaped (html, label);                             \
-    g_string_append (html, "</th><td>");                      \
-    append_escaped (html, value);                             \
-    g_string_append (html, "</td></tr>\n");                   \
-  } G_STMT_END
+  append_header (html, root);
 
-  ROW (_("Pack"), _viva_report_get_string (problem, "pack_id"));
-  ROW (_("Problem"), _viva_report_get_string (problem, "id"));
-  ROW (_("Session"), _viva_report_get_string (root, "session"));
-  ROW (_("Started"), _viva_report_get_string (root, "created"));
-  ROW (_("Last step"), _viva_report_get_string (root, "updated"));
-  ROW (_("State"), _viva_report_get_string (root, "state"));
-  ROW (_("Examiner"), _viva_report_get_string (model, "name") ? _viva_report_get_string (model, "name") :
-                      g_strcmp0 (_viva_report_get_string (model, "type"), "VivaScriptedModel") == 0 ? _("The offline examiner") :
-                      _viva_report_get_string (model, "type"));
-  if (_viva_report_get_string (model, "base_url") != NULL)
-    ROW (_("Endpoint"), _viva_report_get_string (model, "base_url"));
-#undef ROW
-  g_string_append (html, "</table>\n");
+  g_string_append (html, "<section class=\"outcome\">\n");
+  append_facts (html, root);
+  append_verdict (html, verdict);
+  g_string_append (html, "</section>\n");
+  append_contradiction (html, root);
 
-  if (verdict != NULL)
-    {
-      g_string_append_printf (html, "<h2>%s</h2>\n", _("Verdict"));
-      if (_viva_report_get_string (verdict, "comment") != NULL)
-        {
-          g_string_append (html, "<p>");
-          append_escaped (html, _viva_report_get_string (verdict, "comment"));
-          g_string_append (html, "</p>\n");
-        }
-      if (_viva_report_get_string (verdict, "reason") != NULL)
-        {
-          g_string_append (html, "<p class=\"muted\">");
-          append_escaped (html, _viva_report_get_string (verdict, "reason"));
-          g_string_append (html, "</p>\n");
-        }
-
-      if ((probes = _viva_report_get_array (verdict, "probes")) != NULL && json_array_get_length (probes) > 0)
-        {
-          g_string_append_printf (html, "<h3>%s</h3>\n<table><tr><th>%s</th><th>%s</th><th>%s</th></tr>\n",
-                                  _("What the engine recorded"), _("Step"), _("Probe"), _("Outcome"));
-          for (guint i = 0; i < json_array_get_length (probes); i++)
-            {
-              JsonObject *probe = json_array_get_object_element (probes, i);
-              gboolean passed = json_object_has_member (probe, "passed") && json_object_get_boolean_member (probe, "passed");
-              gboolean valid = !json_object_has_member (probe, "valid") || json_object_get_boolean_member (probe, "valid");
-
-              g_string_append (html, "<tr><td class=\"step\">");
-              append_escaped (html, _viva_report_get_string (probe, "step"));
-              g_string_append (html, "</td><td><pre>");
-              append_escaped (html, _viva_report_get_string (probe, "code"));
-              g_string_append (html, "</pre></td><td>");
-              append_escaped (html, !valid ? _("invalid test (fails on the reference too)") :
-                                    passed ? _("passed") : _("failed"));
-              if (_viva_report_get_string (probe, "error_type") != NULL)
-                {
-                  g_string_append (html, "<br><span class=\"muted\">");
-                  append_escaped (html, _viva_report_get_string (probe, "error_type"));
-                  g_string_append (html, ": ");
-                  append_escaped (html, _viva_report_get_string (probe, "error_message"));
-                  g_string_append (html, "</span>");
-                }
-              g_string_append (html, "</td></tr>\n");
-            }
-          g_string_append (html, "</table>\n");
-        }
-    }
-
-  g_string_append_printf (html, "<h2>%s</h2>\n", _("Transcript"));
+  g_string_append_printf (html, "<h2>%s</h2>\n", _("The defense"));
   for (guint i = 0; transcript != NULL && i < json_array_get_length (transcript); i++)
     {
-      JsonObject *entry = json_array_get_object_element (transcript, i);
+      JsonNode *node = json_array_get_element (transcript, i);
+      JsonObject *entry = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
       const char *kind = _viva_report_get_string (entry, "kind");
 
       if (g_strcmp0 (kind, "tool") == 0)
+        _viva_report_append_tool (html, entry);
+      else if (g_strcmp0 (kind, "examiner") == 0)
         {
-          append_tool (html, entry);
-          continue;
+          g_string_append (html, "<div class=\"examiner\">");
+          _viva_report_append_markdown (html, _viva_report_get_string (entry, "text"));
+          g_string_append (html, "</div>\n");
         }
-
-      g_string_append_printf (html, "<p class=\"%s\">",
-                              g_strcmp0 (kind, "student") == 0 ? "student" :
-                              g_strcmp0 (kind, "note") == 0 ? "note" : "examiner");
-      append_escaped (html, _viva_report_get_string (entry, "text"));
-      g_string_append (html, "</p>\n");
-    }
-
-  g_string_append_printf (html, "<h2>%s</h2>\n<pre>", _("Final code"));
-  append_escaped (html, _viva_report_get_string (_viva_report_get_object (root, "code"), "text"));
-  g_string_append (html, "</pre>\n");
-
-  g_string_append_printf (html, "<h2>%s</h2>\n", _("Integrity"));
-  changes = _viva_report_get_array (integrity, "code_changes");
-  if (changes == NULL || json_array_get_length (changes) == 0)
-    {
-      g_string_append (html, "<p>");
-      append_escaped (html, _("The code was not changed during the defense."));
-      g_string_append (html, "</p>\n");
-    }
-  else
-    {
-      g_autofree char *count = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-                                                             "The code was changed %u time during the defense:",
-                                                             "The code was changed %u times during the defense:",
-                                                             json_array_get_length (changes)),
-                                                json_array_get_length (changes));
-      g_string_append (html, "<p>");
-      append_escaped (html, count);
-      g_string_append (html, "</p>\n<ul>\n");
-      for (guint i = 0; i < json_array_get_length (changes); i++)
+      else if (entry != NULL)
         {
-          JsonObject *change = json_array_get_object_element (changes, i);
-
-          g_string_append (html, "<li>");
-          append_escaped (html, _viva_report_get_string (change, "time"));
-          g_string_append (html, " <span class=\"muted\">sha256 ");
-          append_escaped (html, _viva_report_get_string (change, "sha256"));
-          g_string_append (html, "</span></li>\n");
+          g_string_append_printf (html, "<div class=\"%s\">", g_strcmp0 (kind, "note") == 0 ? "note" : "student");
+          escaped (html, _viva_report_get_string (entry, "text"));
+          g_string_append (html, "</div>\n");
         }
-      g_string_append (html, "</ul>\n");
-    }
-  if (integrity != NULL && json_object_has_member (integrity, "hint_used") &&
-      json_object_get_boolean_member (integrity, "hint_used"))
-    {
-      g_string_append (html, "<p>");
-      append_escaped (html, _("The student looked at the problem’s hint."));
-      g_string_append (html, "</p>\n");
     }
 
-  g_string_append_printf (html, "<h2>%s</h2>\n<pre>", _("The problem"));
-  append_escaped (html, _viva_report_get_string (problem, "description"));
-  g_string_append (html, "</pre>\n</body></html>\n");
+  append_timeline (html, root);
+
+  g_string_append_printf (html, "<h2>%s</h2>\n", _("Final code"));
+  _viva_report_append_code (html, _viva_report_get_string (_viva_report_get_object (root, "code"), "text"), NULL);
+
+  g_string_append_printf (html, "<h2>%s</h2>\n", _("The problem"));
+  _viva_report_append_markdown (html, _viva_report_get_string (problem, "description"));
+  g_string_append (html, "</body></html>\n");
 
   return g_string_free (g_steal_pointer (&html), FALSE);
 }

@@ -299,7 +299,91 @@ viva_exam_report_build (JsonNode   *checkpoint,
 
   json_object_set_object_member (report, "integrity", build_integrity (trace, trace_length));
 
+  /* Who defended, the engine's grade, the integrity timeline and the exam,
+   * as the session recorded them. */
+  if (_viva_report_get_object (root, "student") != NULL)
+    json_object_set_object_member (report, "student", json_object_ref (_viva_report_get_object (root, "student")));
+  if (_viva_report_get_object (root, "grade") != NULL)
+    json_object_set_object_member (report, "grade", json_object_ref (_viva_report_get_object (root, "grade")));
+  if (_viva_report_get_array (root, "timeline") != NULL)
+    json_object_set_array_member (report, "timeline", json_array_ref (_viva_report_get_array (root, "timeline")));
+  if (_viva_report_get_object (root, "exam") != NULL)
+    json_object_set_object_member (report, "exam", json_object_ref (_viva_report_get_object (root, "exam")));
+
   return json_node_init_object (json_node_alloc (), report);
+}
+
+static void
+append_part (GString    *name,
+             const char *part)
+{
+  gsize start = name->len;
+
+  if (part == NULL || part[0] == '\0')
+    return;
+  if (name->len > 0)
+    g_string_append_c (name, '-');
+
+  /* Letters of any script stay, so a name reads as it was typed; what a
+   * file system or a shell could trip on becomes '_'. */
+  for (const char *p = part; *p; p = g_utf8_next_char (p))
+    {
+      gunichar c = g_utf8_get_char (p);
+
+      if (g_unichar_isalnum (c) || c == '.' || c == '_')
+        g_string_append_unichar (name, c);
+      else if (name->len > start && name->str[name->len - 1] != '_')
+        g_string_append_c (name, '_');
+    }
+  while (name->len > start && (name->str[name->len - 1] == '_' || name->str[name->len - 1] == '.'))
+    g_string_truncate (name, name->len - 1);
+  if (name->len > 0 && name->str[0] == '.')
+    name->str[0] = '_';
+}
+
+/**
+ * viva_exam_report_dup_file_name:
+ * @report: a report from viva_exam_report_build()
+ * @extension: (nullable): what follows the dot, like `html`
+ *
+ * The name a report's file gets:
+ * `<student-name>-<student-id>-<problem>-<YYYYmmdd-HHMM>.<extension>`,
+ * with the parts the report lacks left out and anything but letters,
+ * digits, `.` and `_` replaced, so it is safe on any file system.
+ *
+ * Returns: (transfer full): the file name
+ */
+char *
+viva_exam_report_dup_file_name (JsonNode   *report,
+                                const char *extension)
+{
+  g_autoptr(GString) name = g_string_new (NULL);
+  g_autoptr(GDateTime) started = NULL;
+  g_autofree char *stamp = NULL;
+  JsonObject *root, *student;
+
+  g_return_val_if_fail (report != NULL && JSON_NODE_HOLDS_OBJECT (report), NULL);
+
+  root = json_node_get_object (report);
+  student = _viva_report_get_object (root, "student");
+  append_part (name, _viva_report_get_string (student, "name"));
+  append_part (name, _viva_report_get_string (student, "id"));
+  append_part (name, _viva_report_get_string (_viva_report_get_object (root, "problem"), "id"));
+
+  if (_viva_report_get_string (root, "created") != NULL &&
+      (started = g_date_time_new_from_iso8601 (_viva_report_get_string (root, "created"), NULL)) != NULL)
+    {
+      g_autoptr(GDateTime) local = g_date_time_to_local (started);
+      stamp = g_date_time_format (local, "%Y%m%d-%H%M");
+    }
+  if (stamp != NULL)
+    g_string_append_printf (name, "%s%s", name->len ? "-" : "", stamp);
+  if (name->len == 0)
+    g_string_append (name, "viva-report");
+  if (extension != NULL)
+    g_string_append_printf (name, ".%s", extension);
+
+  return g_string_free (g_steal_pointer (&name), FALSE);
 }
 
 /**

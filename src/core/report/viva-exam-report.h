@@ -16,6 +16,8 @@ JsonNode *viva_exam_report_build          (JsonNode             *checkpoint,
                                            const char           *trace,
                                            gssize                trace_length);
 char     *viva_exam_report_render_html    (JsonNode             *report);
+char     *viva_exam_report_dup_file_name  (JsonNode             *report,
+                                           const char           *extension);
 JsonNode *viva_exam_report_load           (const char           *session_dir,
                                            GError              **error);
 void      viva_exam_report_load_async     (const char           *session_dir,
