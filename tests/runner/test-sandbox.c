@@ -353,6 +353,133 @@ test_output_before_exit (Fixture       *fixture,
   assert_responsive (fixture);
 }
 
+
+/* Frames that no worker of ours sends, written by the program straight to
+ * the channel: each ends with the worker killed, one sentence, and a new
+ * worker for the next run. */
+static void
+test_forged_frames (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  const char *frames[] = {
+    /* nested where a string belongs */
+    "b'{\"event\":\"stdout\",\"id\":1,\"text\":{\"a\":1}}\\n'",
+    /* deep JSON: a recursive parser would run out of stack */
+    "b'{\"event\":' + b'[' * 1000000 + b'\\n'",
+    /* an event that does not exist */
+    "b'{\"event\":\"exec\",\"id\":1}\\n'",
+    /* a member the event does not have */
+    "b'{\"event\":\"result\",\"id\":1,\"status\":\"ok\",\"grade\":100}\\n'",
+    /* not UTF-8 */
+    "b'{\"event\":\"stdout\",\"id\":1,\"text\":\"\\xff\"}\\n'",
+    /* not JSON */
+    "b'hello\\n'",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (frames); i++)
+    {
+      g_autofree char *code = g_strdup_printf ("import os, time\nos.write(3, %s)\ntime.sleep(5)\n", frames[i]);
+      g_autoptr(VivaRunResult) result = run (fixture, code, 10000);
+
+      g_test_message ("frame %u: %s", i, viva_run_result_get_summary (result));
+      g_assert_cmpint (viva_run_result_get_status (result), ==, VIVA_RUN_STATUS_CRASHED);
+      g_assert_true (viva_run_result_get_state_reset (result));
+      g_assert_nonnull (strstr (viva_run_result_get_summary (result), "private channel"));
+      assert_responsive (fixture);
+    }
+}
+
+/* A line past the longest frame (16 MiB without a newline) kills the
+ * worker before the app holds much more of it. */
+static void
+test_oversized_frame (Fixture       *fixture,
+                      gconstpointer  data)
+{
+  g_autoptr(VivaRunResult) result = NULL;
+
+  result = run (fixture, "import os, time\nos.write(3, b'{\"event\":\"stdout\",\"text\":\"' + b'x' * (40 << 20))\ntime.sleep(5)\n", 20000);
+  g_assert_cmpint (viva_run_result_get_status (result), ==, VIVA_RUN_STATUS_CRASHED);
+  g_assert_nonnull (strstr (viva_run_result_get_summary (result), "too much output"));
+  assert_responsive (fixture);
+}
+
+/* Well-formed output frames sent past the worker's cap are still capped by
+ * the bytes the runner receives. */
+static void
+test_forged_flood (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  g_autoptr(VivaRunResult) result = NULL;
+
+  result = run (fixture,
+                "import os\n"
+                "frame = b'{\"event\":\"stdout\",\"id\":0,\"text\":\"' + b'y' * 60000 + b'\"}\\n'\n"
+                "for i in range(100):\n"
+                "    os.write(3, frame)\n",
+                20000);
+  assert_ok (result);
+  g_assert_cmpuint (fixture->out->len, <=, viva_runner_get_output_limit (fixture->runner) + 65536);
+  g_assert_true (viva_run_result_get_output_truncated (result));
+  assert_responsive (fixture);
+}
+
+/* NUL and control characters are shown, and nothing after them is lost. */
+static void
+test_nul_bytes (Fixture       *fixture,
+                gconstpointer  data)
+{
+  g_autoptr(VivaRunResult) result = NULL;
+
+  result = run (fixture,
+                "import os, sys\n"
+                "print('a\\0b\\x01c\\x1b[31md')\n"
+                "sys.stdout.flush()\n"
+                "os.write(1, b'x\\0y\\xffz\\n')\n",
+                10000);
+  assert_ok (result);
+  g_assert_nonnull (strstr (fixture->out->str, "a\u2400b\u2401c\u241b[31md\n"));
+  g_assert_nonnull (strstr (fixture->out->str, "x\u2400y\ufffdz\n"));
+}
+
+/* Plots are PNG of at most 4096×4096 pixels and a few MB, checked before
+ * anything decodes them; others are left out with a sentence. */
+static void
+test_image_bomb (Fixture       *fixture,
+                 gconstpointer  data)
+{
+  const struct {
+    const char *image;
+    const char *sentence;
+  } cases[] = {
+    { "png(20000, 20000)", "The plot was 20000×20000 pixels; plots larger than 4096×4096 are not shown." },
+    { "png(100, 5000)", "The plot was 100×5000 pixels" },
+    { "b'<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"20000\" height=\"20000\"/>'",
+      "A plot was left out: it was not a PNG image." },
+    { "png(100, 100) + b'\\0' * (9 << 20)", "was left out: plots larger than" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *code = g_strdup_printf (
+        "import _viva, struct, zlib\n"
+        "def chunk(kind, data):\n"
+        "    return struct.pack('>I', len(data)) + kind + data + struct.pack('>I', zlib.crc32(kind + data))\n"
+        "def png(w, h):\n"
+        "    return (b'\\x89PNG\\r\\n\\x1a\\n' + chunk(b'IHDR', struct.pack('>IIBBBBB', w, h, 8, 2, 0, 0, 0))\n"
+        "            + chunk(b'IDAT', zlib.compress(b'\\0' * 1000)) + chunk(b'IEND', b''))\n"
+        "_viva.image(%s)\n"
+        "print('after')\n", cases[i].image);
+      g_autoptr(VivaRunResult) result = run (fixture, code, 10000);
+
+      assert_ok (result);
+      g_assert_cmpuint (fixture->images->len, ==, 0);
+      g_assert_nonnull (strstr (fixture->err->str, cases[i].sentence));
+      g_assert_cmpstr (fixture->out->str, ==, "after\n");
+    }
+
+  assert_responsive (fixture);
+}
+
 #define ADD(path, func) \
   g_test_add ("/viva/sandbox/" path, Fixture, NULL, fixture_setup, func, fixture_teardown)
 
@@ -367,6 +494,11 @@ main (int   argc,
   ADD ("app-unreadable", test_app_unreadable);
   ADD ("disk-fill", test_disk_fill);
   ADD ("output-before-exit", test_output_before_exit);
+  ADD ("forged-frames", test_forged_frames);
+  ADD ("oversized-frame", test_oversized_frame);
+  ADD ("forged-flood", test_forged_flood);
+  ADD ("nul-bytes", test_nul_bytes);
+  ADD ("image-bomb", test_image_bomb);
 
   return g_test_run ();
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "viva-run-result-private.h"
+#include "viva-worker-frame-private.h"
 #include "viva-runner-private.h"
 #include "viva-runner-op-private.h"
 #include "viva-worker-process-private.h"
@@ -321,16 +322,32 @@ viva_runner_truncated (VivaRunner *self)
   g_signal_emit (self, signals[STDERR], 0, notice);
 }
 
+/* The runner's own notice in the console and in the result's stderr. */
+static void
+viva_runner_notice (VivaRunner *self,
+                    const char *sentence)
+{
+  g_autofree char *notice = g_strdup_printf ("\n[%s]\n", sentence);
+
+  if (self->current != NULL)
+    g_string_append (self->current->stderr_text, notice);
+  g_signal_emit (self, signals[STDERR], 0, notice);
+}
+
 static void
 viva_runner_take_image (VivaRunner *self,
                         const char *data)
 {
   g_autoptr(GBytes) png = NULL;
-  guchar *decoded;
-  gsize length;
+  g_autofree char *why = NULL;
 
-  decoded = g_base64_decode (data, &length);
-  png = g_bytes_new_take (decoded, length);
+  /* Checked before anything decodes it: a small file can claim a huge
+   * picture, and only PNG reaches gdk-pixbuf. */
+  if (!(png = _viva_worker_image_check (data, &why)))
+    {
+      viva_runner_notice (self, why);
+      return;
+    }
 
   if (self->current != NULL)
     g_ptr_array_add (self->current->images, g_bytes_ref (png));
@@ -529,11 +546,21 @@ viva_runner_worker_died (VivaWorkerProcess *worker,
       if (self->current->kind == OP_RESET)
         viva_runner_complete_current (self, NULL);
       else
-        viva_runner_complete_current (self,
-                                      _viva_run_result_new_for_death (process,
-                                                                      _viva_worker_process_get_sandbox (worker),
-                                                                      killed,
-                                                                      self->current->started_us));
+        {
+          VivaRunResult *result = _viva_run_result_new_for_death (process,
+                                                                  _viva_worker_process_get_sandbox (worker),
+                                                                  killed,
+                                                                  self->current->started_us);
+          const char *violation = _viva_worker_process_get_violation (worker);
+
+          /* Killed for what it sent: that is the reason to show. */
+          if (violation != NULL)
+            {
+              g_free (result->summary);
+              result->summary = g_strdup (violation);
+            }
+          viva_runner_complete_current (self, result);
+        }
     }
 
   _viva_worker_process_unref (worker);

@@ -56,5 +56,6 @@ gboolean           _viva_worker_process_get_killed   (VivaWorkerProcess         
 VivaRunnerSandbox  _viva_worker_process_get_sandbox  (VivaWorkerProcess                *worker);
 GSubprocess       *_viva_worker_process_get_subprocess (VivaWorkerProcess              *worker);
 const char        *_viva_worker_process_get_early_stderr (VivaWorkerProcess            *worker);
+const char        *_viva_worker_process_get_violation (VivaWorkerProcess               *worker);
 
 G_END_DECLS

@@ -11,6 +11,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "viva-worker-frame-private.h"
 #include "viva-worker-process-private.h"
 
 /* One viva-python-worker process and its private channel: starting it in its
@@ -18,11 +19,17 @@
  * frames one line at a time, reading its fds 1 and 2, and noticing when it
  * dies. What the frames mean is the owner's business (the runner's queue);
  * this file only turns bytes into objects and says when the process is gone.
- * Everything runs on the main thread, asynchronously. */
+ * Every frame is untrusted (student code shares the worker's process): a
+ * line longer than VIVA_WORKER_FRAME_MAX_LENGTH or a frame that is not one
+ * of the worker's (viva-worker-frame.c) kills the worker, and its death is
+ * reported with the reason. Everything runs on the main thread,
+ * asynchronously. */
 
 #define EXIT_DRAIN_MS    250
 #define START_TIMEOUT_S  20
 #define PIPE_CHUNK       8192
+#define READ_CHUNK       65536
+#define EARLY_STDERR_MAX 65536
 
 struct _VivaWorkerProcess
 {
@@ -33,7 +40,9 @@ struct _VivaWorkerProcess
   VivaRunnerSandbox                 sandbox;
   GSubprocess                      *process;
   GIOStream                        *channel;
-  GDataInputStream                 *events;
+  GByteArray                       *frames;   /* bytes read, not yet a whole line */
+  gsize                             scanned;  /* of which have no newline */
+  char                             *violation;
   GQueue                            outgoing; /* GBytes lines to write */
   GBytes                           *in_flight;
   GCancellable                     *cancellable;
@@ -64,7 +73,8 @@ _viva_worker_process_unref (VivaWorkerProcess *worker)
   g_queue_clear_full (&worker->outgoing, (GDestroyNotify) g_bytes_unref);
   g_clear_pointer (&worker->in_flight, g_bytes_unref);
   g_clear_object (&worker->process);
-  g_clear_object (&worker->events);
+  g_clear_pointer (&worker->frames, g_byte_array_unref);
+  g_clear_pointer (&worker->violation, g_free);
   g_clear_object (&worker->channel);
   g_clear_object (&worker->cancellable);
   g_string_free (worker->early_stderr, TRUE);
@@ -184,24 +194,42 @@ _viva_worker_process_send (VivaWorkerProcess *worker,
 
 /* Frames from the worker */
 
+static void worker_check_dead (VivaWorkerProcess *worker);
+
+/* The channel carried what no worker of ours sends: stop reading, kill the
+ * process, and let its death say why. */
+static void
+worker_violation (VivaWorkerProcess *worker,
+                  char              *reason)
+{
+  g_autofree char *owned = reason;
+
+  if (worker->violation != NULL)
+    return;
+
+  g_debug ("runner: killing a worker: %s", reason);
+  worker->violation = g_steal_pointer (&owned);
+  worker->eof = TRUE;
+  g_subprocess_force_exit (worker->process);
+  worker_check_dead (worker);
+}
+
 static void
 worker_handle_line (VivaWorkerProcess *worker,
-                    const char        *line)
+                    const char        *line,
+                    gsize              length)
 {
-  g_autoptr(JsonParser) parser = json_parser_new_immutable ();
-  JsonObject *event;
-  JsonNode *root;
+  g_autoptr(JsonObject) event = NULL;
+  g_autoptr(GError) error = NULL;
 
-  if (!json_parser_load_from_data (parser, line, -1, NULL) ||
-      !(root = json_parser_get_root (parser)) || !JSON_NODE_HOLDS_OBJECT (root))
+  if (!(event = _viva_worker_frame_parse (line, length, &error)))
     {
-      g_debug ("runner: ignoring a line the worker should not have sent");
+      g_debug ("runner: a bad frame: %s", error->message);
+      worker_violation (worker, g_strdup (_("The program wrote to Viva’s private channel, so Python was stopped and restarted. Variables from earlier runs are gone.")));
       return;
     }
 
-  event = json_node_get_object (root);
-
-  if (g_str_equal (json_object_get_string_member_with_default (event, "event", ""), "ready"))
+  if (g_str_equal (json_object_get_string_member (event, "event"), "ready"))
     {
       worker->ready = TRUE;
       g_clear_handle_id (&worker->start_id, g_source_remove);
@@ -245,24 +273,65 @@ worker_check_dead (VivaWorkerProcess *worker)
     worker->drain_id = g_timeout_add (EXIT_DRAIN_MS, worker_drain_cb, worker);
 }
 
+/* Hands on every whole line read so far; keeps the rest, up to the
+ * longest line a worker may send. */
 static void
-worker_line_cb (GObject      *object,
+worker_take_lines (VivaWorkerProcess *worker)
+{
+  GByteArray *frames = worker->frames;
+  gsize start = 0;
+  const guint8 *newline;
+
+  while (worker_is_current (worker) && worker->violation == NULL &&
+         (newline = memchr (frames->data + MAX (start, worker->scanned), '\n',
+                            frames->len - MAX (start, worker->scanned))))
+    {
+      gsize end = newline - frames->data;
+
+      worker_handle_line (worker, (const char *) frames->data + start, end - start);
+      start = end + 1;
+    }
+
+  if (!worker_is_current (worker) || worker->violation != NULL)
+    return;
+
+  g_byte_array_remove_range (frames, 0, start);
+  worker->scanned = frames->len;
+
+  if (frames->len > VIVA_WORKER_FRAME_MAX_LENGTH)
+    {
+      g_autofree char *limit = g_format_size (VIVA_WORKER_FRAME_MAX_LENGTH);
+
+      /* Translators: %s is a size such as “16.8 MB” */
+      worker_violation (worker, g_strdup_printf (_("The program produced too much output (more than %s at once on Viva’s private channel), so Python was stopped and restarted. Variables from earlier runs are gone."),
+                                                 limit));
+    }
+}
+
+static void
+worker_read_cb (GObject      *object,
                 GAsyncResult *result,
                 gpointer      user_data)
 {
   VivaWorkerProcess *worker = user_data;
-  g_autofree char *line = NULL;
+  g_autoptr(GBytes) bytes = NULL;
 
-  line = g_data_input_stream_read_line_finish_utf8 (G_DATA_INPUT_STREAM (object), result, NULL, NULL);
+  bytes = g_input_stream_read_bytes_finish (G_INPUT_STREAM (object), result, NULL);
 
-  if (line == NULL)
+  if (!worker_is_current (worker) || worker->violation != NULL)
+    ;
+  else if (bytes == NULL || g_bytes_get_size (bytes) == 0)
     {
       worker->eof = TRUE;
       worker_check_dead (worker);
     }
-  else if (worker_is_current (worker))
+  else
     {
-      worker_handle_line (worker, line);
+      gsize length;
+      const guint8 *data = g_bytes_get_data (bytes, &length);
+
+      g_byte_array_append (worker->frames, data, length);
+      worker_take_lines (worker);
       worker_read_next (worker);
     }
 
@@ -272,11 +341,12 @@ worker_line_cb (GObject      *object,
 static void
 worker_read_next (VivaWorkerProcess *worker)
 {
-  if (!worker_is_current (worker))
+  if (!worker_is_current (worker) || worker->violation != NULL)
     return;
 
-  g_data_input_stream_read_line_async (worker->events, G_PRIORITY_DEFAULT, worker->cancellable,
-                                       worker_line_cb, _viva_worker_process_ref (worker));
+  g_input_stream_read_bytes_async (g_io_stream_get_input_stream (worker->channel), READ_CHUNK,
+                                   G_PRIORITY_DEFAULT, worker->cancellable,
+                                   worker_read_cb, _viva_worker_process_ref (worker));
 }
 
 /* Fds 1 and 2 */
@@ -318,12 +388,15 @@ pipe_read_cb (GObject      *object,
     }
 
   data = g_bytes_get_data (bytes, &length);
-  text = g_utf8_make_valid (data, length);
+  text = _viva_worker_text_make_visible (data, length);
 
   /* Before it is ready, what the worker (or bubblewrap) says is why it did
    * not start; afterwards it is the program's, from C code or a crash. */
   if (!worker->ready)
-    g_string_append (worker->early_stderr, text);
+    {
+      if (worker->early_stderr->len < EARLY_STDERR_MAX)
+        g_string_append (worker->early_stderr, text);
+    }
   else
     worker->callbacks->output (worker, reader->fd, text, worker->user_data);
 
@@ -433,11 +506,9 @@ _viva_worker_process_spawn (VivaRunnerLaunch                 *launch,
   worker->sandbox = sandbox;
   worker->process = g_steal_pointer (&process);
   worker->channel = G_IO_STREAM (g_socket_connection_factory_create_connection (socket));
-  worker->events = g_data_input_stream_new (g_io_stream_get_input_stream (worker->channel));
+  worker->frames = g_byte_array_sized_new (READ_CHUNK);
   worker->cancellable = g_cancellable_new ();
   worker->early_stderr = g_string_new (NULL);
-  g_data_input_stream_set_newline_type (worker->events, G_DATA_STREAM_NEWLINE_TYPE_LF);
-  g_filter_input_stream_set_close_base_stream (G_FILTER_INPUT_STREAM (worker->events), FALSE);
 
   worker_read_next (worker);
   pipe_read_start (worker, g_subprocess_get_stdout_pipe (worker->process), 1);
@@ -477,4 +548,16 @@ const char *
 _viva_worker_process_get_early_stderr (VivaWorkerProcess *worker)
 {
   return worker->early_stderr->str;
+}
+
+/**
+ * _viva_worker_process_get_violation:
+ *
+ * Returns: (nullable): when the worker was killed for what it sent on its
+ *   channel, why, as a sentence for the student
+ */
+const char *
+_viva_worker_process_get_violation (VivaWorkerProcess *worker)
+{
+  return worker->violation;
 }
