@@ -564,7 +564,7 @@ test_model_missing_ollama_native (Fixture       *fixture,
 
   viva_test_server_serve_ollama (fixture->server, "0.6.2", models);
   expect_status_error (fixture, 404, "error-ollama-model-missing.json", VIVA_MODEL_ERROR_MODEL_NOT_FOUND,
-                       "The model “qwen2.5:7b” is not installed — run “ollama pull qwen2.5:7b”.", 1);
+                       "Ollama has no model `qwen2.5:7b`. Run `ollama pull qwen2.5:7b` on the server, or choose another model in Preferences.", 1);
 }
 
 static void
@@ -599,13 +599,16 @@ static void
 test_server_error_retried (Fixture       *fixture,
                            gconstpointer  data)
 {
-  expect_status_error (fixture, 503, "error-llamacpp-loading.json", VIVA_MODEL_ERROR_SERVER, "Loading model", 3);
+  /* Without waiting for a busy server, its retries are attempts. */
+  viva_openai_model_set_max_busy_wait (fixture->model, 0);
+  expect_status_error (fixture, 503, "error-llamacpp-loading.json", VIVA_MODEL_ERROR_BUSY, "Loading model", 3);
 }
 
 static void
 test_rate_limited_retried (Fixture       *fixture,
                            gconstpointer  data)
 {
+  viva_openai_model_set_max_busy_wait (fixture->model, 0);
   expect_status_error (fixture, 429, "error-openai-rate-limit.json", VIVA_MODEL_ERROR_RATE_LIMITED, "try again", 3);
 }
 
@@ -784,6 +787,7 @@ test_first_byte_timeout_fails (Fixture       *fixture,
   viva_test_response_set_stall_after (slow, 0);
   viva_openai_model_set_first_byte_timeout (fixture->model, 150);
   viva_openai_model_set_max_attempts (fixture->model, 2);
+  viva_openai_model_set_max_busy_wait (fixture->model, 0);
   viva_test_server_set_default (fixture->server, "POST", "/v1/chat/completions", slow);
   reply = stream (fixture, request, NULL, NULL, &error);
   g_assert_error (error, VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_TIMEOUT);

@@ -22,7 +22,7 @@ G_DEFINE_QUARK (viva-model-error-quark, viva_model_error)
  * `kind` member of its `error` event: `not-running`, `connection`,
  * `model-not-found`, `unauthorized`, `bad-request`, `rate-limited`,
  * `server`, `timeout`, `truncated`, `invalid-response`, `no-model`,
- * `cancelled`, or `other`.
+ * `busy`, `cancelled`, or `other`.
  *
  * Returns: (transfer none): a static string
  */
@@ -41,6 +41,7 @@ viva_model_error_kind (const GError *error)
     [VIVA_MODEL_ERROR_TRUNCATED] = "truncated",
     [VIVA_MODEL_ERROR_INVALID_RESPONSE] = "invalid-response",
     [VIVA_MODEL_ERROR_NO_MODEL] = "no-model",
+    [VIVA_MODEL_ERROR_BUSY] = "busy",
   };
 
   g_return_val_if_fail (error != NULL, "other");
@@ -128,14 +129,22 @@ _viva_model_error_new_no_model (const char *base_url,
                       base_url);
 }
 
+/* @said: what the server said, kept when it is not Ollama's own "try
+ * pulling it first", which the sentence replaces with the command. */
 GError *
 _viva_model_error_new_model_missing (const char *model,
-                                     gboolean    is_ollama)
+                                     gboolean    is_ollama,
+                                     const char *said)
 {
   if (is_ollama)
     return g_error_new (VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_MODEL_NOT_FOUND,
-                        _("The model “%s” is not installed — run “ollama pull %s”."),
+                        _("Ollama has no model `%s`. Run `ollama pull %s` on the server, or choose another model in Preferences."),
                         model != NULL ? model : "", model != NULL ? model : "");
+
+  if (said != NULL)
+    return g_error_new (VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_MODEL_NOT_FOUND,
+                        _("The server has no model called “%s” — choose one it lists in Preferences (it said: %s)."),
+                        model != NULL ? model : "", said);
 
   return g_error_new (VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_MODEL_NOT_FOUND,
                       _("The server has no model called “%s” — choose one it lists in Preferences."),
@@ -153,7 +162,7 @@ _viva_model_error_new_for_status (guint       status,
   const char *said = message != NULL ? message : _("no details");
 
   if (_viva_model_message_says_model_missing (message) && (status == 400 || status == 404))
-    return _viva_model_error_new_model_missing (model, is_ollama);
+    return _viva_model_error_new_model_missing (model, is_ollama, message);
 
   if (status == 401 || status == 403)
     return g_error_new (VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_UNAUTHORIZED,
@@ -173,6 +182,12 @@ _viva_model_error_new_for_status (guint       status,
   if (status >= 400 && status < 500)
     return g_error_new (VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_BAD_REQUEST,
                         _("The server rejected the request: %s"), said);
+
+  /* Ollama's full queue, a proxy in front of vLLM, a server still loading. */
+  if (status == 503)
+    return g_error_new (VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_BUSY,
+                        _("The model server at %s is busy or still loading the model (it said: %s) — wait a minute and try again; if a whole lab uses it, ask whoever runs it to serve more students at once."),
+                        base_url, said);
 
   return g_error_new (VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_SERVER,
                       _("The server failed (HTTP %u): %s — try again, or check the server’s log."),
@@ -203,7 +218,7 @@ _viva_model_error_new_in_band (JsonNode   *error,
     message = _viva_model_error_message_from_body (error);
 
   if (_viva_model_message_says_model_missing (message))
-    return _viva_model_error_new_model_missing (model, is_ollama);
+    return _viva_model_error_new_model_missing (model, is_ollama, message);
 
   if (code == 429 || g_strcmp0 (code_string, "rate_limit_exceeded") == 0)
     return g_error_new (VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_RATE_LIMITED,

@@ -24,6 +24,8 @@ G_BEGIN_DECLS
  * @VIVA_MODEL_ERROR_TRUNCATED: the reply ended before the server said it was done
  * @VIVA_MODEL_ERROR_INVALID_RESPONSE: the server answered something that is not its protocol
  * @VIVA_MODEL_ERROR_NO_MODEL: no model is configured and the server lists none
+ * @VIVA_MODEL_ERROR_BUSY: the server stayed busy (503, or waiting its turn)
+ *   longer than the model waits
  *
  * Cancellation is reported as %G_IO_ERROR_CANCELLED, as everywhere in GIO.
  */
@@ -40,6 +42,7 @@ typedef enum
   VIVA_MODEL_ERROR_TRUNCATED,
   VIVA_MODEL_ERROR_INVALID_RESPONSE,
   VIVA_MODEL_ERROR_NO_MODEL,
+  VIVA_MODEL_ERROR_BUSY,
 } VivaModelError;
 
 GQuark      viva_model_error_quark (void);

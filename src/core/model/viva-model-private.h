@@ -39,7 +39,8 @@ GError  *_viva_model_error_new_in_band       (JsonNode   *error,
                                               gboolean    is_ollama);
 gboolean _viva_model_message_says_model_missing (const char *message);
 GError  *_viva_model_error_new_model_missing (const char *model,
-                                              gboolean    is_ollama);
+                                              gboolean    is_ollama,
+                                              const char *said);
 char    *_viva_recover_tool_calls            (const char         *content,
                                               const char * const *tool_names,
                                               GPtrArray          *calls);

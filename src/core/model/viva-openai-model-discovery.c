@@ -660,7 +660,7 @@ health_cb (GObject      *object,
       if (names[0] == NULL)
         error = _viva_model_error_new_no_model (self->base_url, is_ollama);
       else if (self->model != NULL && self->model[0] != '\0' && !has_model (names, self->model))
-        error = _viva_model_error_new_model_missing (self->model, is_ollama);
+        error = _viva_model_error_new_model_missing (self->model, is_ollama, NULL);
     }
 
   _viva_openai_model_set_error (self, error);

@@ -25,6 +25,13 @@ struct _VivaOpenAIModel
   guint           max_attempts;
   guint           retry_delay;
   gboolean        ollama_native;
+  guint           max_busy_wait;
+
+  /* Streams waiting for a busy server, since when, what it announced. */
+  guint           n_busy;
+  gint64          busy_since;
+  guint           busy_wait;
+  guint           n_retries;
 
   VivaServerKind  server_kind;
   char           *server_version;
@@ -48,6 +55,10 @@ gboolean  _viva_openai_model_looks_like_ollama (VivaOpenAIModel    *self);
 void      _viva_openai_model_set_server      (VivaOpenAIModel      *self,
                                               VivaServerKind        kind,
                                               const char           *version);
+void      _viva_openai_model_busy_begin  (VivaOpenAIModel      *self,
+                                          gboolean              already,
+                                          guint                 wait_s);
+void      _viva_openai_model_busy_end    (VivaOpenAIModel      *self);
 void      _viva_openai_model_set_error       (VivaOpenAIModel      *self,
                                               const GError         *error);
 GError   *_viva_openai_model_transport_error (VivaOpenAIModel      *self,

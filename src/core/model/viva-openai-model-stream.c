@@ -23,10 +23,18 @@
  * the first-byte timeout (before the first byte) or the idle timeout
  * (after it). Transient faults are retried with backoff and jitter, but
  * only before any delta went out: after that a fault ends the stream with
- * what arrived, marked truncated, so nothing shown is lost or shown twice. */
+ * what arrived, marked truncated, so nothing shown is lost or shown twice.
+ *
+ * A busy server is not a fault to give up on after three attempts: a 503
+ * or 429, or a first token that is slow to come (a queue), makes the
+ * stream wait calmly (VivaOpenAIModel:busy) for up to max-busy-wait in all,
+ * with the first-byte timeout raised by what the server announced, since
+ * a server that asks to come back in a minute has a queue ahead of us. */
 
 #define MAX_RETRY_AFTER_MS (120 * 1000)
 #define OLLAMA_KEEP_ALIVE "30m"
+#define SLOW_FIRST_TOKEN_MS (10 * 1000)
+#define MAX_BUSY_BACKOFF_MS (30 * 1000)
 
 typedef struct
 {
@@ -51,6 +59,11 @@ typedef struct
   guint64             last_bytes;
   gboolean            got_first_byte;
   gboolean            timed_out;
+
+  guint               first_byte_limit;
+  gboolean            busy;
+  gint64              busy_started;
+  guint               busy_retries;
 } StreamData;
 
 static void
@@ -92,6 +105,31 @@ stream_data_free (StreamData *data)
 static void start_attempt (GTask *task);
 static void resolve_model (GTask *task);
 
+/* This stream waits for a busy server; @wait_s is what it announced. */
+static void
+stream_busy (GTask *task,
+             guint  wait_s)
+{
+  StreamData *data = g_task_get_task_data (task);
+
+  _viva_openai_model_busy_begin (g_task_get_source_object (task), data->busy, wait_s);
+  data->busy = TRUE;
+  if (data->busy_started == 0)
+    data->busy_started = g_get_monotonic_time ();
+}
+
+static void
+stream_not_busy (GTask *task)
+{
+  StreamData *data = g_task_get_task_data (task);
+
+  if (!data->busy)
+    return;
+
+  data->busy = FALSE;
+  _viva_openai_model_busy_end (g_task_get_source_object (task));
+}
+
 static void
 disconnect_cancellable (GTask *task)
 {
@@ -112,6 +150,7 @@ stream_fail (GTask  *task,
 
   disconnect_cancellable (task);
   stream_data_end_attempt (data);
+  stream_not_busy (task);
   _viva_openai_model_set_error (self, error);
   g_task_return_error (task, error);
   g_object_unref (task);
@@ -159,6 +198,7 @@ stream_succeed (GTask    *task,
 
   disconnect_cancellable (task);
   stream_data_end_attempt (data);
+  stream_not_busy (task);
   _viva_openai_model_set_error (self, NULL);
   g_task_return_pointer (task, g_steal_pointer (&reply), (GDestroyNotify)viva_chat_reply_unref);
   g_object_unref (task);
@@ -204,17 +244,23 @@ retry_cancelled_cb (GCancellable *cancellable,
 
 /* Takes @task's reference and @error. Retries when the fault is transient,
  * attempts remain and nothing was shown yet; @retry_after_ms is the
- * server's Retry-After, or 0. */
+ * server's Retry-After, or 0. A @busy server's retries do not count as
+ * attempts: the stream waits for it up to max-busy-wait in all. */
 static void
 stream_fault (GTask    *task,
               GError   *error,
               gboolean  retryable,
+              gboolean  busy,
               guint     retry_after_ms)
 {
   VivaOpenAIModel *self = g_task_get_source_object (task);
   StreamData *data = g_task_get_task_data (task);
+  gint64 now = g_get_monotonic_time ();
+  gint64 busy_left = 0;
   guint64 delay_ms;
   guint64 base;
+  /* With max-busy-wait 0, a busy server's retries count as attempts. */
+  gboolean waits = busy && self->max_busy_wait > 0;
 
   if (data->assembler != NULL && viva_reply_assembler_get_has_output (data->assembler))
     {
@@ -223,16 +269,55 @@ stream_fault (GTask    *task,
       return stream_succeed (task, TRUE);
     }
 
-  if (!retryable || data->attempt >= self->max_attempts || retry_after_ms > MAX_RETRY_AFTER_MS ||
-      g_cancellable_is_cancelled (g_task_get_cancellable (task)))
+  if (waits)
+    busy_left = (gint64)self->max_busy_wait - (data->busy_started > 0 ? (now - data->busy_started) / 1000 : 0);
+
+  if (waits && busy_left <= 0 && retryable)
+    {
+      guint minutes = (self->max_busy_wait + 59999) / 60000;
+
+      g_debug ("model: still busy after %u ms: %s", self->max_busy_wait, error->message);
+      g_error_free (error);
+      return stream_fail (task, g_error_new (VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_BUSY,
+                                             g_dngettext (GETTEXT_PACKAGE,
+                                                          "The model server at %s was still busy after %u minute — try again later; if a whole lab uses it, ask whoever runs it to serve more students at once.",
+                                                          "The model server at %s was still busy after %u minutes — try again later; if a whole lab uses it, ask whoever runs it to serve more students at once.",
+                                                          minutes),
+                                             self->base_url, minutes));
+    }
+
+  if (!retryable || (!waits && data->attempt >= self->max_attempts) ||
+      retry_after_ms > MAX_RETRY_AFTER_MS || g_cancellable_is_cancelled (g_task_get_cancellable (task)))
     return stream_fail (task, error);
 
-  base = (guint64)self->retry_delay << MIN (data->attempt - 1, 16);
+  if (waits)
+    {
+      data->busy_retries++;
+      base = MIN ((guint64)self->retry_delay << MIN (data->busy_retries - 1, 16), MAX_BUSY_BACKOFF_MS);
+      /* A queue that took the whole first-byte timeout gets twice as long
+       * next time; a server that asked to wait, that long on top. */
+      if (data->timed_out && !data->got_first_byte)
+        data->first_byte_limit = (guint)MIN ((guint64)data->first_byte_limit * 2,
+                                             (guint64)self->first_byte_timeout * 4);
+      data->first_byte_limit = (guint)MAX ((guint64)data->first_byte_limit,
+                                           (guint64)self->first_byte_timeout + 2 * (guint64)retry_after_ms);
+      /* Not an attempt: a busy server is waited for, not given up on. */
+      if (data->attempt > 0)
+        data->attempt--;
+    }
+  else
+    base = (guint64)self->retry_delay << MIN (data->attempt - 1, 16);
+
   delay_ms = base / 2 + g_random_int_range (0, (gint32)MIN (base / 2 + 1, G_MAXINT32));
   delay_ms = MAX (delay_ms, retry_after_ms);
+  if (waits)
+    delay_ms = (guint64)MIN ((gint64)delay_ms, MAX (busy_left, 0));
+  if (busy)
+    stream_busy (task, (retry_after_ms + 999) / 1000);
 
-  g_debug ("model: attempt %u failed (%s); retrying in %" G_GUINT64_FORMAT " ms",
-           data->attempt, error->message, delay_ms);
+  self->n_retries++;
+  g_debug ("model: attempt %u failed (%s); retrying in %" G_GUINT64_FORMAT " ms%s",
+           data->attempt, error->message, delay_ms, busy ? " (busy)" : "");
   g_error_free (error);
 
   stream_data_end_attempt (data);
@@ -265,9 +350,16 @@ watchdog_cb (gpointer user_data)
       data->last_bytes = bytes;
       data->last_progress = now;
       data->got_first_byte = TRUE;
+      stream_not_busy (task);
     }
 
-  limit = data->got_first_byte ? self->idle_timeout : self->first_byte_timeout;
+  limit = data->got_first_byte ? self->idle_timeout : data->first_byte_limit;
+
+  /* Waiting its turn in the server's queue, as far as anyone can tell. */
+  if (!data->got_first_byte && !data->busy &&
+      now - data->last_progress >= (gint64)MIN (SLOW_FIRST_TOKEN_MS, limit / 2) * 1000)
+    stream_busy (task, 0);
+
   if (now - data->last_progress >= (gint64)limit * 1000)
     {
       data->timed_out = TRUE;
@@ -286,7 +378,7 @@ timeout_error (VivaOpenAIModel *self,
   if (!data->got_first_byte)
     return g_error_new (VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_TIMEOUT,
                         _("The model server at %s did not start answering within %u seconds — it may still be loading the model; try again, or allow more time in Preferences."),
-                        self->base_url, (self->first_byte_timeout + 999) / 1000);
+                        self->base_url, (data->first_byte_limit + 999) / 1000);
 
   return g_error_new (VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_TIMEOUT,
                       _("The model server at %s stopped answering for %u seconds — try again."),
@@ -312,13 +404,13 @@ stream_read_failed (GTask  *task,
   if (data->timed_out)
     {
       g_error_free (error);
-      return stream_fault (task, timeout_error (self, data), TRUE, 0);
+      return stream_fault (task, timeout_error (self, data), TRUE, !data->got_first_byte, 0);
     }
 
   /* Two statements: C leaves the order of arguments' evaluation open. */
   fault = _viva_openai_model_transport_error (self, error, &retryable);
   g_error_free (error);
-  stream_fault (task, fault, retryable, 0);
+  stream_fault (task, fault, retryable, FALSE, 0);
 }
 
 static void
@@ -344,7 +436,7 @@ read_event_cb (GObject      *object,
                          g_error_new (VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_CONNECTION,
                                       _("The model server at %s closed the connection before answering — try again."),
                                       viva_openai_model_get_base_url (g_task_get_source_object (task))),
-                         TRUE, 0);
+                         TRUE, FALSE, 0);
 
   if (event == NULL)
     return stream_succeed (task, FALSE);
@@ -367,6 +459,7 @@ emit_delta (const VivaChatDelta *delta,
   GTask *task = user_data;
   StreamData *data = g_task_get_task_data (task);
 
+  stream_not_busy (task);
   viva_chat_model_emit_delta (g_task_get_source_object (task), data->request, delta);
 }
 
@@ -471,6 +564,7 @@ error_body_cb (GObject      *object,
   stream_fault (task,
                 _viva_model_error_new_for_status (status, body, data->model, self->base_url, is_ollama),
                 status == 429 || status == 500 || status == 502 || status == 503 || status == 504,
+                status == 429 || status == 503,
                 retry_after);
 }
 
@@ -714,6 +808,7 @@ start_attempt (GTask *task)
   if (g_task_return_error_if_cancelled (task))
     {
       stream_data_end_attempt (data);
+      stream_not_busy (task);
       g_object_unref (task);
       return;
     }
@@ -749,7 +844,8 @@ start_attempt (GTask *task)
   body = build_body (self, data);
   soup_message_set_request_body_from_bytes (data->message, "application/json", body);
 
-  data->watchdog = g_timeout_source_new (MAX (10, MIN (self->first_byte_timeout, self->idle_timeout) / 10));
+  data->watchdog = g_timeout_source_new (MAX (10, MIN (MIN (data->first_byte_limit, SLOW_FIRST_TOKEN_MS),
+                                                       self->idle_timeout) / 10));
   g_source_set_callback (data->watchdog, watchdog_cb, task, NULL);
   g_source_attach (data->watchdog, g_task_get_context (task));
 
@@ -777,10 +873,13 @@ resolve_model_cb (GObject      *object,
                             error->code == VIVA_MODEL_ERROR_CONNECTION ||
                             error->code == VIVA_MODEL_ERROR_SERVER ||
                             error->code == VIVA_MODEL_ERROR_RATE_LIMITED ||
+                            error->code == VIVA_MODEL_ERROR_BUSY ||
                             error->code == VIVA_MODEL_ERROR_TIMEOUT);
+      gboolean busy = error->domain == VIVA_MODEL_ERROR &&
+                      (error->code == VIVA_MODEL_ERROR_RATE_LIMITED || error->code == VIVA_MODEL_ERROR_BUSY);
 
       data->attempt++;
-      return stream_fault (task, g_steal_pointer (&error), retryable, 0);
+      return stream_fault (task, g_steal_pointer (&error), retryable, busy, 0);
     }
 
   if (names[0] == NULL)
@@ -868,6 +967,7 @@ _viva_openai_model_stream_async (VivaChatModel       *model,
   g_task_set_source_tag (task, _viva_openai_model_stream_async);
   data = g_new0 (StreamData, 1);
   data->request = viva_chat_request_ref (request);
+  data->first_byte_limit = self->first_byte_timeout;
   g_task_set_task_data (task, data, (GDestroyNotify)stream_data_free);
 
   /* The task's one reference travels through the steps and is dropped

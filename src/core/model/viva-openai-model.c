@@ -33,6 +33,10 @@ enum {
   PROP_SERVER_KIND,
   PROP_SERVER_VERSION,
   PROP_ERROR_MESSAGE,
+  PROP_BUSY,
+  PROP_BUSY_SINCE,
+  PROP_BUSY_WAIT,
+  PROP_MAX_BUSY_WAIT,
   N_PROPS
 };
 
@@ -161,6 +165,18 @@ viva_openai_model_get_property (GObject    *object,
     case PROP_ERROR_MESSAGE:
       g_value_set_string (value, viva_openai_model_get_error_message (self));
       break;
+    case PROP_BUSY:
+      g_value_set_boolean (value, viva_openai_model_get_busy (self));
+      break;
+    case PROP_BUSY_SINCE:
+      g_value_set_int64 (value, viva_openai_model_get_busy_since (self));
+      break;
+    case PROP_BUSY_WAIT:
+      g_value_set_uint (value, viva_openai_model_get_busy_wait (self));
+      break;
+    case PROP_MAX_BUSY_WAIT:
+      g_value_set_uint (value, viva_openai_model_get_max_busy_wait (self));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -208,6 +224,9 @@ viva_openai_model_set_property (GObject      *object,
       break;
     case PROP_OLLAMA_NATIVE:
       viva_openai_model_set_ollama_native (self, g_value_get_boolean (value));
+      break;
+    case PROP_MAX_BUSY_WAIT:
+      viva_openai_model_set_max_busy_wait (self, g_value_get_uint (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -270,6 +289,23 @@ viva_openai_model_class_init (VivaOpenAIModelClass *klass)
   properties[PROP_ERROR_MESSAGE] =
     g_param_spec_string ("error-message", NULL, NULL, NULL,
                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* A busy server (503, 429, or a first token slow to come) is a state,
+   * not an error: what a panel shows while the stream waits its turn. */
+  properties[PROP_BUSY] =
+    g_param_spec_boolean ("busy", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* g_get_monotonic_time() when the wait began; 0 when not busy. */
+  properties[PROP_BUSY_SINCE] =
+    g_param_spec_int64 ("busy-since", NULL, NULL, 0, G_MAXINT64, 0,
+                        G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* Seconds the server asked to wait (Retry-After), 0 when it did not say. */
+  properties[PROP_BUSY_WAIT] =
+    g_param_spec_uint ("busy-wait", NULL, NULL, 0, G_MAXUINT, 0,
+                       G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* Milliseconds a stream waits for a busy server before it fails. */
+  properties[PROP_MAX_BUSY_WAIT] =
+    g_param_spec_uint ("max-busy-wait", NULL, NULL, 0, G_MAXUINT, 15 * 60 * 1000,
+                       G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
@@ -285,6 +321,7 @@ viva_openai_model_init (VivaOpenAIModel *self)
   self->max_attempts = 3;
   self->retry_delay = 1000;
   self->ollama_native = TRUE;
+  self->max_busy_wait = 15 * 60 * 1000;
   self->no_temperature = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->no_stream_options = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 }
@@ -651,6 +688,127 @@ viva_openai_model_get_error_message (VivaOpenAIModel *self)
 {
   g_return_val_if_fail (VIVA_IS_OPENAI_MODEL (self), NULL);
   return self->error_message;
+}
+
+/**
+ * viva_openai_model_get_busy:
+ *
+ * Whether a stream waits for a busy server: it answered 503 or 429, or its
+ * first token is slow to come. The stream goes on by itself; a panel
+ * shows a calm line with Stop rather than an error.
+ *
+ * Returns: %TRUE while a stream waits
+ */
+gboolean
+viva_openai_model_get_busy (VivaOpenAIModel *self)
+{
+  g_return_val_if_fail (VIVA_IS_OPENAI_MODEL (self), FALSE);
+  return self->n_busy > 0;
+}
+
+/**
+ * viva_openai_model_get_busy_since:
+ *
+ * Returns: g_get_monotonic_time() when the wait began, or 0
+ */
+gint64
+viva_openai_model_get_busy_since (VivaOpenAIModel *self)
+{
+  g_return_val_if_fail (VIVA_IS_OPENAI_MODEL (self), 0);
+  return self->busy_since;
+}
+
+/**
+ * viva_openai_model_get_busy_wait:
+ *
+ * Returns: the seconds the server last asked to wait (Retry-After), or 0
+ */
+guint
+viva_openai_model_get_busy_wait (VivaOpenAIModel *self)
+{
+  g_return_val_if_fail (VIVA_IS_OPENAI_MODEL (self), 0);
+  return self->busy_wait;
+}
+
+guint
+viva_openai_model_get_max_busy_wait (VivaOpenAIModel *self)
+{
+  g_return_val_if_fail (VIVA_IS_OPENAI_MODEL (self), 0);
+  return self->max_busy_wait;
+}
+
+/**
+ * viva_openai_model_set_max_busy_wait:
+ * @wait_ms: how long one stream waits for a busy server, in all, before
+ *   it fails; 15 minutes by default
+ */
+void
+viva_openai_model_set_max_busy_wait (VivaOpenAIModel *self,
+                                     guint            wait_ms)
+{
+  g_return_if_fail (VIVA_IS_OPENAI_MODEL (self));
+
+  if (self->max_busy_wait == wait_ms)
+    return;
+
+  self->max_busy_wait = wait_ms;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MAX_BUSY_WAIT]);
+}
+
+/**
+ * viva_openai_model_get_n_retries:
+ *
+ * Returns: how many times streams were tried again, since the model was
+ *   made (a busy server's waits included)
+ */
+guint
+viva_openai_model_get_n_retries (VivaOpenAIModel *self)
+{
+  g_return_val_if_fail (VIVA_IS_OPENAI_MODEL (self), 0);
+  return self->n_retries;
+}
+
+/* A stream begins (or goes on) waiting for a busy server; @wait_s is what
+ * the server announced, or 0. Streams wait independently; the model is
+ * busy while any does. */
+void
+_viva_openai_model_busy_begin (VivaOpenAIModel *self,
+                               gboolean         already,
+                               guint            wait_s)
+{
+  g_object_freeze_notify (G_OBJECT (self));
+
+  if (!already && self->n_busy++ == 0)
+    {
+      self->busy_since = g_get_monotonic_time ();
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY_SINCE]);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
+    }
+
+  if (self->busy_wait != wait_s)
+    {
+      self->busy_wait = wait_s;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY_WAIT]);
+    }
+
+  g_object_thaw_notify (G_OBJECT (self));
+}
+
+void
+_viva_openai_model_busy_end (VivaOpenAIModel *self)
+{
+  g_return_if_fail (self->n_busy > 0);
+
+  if (--self->n_busy > 0)
+    return;
+
+  g_object_freeze_notify (G_OBJECT (self));
+  self->busy_since = 0;
+  self->busy_wait = 0;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY_SINCE]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY_WAIT]);
+  g_object_thaw_notify (G_OBJECT (self));
 }
 
 static void

@@ -67,6 +67,13 @@ void             viva_openai_model_set_ollama_native      (VivaOpenAIModel      
 VivaServerKind   viva_openai_model_get_server_kind        (VivaOpenAIModel      *self);
 const char      *viva_openai_model_get_server_version     (VivaOpenAIModel      *self);
 const char      *viva_openai_model_get_error_message      (VivaOpenAIModel      *self);
+gboolean         viva_openai_model_get_busy               (VivaOpenAIModel      *self);
+gint64           viva_openai_model_get_busy_since         (VivaOpenAIModel      *self);
+guint            viva_openai_model_get_busy_wait          (VivaOpenAIModel      *self);
+guint            viva_openai_model_get_max_busy_wait      (VivaOpenAIModel      *self);
+void             viva_openai_model_set_max_busy_wait      (VivaOpenAIModel      *self,
+                                                           guint                 wait_ms);
+guint            viva_openai_model_get_n_retries          (VivaOpenAIModel      *self);
 
 void             viva_openai_model_detect_server_async    (VivaOpenAIModel      *self,
                                                            GCancellable         *cancellable,
