@@ -120,17 +120,24 @@ test_prompt (void)
   g_autoptr(GBytes) template = g_resources_lookup_data (RESOURCE_PREFIX "/core/prompts/examiner.md", 0, NULL);
   g_autoptr(VivaProblem) problem = exam_problem_new ();
   g_autofree char *prompt = NULL;
+  g_autofree char *traced = NULL;
+  g_autofree char *code = NULL;
+  g_autofree char *edited = NULL;
 
   g_assert_nonnull (template);
-  prompt = _viva_exam_prompt_build (g_bytes_get_data (template, NULL), problem,
-                                    "def add(a, b):\n    return a + b  # {{rubric}}\n", "Deutsch");
+  prompt = _viva_exam_prompt_build (g_bytes_get_data (template, NULL), problem, "Deutsch", FALSE);
+  traced = _viva_exam_prompt_build (g_bytes_get_data (template, NULL), problem, "Deutsch", TRUE);
+  code = _viva_exam_code_message ("def add(a, b):\n    return a + b  # {{rubric}}\n", FALSE);
+  edited = _viva_exam_code_message ("", TRUE);
 
-  /* Every placeholder is filled; one the student writes stays as written. */
-  g_assert_null (strstr (prompt, "{{title}}"));
-  g_assert_null (strstr (prompt, "{{code}}"));
-  g_assert_null (strstr (prompt, "{{language}}"));
-  g_assert_null (strstr (prompt, "{{tests}}"));
-  g_assert_nonnull (strstr (prompt, "   2|     return a + b  # {{rubric}}"));
+  /* Every placeholder is filled; the code is not in the system prompt but
+   * in messages of its own, where what the student writes stays as written. */
+  g_assert_null (strstr (prompt, "{{"));
+  g_assert_null (strstr (prompt, "def add(a, b):\n"));
+  g_assert_nonnull (strstr (code, "   2|     return a + b  # {{rubric}}"));
+  g_assert_true (g_str_has_prefix (code, "From the exam system: the student's code as submitted"));
+  g_assert_true (g_str_has_prefix (edited, "From the exam system: the student edited the code"));
+  g_assert_nonnull (strstr (edited, "(the editor is empty)"));
   g_assert_nonnull (strstr (prompt, "Add two numbers"));
   g_assert_nonnull (strstr (prompt, "in Deutsch"));
   g_assert_nonnull (strstr (prompt, "Why does add work for strings too?"));
@@ -138,6 +145,12 @@ test_prompt (void)
   g_assert_nonnull (strstr (prompt, "finishDefense"));
   /* The reference solution never reaches the model. */
   g_assert_null (strstr (prompt, "return a + b\n```"));
+
+  /* The trace's copy withholds the hidden tests and the expected points. */
+  g_assert_null (strstr (traced, "assert add(2, 3) == 5"));
+  g_assert_null (strstr (traced, "the + operator"));
+  g_assert_nonnull (strstr (traced, "### small numbers\n(withheld from the trace)"));
+  g_assert_nonnull (strstr (traced, "Why does add work for strings too?"));
 }
 
 static void

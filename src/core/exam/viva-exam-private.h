@@ -11,6 +11,10 @@
 
 G_BEGIN_DECLS
 
+/* How every message the engine (not the student) adds to the conversation
+ * starts; reports show these as notes. */
+#define VIVA_EXAM_SYSTEM_PREFIX "From the exam system"
+
 /* Tools built on a GTask returning a JsonObject share this finish. */
 JsonObject      *_viva_exam_tool_finish_object (VivaExamTool     *self,
                                                 GAsyncResult     *result,
@@ -27,10 +31,14 @@ VivaExamVerdict *_viva_exam_verdict_new        (VivaExamStatus    status,
                                                 GPtrArray        *evidence,
                                                 GPtrArray        *probes);
 
+char            *_viva_exam_verdict_describe_for_model (VivaExamVerdict *verdict);
+
 char            *_viva_exam_prompt_build       (const char       *template_text,
                                                 VivaProblem      *problem,
-                                                const char       *code,
-                                                const char       *language);
+                                                const char       *language,
+                                                gboolean          withhold_hidden);
+char            *_viva_exam_code_message       (const char       *code,
+                                                gboolean          edited);
 char            *_viva_exam_number_lines       (const char       *code);
 
 G_END_DECLS

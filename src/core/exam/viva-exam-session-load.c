@@ -198,7 +198,9 @@ validate (JsonNode  *root,
       ((json_object_has_member (json_node_get_object (node), "sha256") &&
         !has_type (json_node_get_object (node), "sha256", G_TYPE_STRING)) ||
        (json_object_has_member (json_node_get_object (node), "text") &&
-        !has_type (json_node_get_object (node), "text", G_TYPE_STRING))))
+        !has_type (json_node_get_object (node), "text", G_TYPE_STRING)) ||
+       (json_object_has_member (json_node_get_object (node), "sent_sha256") &&
+        !has_type (json_node_get_object (node), "sent_sha256", G_TYPE_STRING))))
     return corrupt (error, _("the code snapshot is not valid"));
 
   return TRUE;

@@ -304,6 +304,22 @@ viva_exam_verdict_get_consistent (VivaExamVerdict *self)
   return !(self->passed && viva_exam_verdict_get_n_failed (self) > 0);
 }
 
+/* The recorded verdict in a few words of English, for the model's
+ * follow-up prompt. */
+char *
+_viva_exam_verdict_describe_for_model (VivaExamVerdict *self)
+{
+  g_autoptr(GString) text = g_string_new (NULL);
+
+  if (self->status != VIVA_EXAM_STATUS_FINISHED)
+    g_string_append_printf (text, "no pass (the defense ended %s: %s)",
+                            viva_exam_status_to_string (self->status), self->reason ? self->reason : "");
+  else
+    g_string_append_printf (text, "%s, score %d/100", self->passed ? "pass" : "fail", self->score);
+
+  return g_string_free (g_steal_pointer (&text), FALSE);
+}
+
 static JsonArray *
 strv_to_array (GStrv strv)
 {

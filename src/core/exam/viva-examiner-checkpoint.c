@@ -185,6 +185,8 @@ _viva_examiner_to_checkpoint (VivaExaminer *self)
 
   json_object_set_string_member (code, "sha256", self->code_hash ? self->code_hash : "");
   json_object_set_string_member (code, "text", self->code_snapshot ? self->code_snapshot : "");
+  if (self->sent_code_hash)
+    json_object_set_string_member (code, "sent_sha256", self->sent_code_hash);
   json_object_set_object_member (root, "code", g_steal_pointer (&code));
 
   if (self->verdict != NULL)
@@ -295,6 +297,10 @@ _viva_examiner_from_checkpoint (VivaExaminer  *self,
 
       g_clear_pointer (&self->code_hash, g_free);
       g_clear_pointer (&self->code_snapshot, g_free);
+      g_clear_pointer (&self->sent_code_hash, g_free);
+      /* Older checkpoints showed the code in the system prompt: none was
+       * sent as a message, so the next turn sends it. */
+      self->sent_code_hash = g_strdup (json_object_get_string_member_with_default (object, "sent_sha256", NULL));
       if (*sha != '\0')
         {
           self->code_hash = g_strdup (sha);

@@ -394,12 +394,74 @@ reply_cb (GObject      *object,
   _viva_examiner_start_call (self, g_ptr_array_index (calls, 0), NULL);
 }
 
+const char *
+_viva_examiner_get_system_prompt (VivaExaminer *self)
+{
+  if (self->system_prompt == NULL)
+    {
+      self->system_prompt = _viva_exam_prompt_build (self->prompt_template, self->problem,
+                                                     self->language, FALSE);
+      self->system_prompt_traced = _viva_exam_prompt_build (self->prompt_template, self->problem,
+                                                            self->language, TRUE);
+    }
+
+  return self->system_prompt;
+}
+
+/* The whole request goes to the trace (never the API key, which only the
+ * HTTP layer sees), its system prompt without the hidden parts; built only
+ * when there is a trace to write. */
+void
+_viva_examiner_trace_request (VivaExaminer *self,
+                              const char   *event,
+                              guint         iteration)
+{
+  g_autoptr(JsonNode) request = NULL;
+  JsonObject *data;
+  JsonArray *messages;
+
+  if (self->session == NULL)
+    return;
+
+  request = viva_chat_request_to_json (self->request);
+  messages = json_object_get_array_member (json_node_get_object (request), "messages");
+  for (guint i = 0; messages != NULL && i < json_array_get_length (messages); i++)
+    {
+      JsonObject *message = json_array_get_object_element (messages, i);
+
+      if (g_strcmp0 (json_object_get_string_member_with_default (message, "role", NULL), "system") == 0)
+        json_object_set_string_member (message, "content", self->system_prompt_traced);
+    }
+
+  data = json_object_new ();
+  json_object_set_int_member (data, "iteration", iteration);
+  json_object_set_int_member (data, "estimated_tokens",
+                              viva_chat_request_estimate_prompt_tokens (self->request));
+  json_object_set_member (data, "request", g_steal_pointer (&request));
+  _viva_examiner_trace (self, event, data);
+}
+
+/* The code enters the conversation as a message of its own, when the
+ * defense starts and after each edit, never by rewriting the head. */
+static void
+add_code_message (VivaExaminer *self,
+                  const char   *code)
+{
+  g_autofree char *text = NULL;
+
+  if (g_strcmp0 (self->code_hash, self->sent_code_hash) == 0)
+    return;
+
+  text = _viva_exam_code_message (code, self->sent_code_hash != NULL);
+  g_ptr_array_add (self->messages, viva_chat_message_new_user (text));
+  g_free (self->sent_code_hash);
+  self->sent_code_hash = g_strdup (self->code_hash);
+}
+
 void
 _viva_examiner_next_turn (VivaExaminer *self)
 {
   g_autofree char *code = NULL;
-  g_autofree char *system = NULL;
-  JsonObject *data;
 
   if (g_cancellable_is_cancelled (_viva_examiner_cancellable (self)))
     return _viva_examiner_cancelled (self);
@@ -415,25 +477,14 @@ _viva_examiner_next_turn (VivaExaminer *self)
   /* A fresh snapshot every turn: an edit made mid-defense is what the
    * examiner sees next. */
   code = _viva_examiner_snapshot_code (self);
-  system = _viva_exam_prompt_build (self->prompt_template, self->problem, code, self->language);
+  add_code_message (self, code);
 
   g_clear_pointer (&self->request, viva_chat_request_unref);
-  self->request = _viva_examiner_build_request (self, system, TRUE);
+  self->request = _viva_examiner_build_request (self, _viva_examiner_get_system_prompt (self), TRUE);
   self->phase = VIVA_EXAM_PHASE_MODEL;
   _viva_examiner_set_state (self, VIVA_EXAMINER_STATE_THINKING);
   _viva_examiner_checkpoint (self);
-
-  /* The whole request goes to the _viva_examiner_trace (never the API key, which only
-   * the HTTP layer sees); built only when there is a trace to write. */
-  if (self->session != NULL)
-    {
-      data = json_object_new ();
-      json_object_set_int_member (data, "iteration", self->iterations + 1);
-      json_object_set_int_member (data, "estimated_tokens",
-                                  viva_chat_request_estimate_prompt_tokens (self->request));
-      json_object_set_member (data, "request", viva_chat_request_to_json (self->request));
-      _viva_examiner_trace (self, "request", data);
-    }
+  _viva_examiner_trace_request (self, "request", self->iterations + 1);
 
   self->request_started = g_get_monotonic_time ();
   self->first_byte = 0;

@@ -65,6 +65,13 @@ struct _VivaExaminer
   guint              n_answers;
   char              *code_hash;
   char              *code_snapshot;
+  /* The code the conversation last showed the model (a message of its
+   * own, so the head of the conversation never changes). */
+  char              *sent_code_hash;
+  /* Built once per defense: byte-identical in every request. The traced
+   * one has the hidden parts withheld. */
+  char              *system_prompt;
+  char              *system_prompt_traced;
   char              *created;
   char              *problem_hash;
   JsonNode          *problem_pack;
@@ -141,6 +148,10 @@ VivaChatRequest *_viva_examiner_build_request   (VivaExaminer       *self,
 void          _viva_examiner_add_usage          (JsonObject         *data,
                                                  const VivaChatUsage *usage);
 void          _viva_examiner_next_turn          (VivaExaminer       *self);
+const char   *_viva_examiner_get_system_prompt  (VivaExaminer       *self);
+void          _viva_examiner_trace_request      (VivaExaminer       *self,
+                                                 const char         *event,
+                                                 guint               iteration);
 
 /* Tool dispatch (viva-examiner-dispatch.c) */
 void          _viva_examiner_start_call         (VivaExaminer       *self,

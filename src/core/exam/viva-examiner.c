@@ -113,6 +113,9 @@ viva_examiner_finalize (GObject *object)
   g_clear_pointer (&self->error_message, g_free);
   g_clear_pointer (&self->code_hash, g_free);
   g_clear_pointer (&self->code_snapshot, g_free);
+  g_clear_pointer (&self->sent_code_hash, g_free);
+  g_clear_pointer (&self->system_prompt, g_free);
+  g_clear_pointer (&self->system_prompt_traced, g_free);
   g_clear_pointer (&self->created, g_free);
   g_clear_pointer (&self->problem_hash, g_free);
   g_clear_pointer (&self->problem_pack, json_node_unref);

@@ -19,6 +19,9 @@
  * one file, no scripts, no network. */
 
 #define REMINDER_PREFIX "Reminder from the exam system"
+/* The engine's own messages (the code, the verdict's finality), as
+ * VIVA_EXAM_SYSTEM_PREFIX in exam/. */
+#define EXAM_SYSTEM_PREFIX "From the exam system"
 
 const char *
 _viva_report_get_string (JsonObject *object,
@@ -163,7 +166,8 @@ build_transcript (JsonArray *messages,
         }
       else if (g_strcmp0 (role, "user") == 0 && content != NULL)
         {
-          add_entry (transcript, g_str_has_prefix (content, REMINDER_PREFIX) ? "note" : "student", content);
+          add_entry (transcript, g_str_has_prefix (content, REMINDER_PREFIX) ||
+                                g_str_has_prefix (content, EXAM_SYSTEM_PREFIX) ? "note" : "student", content);
         }
     }
 
