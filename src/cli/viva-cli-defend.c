@@ -20,6 +20,7 @@
 #include "viva-pack.h"
 #include "viva-scripted-model.h"
 #include "viva-settings.h"
+#include "viva-timeline.h"
 
 /* viva-cli defend and viva-cli resume: a whole defense, headless. Answers
  * come from --answers (a JSON array, given in order; a resumed defense
@@ -575,7 +576,10 @@ viva_cli_defend (int    argc,
   g_autofree char *base_url = NULL;
   g_autofree char *model_name = NULL;
   g_autofree char *session_dir = NULL;
+  g_autofree char *student_name = NULL;
+  g_autofree char *student_id = NULL;
   g_autofree char *pack_text = NULL;
+  g_autoptr(JsonObject) submit = NULL;
   g_autofree char *code = NULL;
   g_autoptr(GBytes) bytes = NULL;
   g_autoptr(VivaPack) pack = NULL;
@@ -596,6 +600,8 @@ viva_cli_defend (int    argc,
     { "base-url", 0, 0, G_OPTION_ARG_STRING, &base_url, N_("The endpoint (default: the configured one)"), N_("URL") },
     { "model", 0, 0, G_OPTION_ARG_STRING, &model_name, N_("The model (default: the configured one, then the endpoint’s first)"), N_("M") },
     { "session-dir", 0, 0, G_OPTION_ARG_FILENAME, &session_dir, N_("Where sessions are kept (default: $XDG_DATA_HOME/viva/sessions)"), N_("DIR") },
+    { "student-name", 0, 0, G_OPTION_ARG_STRING, &student_name, N_("The student’s name, stamped on the session and its report"), N_("NAME") },
+    { "student-id", 0, 0, G_OPTION_ARG_STRING, &student_id, N_("The student’s id, stamped on the session and its report"), N_("ID") },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print one JSON event a line"), NULL },
     { NULL }
   };
@@ -613,6 +619,12 @@ viva_cli_defend (int    argc,
   if (offline && (base_url != NULL || model_name != NULL))
     {
       viva_cli_usage_error (context, "%s", _("--offline cannot be combined with --base-url or --model."));
+      return VIVA_CLI_EXIT_USAGE;
+    }
+  if ((student_name != NULL && g_strstrip (student_name)[0] == '\0') ||
+      (student_id != NULL && g_strstrip (student_id)[0] == '\0'))
+    {
+      viva_cli_usage_error (context, "%s", _("--student-name and --student-id cannot be empty."));
       return VIVA_CLI_EXIT_USAGE;
     }
 
@@ -645,6 +657,11 @@ viva_cli_defend (int    argc,
   defense.json = json;
   model = choose_model (problem, offline, base_url, model_name);
   defense.session = viva_exam_session_new (session_dir);
+  if (student_name != NULL || student_id != NULL)
+    viva_exam_session_set_student (defense.session, student_name, student_id);
+  /* The code defended, as the app records it at Submit. */
+  submit = viva_timeline_event_code ("submit", code);
+  viva_exam_session_add_timeline_event (defense.session, submit);
 
   return run_defense (&defense, model, problem, code, viva_pack_get_id (pack), viva_pack_get_language (pack), FALSE);
 }

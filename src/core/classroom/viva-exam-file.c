@@ -29,6 +29,7 @@ struct _VivaExamFile
   char             *title;
   char             *pack_id;
   VivaPack         *pack;
+  gboolean          pack_embedded;
   GStrv             problems;
   guint             time_limit;
   gboolean          hints_allowed;
@@ -469,6 +470,7 @@ read_pack (VivaExamFile *self,
 
       if (self->pack != NULL)
         self->pack_id = g_strdup (viva_pack_get_id (self->pack));
+      self->pack_embedded = TRUE;
     }
   else
     issue (issues, VIVA_PACK_ERROR_WRONG_TYPE, "pack", _("is %s, not an object or text — %s"), describe (node), why);
@@ -996,6 +998,19 @@ viva_exam_file_get_pack (VivaExamFile *self)
 }
 
 /**
+ * viva_exam_file_get_pack_embedded:
+ *
+ * Returns: whether the exam file holds its pack (hidden tests and all),
+ *   rather than naming one installed on the PC
+ */
+gboolean
+viva_exam_file_get_pack_embedded (VivaExamFile *self)
+{
+  g_return_val_if_fail (VIVA_IS_EXAM_FILE (self), FALSE);
+  return self->pack_embedded;
+}
+
+/**
  * viva_exam_file_set_pack:
  * @pack: the installed pack the exam names by id
  *
@@ -1154,7 +1169,8 @@ viva_exam_file_get_report_folder (VivaExamFile *self)
 /**
  * viva_exam_file_to_ref:
  *
- * Returns: (transfer full): `{"path", "digest", "id", "title"}`, what a
+ * Returns: (transfer full): `{"path", "digest", "id", "title",
+ *   "pack_embedded"}`, what a
  *   session keeps of the exam instead of its contents
  */
 JsonNode *
@@ -1172,8 +1188,101 @@ viva_exam_file_to_ref (VivaExamFile *self)
   json_object_set_string_member (object, "digest", self->digest);
   json_object_set_string_member (object, "id", self->id);
   json_object_set_string_member (object, "title", self->title);
+  json_object_set_boolean_member (object, "pack_embedded", self->pack_embedded);
 
   node = json_node_new (JSON_NODE_OBJECT);
   json_node_set_object (node, object);
   return node;
+}
+
+/**
+ * viva_exam_file_load_ref:
+ * @ref: what viva_exam_file_to_ref() gave when the defense began
+ *
+ * Reads the exam file a session refers to again, and checks that it is
+ * the same file (its digest). Blocking.
+ *
+ * Returns: (transfer full) (nullable): the exam
+ */
+VivaExamFile *
+viva_exam_file_load_ref (JsonObject  *ref,
+                         GError     **error)
+{
+  const char *path, *digest;
+  g_autoptr(VivaExamFile) exam = NULL;
+
+  g_return_val_if_fail (ref != NULL, NULL);
+
+  path = json_object_get_string_member_with_default (ref, "path", NULL);
+  digest = json_object_get_string_member_with_default (ref, "digest", NULL);
+
+  if (path == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                   _("The defense belongs to an exam whose file is not known; ask the teacher."));
+      return NULL;
+    }
+
+  if (!(exam = viva_exam_file_load (path, NULL, error)))
+    return NULL;
+
+  if (g_strcmp0 (viva_exam_file_get_digest (exam), digest) != 0)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED,
+                   _("The exam file %s changed since the defense began, so it cannot be continued; ask the teacher."),
+                   path);
+      return NULL;
+    }
+
+  return g_steal_pointer (&exam);
+}
+
+/**
+ * viva_exam_file_strip_hidden:
+ * @pack: a `viva-pack/1` document, as a checkpoint keeps its problem
+ *
+ * What of an exam's problem may sit in the student's folders: the text,
+ * the starter code and the questions, without the reference solution, the
+ * hidden tests, the rubric and the questions' expected points. Such a pack
+ * is for reading only (a report); a resume reads the exam file again.
+ *
+ * Returns: (transfer full): a stripped copy of @pack
+ */
+JsonNode *
+viva_exam_file_strip_hidden (JsonNode *pack)
+{
+  JsonNode *copy;
+  JsonNode *node;
+  JsonArray *problems;
+
+  g_return_val_if_fail (pack != NULL, NULL);
+
+  copy = json_node_copy (pack);
+  if (!JSON_NODE_HOLDS_OBJECT (copy) ||
+      !(node = json_object_get_member (json_node_get_object (copy), "problems")) ||
+      !JSON_NODE_HOLDS_ARRAY (node))
+    return copy;
+
+  problems = json_node_get_array (node);
+  for (guint i = 0; i < json_array_get_length (problems); i++)
+    {
+      JsonNode *element = json_array_get_element (problems, i);
+      JsonObject *problem;
+      JsonArray *questions = NULL;
+
+      if (!JSON_NODE_HOLDS_OBJECT (element))
+        continue;
+
+      problem = json_node_get_object (element);
+      json_object_remove_member (problem, "reference_solution");
+      json_object_remove_member (problem, "tests");
+      json_object_remove_member (problem, "rubric");
+      if ((node = json_object_get_member (problem, "questions")) && JSON_NODE_HOLDS_ARRAY (node))
+        questions = json_node_get_array (node);
+      for (guint j = 0; questions != NULL && j < json_array_get_length (questions); j++)
+        if (JSON_NODE_HOLDS_OBJECT (json_array_get_element (questions, j)))
+          json_object_remove_member (json_array_get_object_element (questions, j), "points");
+    }
+
+  return copy;
 }

@@ -44,6 +44,7 @@ const char         *viva_exam_file_get_digest          (VivaExamFile       *self
 const char         *viva_exam_file_get_id              (VivaExamFile       *self);
 const char         *viva_exam_file_get_title           (VivaExamFile       *self);
 const char         *viva_exam_file_get_pack_id         (VivaExamFile       *self);
+gboolean            viva_exam_file_get_pack_embedded   (VivaExamFile       *self);
 VivaPack           *viva_exam_file_get_pack            (VivaExamFile       *self);
 gboolean            viva_exam_file_set_pack            (VivaExamFile       *self,
                                                         VivaPack           *pack,
@@ -62,6 +63,9 @@ const char         *viva_exam_file_get_model           (VivaExamFile       *self
 const char         *viva_exam_file_get_language        (VivaExamFile       *self);
 const char         *viva_exam_file_get_report_folder   (VivaExamFile       *self);
 JsonNode           *viva_exam_file_to_ref              (VivaExamFile       *self);
+VivaExamFile       *viva_exam_file_load_ref            (JsonObject         *ref,
+                                                        GError            **error);
+JsonNode           *viva_exam_file_strip_hidden        (JsonNode           *pack);
 
 gboolean            viva_exam_file_parse_duration      (const char         *text,
                                                         guint              *seconds);

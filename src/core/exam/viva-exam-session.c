@@ -27,6 +27,7 @@ struct _VivaExamSession
   char        *student_name;
   char        *student_id;
   JsonArray   *timeline;
+  JsonObject  *exam;           /* viva_exam_file_to_ref(), in exam mode */
 };
 
 G_DEFINE_FINAL_TYPE (VivaExamSession, viva_exam_session, G_TYPE_OBJECT)
@@ -40,6 +41,7 @@ viva_exam_session_finalize (GObject *object)
   g_clear_pointer (&self->student_name, g_free);
   g_clear_pointer (&self->student_id, g_free);
   g_clear_pointer (&self->timeline, json_array_unref);
+  g_clear_pointer (&self->exam, json_object_unref);
   g_clear_pointer (&self->checkpoint, json_node_unref);
   g_clear_pointer (&self->id, g_free);
   g_clear_pointer (&self->dir, g_free);
@@ -86,6 +88,7 @@ _viva_exam_session_new_loaded (const char *sessions_dir,
   JsonObject *root = json_node_get_object (checkpoint);
   JsonNode *student = json_object_get_member (root, "student");
   JsonNode *timeline = json_object_get_member (root, "timeline");
+  JsonNode *exam = json_object_get_member (root, "exam");
 
   self->checkpoint = json_node_ref (checkpoint);
 
@@ -103,6 +106,11 @@ _viva_exam_session_new_loaded (const char *sessions_dir,
 
       for (guint i = 0; i < json_array_get_length (array); i++)
         json_array_add_element (self->timeline, json_node_copy (json_array_get_element (array, i)));
+    }
+  if (exam != NULL && JSON_NODE_HOLDS_OBJECT (exam))
+    {
+      g_autoptr(JsonNode) copy = json_node_copy (exam);
+      self->exam = json_object_ref (json_node_get_object (copy));
     }
 
   return self;
@@ -237,6 +245,24 @@ viva_exam_session_dup_problem (VivaExamSession  *self,
     }
 
   root = json_node_get_object (self->checkpoint);
+
+  /* An exam's hidden parts are not in the checkpoint: the exam file,
+   * unchanged, has them. */
+  if (self->exam != NULL && json_object_get_boolean_member_with_default (self->exam, "pack_embedded", FALSE))
+    {
+      g_autoptr(VivaExamFile) exam = NULL;
+
+      if (!(exam = viva_exam_file_load_ref (self->exam, error)))
+        return NULL;
+      if (!(problem = viva_pack_find_problem (viva_exam_file_get_pack (exam), json_object_get_string_member (root, "problem_id"))))
+        {
+          g_set_error (error, VIVA_EXAM_ERROR, VIVA_EXAM_ERROR_CHECKPOINT_CORRUPT,
+                       _("Session %s does not contain the problem it was made for."), self->id);
+          return NULL;
+        }
+      return g_object_ref (problem);
+    }
+
   text = json_to_string (json_object_get_member (root, "pack"), FALSE);
   bytes = g_bytes_new_take (text, strlen (text));
 
@@ -271,8 +297,18 @@ with_session_members (VivaExamSession *self,
 
   json_object_iter_init (&iter, json_node_get_object (checkpoint));
   while (json_object_iter_next (&iter, &name, &value))
-    if (!g_str_equal (name, "student") && !g_str_equal (name, "timeline"))
+    if (!g_str_equal (name, "student") && !g_str_equal (name, "timeline") && !g_str_equal (name, "exam"))
       json_object_set_member (root, name, json_node_ref (value));
+
+  /* In an exam whose file holds the pack, what the student may not see
+   * stays there: the exam file is referred to by path and digest. */
+  if (self->exam != NULL)
+    {
+      json_object_set_object_member (root, "exam", json_object_ref (self->exam));
+      if (json_object_get_boolean_member_with_default (self->exam, "pack_embedded", FALSE) &&
+          (node = json_object_get_member (root, "pack")) != NULL)
+        json_object_set_member (root, "pack", viva_exam_file_strip_hidden (node));
+    }
 
   if (self->student_name != NULL || self->student_id != NULL)
     {
@@ -384,6 +420,48 @@ viva_exam_session_add_timeline_event (VivaExamSession *self,
       g_autoptr(JsonNode) current = json_node_ref (self->checkpoint);
       viva_exam_session_save_checkpoint (self, current);
     }
+}
+
+/**
+ * viva_exam_session_set_exam:
+ * @exam: the exam this defense belongs to
+ *
+ * Makes the session part of @exam: every checkpoint keeps the exam file's
+ * path and digest (`exam`), and when the exam file holds its pack, leaves
+ * the problem's hidden parts out (viva_exam_session_dup_problem() reads
+ * them from the exam file again). Main thread.
+ */
+void
+viva_exam_session_set_exam (VivaExamSession *self,
+                            VivaExamFile    *exam)
+{
+  g_autoptr(JsonNode) ref = NULL;
+
+  g_return_if_fail (VIVA_IS_EXAM_SESSION (self));
+  g_return_if_fail (VIVA_IS_EXAM_FILE (exam));
+
+  ref = viva_exam_file_to_ref (exam);
+  g_clear_pointer (&self->exam, json_object_unref);
+  self->exam = json_object_ref (json_node_get_object (ref));
+
+  if (self->checkpoint != NULL)
+    {
+      g_autoptr(JsonNode) current = json_node_ref (self->checkpoint);
+      viva_exam_session_save_checkpoint (self, current);
+    }
+}
+
+/**
+ * viva_exam_session_get_exam:
+ *
+ * Returns: (transfer none) (nullable): `{path, digest, id, title,
+ *   pack_embedded}` of the exam, or %NULL for a practice defense
+ */
+JsonObject *
+viva_exam_session_get_exam (VivaExamSession *self)
+{
+  g_return_val_if_fail (VIVA_IS_EXAM_SESSION (self), NULL);
+  return self->exam;
 }
 
 /**

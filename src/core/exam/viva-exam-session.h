@@ -8,6 +8,7 @@
 #include <gio/gio.h>
 #include <json-glib/json-glib.h>
 
+#include "viva-exam-file.h"
 #include "viva-problem.h"
 
 G_BEGIN_DECLS
@@ -46,6 +47,9 @@ const char      *viva_exam_session_get_student_id     (VivaExamSession      *sel
 void             viva_exam_session_add_timeline_event (VivaExamSession      *self,
                                                        JsonObject           *event);
 JsonArray       *viva_exam_session_get_timeline       (VivaExamSession      *self);
+void             viva_exam_session_set_exam           (VivaExamSession      *self,
+                                                       VivaExamFile         *exam);
+JsonObject      *viva_exam_session_get_exam           (VivaExamSession      *self);
 
 void             viva_exam_session_load_async         (const char           *sessions_dir,
                                                        const char           *id,
