@@ -31,6 +31,7 @@ struct _VivaTestServer
   char       *url;
   GHashTable *queues;    /* "METHOD /path" → GQueue of VivaTestResponse */
   GHashTable *defaults;  /* "METHOD /path" → VivaTestResponse */
+  GHashTable *responders; /* "METHOD /path" → Responder */
   GPtrArray  *requests;
   GPtrArray  *servings;
 };
@@ -172,12 +173,18 @@ viva_test_response_new_chat_stream (const char *content,
       gsize length = strlen (arguments);
 
       add_chunk (out, first, "null");
-      for (gsize i = 0; i < length; i += 8)
+      for (gsize i = 0, n; i < length; i += n)
         {
-          g_autofree char *piece = g_strndup (arguments + i, MIN (8, length - i));
-          g_autofree char *quoted = json_string (piece);
-          g_autofree char *delta = g_strdup_printf ("{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":%s}}]}",
-                                                    quoted);
+          g_autofree char *piece = NULL;
+          g_autofree char *quoted = NULL;
+          g_autofree char *delta = NULL;
+
+          /* Eight bytes a fragment, never cutting a character in two. */
+          for (n = MIN (8, length - i); i + n < length && (arguments[i + n] & 0xC0) == 0x80; n++)
+            ;
+          piece = g_strndup (arguments + i, n);
+          quoted = json_string (piece);
+          delta = g_strdup_printf ("{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":%s}}]}", quoted);
 
           add_chunk (out, delta, "null");
         }
@@ -496,6 +503,12 @@ message_finished_cb (SoupServerMessage *message,
   serving_done (serving);
 }
 
+typedef struct
+{
+  VivaTestResponder func;
+  gpointer          user_data;
+} Responder;
+
 static char *
 make_key (const char *method,
           const char *path)
@@ -516,6 +529,7 @@ handler_cb (SoupServer        *server,
   SoupMessageHeadersIter iter;
   g_autofree char *key = NULL;
   VivaTestResponse *response = NULL;
+  Responder *responder;
   GQueue *queue;
   Serving *serving;
   const char *name;
@@ -533,6 +547,8 @@ handler_cb (SoupServer        *server,
   key = make_key (request->method, path);
   if ((queue = g_hash_table_lookup (self->queues, key)) && !g_queue_is_empty (queue))
     response = g_queue_pop_head (queue);
+  else if ((responder = g_hash_table_lookup (self->responders, key)))
+    response = responder->func (self, request, responder->user_data);
   else if ((response = g_hash_table_lookup (self->defaults, key)))
     viva_test_response_ref (response);
   else
@@ -589,6 +605,7 @@ viva_test_server_finalize (GObject *object)
   g_free (self->url);
   g_hash_table_unref (self->queues);
   g_hash_table_unref (self->defaults);
+  g_hash_table_unref (self->responders);
   g_ptr_array_unref (self->requests);
 
   G_OBJECT_CLASS (viva_test_server_parent_class)->finalize (object);
@@ -614,6 +631,7 @@ viva_test_server_init (VivaTestServer *self)
 {
   self->queues = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify)free_queue);
   self->defaults = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify)viva_test_response_unref);
+  self->responders = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   self->requests = g_ptr_array_new_with_free_func ((GDestroyNotify)viva_test_request_free);
   self->servings = g_ptr_array_new_with_free_func ((GDestroyNotify)serving_free);
 }
@@ -696,6 +714,33 @@ viva_test_server_set_default (VivaTestServer   *self,
 
       g_hash_table_remove (self->defaults, key);
     }
+}
+
+/**
+ * viva_test_server_set_responder:
+ * @responder: (nullable): builds each response; %NULL removes it
+ */
+void
+viva_test_server_set_responder (VivaTestServer    *self,
+                                const char        *method,
+                                const char        *path,
+                                VivaTestResponder  responder,
+                                gpointer           user_data)
+{
+  Responder *entry;
+
+  if (responder == NULL)
+    {
+      g_autofree char *key = make_key (method, path);
+
+      g_hash_table_remove (self->responders, key);
+      return;
+    }
+
+  entry = g_new0 (Responder, 1);
+  entry->func = responder;
+  entry->user_data = user_data;
+  g_hash_table_replace (self->responders, make_key (method, path), entry);
 }
 
 static char *

@@ -87,6 +87,18 @@ void                   viva_test_server_set_default      (VivaTestServer   *self
                                                           const char       *method,
                                                           const char       *path,
                                                           VivaTestResponse *response);
+/* Answers each request on a path from what it holds (a scripted model that
+ * reads the conversation); queued responses still go first. Returns a
+ * response, transfer full. */
+typedef VivaTestResponse *(*VivaTestResponder) (VivaTestServer        *server,
+                                                const VivaTestRequest *request,
+                                                gpointer               user_data);
+
+void                   viva_test_server_set_responder    (VivaTestServer   *self,
+                                                          const char       *method,
+                                                          const char       *path,
+                                                          VivaTestResponder responder,
+                                                          gpointer          user_data);
 void                   viva_test_server_serve_models     (VivaTestServer   *self,
                                                           const char * const *models);
 void                   viva_test_server_serve_ollama     (VivaTestServer   *self,
