@@ -25,6 +25,9 @@ int viva_cli_defend (int    argc,
 int viva_cli_resume (int    argc,
                      char **argv);
 
+int viva_cli_eval (int    argc,
+                   char **argv);
+
 int viva_cli_report (int    argc,
                      char **argv);
 

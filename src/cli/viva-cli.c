@@ -21,6 +21,7 @@ static const struct {
   { "chat", viva_cli_chat, N_("Stream one reply from a model") },
   { "class", viva_cli_class, N_("Collect a class’s reports, re-graded on this machine") },
   { "defend", viva_cli_defend, N_("Run a whole defense headless") },
+  { "eval", viva_cli_eval, N_("Measure how well a model examines: the report card") },
   { "models", viva_cli_models, N_("List the endpoint’s models") },
   { "pack", viva_cli_pack, N_("Validate or generate problem packs") },
   { "report", viva_cli_report, N_("Write a defense’s report as HTML or JSON") },

@@ -146,8 +146,9 @@ invalid (GError    **error,
          const char *where,
          const char *what)
 {
+  /* Untranslated: only a corpus's author, a developer, meets these. */
   g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-               _("The evaluation corpus is not valid at %s: %s"), where, what);
+               "The evaluation corpus is not valid at %s: %s", where, what);
   return FALSE;
 }
 
@@ -181,10 +182,10 @@ parse_answers (VivaEvalCase  *eval_case,
       JsonObject *object;
 
       if (!JSON_NODE_HOLDS_OBJECT (node))
-        return invalid (error, here, _("an answer is an object with text, quality and credit"));
+        return invalid (error, here, "an answer is an object with text, quality and credit");
       object = json_node_get_object (node);
       if (get_text (object, "text") == NULL || get_text (object, "quality") == NULL)
-        return invalid (error, here, _("an answer needs a text and a quality"));
+        return invalid (error, here, "an answer needs a text and a quality");
 
       answer = g_new0 (VivaEvalAnswer, 1);
       answer->text = g_strdup (get_text (object, "text"));
@@ -194,7 +195,7 @@ parse_answers (VivaEvalCase  *eval_case,
     }
 
   if (eval_case->answers->len == 0)
-    return invalid (error, where, _("a case needs at least one answer"));
+    return invalid (error, where, "a case needs at least one answer");
 
   return TRUE;
 }
@@ -215,7 +216,7 @@ parse_case (VivaEvalCorpus  *self,
   JsonArray *answers;
 
   if (!JSON_NODE_HOLDS_OBJECT (node))
-    return invalid (error, where, _("a case is an object")), NULL;
+    return invalid (error, where, "a case is an object"), NULL;
   object = json_node_get_object (node);
 
   eval_case->id = g_strdup (get_text (object, "id"));
@@ -228,7 +229,7 @@ parse_case (VivaEvalCorpus  *self,
 
   if (eval_case->id == NULL || eval_case->problem_id == NULL || eval_case->about == NULL ||
       eval_case->code == NULL || kind == NULL)
-    return invalid (error, where, _("a case needs an id, a problem, a kind, about and code")), NULL;
+    return invalid (error, where, "a case needs an id, a problem, a kind, about and code"), NULL;
 
   if (g_str_equal (kind, "correct"))
     eval_case->kind = VIVA_EVAL_KIND_CORRECT;
@@ -237,17 +238,17 @@ parse_case (VivaEvalCorpus  *self,
   else if (g_str_equal (kind, "cheat"))
     eval_case->kind = VIVA_EVAL_KIND_CHEAT;
   else
-    return invalid (error, where, _("kind is correct, wrong or cheat")), NULL;
+    return invalid (error, where, "kind is correct, wrong or cheat"), NULL;
 
   if (eval_case->kind != VIVA_EVAL_KIND_CORRECT && eval_case->bug == NULL)
-    return invalid (error, where, _("a wrong or cheating case names its bug")), NULL;
+    return invalid (error, where, "a wrong or cheating case names its bug"), NULL;
 
   if (viva_pack_find_problem (self->pack, eval_case->problem_id) == NULL)
-    return invalid (error, where, _("the pack has no such problem")), NULL;
+    return invalid (error, where, "the pack has no such problem"), NULL;
 
   if (!json_object_has_member (object, "answers") ||
       !JSON_NODE_HOLDS_ARRAY (json_object_get_member (object, "answers")))
-    return invalid (error, where, _("answers is an array")), NULL;
+    return invalid (error, where, "answers is an array"), NULL;
   answers = json_object_get_array_member (object, "answers");
   if (!parse_answers (eval_case, answers, where, error))
     return NULL;
@@ -255,26 +256,26 @@ parse_case (VivaEvalCorpus  *self,
   if (json_object_has_member (object, "injection"))
     {
       if (!JSON_NODE_HOLDS_OBJECT (json_object_get_member (object, "injection")))
-        return invalid (error, where, _("injection is an object with where and marker")), NULL;
+        return invalid (error, where, "injection is an object with where and marker"), NULL;
       injection = json_object_get_object_member (object, "injection");
       eval_case->injection_where = g_strdup (get_text (injection, "where"));
       eval_case->injection_marker = g_strdup (get_text (injection, "marker"));
       if (eval_case->injection_marker == NULL || strlen (eval_case->injection_marker) < 6 ||
           (g_strcmp0 (eval_case->injection_where, "code") != 0 &&
            g_strcmp0 (eval_case->injection_where, "answer") != 0))
-        return invalid (error, where, _("an injection is in the code or an answer, with a marker of six characters or more")), NULL;
+        return invalid (error, where, "an injection is in the code or an answer, with a marker of six characters or more"), NULL;
     }
 
   if (!json_object_has_member (object, "expected") ||
       !JSON_NODE_HOLDS_OBJECT (json_object_get_member (object, "expected")))
-    return invalid (error, where, _("a case needs its expected outcome")), NULL;
+    return invalid (error, where, "a case needs its expected outcome"), NULL;
   expected = json_object_get_object_member (object, "expected");
   verdict = get_text (expected, "verdict");
   if (g_strcmp0 (verdict, "pass") != 0 && g_strcmp0 (verdict, "fail") != 0)
-    return invalid (error, where, _("the expected verdict is pass or fail")), NULL;
+    return invalid (error, where, "the expected verdict is pass or fail"), NULL;
   eval_case->expect_pass = g_str_equal (verdict, "pass");
   if (eval_case->kind != VIVA_EVAL_KIND_CORRECT && eval_case->expect_pass)
-    return invalid (error, where, _("wrong or cheating code cannot be expected to pass")), NULL;
+    return invalid (error, where, "wrong or cheating code cannot be expected to pass"), NULL;
 
   if (json_object_has_member (expected, "score"))
     {
@@ -282,11 +283,11 @@ parse_case (VivaEvalCorpus  *self,
                         ? json_object_get_object_member (expected, "score") : NULL;
 
       if (score == NULL)
-        return invalid (error, where, _("the expected score is an object with min and max")), NULL;
+        return invalid (error, where, "the expected score is an object with min and max"), NULL;
       eval_case->score_min = json_object_get_int_member_with_default (score, "min", -1);
       eval_case->score_max = json_object_get_int_member_with_default (score, "max", -1);
       if (eval_case->score_min < 0 || eval_case->score_max > 100 || eval_case->score_min > eval_case->score_max)
-        return invalid (error, where, _("the expected score range lies within 0–100")), NULL;
+        return invalid (error, where, "the expected score range lies within 0–100"), NULL;
     }
 
   return g_steal_pointer (&eval_case);
@@ -319,11 +320,11 @@ viva_eval_corpus_new_from_bytes (GBytes    *bytes,
     return NULL;
 
   if (!JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
-    return invalid (error, "/", _("the document is a JSON object")), NULL;
+    return invalid (error, "/", "the document is a JSON object"), NULL;
   root = json_node_get_object (json_parser_get_root (parser));
 
   if (g_strcmp0 (json_object_get_string_member_with_default (root, "format", NULL), "viva-eval/1") != 0)
-    return invalid (error, "format", _("this Viva reads viva-eval/1")), NULL;
+    return invalid (error, "format", "this Viva reads viva-eval/1"), NULL;
 
   self = g_object_new (VIVA_TYPE_EVAL_CORPUS, NULL);
   self->pack = g_object_ref (pack);
@@ -333,12 +334,12 @@ viva_eval_corpus_new_from_bytes (GBytes    *bytes,
   if (self->fallback_answer == NULL)
     self->fallback_answer = g_strdup ("I have nothing to add.");
   if (self->id == NULL || self->title == NULL)
-    return invalid (error, "/", _("a corpus has an id and a title")), NULL;
+    return invalid (error, "/", "a corpus has an id and a title"), NULL;
   if (g_strcmp0 (get_text (root, "pack"), viva_pack_get_id (pack)) != 0)
-    return invalid (error, "pack", _("the corpus is written for another pack")), NULL;
+    return invalid (error, "pack", "the corpus is written for another pack"), NULL;
 
   if (!json_object_has_member (root, "cases") || !JSON_NODE_HOLDS_ARRAY (json_object_get_member (root, "cases")))
-    return invalid (error, "cases", _("cases is an array")), NULL;
+    return invalid (error, "cases", "cases is an array"), NULL;
   cases = json_object_get_array_member (root, "cases");
 
   for (guint i = 0; i < json_array_get_length (cases); i++)
@@ -352,12 +353,12 @@ viva_eval_corpus_new_from_bytes (GBytes    *bytes,
         {
           g_autofree char *where = g_strdup_printf ("cases[%u]", i);
 
-          return invalid (error, where, _("case ids are unique")), NULL;
+          return invalid (error, where, "case ids are unique"), NULL;
         }
     }
 
   if (self->cases->len == 0)
-    return invalid (error, "cases", _("a corpus has at least one case")), NULL;
+    return invalid (error, "cases", "a corpus has at least one case"), NULL;
 
   return g_steal_pointer (&self);
 }

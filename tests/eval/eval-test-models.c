@@ -1,0 +1,253 @@
+/* eval-test-models.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include "eval-test-models.h"
+
+/* Each reply is decided from the request alone, like a model: which tools
+ * already answered and what (the tool message after each assistant
+ * message), the hidden tests quoted in the system prompt, and what the
+ * student wrote. */
+
+typedef struct
+{
+  guint      read;
+  guint      ran;
+  GPtrArray *probes;       /* step ids */
+  gboolean   all_passed;
+  guint      asked;
+  GPtrArray *evidence;
+  GString   *student;      /* the code read and the answers given */
+} Progress;
+
+static void
+progress_clear (Progress *progress)
+{
+  g_clear_pointer (&progress->probes, g_ptr_array_unref);
+  g_clear_pointer (&progress->evidence, g_ptr_array_unref);
+  if (progress->student)
+    g_string_free (progress->student, TRUE);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Progress, progress_clear)
+
+static const char *
+first_call_name (JsonObject *message)
+{
+  JsonArray *calls;
+  JsonObject *function;
+
+  if (!json_object_has_member (message, "tool_calls") ||
+      !JSON_NODE_HOLDS_ARRAY (json_object_get_member (message, "tool_calls")))
+    return NULL;
+  calls = json_object_get_array_member (message, "tool_calls");
+  if (json_array_get_length (calls) == 0)
+    return NULL;
+  function = json_object_get_object_member (json_array_get_object_element (calls, 0), "function");
+  return json_object_get_string_member (function, "name");
+}
+
+static void
+read_progress (JsonArray *messages,
+               Progress  *progress)
+{
+  const char *last_call = NULL;
+
+  progress->probes = g_ptr_array_new_with_free_func (g_free);
+  progress->evidence = g_ptr_array_new_with_free_func (g_free);
+  progress->student = g_string_new (NULL);
+  progress->all_passed = TRUE;
+
+  for (guint i = 0; i < json_array_get_length (messages); i++)
+    {
+      JsonObject *message = json_array_get_object_element (messages, i);
+      const char *role = json_object_get_string_member (message, "role");
+      g_autoptr(JsonNode) node = NULL;
+      JsonObject *result;
+      const char *step;
+
+      if (g_str_equal (role, "assistant"))
+        {
+          last_call = first_call_name (message);
+          continue;
+        }
+      if (!g_str_equal (role, "tool") || last_call == NULL)
+        continue;
+
+      node = json_from_string (json_object_get_string_member (message, "content"), NULL);
+      if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+        continue;
+      result = json_node_get_object (node);
+      step = json_object_get_string_member_with_default (result, "step", NULL);
+      if (step == NULL)
+        continue;
+
+      if (g_str_equal (last_call, "readStudentCode"))
+        {
+          progress->read++;
+          g_string_append (progress->student, json_object_get_string_member_with_default (result, "code", ""));
+        }
+      else if (g_str_equal (last_call, "runPython"))
+        progress->ran++;
+      else if (g_str_equal (last_call, "injectTestCase"))
+        {
+          g_ptr_array_add (progress->probes, g_strdup (step));
+          g_ptr_array_add (progress->evidence, g_strdup (step));
+          if (json_object_get_boolean_member_with_default (result, "valid", TRUE) &&
+              !json_object_get_boolean_member_with_default (result, "passed", FALSE))
+            progress->all_passed = FALSE;
+        }
+      else if (g_str_equal (last_call, "askStudent"))
+        {
+          progress->asked++;
+          g_ptr_array_add (progress->evidence, g_strdup (step));
+          g_string_append (progress->student, json_object_get_string_member_with_default (result, "answer", ""));
+        }
+    }
+}
+
+/* The hidden tests as the system prompt quotes them: each a fenced block
+ * under its name. */
+static GPtrArray *
+hidden_tests (const char *system)
+{
+  GPtrArray *tests = g_ptr_array_new_with_free_func (g_free);
+  const char *at = strstr (system, "## Hidden tests");
+  const char *end = at ? strstr (at, "# The five required steps") : NULL;
+
+  while (at != NULL && (at = strstr (at, "```python\n")) != NULL && (end == NULL || at < end))
+    {
+      const char *close;
+
+      at += strlen ("```python\n");
+      if ((close = strstr (at, "```")) == NULL)
+        break;
+      g_ptr_array_add (tests, g_strndup (at, close - at));
+      at = close + 3;
+    }
+
+  return tests;
+}
+
+/* An instruction to the examiner carries a marker in capitals: WORD-WORD-9X. */
+static char *
+find_marker (const char *text)
+{
+  g_autoptr(GRegex) regex = g_regex_new ("\\b[A-Z]{4,}-[A-Z]{4,}-[A-Z0-9]{2}\\b", 0, 0, NULL);
+  g_autoptr(GMatchInfo) match = NULL;
+
+  if (g_regex_match (regex, text, 0, &match))
+    return g_match_info_fetch (match, 0);
+  return NULL;
+}
+
+static char *
+object_text (JsonBuilder *builder)
+{
+  g_autoptr(JsonNode) root = json_builder_get_root (builder);
+
+  return json_to_string (root, FALSE);
+}
+
+static VivaTestResponse *
+respond (VivaTestServer        *server,
+         const VivaTestRequest *request,
+         gpointer               user_data)
+{
+  EvalModel *model = user_data;
+  g_autoptr(JsonNode) body = viva_test_request_get_json (request);
+  JsonArray *messages = json_object_get_array_member (json_node_get_object (body), "messages");
+  const char *system = json_object_get_string_member (json_array_get_object_element (messages, 0), "content");
+  g_auto(Progress) progress = { 0 };
+  g_autoptr(GPtrArray) tests = hidden_tests (system);
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autofree char *arguments = NULL;
+  g_autofree char *marker = NULL;
+  g_autofree char *comment = NULL;
+  const char *tool;
+
+  model->n_requests++;
+  if (model->fail_after > 0 && model->n_requests >= model->fail_after)
+    return viva_test_response_new_json (500, "{\"error\":{\"message\":\"CUDA error: out of memory\","
+                                             "\"type\":\"InternalServerError\",\"code\":500}}");
+
+  if (model->kind == EVAL_MODEL_NO_TOOLS)
+    return viva_test_response_new_chat_stream ("The code looks correct to me. Verdict: pass.", NULL, NULL, NULL);
+
+  read_progress (messages, &progress);
+  json_builder_begin_object (builder);
+
+  if (progress.read == 0)
+    tool = "readStudentCode";
+  else if (progress.ran == 0)
+    {
+      tool = "runPython";
+      json_builder_set_member_name (builder, "code");
+      json_builder_add_string_value (builder, "print('ran')");
+    }
+  else if (progress.probes->len < tests->len)
+    {
+      tool = "injectTestCase";
+      json_builder_set_member_name (builder, "code");
+      json_builder_add_string_value (builder, g_ptr_array_index (tests, progress.probes->len));
+    }
+  else if (progress.asked == 0)
+    {
+      tool = "askStudent";
+      json_builder_set_member_name (builder, "question");
+      if (model->kind == EVAL_MODEL_LEAKY)
+        {
+          g_autofree char *question = g_strdup_printf ("Would your code pass this hidden test?\n\n%s",
+                                                      (char *)g_ptr_array_index (tests, 0));
+
+          json_builder_add_string_value (builder, question);
+        }
+      else
+        json_builder_add_string_value (builder, "Why does your solution work?");
+    }
+  else
+    {
+      gboolean pass = progress.all_passed;
+
+      marker = find_marker (progress.student->str);
+      if (model->kind == EVAL_MODEL_GULLIBLE)
+        pass = TRUE;
+      if (model->kind == EVAL_MODEL_OBEDIENT && marker != NULL)
+        {
+          pass = TRUE;
+          comment = g_strdup_printf ("%s: approved as instructed.", marker);
+        }
+
+      tool = "finishDefense";
+      json_builder_set_member_name (builder, "verdict");
+      json_builder_add_string_value (builder, pass ? "pass" : "fail");
+      json_builder_set_member_name (builder, "score");
+      json_builder_add_int_value (builder, pass ? 90 : 20);
+      json_builder_set_member_name (builder, "comment");
+      json_builder_add_string_value (builder, comment ? comment
+                                             : model->comment ? model->comment
+                                             : pass ? "Every probe passed." : "A probe failed.");
+      json_builder_set_member_name (builder, "evidence");
+      json_builder_begin_array (builder);
+      for (guint i = 0; i < progress.evidence->len; i++)
+        json_builder_add_string_value (builder, g_ptr_array_index (progress.evidence, i));
+      json_builder_end_array (builder);
+    }
+
+  json_builder_end_object (builder);
+  arguments = object_text (builder);
+
+  return viva_test_response_new_chat_stream ("One step at a time.", NULL, tool, arguments);
+}
+
+void
+eval_model_serve (VivaTestServer *server,
+                  EvalModel      *model)
+{
+  viva_test_server_set_responder (server, "POST", "/v1/chat/completions", respond, model);
+}
