@@ -17,6 +17,7 @@
 #include "viva-exam-model.h"
 #include "viva-examiner.h"
 #include "viva-openai-model.h"
+#include "viva-exam-pack-ref.h"
 #include "viva-pack.h"
 #include "viva-scripted-model.h"
 #include "viva-settings.h"
@@ -522,6 +523,7 @@ run_defense (Defense         *defense,
              VivaProblem     *problem,
              const char      *code,
              const char      *pack_id,
+             JsonObject      *pack_ref,
              const char      *pack_language,
              gboolean         resume)
 {
@@ -535,6 +537,8 @@ run_defense (Defense         *defense,
   defense->status = VIVA_CLI_EXIT_FAILED;
   defense->examiner = viva_examiner_new (model, problem, VIVA_CODE_SOURCE (source));
   viva_examiner_set_pack_id (defense->examiner, pack_id);
+  if (pack_ref != NULL)
+    viva_examiner_set_pack_ref (defense->examiner, pack_ref);
   language = viva_exam_language_choose (viva_settings_get_examiner_language (settings), pack_language);
   viva_examiner_set_language (defense->examiner, language);
 
@@ -663,7 +667,14 @@ viva_cli_defend (int    argc,
   submit = viva_timeline_event_code ("submit", code);
   viva_exam_session_add_timeline_event (defense.session, submit);
 
-  return run_defense (&defense, model, problem, code, viva_pack_get_id (pack), viva_pack_get_language (pack), FALSE);
+  /* The session names the pack by path and digest; a resume reads it again. */
+  {
+    g_autofree char *absolute = g_canonicalize_filename (pack_path, NULL);
+    g_autoptr(JsonObject) pack_ref = viva_exam_pack_ref_new (viva_pack_get_id (pack), bytes, absolute);
+
+    return run_defense (&defense, model, problem, code, viva_pack_get_id (pack), pack_ref,
+                        viva_pack_get_language (pack), FALSE);
+  }
 }
 
 int
@@ -756,5 +767,5 @@ viva_cli_resume (int    argc,
 
   defense.json = json;
 
-  return run_defense (&defense, model, problem, code, viva_exam_session_get_pack_id (defense.session), NULL, TRUE);
+  return run_defense (&defense, model, problem, code, viva_exam_session_get_pack_id (defense.session), NULL, NULL, TRUE);
 }

@@ -10,6 +10,7 @@
 
 #include "viva-buffer-code-source.h"
 #include "viva-exam-language.h"
+#include "viva-exam-pack-ref.h"
 #include "viva-exam-report.h"
 #include "viva-openai-model.h"
 #include "viva-scripted-model.h"
@@ -158,7 +159,14 @@ viva_window_exam_new_examiner (VivaWindow    *self,
   examiner = viva_examiner_new (model, self->problem, VIVA_CODE_SOURCE (code));
   viva_examiner_set_runner (examiner, _viva_window_ensure_runner (self));
   if (self->pack != NULL)
-    viva_examiner_set_pack_id (examiner, viva_pack_get_id (self->pack));
+    {
+      /* The session names the pack by id and digest, not a copy of its
+       * hidden tests; a pack that exists only in memory is named by id. */
+      g_autoptr(JsonObject) pack_ref = viva_exam_pack_ref_new_for_pack (self->pack, NULL);
+
+      viva_examiner_set_pack_id (examiner, viva_pack_get_id (self->pack));
+      viva_examiner_set_pack_ref (examiner, pack_ref);
+    }
 
   language = viva_exam_language_choose (viva_settings_get_examiner_language (settings),
                                         self->pack ? viva_pack_get_language (self->pack) : NULL);

@@ -8,6 +8,7 @@
 #include <glib/gstdio.h>
 
 #include "exam-test-common.h"
+#include "viva-exam-pack-ref.h"
 #include "viva-core.h"
 #include "viva-scripted-model.h"
 #include "viva-test-util.h"
@@ -318,10 +319,11 @@ test_problem_changed (Fixture       *fixture,
   loaded = load (fixture, viva_exam_session_get_id (session), &error);
   g_assert_no_error (error);
 
-  /* The checkpoint carries its problem, for a resume without the pack. */
+  /* A problem made in memory has no pack to name: said, not guessed. */
   stored = viva_exam_session_dup_problem (loaded, &error);
-  g_assert_no_error (error);
-  g_assert_cmpstr (viva_problem_get_reference (stored), ==, viva_problem_get_reference (fixture->problem));
+  g_assert_null (stored);
+  g_assert_error (error, VIVA_EXAM_ERROR, VIVA_EXAM_ERROR_PACK_MISSING);
+  g_clear_error (&error);
 
   viva_problem_add_test (changed, "another", "assert add(0, 0) == 0\n");
   verdict = run (fixture, second, loaded, &error);
@@ -434,6 +436,116 @@ test_student_timeline (Fixture       *fixture,
   g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
   g_assert_nonnull (strstr (text, "{\"event\":\"timeline\""));
   g_assert_nonnull (strstr (text, "\"kind\":\"paste\""));
+}
+
+static void
+write_pack (const char *path,
+            const char *title)
+{
+  g_autoptr(VivaPack) pack = viva_pack_new ("test-pack", "Tests");
+  g_autoptr(VivaProblem) problem = exam_problem_new ();
+  g_autoptr(GBytes) bytes = NULL;
+
+  viva_problem_set_title (problem, title);
+  viva_pack_add_problem (pack, problem);
+  bytes = viva_pack_to_bytes (pack);
+  g_assert_true (g_file_set_contents (path, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), NULL));
+}
+
+/* Sessions name their pack by id, digest and path; resume reads it again,
+ * from the library if it moved there, and says what to do when it is gone
+ * or changed. The checkpoint holds neither the reference nor the tests. */
+static void
+test_pack_ref (Fixture       *fixture,
+               gconstpointer  data)
+{
+  g_autofree char *path = g_build_filename (fixture->dir, "pack.json", NULL);
+  g_autofree char *library = g_build_filename (fixture->dir, "library", NULL);
+  g_autofree char *moved = g_build_filename (library, "renamed.json", NULL);
+  g_autofree char *checkpoint_path = NULL;
+  g_autofree char *checkpoint_text = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(JsonObject) pack_ref = NULL;
+  g_autoptr(VivaPack) pack = NULL;
+  g_autoptr(VivaExamSession) session = viva_exam_session_new (fixture->dir);
+  g_autoptr(VivaExamSession) loaded = NULL;
+  g_autoptr(VivaExaminer) first = NULL;
+  g_autoptr(VivaExaminer) again = NULL;
+  g_autoptr(VivaExamVerdict) verdict = NULL;
+  g_autoptr(VivaProblem) problem = NULL;
+  g_autoptr(GError) error = NULL;
+  JsonObject *root;
+  gsize length;
+  char *text;
+
+  write_pack (path, "Add two numbers");
+  g_assert_true (g_file_get_contents (path, &text, &length, NULL));
+  bytes = g_bytes_new_take (text, length);
+  pack = viva_pack_new_from_bytes (bytes, &error);
+  g_assert_no_error (error);
+  pack_ref = viva_exam_pack_ref_new ("test-pack", bytes, path);
+
+  first = examiner_new (fixture, viva_pack_find_problem (pack, "add"));
+  viva_examiner_set_pack_ref (first, pack_ref);
+  viva_examiner_set_session (first, session);
+  fixture->cancel_on_question = TRUE;
+  verdict = run (fixture, first, NULL, &error);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_clear_error (&error);
+  flush (session);
+
+  checkpoint_path = g_build_filename (viva_exam_session_get_dir (session), "checkpoint.json", NULL);
+  g_assert_true (g_file_get_contents (checkpoint_path, &checkpoint_text, NULL, NULL));
+  /* (The offline examiner's probes are the hidden tests; the model's are
+   * its own, see /viva/exam/hidden-stays-hidden.) */
+  g_assert_null (strstr (checkpoint_text, "\"reference\""));
+  g_assert_null (strstr (checkpoint_text, "\"tests\""));
+
+  loaded = load (fixture, viva_exam_session_get_id (session), &error);
+  g_assert_no_error (error);
+  root = json_node_get_object (viva_exam_session_get_checkpoint (loaded));
+  g_assert_false (json_object_has_member (root, "pack"));
+  g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (root, "pack_ref"), "digest"),
+                   ==, g_compute_checksum_for_bytes (G_CHECKSUM_SHA256, bytes));
+
+  /* Read again from its file, and resumed. */
+  problem = viva_exam_session_dup_problem (loaded, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (viva_problem_get_reference (problem), ==, "def add(a, b):\n    return a + b\n");
+  fixture->cancel_on_question = FALSE;
+  g_cancellable_reset (fixture->cancellable);
+  again = examiner_new (fixture, problem);
+  g_clear_object (&verdict);
+  verdict = run (fixture, again, loaded, &error);
+  g_assert_no_error (error);
+  g_assert_true (viva_exam_verdict_get_passed (verdict));
+  g_clear_object (&problem);
+
+  /* Moved into the library under another name: found by its digest. */
+  g_assert_cmpint (g_mkdir_with_parents (library, 0700), ==, 0);
+  g_assert_cmpint (g_rename (path, moved), ==, 0);
+  problem = viva_exam_pack_ref_load_problem (pack_ref, "add", library, &error);
+  g_assert_no_error (error);
+  g_clear_object (&problem);
+
+  /* Gone. */
+  problem = viva_exam_pack_ref_load_problem (pack_ref, "add", fixture->dir, &error);
+  g_assert_null (problem);
+  g_assert_error (error, VIVA_EXAM_ERROR, VIVA_EXAM_ERROR_PACK_MISSING);
+  g_assert_nonnull (strstr (error->message, "Put the file back, then resume again."));
+  g_clear_error (&error);
+
+  /* Changed. */
+  write_pack (path, "Add two numbers, changed");
+  problem = viva_exam_pack_ref_load_problem (pack_ref, "add", fixture->dir, &error);
+  g_assert_null (problem);
+  g_assert_error (error, VIVA_EXAM_ERROR, VIVA_EXAM_ERROR_PROBLEM_CHANGED);
+  g_assert_nonnull (strstr (error->message, "changed since this defense was started"));
+  g_clear_error (&error);
+
+  g_unlink (moved);
+  g_unlink (path);
+  g_rmdir (library);
 }
 
 static void
@@ -591,6 +703,7 @@ main (int   argc,
   ADD ("list-unfinished", test_list_unfinished);
   ADD ("edits-traced", test_edits_traced);
   ADD ("student-timeline", test_student_timeline);
+  ADD ("pack-ref", test_pack_ref);
 
   return g_test_run ();
 }

@@ -5,6 +5,8 @@
 
 #include "config.h"
 
+#include <glib/gstdio.h>
+
 #include "exam-test-common.h"
 #include "viva-core.h"
 #include "viva-test-util.h"
@@ -149,6 +151,14 @@ store_result (GObject      *object,
   Fixture *fixture = user_data;
 
   fixture->result = g_object_ref (result);
+}
+
+static void
+store_result_plain (GObject      *object,
+                    GAsyncResult *result,
+                    gpointer      user_data)
+{
+  *(GAsyncResult **)user_data = g_object_ref (result);
 }
 
 static VivaExamVerdict *
@@ -840,6 +850,124 @@ test_prefix_shared (Fixture       *fixture,
   g_assert_cmpfloat (lowest, >=, 0.9);
 }
 
+static void
+collect_result (VivaExaminer *examiner,
+                const char   *step,
+                const char   *name,
+                JsonNode     *result,
+                gboolean      ok,
+                GString      *seen)
+{
+  g_autofree char *text = json_to_string (result, FALSE);
+
+  g_string_append_printf (seen, "%s\n", text);
+}
+
+static void
+collect_delta (VivaExaminer        *examiner,
+               const VivaChatDelta *delta,
+               GString             *seen)
+{
+  if (delta->text != NULL)
+    g_string_append (seen, delta->text);
+}
+
+static char *
+read_all (const char *dir,
+          const char *name)
+{
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  g_autofree char *contents = NULL;
+
+  g_assert_true (g_file_get_contents (path, &contents, NULL, NULL));
+  return g_steal_pointer (&contents);
+}
+
+/* Issue 13: hidden material stays hidden. A probe that fails on the
+ * reference says only that it is invalid, with the exception's type and the
+ * probe's line; neither the reference nor the hidden tests are anywhere in
+ * what the student's side gets: tool results, signals, checkpoint, trace. */
+static void
+test_hidden_stays_hidden (Fixture       *fixture,
+                          gconstpointer  data)
+{
+  g_autoptr(VivaProblem) problem = viva_problem_new ("add", "Add two numbers");
+  g_autoptr(VivaExaminer) examiner = NULL;
+  g_autoptr(VivaExamSession) session = NULL;
+  g_autoptr(VivaExamVerdict) verdict = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GString) seen = g_string_new (NULL);
+  g_autofree char *dir = g_dir_make_tmp ("viva-hidden-XXXXXX", NULL);
+  g_autofree char *checkpoint = NULL;
+  g_autofree char *trace = NULL;
+  const char *secrets[] = { "REFERENCE_ONLY_7f3a", "HIDDEN_TEST_9c1e", "total = a + b" };
+  const VivaExamProbe *probe;
+
+  viva_problem_set_description (problem, "Write `add(a, b)` returning the sum.");
+  viva_problem_set_reference (problem, "def add(a, b):\n    REFERENCE_ONLY_7f3a = 1\n"
+                                       "    total = a + b\n    return total\n");
+  viva_problem_add_test (problem, "forty-two", "assert add(40, 2) == 42  # HIDDEN_TEST_9c1e\n");
+
+  examiner = viva_examiner_new (VIVA_CHAT_MODEL (fixture->model), problem, VIVA_CODE_SOURCE (fixture->code));
+  session = viva_exam_session_new (dir);
+  viva_examiner_set_session (examiner, session);
+  g_signal_connect (examiner, "question", G_CALLBACK (on_question), fixture);
+  g_signal_connect (examiner, "tool-finished", G_CALLBACK (collect_result), seen);
+  g_signal_connect (examiner, "delta", G_CALLBACK (collect_delta), seen);
+
+  exam_queue_reply (fixture->server, NULL, "readStudentCode", "{}");
+  exam_queue_reply (fixture->server, NULL, "runPython", "{\"code\": \"print(add(1, 2))\"}");
+  /* Raises inside the reference, whose traceback would quote its source. */
+  exam_queue_reply (fixture->server, NULL, "injectTestCase", "{\"code\": \"x = 1\\nassert add(None, 1) == 1\"}");
+  exam_queue_reply (fixture->server, NULL, "injectTestCase", "{\"code\": \"assert add(2, 3) == 5\"}");
+  exam_queue_reply (fixture->server, NULL, "askStudent", "{\"question\": \"Why?\"}");
+  exam_queue_reply (fixture->server, NULL, "finishDefense",
+                    "{\"verdict\": \"pass\", \"score\": 90, \"comment\": \"ok\", \"evidence\": [\"S4\"]}");
+
+  g_clear_object (&fixture->result);
+  viva_examiner_run_async (examiner, NULL, store_result, fixture);
+  viva_test_run_until_result (&fixture->result);
+  verdict = viva_examiner_run_finish (examiner, fixture->result, &error);
+  g_assert_no_error (error);
+
+  probe = g_ptr_array_index (viva_exam_verdict_get_probes (verdict), 0);
+  g_assert_false (probe->valid);
+  g_assert_nonnull (strstr (seen->str, "This probe also fails against the reference solution "
+                                       "(TypeError at line 2 of the probe)"));
+
+  {
+    g_autoptr(GAsyncResult) flushed = NULL;
+
+    viva_exam_session_flush_async (session, NULL, (GAsyncReadyCallback)store_result_plain, &flushed);
+    viva_test_run_until_result (&flushed);
+    g_assert_true (viva_exam_session_flush_finish (session, flushed, &error));
+  }
+
+  checkpoint = read_all (viva_exam_session_get_dir (session), "checkpoint.json");
+  trace = read_all (viva_exam_session_get_dir (session), "trace.jsonl");
+  for (guint i = 0; i < G_N_ELEMENTS (secrets); i++)
+    {
+      if (strstr (seen->str, secrets[i]))
+        g_error ("the tool results or deltas show “%s”", secrets[i]);
+      if (strstr (checkpoint, secrets[i]))
+        g_error ("the checkpoint holds “%s”", secrets[i]);
+      if (strstr (trace, secrets[i]))
+        g_error ("the trace holds “%s”", secrets[i]);
+    }
+  /* The problem's public parts are kept, for the report. */
+  g_assert_nonnull (strstr (checkpoint, "Write `add(a, b)` returning the sum."));
+
+  {
+    g_autofree char *path = g_build_filename (viva_exam_session_get_dir (session), "checkpoint.json", NULL);
+    g_autofree char *trace_path = g_build_filename (viva_exam_session_get_dir (session), "trace.jsonl", NULL);
+
+    g_unlink (path);
+    g_unlink (trace_path);
+    g_rmdir (viva_exam_session_get_dir (session));
+    g_rmdir (dir);
+  }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -866,6 +994,7 @@ main (int   argc,
   ADD ("iteration-limit", test_iteration_limit);
   ADD ("prefix-shared", test_prefix_shared);
   ADD ("verdict-stable", test_verdict_stable);
+  ADD ("hidden-stays-hidden", test_hidden_stays_hidden);
 
   return g_test_run ();
 }

@@ -25,6 +25,8 @@ G_BEGIN_DECLS
  * @VIVA_EXAM_ERROR_NOT_FOUND: no session with that id exists
  * @VIVA_EXAM_ERROR_FINISHED: the defense has already ended; there is nothing
  *   to resume
+ * @VIVA_EXAM_ERROR_PACK_MISSING: the pack a session refers to is not where it
+ *   was, nor in the library
  * @VIVA_EXAM_ERROR_PROBLEM_CHANGED: the problem differs from the one the
  *   checkpoint was made for
  */
@@ -39,6 +41,7 @@ typedef enum
   VIVA_EXAM_ERROR_NOT_FOUND,
   VIVA_EXAM_ERROR_FINISHED,
   VIVA_EXAM_ERROR_PROBLEM_CHANGED,
+  VIVA_EXAM_ERROR_PACK_MISSING,
 } VivaExamError;
 
 GQuark viva_exam_error_quark (void);

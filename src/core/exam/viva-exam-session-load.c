@@ -103,8 +103,19 @@ validate (JsonNode  *root,
   if (!g_str_equal (phase, "model") && !g_str_equal (phase, "tool") && !g_str_equal (phase, "done"))
     return corrupt (error, _("its phase “%s” is unknown"), phase);
 
-  if (!has_type (object, "pack", JSON_TYPE_OBJECT))
+  /* The pack by reference; older checkpoints carry a copy of the problem;
+   * a defense of a problem made in memory has neither. */
+  if (json_object_has_member (object, "pack") && !has_type (object, "pack", JSON_TYPE_OBJECT))
     return corrupt (error, _("the problem is missing"));
+  node = json_object_get_member (object, "pack_ref");
+  if (node != NULL &&
+      (!JSON_NODE_HOLDS_OBJECT (node) ||
+       !has_type (json_node_get_object (node), "id", G_TYPE_STRING) ||
+       !has_type (json_node_get_object (node), "digest", G_TYPE_STRING) ||
+       (json_object_has_member (json_node_get_object (node), "path") &&
+        !JSON_NODE_HOLDS_NULL (json_object_get_member (json_node_get_object (node), "path")) &&
+        !has_type (json_node_get_object (node), "path", G_TYPE_STRING))))
+    return corrupt (error, _("the reference to its pack is not valid"));
   if (!has_type (object, "counters", JSON_TYPE_OBJECT))
     return corrupt (error, _("the counters are missing"));
 

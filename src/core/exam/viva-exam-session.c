@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 
 #include "viva-exam-error.h"
+#include "viva-exam-pack-ref.h"
 #include "viva-exam-session-private.h"
 #include "viva-pack.h"
 
@@ -222,8 +223,14 @@ viva_exam_session_get_checkpoint_writes (VivaExamSession *self)
 /**
  * viva_exam_session_dup_problem:
  *
- * Returns: (transfer full) (nullable): the problem stored in the
- *   checkpoint, so a defense can be resumed without its pack file
+ * The defended problem, read again from its pack (`pack_ref`: the bundled
+ * pack, or a teacher's pack at its path or in the library), after checking
+ * that the pack is the one the defense started with. A checkpoint of an
+ * older Viva carries a copy of the problem instead, which is used.
+ *
+ * Returns: (transfer full) (nullable): the problem, or %NULL with
+ *   %VIVA_EXAM_ERROR_PACK_MISSING or %VIVA_EXAM_ERROR_PROBLEM_CHANGED (and
+ *   a sentence saying what to do)
  */
 VivaProblem *
 viva_exam_session_dup_problem (VivaExamSession  *self,
@@ -233,6 +240,7 @@ viva_exam_session_dup_problem (VivaExamSession  *self,
   g_autoptr(GBytes) bytes = NULL;
   VivaProblem *problem;
   JsonObject *root;
+  const char *problem_id;
   char *text;
 
   g_return_val_if_fail (VIVA_IS_EXAM_SESSION (self), NULL);
@@ -263,6 +271,20 @@ viva_exam_session_dup_problem (VivaExamSession  *self,
       return g_object_ref (problem);
     }
 
+  problem_id = json_object_get_string_member (root, "problem_id");
+
+  if (json_object_has_member (root, "pack_ref"))
+    return viva_exam_pack_ref_load_problem (json_object_get_object_member (root, "pack_ref"),
+                                            problem_id, NULL, error);
+
+  if (!json_object_has_member (root, "pack"))
+    {
+      g_set_error (error, VIVA_EXAM_ERROR, VIVA_EXAM_ERROR_PACK_MISSING,
+                   _("Session %s does not say which pack its problem came from, so it can be "
+                     "continued only from the app, with the problem open."), self->id);
+      return NULL;
+    }
+
   text = json_to_string (json_object_get_member (root, "pack"), FALSE);
   bytes = g_bytes_new_take (text, strlen (text));
 
@@ -272,7 +294,7 @@ viva_exam_session_dup_problem (VivaExamSession  *self,
       return NULL;
     }
 
-  if (!(problem = viva_pack_find_problem (pack, json_object_get_string_member (root, "problem_id"))))
+  if (!(problem = viva_pack_find_problem (pack, problem_id)))
     {
       g_set_error (error, VIVA_EXAM_ERROR, VIVA_EXAM_ERROR_CHECKPOINT_CORRUPT,
                    _("Session %s does not contain the problem it was made for."), self->id);

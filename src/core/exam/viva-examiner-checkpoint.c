@@ -47,17 +47,15 @@ _viva_examiner_problem_hash (VivaProblem *problem)
   return g_strdup (g_checksum_get_string (checksum));
 }
 
-/* The problem as a one-problem pack, so a checkpoint can be resumed
- * without the pack file (viva-cli resume takes only the session). */
-JsonNode *
-_viva_examiner_problem_to_pack (VivaProblem *problem,
-                                const char  *pack_id)
+static JsonObject *
+public_problem (VivaProblem *problem)
 {
-  g_autoptr(VivaPack) pack = viva_pack_new (pack_id ? pack_id : "viva-session", viva_problem_get_title (problem));
+  JsonObject *object = json_object_new ();
 
-  viva_pack_add_problem (pack, problem);
+  json_object_set_string_member (object, "title", viva_problem_get_title (problem));
+  json_object_set_string_member (object, "description", viva_problem_get_description (problem) ?: "");
 
-  return viva_pack_to_json (pack);
+  return object;
 }
 
 static const char *
@@ -117,12 +115,9 @@ _viva_examiner_to_checkpoint (VivaExaminer *self)
   g_autofree char *updated = g_date_time_format_iso8601 (now);
   JsonNode *node;
 
-  /* The problem does not change during a defense: hash and copy it once. */
+  /* The problem does not change during a defense: hash it once. */
   if (self->problem_hash == NULL)
-    {
-      self->problem_hash = _viva_examiner_problem_hash (self->problem);
-      self->problem_pack = _viva_examiner_problem_to_pack (self->problem, self->pack_id);
-    }
+    self->problem_hash = _viva_examiner_problem_hash (self->problem);
 
   json_object_set_string_member (root, "format", VIVA_EXAM_CHECKPOINT_FORMAT);
   json_object_set_int_member (root, "version", VIVA_EXAM_CHECKPOINT_VERSION);
@@ -133,7 +128,13 @@ _viva_examiner_to_checkpoint (VivaExaminer *self)
     json_object_set_string_member (root, "pack_id", self->pack_id);
   json_object_set_string_member (root, "problem_id", viva_problem_get_id (self->problem));
   json_object_set_string_member (root, "problem_sha256", self->problem_hash);
-  json_object_set_member (root, "pack", json_node_ref (self->problem_pack));
+  /* The pack by reference, and only the problem's public parts: the
+   * checkpoint lives in the student's folder. */
+  if (self->pack_ref != NULL)
+    json_object_set_object_member (root, "pack_ref", json_object_ref (self->pack_ref));
+  else if (self->problem_pack != NULL)
+    json_object_set_member (root, "pack", json_node_ref (self->problem_pack));
+  json_object_set_object_member (root, "problem", public_problem (self->problem));
 
   json_object_set_string_member (model, "type", G_OBJECT_TYPE_NAME (self->model));
   if (VIVA_IS_OPENAI_MODEL (self->model))
@@ -287,6 +288,15 @@ _viva_examiner_from_checkpoint (VivaExaminer  *self,
   self->created = g_strdup (json_object_get_string_member_with_default (root, "created", NULL));
   if (json_object_has_member (root, "pack_id"))
     viva_examiner_set_pack_id (self, json_object_get_string_member (root, "pack_id"));
+  if (json_object_has_member (root, "pack_ref"))
+    viva_examiner_set_pack_ref (self, json_object_get_object_member (root, "pack_ref"));
+  else if (json_object_has_member (root, "pack"))
+    {
+      /* An older Viva's checkpoint: it keeps its copy of the problem, or it
+       * could not be continued again. */
+      g_clear_pointer (&self->problem_pack, json_node_unref);
+      self->problem_pack = json_node_ref (json_object_get_member (root, "pack"));
+    }
   if (json_object_has_member (root, "language"))
     viva_examiner_set_language (self, json_object_get_string_member (root, "language"));
 

@@ -74,6 +74,9 @@ struct _VivaExaminer
   char              *system_prompt_traced;
   char              *created;
   char              *problem_hash;
+  /* The pack by id and digest (checkpoint `pack_ref`); a copy of the
+   * problem (`pack`) only when continuing a checkpoint of an older Viva. */
+  JsonObject        *pack_ref;
   JsonNode          *problem_pack;
 
   VivaExamPhase      phase;
@@ -177,7 +180,6 @@ gboolean  _viva_examiner_from_checkpoint (VivaExaminer  *self,
                                           JsonNode      *checkpoint,
                                           GError       **error);
 char     *_viva_examiner_problem_hash    (VivaProblem   *problem);
-JsonNode *_viva_examiner_problem_to_pack (VivaProblem   *problem,
-                                          const char    *pack_id);
+
 
 G_END_DECLS

@@ -119,6 +119,7 @@ viva_examiner_finalize (GObject *object)
   g_clear_pointer (&self->created, g_free);
   g_clear_pointer (&self->problem_hash, g_free);
   g_clear_pointer (&self->problem_pack, json_node_unref);
+  g_clear_pointer (&self->pack_ref, json_object_unref);
 
   G_OBJECT_CLASS (viva_examiner_parent_class)->finalize (object);
 }
@@ -579,6 +580,30 @@ viva_examiner_set_pack_id (VivaExaminer *self,
   g_free (self->pack_id);
   self->pack_id = g_strdup (pack_id);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PACK_ID]);
+}
+
+/**
+ * viva_examiner_set_pack_ref:
+ * @pack_ref: (nullable): the pack, by id and digest, as
+ *   viva_exam_pack_ref_new() makes it
+ *
+ * What the checkpoint names as the problem's pack, so a resume reads the
+ * pack again instead of keeping its hidden tests and reference in the
+ * student's folder. Sets the pack id too. Without one, a checkpoint can be
+ * resumed only by a caller that has the problem.
+ */
+void
+viva_examiner_set_pack_ref (VivaExaminer *self,
+                            JsonObject   *pack_ref)
+{
+  g_return_if_fail (VIVA_IS_EXAMINER (self));
+
+  g_clear_pointer (&self->pack_ref, json_object_unref);
+  if (pack_ref == NULL)
+    return;
+
+  self->pack_ref = json_object_ref (pack_ref);
+  viva_examiner_set_pack_id (self, json_object_get_string_member_with_default (pack_ref, "id", NULL));
 }
 
 const char *

@@ -63,6 +63,8 @@ void                  viva_examiner_set_session          (VivaExaminer         *
 const char           *viva_examiner_get_pack_id          (VivaExaminer         *self);
 void                  viva_examiner_set_pack_id          (VivaExaminer         *self,
                                                           const char           *pack_id);
+void                  viva_examiner_set_pack_ref         (VivaExaminer         *self,
+                                                          JsonObject           *pack_ref);
 const char           *viva_examiner_get_language         (VivaExaminer         *self);
 void                  viva_examiner_set_language         (VivaExaminer         *self,
                                                           const char           *language);

@@ -271,6 +271,10 @@ viva_exam_report_build (JsonNode   *checkpoint,
   out_problem = json_object_new ();
   json_object_set_string_member (out_problem, "pack_id", _viva_report_get_string (root, "pack_id") ? _viva_report_get_string (root, "pack_id") : "");
   json_object_set_string_member (out_problem, "id", problem_id ? problem_id : "");
+  /* Checkpoints name their pack and keep the problem's public parts;
+   * older ones carry the whole problem. */
+  if (_viva_report_get_object (root, "problem") != NULL)
+    problem = _viva_report_get_object (root, "problem");
   json_object_set_string_member (out_problem, "title",
                                  _viva_report_get_string (problem, "title") ? _viva_report_get_string (problem, "title") : (problem_id ? problem_id : ""));
   json_object_set_string_member (out_problem, "description",

@@ -72,6 +72,27 @@ judge (VivaRunResult *run,
   return object;
 }
 
+/* The line of the probe where the reference's run failed: the last frame
+ * of the probe (`<test>`) in the traceback. */
+static guint
+probe_line (const char *traceback)
+{
+  const char *needle = "File \"<test>\", line ";
+  const char *found = NULL;
+  const char *at = traceback;
+
+  while (at != NULL && (at = strstr (at, needle)) != NULL)
+    {
+      found = at;
+      at += strlen (needle);
+    }
+
+  if (found == NULL)
+    return 0;
+
+  return (guint)g_ascii_strtoull (found + strlen (needle), NULL, 10);
+}
+
 static void
 reference_cb (GObject      *object,
               GAsyncResult *result,
@@ -92,17 +113,29 @@ reference_cb (GObject      *object,
   json_object_set_boolean_member (inject->result, "valid", passed);
   if (!passed)
     {
+      /* Only that the probe is invalid, the exception's type and the
+       * probe's own line: never the reference's message, output or
+       * traceback, which can quote its source. */
       g_autoptr(JsonObject) summary = json_object_new ();
+      const char *type = viva_run_result_get_error_type (run);
+      guint line = probe_line (viva_run_result_get_traceback (run));
+      g_autoptr(GString) note = g_string_new ("This probe also fails against the reference solution");
 
       json_object_set_boolean_member (summary, "passed", FALSE);
       json_object_set_member (summary, "status", json_object_dup_member (reference, "status"));
-      if (json_object_has_member (reference, "error"))
-        json_object_set_member (summary, "error", json_object_dup_member (reference, "error"));
+      if (type != NULL)
+        json_object_set_string_member (summary, "error_type", type);
+      if (line > 0)
+        json_object_set_int_member (summary, "probe_line", line);
       json_object_set_object_member (inject->result, "reference", g_steal_pointer (&summary));
-      json_object_set_string_member (inject->result, "note",
-                                     "This probe also fails against the reference solution: "
-                                     "it is an invalid test and does not count against the "
-                                     "student. Check the probe's expectations.");
+
+      if (type != NULL && line > 0)
+        g_string_append_printf (note, " (%s at line %u of the probe)", type, line);
+      else if (type != NULL)
+        g_string_append_printf (note, " (%s)", type);
+      g_string_append (note, ": it is an invalid test and does not count against the student. "
+                             "Check the probe's expectations.");
+      json_object_set_string_member (inject->result, "note", note->str);
     }
 
   g_task_return_pointer (task, g_steal_pointer (&inject->result), (GDestroyNotify)json_object_unref);
