@@ -31,6 +31,7 @@ enum {
   PROP_LAST_PACK,
   PROP_LAST_PROBLEM,
   PROP_TEACHER_MODE,
+  PROP_RUN_WITHOUT_SANDBOX,
   N_PROPS
 };
 
@@ -206,6 +207,10 @@ viva_settings_class_init (VivaSettingsClass *klass)
     g_param_spec_string ("last-problem", NULL, NULL, "kmeans", flags);
   properties[PROP_TEACHER_MODE] =
     g_param_spec_boolean ("teacher-mode", NULL, NULL, FALSE, flags);
+  /* Only ever set by hand (gsettings or dconf): code may run without a
+   * sandbox when bubblewrap is missing or cannot start. */
+  properties[PROP_RUN_WITHOUT_SANDBOX] =
+    g_param_spec_boolean ("run-without-sandbox", NULL, NULL, FALSE, flags);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
@@ -412,4 +417,18 @@ viva_settings_set_teacher_mode (VivaSettings *self,
   g_return_if_fail (VIVA_IS_SETTINGS (self));
 
   g_object_set (self, "teacher-mode", !!teacher_mode, NULL);
+}
+
+/**
+ * viva_settings_get_run_without_sandbox:
+ *
+ * Returns: whether code may run without a sandbox when the sandbox cannot
+ *   start; off unless someone turned it on
+ */
+gboolean
+viva_settings_get_run_without_sandbox (VivaSettings *self)
+{
+  g_return_val_if_fail (VIVA_IS_SETTINGS (self), FALSE);
+
+  return g_value_get_boolean (VALUE (self, PROP_RUN_WITHOUT_SANDBOX));
 }

@@ -47,6 +47,7 @@ void              viva_settings_set_last_problem       (VivaSettings     *self,
                                                         const char       *pack_id,
                                                         const char       *problem_id);
 gboolean          viva_settings_get_teacher_mode       (VivaSettings     *self);
+gboolean          viva_settings_get_run_without_sandbox (VivaSettings    *self);
 void              viva_settings_set_teacher_mode       (VivaSettings     *self,
                                                         gboolean          teacher_mode);
 

@@ -33,6 +33,8 @@ struct _VivaWindow
   GtkButton            *submit_button;
   GtkRevealer          *banner_revealer;
   GtkLabel             *banner_label;
+  GtkRevealer          *sandbox_revealer;
+  GtkLabel             *sandbox_label;
   GtkRevealer          *resume_revealer;
   GtkLabel             *resume_label;
   GtkPaned             *examiner_paned;

@@ -179,8 +179,12 @@ sandbox_message_cb (VivaWindow *self,
 {
   const char *message = viva_runner_get_sandbox_message (runner);
 
-  /* Said once per session, visibly, so nobody believes code is sandboxed
-   * when it is not. */
+  /* A banner for as long as code runs without a sandbox, so nobody
+   * believes it is sandboxed when it is not; and once in the console. */
+  if (message != NULL)
+    gtk_label_set_label (self->sandbox_label, message);
+  gtk_revealer_set_reveal_child (self->sandbox_revealer, message != NULL);
+
   if (message != NULL && !self->sandbox_noted)
     {
       g_autofree char *text = g_strdup_printf ("%s\n", message);

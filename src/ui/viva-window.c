@@ -394,6 +394,8 @@ viva_window_class_init (VivaWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, VivaWindow, submit_button);
   gtk_widget_class_bind_template_child (widget_class, VivaWindow, banner_revealer);
   gtk_widget_class_bind_template_child (widget_class, VivaWindow, banner_label);
+  gtk_widget_class_bind_template_child (widget_class, VivaWindow, sandbox_revealer);
+  gtk_widget_class_bind_template_child (widget_class, VivaWindow, sandbox_label);
   gtk_widget_class_bind_template_child (widget_class, VivaWindow, resume_revealer);
   gtk_widget_class_bind_template_child (widget_class, VivaWindow, resume_label);
   gtk_widget_class_bind_template_child (widget_class, VivaWindow, examiner_paned);

@@ -516,47 +516,6 @@ test_file_size (Fixture       *fixture,
   g_assert_cmpstr (fixture->out->str, ==, "64\n");
 }
 
-/* Bubblewrap that cannot start (as under Ubuntu's AppArmor) is replaced by
- * an unsandboxed worker, and the student is told, once. */
-static void
-test_sandbox_fallback (void)
-{
-  g_autoptr(VivaRunner) runner = NULL;
-  g_autoptr(VivaRunResult) first = NULL;
-  g_autoptr(VivaRunResult) second = NULL;
-  g_autoptr(GString) err = g_string_new (NULL);
-  Fixture fixture = { 0 };
-  guint message_changes = 0;
-
-  if (g_file_test ("/.flatpak-info", G_FILE_TEST_EXISTS))
-    {
-      g_test_skip ("inside Flatpak bubblewrap is not used");
-      return;
-    }
-
-  g_setenv ("VIVA_BWRAP", "/bin/false", TRUE);
-  fixture_setup (&fixture, NULL);
-  g_signal_connect (fixture.runner, "notify::sandbox-message", G_CALLBACK (count_notify), &message_changes);
-
-  first = run (&fixture, "print('runs anyway')", 0);
-  assert_ok (first);
-  g_assert_cmpstr (fixture.out->str, ==, "runs anyway\n");
-  g_assert_cmpint (viva_runner_get_sandbox (fixture.runner), ==, VIVA_RUNNER_SANDBOX_NONE);
-  g_assert_nonnull (viva_runner_get_sandbox_message (fixture.runner));
-  g_assert_cmpuint (message_changes, ==, 1);
-  g_assert_nonnull (strstr (fixture.err->str, viva_runner_get_sandbox_message (fixture.runner)));
-  /* The notice is the runner's, not the program's output. */
-  g_assert_cmpstr (viva_run_result_get_stderr (first), ==, "");
-
-  second = run (&fixture, "pass", 0);
-  assert_ok (second);
-  g_assert_cmpstr (fixture.err->str, ==, "");
-
-  g_signal_handlers_disconnect_by_func (fixture.runner, count_notify, &message_changes);
-  fixture_teardown (&fixture, NULL);
-  g_unsetenv ("VIVA_BWRAP");
-}
-
 /* A missing worker is an error the caller can show, not a hang. */
 static void
 test_worker_missing (void)
@@ -862,7 +821,6 @@ main (int   argc,
 
   g_test_add_func ("/viva/runner/create-destroy", test_create_destroy);
   g_test_add_func ("/viva/runner/properties", test_properties);
-  g_test_add_func ("/viva/runner/sandbox-fallback", test_sandbox_fallback);
   g_test_add_func ("/viva/runner/worker-missing", test_worker_missing);
   ADD ("start-and-destroy", test_start_and_destroy);
   ADD ("busy", test_busy);

@@ -11,9 +11,11 @@
 #include "config.h"
 
 #include <gio/gio.h>
+#include <glib/gstdio.h>
 
 #include "viva-run-result-private.h"
 #include "viva-runner.h"
+#include "viva-settings.h"
 #include "viva-test-util.h"
 
 typedef struct
@@ -480,6 +482,155 @@ test_image_bomb (Fixture       *fixture,
   assert_responsive (fixture);
 }
 
+static void
+count_notify (GObject    *object,
+              GParamSpec *pspec,
+              guint      *count)
+{
+  (*count)++;
+}
+
+static GError *
+run_expecting_error (Fixture    *fixture,
+                     const char *code)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(VivaRunResult) run_result = NULL;
+  GError *error = NULL;
+
+  viva_runner_run_async (fixture->runner, code, 0, NULL, store_result, &result);
+  viva_test_run_until_result (&result);
+  run_result = viva_runner_run_finish (fixture->runner, result, &error);
+  g_assert_null (run_result);
+  g_assert_nonnull (error);
+  return error;
+}
+
+static void
+restart (Fixture *fixture)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+
+  viva_runner_reset_async (fixture->runner, TRUE, NULL, store_result, &result);
+  viva_test_run_until_result (&result);
+  g_assert_true (viva_runner_reset_finish (fixture->runner, result, NULL));
+}
+
+/* A sandbox that fails to start (as under Ubuntu's AppArmor) never makes
+ * later runs unsandboxed: the code does not run and says why, and the next
+ * start tries the sandbox again. Only the run-without-sandbox setting lets
+ * code run without it, for that one start, visibly. bubblewrap here fails
+ * the first time it is started after its marker file was removed. */
+static void
+test_sandbox_failure (void)
+{
+  g_autoptr(VivaRunResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = NULL;
+  g_autofree char *script = NULL;
+  g_autofree char *marker = NULL;
+  g_autofree char *body = NULL;
+  g_autofree char *bwrap = g_find_program_in_path ("bwrap");
+  VivaSettings *settings = viva_settings_get_default ();
+  Fixture fixture = { 0 };
+  guint message_changes = 0;
+
+  if (g_file_test ("/.flatpak-info", G_FILE_TEST_EXISTS) || bwrap == NULL)
+    {
+      g_test_skip ("needs bubblewrap, outside Flatpak");
+      return;
+    }
+
+  dir = g_dir_make_tmp ("viva-bwrap-XXXXXX", NULL);
+  script = g_build_filename (dir, "bwrap", NULL);
+  marker = g_build_filename (dir, "failed-once", NULL);
+  body = g_strdup_printf ("#!/bin/sh\n"
+                          "if [ ! -e '%s' ]; then touch '%s'; echo 'bwrap: setting up uid map: Permission denied' >&2; exit 1; fi\n"
+                          "exec '%s' \"$@\"\n", marker, marker, bwrap);
+  g_assert_true (g_file_set_contents (script, body, -1, NULL));
+  g_chmod (script, 0755);
+  g_setenv ("VIVA_BWRAP", script, TRUE);
+
+  fixture_setup (&fixture, NULL);
+  g_signal_connect (fixture.runner, "notify::sandbox-message", G_CALLBACK (count_notify), &message_changes);
+
+  /* Off (the default): the code does not run, and says why. */
+  g_assert_false (viva_settings_get_run_without_sandbox (settings));
+  error = run_expecting_error (&fixture, "print('never')");
+  g_assert_nonnull (strstr (error->message, "The sandbox could not start (bwrap: setting up uid map: Permission denied), so the code did not run."));
+  g_assert_cmpstr (fixture.out->str, ==, "");
+  g_assert_null (viva_runner_get_sandbox_message (fixture.runner));
+
+  /* The next start tries the sandbox again, and gets it. */
+  result = run (&fixture, "print('sandboxed')", 0);
+  assert_ok (result);
+  g_assert_cmpstr (fixture.out->str, ==, "sandboxed\n");
+  g_assert_cmpint (viva_runner_get_sandbox (fixture.runner), ==, VIVA_RUNNER_SANDBOX_BUBBLEWRAP);
+
+  /* With the setting, that one start goes without, visibly. */
+  g_object_set (settings, "run-without-sandbox", TRUE, NULL);
+  g_remove (marker);
+  restart (&fixture);
+  g_clear_object (&result);
+  result = run (&fixture, "print('unprotected')", 0);
+  assert_ok (result);
+  g_assert_cmpstr (fixture.out->str, ==, "unprotected\n");
+  g_assert_cmpint (viva_runner_get_sandbox (fixture.runner), ==, VIVA_RUNNER_SANDBOX_NONE);
+  g_assert_nonnull (viva_runner_get_sandbox_message (fixture.runner));
+  g_assert_nonnull (strstr (fixture.err->str, viva_runner_get_sandbox_message (fixture.runner)));
+  g_assert_cmpuint (message_changes, ==, 1);
+
+  /* And the start after it is sandboxed again; the warning goes. */
+  restart (&fixture);
+  g_clear_object (&result);
+  result = run (&fixture, "print('sandboxed again')", 0);
+  assert_ok (result);
+  g_assert_cmpint (viva_runner_get_sandbox (fixture.runner), ==, VIVA_RUNNER_SANDBOX_BUBBLEWRAP);
+  g_assert_null (viva_runner_get_sandbox_message (fixture.runner));
+  g_assert_cmpuint (message_changes, ==, 2);
+
+  g_object_set (settings, "run-without-sandbox", FALSE, NULL);
+  g_signal_handlers_disconnect_by_func (fixture.runner, count_notify, &message_changes);
+  fixture_teardown (&fixture, NULL);
+  g_unsetenv ("VIVA_BWRAP");
+  g_remove (marker);
+  g_remove (script);
+  g_rmdir (dir);
+}
+
+/* Without bubblewrap installed, code runs only with the setting. */
+static void
+test_sandbox_missing (void)
+{
+  g_autoptr(VivaRunResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  VivaSettings *settings = viva_settings_get_default ();
+  Fixture fixture = { 0 };
+
+  if (g_file_test ("/.flatpak-info", G_FILE_TEST_EXISTS))
+    {
+      g_test_skip ("inside Flatpak bubblewrap is not used");
+      return;
+    }
+
+  g_setenv ("VIVA_BWRAP", "", TRUE);
+  g_setenv ("PATH", "/nonexistent", TRUE);
+  fixture_setup (&fixture, NULL);
+
+  error = run_expecting_error (&fixture, "print('never')");
+  g_assert_nonnull (strstr (error->message, "bubblewrap, the sandbox Viva runs code in, is not installed"));
+
+  g_object_set (settings, "run-without-sandbox", TRUE, NULL);
+  result = run (&fixture, "print('unprotected')", 0);
+  assert_ok (result);
+  g_assert_cmpint (viva_runner_get_sandbox (fixture.runner), ==, VIVA_RUNNER_SANDBOX_NONE);
+  g_assert_nonnull (strstr (viva_runner_get_sandbox_message (fixture.runner), "Bubblewrap is not installed"));
+
+  g_object_set (settings, "run-without-sandbox", FALSE, NULL);
+  fixture_teardown (&fixture, NULL);
+  g_unsetenv ("VIVA_BWRAP");
+}
+
 #define ADD(path, func) \
   g_test_add ("/viva/sandbox/" path, Fixture, NULL, fixture_setup, func, fixture_teardown)
 
@@ -488,6 +639,8 @@ main (int   argc,
       char *argv[])
 {
   g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/viva/sandbox/failure-not-sticky", test_sandbox_failure);
 
   ADD ("ptrace", test_ptrace);
   ADD ("host-paths", test_host_paths);
@@ -499,6 +652,8 @@ main (int   argc,
   ADD ("forged-flood", test_forged_flood);
   ADD ("nul-bytes", test_nul_bytes);
   ADD ("image-bomb", test_image_bomb);
+  /* Last: it changes PATH. */
+  g_test_add_func ("/viva/sandbox/missing", test_sandbox_missing);
 
   return g_test_run ();
 }

@@ -14,6 +14,7 @@ G_BEGIN_DECLS
 typedef struct
 {
   VivaRunnerSandbox  sandbox;
+  gboolean           bwrap_missing; /* NONE because bubblewrap is not installed */
   char              *bwrap;         /* the bubblewrap program, for BUBBLEWRAP */
   char              *worker;        /* the worker program */
   char              *cache_dir;     /* host folder kept across runs (matplotlib's font cache) */

@@ -125,6 +125,7 @@ _viva_runner_launch_new (GError **error)
 
       launch->bwrap = bwrap && bwrap[0] ? g_strdup (bwrap) : g_find_program_in_path ("bwrap");
       launch->sandbox = launch->bwrap ? VIVA_RUNNER_SANDBOX_BUBBLEWRAP : VIVA_RUNNER_SANDBOX_NONE;
+      launch->bwrap_missing = launch->bwrap == NULL;
     }
 
   return g_steal_pointer (&launch);

@@ -10,9 +10,10 @@
 #include <string.h>
 
 #include "viva-run-result-private.h"
-#include "viva-worker-frame-private.h"
 #include "viva-runner-private.h"
 #include "viva-runner-op-private.h"
+#include "viva-settings.h"
+#include "viva-worker-frame-private.h"
 #include "viva-worker-process-private.h"
 
 /* The app's side of viva-python-worker.
@@ -42,7 +43,7 @@ struct _VivaRunner
   char              *python_version;
   char              *sandbox_message;
   VivaRunnerSandbox  sandbox;
-  gboolean           bwrap_failed;
+  gboolean           bwrap_failed;  /* the last start: the next one may go without, once */
   gboolean           warned;
   gboolean           busy;
   guint64            memory_limit;
@@ -390,6 +391,13 @@ viva_runner_handle_event (VivaWorkerProcess *worker,
           self->sandbox = sandbox;
           g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SANDBOX]);
         }
+      if (sandbox != VIVA_RUNNER_SANDBOX_NONE && self->sandbox_message != NULL)
+        {
+          /* Sandboxed again: the warning goes. */
+          g_clear_pointer (&self->sandbox_message, g_free);
+          self->warned = FALSE;
+          g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SANDBOX_MESSAGE]);
+        }
       viva_runner_next (self);
     }
   else if (g_str_equal (name, "stdout") || g_str_equal (name, "stderr"))
@@ -462,9 +470,20 @@ viva_runner_spawn (VivaRunner  *self,
   if (self->launch == NULL && !(self->launch = _viva_runner_launch_new (error)))
     return FALSE;
 
+  /* Every start tries the sandbox; going without it takes the
+   * run-without-sandbox setting, and counts for that one start. */
   sandbox = self->launch->sandbox;
   if (sandbox == VIVA_RUNNER_SANDBOX_BUBBLEWRAP && self->bwrap_failed)
     sandbox = VIVA_RUNNER_SANDBOX_NONE;
+  self->bwrap_failed = FALSE;
+
+  if (sandbox == VIVA_RUNNER_SANDBOX_NONE && self->launch->bwrap_missing &&
+      !viva_settings_get_run_without_sandbox (viva_settings_get_default ()))
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                           _("Code cannot run: bubblewrap, the sandbox Viva runs code in, is not installed. Install the “bubblewrap” package, or turn on the run-without-sandbox setting to run code unprotected."));
+      return FALSE;
+    }
 
   if (sandbox == VIVA_RUNNER_SANDBOX_NONE && self->sandbox_message == NULL)
     {
@@ -510,12 +529,24 @@ viva_runner_worker_died (VivaWorkerProcess *worker,
   if (never_ready && bwrap && setup_failed && !killed)
     {
       /* Bubblewrap could not set up its namespaces (Ubuntu's AppArmor
-       * forbids them, for one): run without it, and say so. */
+       * forbids them, for one): the code does not run, unless the
+       * setting allows this one start without it. */
       g_autofree char *first = g_strdup (why);
       char *newline = strchr (first, '\n');
 
       if (newline != NULL)
         *newline = '\0';
+      if (!viva_settings_get_run_without_sandbox (viva_settings_get_default ()))
+        {
+          g_autoptr(GError) error = NULL;
+
+          error = g_error_new (G_IO_ERROR, G_IO_ERROR_PERMISSION_DENIED,
+                               _("The sandbox could not start (%s), so the code did not run. Ask for bubblewrap to be allowed on this computer, or turn on the run-without-sandbox setting to run code unprotected."),
+                               first[0] ? first : _("bubblewrap failed"));
+          viva_runner_fail_all (self, error);
+          _viva_worker_process_unref (worker);
+          return;
+        }
       self->bwrap_failed = TRUE;
       g_free (self->sandbox_message);
       self->sandbox_message = g_strdup_printf (_("The sandbox could not start (%s), so code runs without it: it can read and change your files and use the network."),
