@@ -9,6 +9,7 @@
 #include <gtksourceview/gtksource.h>
 
 #include "viva-application.h"
+#include "viva-class-results-window.h"
 #include "viva-core.h"
 #include "viva-pack-editor.h"
 #include "viva-settings.h"
@@ -184,8 +185,30 @@ viva_application_quit_action (GSimpleAction *action,
   g_list_free (windows);
 }
 
+/* Class Results: one window, opened from teacher mode. */
+static void
+viva_application_class_results_action (GSimpleAction *action,
+                                       GVariant      *parameter,
+                                       gpointer       user_data)
+{
+  GtkApplication *app = user_data;
+  GtkWindow *window = NULL;
+
+  g_assert (VIVA_IS_APPLICATION (app));
+
+  for (GList *l = gtk_application_get_windows (app); l != NULL && window == NULL; l = l->next)
+    if (VIVA_IS_CLASS_RESULTS_WINDOW (l->data))
+      window = l->data;
+
+  if (window == NULL)
+    window = GTK_WINDOW (viva_class_results_window_new (app));
+
+  gtk_window_present (window);
+}
+
 static const GActionEntry app_actions[] = {
   { "about", viva_application_about_action },
+  { "class-results", viva_application_class_results_action },
   { "preferences", viva_application_preferences_action },
   { "quit", viva_application_quit_action },
 };

@@ -1,0 +1,777 @@
+/* viva-class-results-window.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "viva-class-results-window.h"
+#include "viva-class-results.h"
+#include "viva-exam-report.h"
+#include "viva-pack-library.h"
+
+/* Class Results, in teacher mode: a folder of reports as a table of
+ * students and problems (sortable, filterable; a row opens its report in
+ * the browser), what the class failed most, re-grading on this machine
+ * with progress, and the exports. Reading runs in a thread and re-grading
+ * in worker processes, so the window stays live throughout; the collection
+ * itself is VivaClassResults, shared with viva-cli class collect. */
+
+typedef enum
+{
+  COLUMN_STUDENT,
+  COLUMN_ID,
+  COLUMN_PROBLEM,
+  COLUMN_VERDICT,
+  COLUMN_SCORE,
+  COLUMN_HIDDEN,
+  COLUMN_REGRADED,
+  COLUMN_TIME,
+  COLUMN_HINTS,
+  COLUMN_FLAGS,
+} Column;
+
+struct _VivaClassResultsWindow
+{
+  AdwApplicationWindow  parent_instance;
+
+  AdwViewSwitcherTitle *switcher_title;
+  AdwToastOverlay      *toast_overlay;
+  GtkStack             *stack;
+  GtkRevealer          *progress_revealer;
+  GtkLabel             *progress_label;
+  GtkProgressBar       *progress_bar;
+  GtkColumnView        *column_view;
+  GtkSearchEntry       *search_entry;
+  GtkCheckButton       *flagged_check;
+  GtkLabel             *summary_label;
+  GtkListBox           *stats_list;
+
+  VivaClassResults     *results;
+  VivaPackLibrary      *library;
+  GtkCustomFilter      *filter;
+  GtkSingleSelection   *selection;
+  GCancellable         *cancellable;
+  GCancellable         *regrade_cancellable;
+  char                 *folder;
+  gboolean              packs_added;
+};
+
+G_DEFINE_FINAL_TYPE (VivaClassResultsWindow, viva_class_results_window, ADW_TYPE_APPLICATION_WINDOW)
+
+static void
+update_actions (VivaClassResultsWindow *self)
+{
+  gboolean busy = viva_class_results_get_busy (self->results);
+  gboolean any = g_list_model_get_n_items (viva_class_results_get_reports (self->results)) > 0;
+
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "class.open", !busy);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "class.regrade", any && !busy);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "class.stop", busy && self->regrade_cancellable != NULL);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "class.export-csv", any && !busy);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "class.export-gradebook", any && !busy);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "class.export-html", any && !busy);
+}
+
+static void
+toast (VivaClassResultsWindow *self,
+       const char             *message)
+{
+  adw_toast_overlay_add_toast (self->toast_overlay, adw_toast_new (message));
+}
+
+/* The table */
+
+static char *
+cell_text (VivaClassReport *report,
+           Column           column)
+{
+  const char *verdict;
+
+  switch (column)
+    {
+    case COLUMN_STUDENT:
+      return g_strdup (viva_class_report_get_readable (report) ? viva_class_report_get_student_name (report)
+                                                               : viva_class_report_get_path (report));
+    case COLUMN_ID: return g_strdup (viva_class_report_get_student_id (report));
+    case COLUMN_PROBLEM: return g_strdup (viva_class_report_get_problem_title (report));
+    case COLUMN_VERDICT:
+      verdict = viva_class_report_get_verdict (report);
+      return g_strdup (g_str_equal (verdict, "pass") ? _("Passed") : g_str_equal (verdict, "fail") ? _("Failed") :
+                       viva_class_report_get_readable (report) ? _("No verdict") : _("Unreadable"));
+    case COLUMN_SCORE:
+      return viva_class_report_get_score (report) >= 0 ? g_strdup_printf ("%.0f", viva_class_report_get_score (report)) : g_strdup ("");
+    case COLUMN_HIDDEN:
+      return viva_class_report_get_hidden_total (report) >= 0
+        ? g_strdup_printf ("%d/%d", viva_class_report_get_hidden_passed (report), viva_class_report_get_hidden_total (report))
+        : g_strdup ("");
+    case COLUMN_REGRADED:
+      return viva_class_report_get_regraded_total (report) >= 0
+        ? g_strdup_printf ("%d/%d", viva_class_report_get_regraded_passed (report), viva_class_report_get_regraded_total (report))
+        : g_strdup ("");
+    case COLUMN_TIME: return viva_class_report_describe_time (report);
+    case COLUMN_HINTS: return g_strdup_printf ("%u", viva_class_report_get_hints (report));
+    case COLUMN_FLAGS:
+    default:
+      return g_strdup (viva_class_report_get_flags (report));
+    }
+}
+
+static void
+refresh_cell (GtkListItem *item)
+{
+  VivaClassReport *report = gtk_list_item_get_item (item);
+  Column column = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (item), "viva-column"));
+  GtkLabel *label = GTK_LABEL (gtk_list_item_get_child (item));
+  g_autofree char *text = NULL;
+
+  if (report == NULL)
+    return;
+
+  text = cell_text (report, column);
+  gtk_label_set_text (label, text);
+  if (column == COLUMN_FLAGS || column == COLUMN_STUDENT)
+    gtk_widget_set_tooltip_text (GTK_WIDGET (label), viva_class_report_get_note (report)[0] ? viva_class_report_get_note (report) : NULL);
+  if (column == COLUMN_FLAGS || column == COLUMN_VERDICT)
+    {
+      gboolean warn = column == COLUMN_FLAGS ? text[0] != '\0' : g_str_equal (viva_class_report_get_verdict (report), "fail");
+
+      if (warn)
+        gtk_widget_add_css_class (GTK_WIDGET (label), column == COLUMN_FLAGS ? "warning" : "error");
+      else
+        gtk_widget_remove_css_class (GTK_WIDGET (label), column == COLUMN_FLAGS ? "warning" : "error");
+    }
+}
+
+static void
+setup_cb (GtkSignalListItemFactory *factory,
+          GtkListItem              *item,
+          gpointer                  user_data)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+  g_object_set_data (G_OBJECT (item), "viva-column", user_data);
+  gtk_list_item_set_child (item, label);
+}
+
+static void
+bind_cb (GtkSignalListItemFactory *factory,
+         GtkListItem              *item,
+         gpointer                  user_data)
+{
+  VivaClassReport *report = gtk_list_item_get_item (item);
+  gulong handler;
+
+  refresh_cell (item);
+  /* A re-grade changes rows in place. */
+  handler = g_signal_connect_swapped (report, "notify::flags", G_CALLBACK (refresh_cell), item);
+  g_object_set_data (G_OBJECT (item), "viva-handler", GSIZE_TO_POINTER (handler));
+}
+
+static void
+unbind_cb (GtkSignalListItemFactory *factory,
+           GtkListItem              *item,
+           gpointer                  user_data)
+{
+  VivaClassReport *report = gtk_list_item_get_item (item);
+  gulong handler = GPOINTER_TO_SIZE (g_object_get_data (G_OBJECT (item), "viva-handler"));
+
+  if (report != NULL && handler != 0)
+    g_signal_handler_disconnect (report, handler);
+  g_object_set_data (G_OBJECT (item), "viva-handler", NULL);
+  gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (item)), "");
+}
+
+static void
+add_column (VivaClassResultsWindow *self,
+            Column                  column,
+            const char             *title,
+            const char             *property,
+            gboolean                numeric,
+            gboolean                expand)
+{
+  g_autoptr(GtkListItemFactory) factory = gtk_signal_list_item_factory_new ();
+  g_autoptr(GtkColumnViewColumn) view_column = NULL;
+  GtkExpression *expression = gtk_property_expression_new (VIVA_TYPE_CLASS_REPORT, NULL, property);
+  g_autoptr(GtkSorter) sorter = numeric ? GTK_SORTER (gtk_numeric_sorter_new (expression))
+                                        : GTK_SORTER (gtk_string_sorter_new (expression));
+
+  g_signal_connect (factory, "setup", G_CALLBACK (setup_cb), GINT_TO_POINTER (column));
+  g_signal_connect (factory, "bind", G_CALLBACK (bind_cb), NULL);
+  g_signal_connect (factory, "unbind", G_CALLBACK (unbind_cb), NULL);
+
+  view_column = gtk_column_view_column_new (title, g_object_ref (factory));
+  gtk_column_view_column_set_sorter (view_column, sorter);
+  gtk_column_view_column_set_resizable (view_column, TRUE);
+  gtk_column_view_column_set_expand (view_column, expand);
+  gtk_column_view_append_column (self->column_view, view_column);
+}
+
+static gboolean
+filter_func (gpointer item,
+             gpointer user_data)
+{
+  VivaClassResultsWindow *self = user_data;
+  VivaClassReport *report = item;
+  const char *needle = gtk_editable_get_text (GTK_EDITABLE (self->search_entry));
+  g_autofree char *haystack = NULL;
+  g_autofree char *folded_haystack = NULL;
+  g_autofree char *folded_needle = NULL;
+
+  if (gtk_check_button_get_active (self->flagged_check) && viva_class_report_get_flags (report)[0] == '\0')
+    return FALSE;
+  if (needle == NULL || needle[0] == '\0')
+    return TRUE;
+
+  haystack = g_strjoin (" ", viva_class_report_get_student_name (report), viva_class_report_get_student_id (report),
+                        viva_class_report_get_problem_id (report), viva_class_report_get_problem_title (report),
+                        viva_class_report_get_flags (report), viva_class_report_get_verdict (report), NULL);
+  folded_haystack = g_utf8_casefold (haystack, -1);
+  folded_needle = g_utf8_casefold (needle, -1);
+
+  return strstr (folded_haystack, folded_needle) != NULL;
+}
+
+static void
+filter_changed_cb (VivaClassResultsWindow *self)
+{
+  gtk_filter_changed (GTK_FILTER (self->filter), GTK_FILTER_CHANGE_DIFFERENT);
+}
+
+static void
+update_summary (VivaClassResultsWindow *self)
+{
+  g_autofree char *summary = g_strdup_printf (_("%u reports from %u students; %u flagged, %u unreadable."),
+                                              g_list_model_get_n_items (viva_class_results_get_reports (self->results)),
+                                              viva_class_results_count_students (self->results),
+                                              viva_class_results_count_flagged (self->results),
+                                              viva_class_results_count_unreadable (self->results));
+
+  gtk_label_set_text (self->summary_label, summary);
+}
+
+static void
+rebuild_statistics (VivaClassResultsWindow *self)
+{
+  g_autoptr(GPtrArray) stats = viva_class_results_statistics (self->results);
+  GtkWidget *child;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->stats_list))) != NULL)
+    gtk_list_box_remove (self->stats_list, child);
+
+  for (guint i = 0; i < stats->len; i++)
+    {
+      VivaClassStat *stat = g_ptr_array_index (stats, i);
+      g_autofree char *title = stat->is_question ? g_strdup_printf (_("Question: %s"), stat->name) : g_strdup (stat->name);
+      g_autofree char *escaped = g_markup_escape_text (title, -1);
+      g_autofree char *problem = g_markup_escape_text (stat->problem_id, -1);
+      g_autofree char *count = g_strdup_printf (_("failed by %u of %u"), stat->failed, stat->total);
+      GtkWidget *row = adw_action_row_new ();
+      GtkWidget *suffix = gtk_label_new (count);
+
+      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), escaped);
+      adw_action_row_set_subtitle (ADW_ACTION_ROW (row), problem);
+      if (stat->failed > 0)
+        gtk_widget_add_css_class (suffix, "warning");
+      adw_action_row_add_suffix (ADW_ACTION_ROW (row), suffix);
+      gtk_list_box_append (self->stats_list, row);
+    }
+
+  if (stats->len == 0)
+    {
+      GtkWidget *row = adw_action_row_new ();
+
+      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), _("No hidden test results yet: re-grade the reports to see them."));
+      gtk_list_box_append (self->stats_list, row);
+    }
+}
+
+/* Collecting */
+
+static void
+collect_cb (GObject      *object,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  g_autoptr(VivaClassResultsWindow) self = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!viva_class_results_collect_finish (VIVA_CLASS_RESULTS (object), result, &error))
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        {
+          toast (self, error->message);
+          gtk_stack_set_visible_child_name (self->stack, "empty");
+        }
+      update_actions (self);
+      return;
+    }
+
+  update_summary (self);
+  rebuild_statistics (self);
+  gtk_stack_set_visible_child_name (self->stack,
+                                    g_list_model_get_n_items (viva_class_results_get_reports (self->results)) > 0 ? "results" : "empty");
+  if (g_list_model_get_n_items (viva_class_results_get_reports (self->results)) == 0)
+    toast (self, _("The folder has no report files."));
+  update_actions (self);
+}
+
+/**
+ * viva_class_results_window_open_folder:
+ * @folder: a folder of report files
+ *
+ * Reads every report under @folder, off the main loop, into the table.
+ */
+void
+viva_class_results_window_open_folder (VivaClassResultsWindow *self,
+                                       const char             *folder)
+{
+  const char *paths[] = { folder, NULL };
+  g_autofree char *basename = NULL;
+
+  g_return_if_fail (VIVA_IS_CLASS_RESULTS_WINDOW (self));
+  g_return_if_fail (folder != NULL);
+
+  g_free (self->folder);
+  self->folder = g_strdup (folder);
+  basename = g_path_get_basename (folder);
+  adw_view_switcher_title_set_subtitle (self->switcher_title, basename);
+
+  gtk_stack_set_visible_child_name (self->stack, "loading");
+  viva_class_results_collect_async (self->results, paths, self->cancellable, collect_cb, g_object_ref (self));
+  update_actions (self);
+}
+
+static void
+open_response_cb (VivaClassResultsWindow *self,
+                  int                     response,
+                  GtkFileChooserNative   *chooser)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
+      g_autofree char *path = file ? g_file_get_path (file) : NULL;
+
+      if (path != NULL)
+        viva_class_results_window_open_folder (self, path);
+    }
+
+  g_object_unref (chooser);
+}
+
+static void
+open_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  VivaClassResultsWindow *self = VIVA_CLASS_RESULTS_WINDOW (widget);
+  GtkFileChooserNative *chooser;
+
+  chooser = gtk_file_chooser_native_new (_("Open a Folder of Reports"), GTK_WINDOW (self),
+                                         GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER, _("_Open"), _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
+  g_signal_connect_object (chooser, "response", G_CALLBACK (open_response_cb), self, G_CONNECT_SWAPPED);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+}
+
+/* Re-grading */
+
+static void
+progress_cb (VivaClassResultsWindow *self)
+{
+  guint done = viva_class_results_get_n_regraded (self->results);
+  guint total = viva_class_results_get_n_to_regrade (self->results);
+  g_autofree char *text = g_strdup_printf (_("Re-grading: %u of %u"), done, total);
+
+  gtk_label_set_text (self->progress_label, text);
+  gtk_progress_bar_set_fraction (self->progress_bar, total > 0 ? (double)done / total : 0);
+}
+
+static void
+regrade_cb (GObject      *object,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  g_autoptr(VivaClassResultsWindow) self = user_data;
+  g_autoptr(GError) error = NULL;
+
+  g_clear_object (&self->regrade_cancellable);
+  gtk_revealer_set_reveal_child (self->progress_revealer, FALSE);
+
+  if (!viva_class_results_regrade_finish (VIVA_CLASS_RESULTS (object), result, &error))
+    toast (self, g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) ? _("Re-grading stopped.") : error->message);
+  else
+    {
+      g_autofree char *message = g_strdup_printf (_("Re-graded %u reports; %u flagged."),
+                                                  viva_class_results_get_n_regraded (self->results),
+                                                  viva_class_results_count_flagged (self->results));
+      toast (self, message);
+    }
+
+  update_summary (self);
+  rebuild_statistics (self);
+  filter_changed_cb (self);
+  update_actions (self);
+}
+
+static void
+start_regrade (VivaClassResultsWindow *self)
+{
+  GListModel *packs = viva_pack_library_get_packs (self->library);
+
+  if (!self->packs_added)
+    {
+      for (guint i = 0; i < g_list_model_get_n_items (packs); i++)
+        {
+          g_autoptr(VivaPack) pack = g_list_model_get_item (packs, i);
+          viva_class_results_add_pack (self->results, pack);
+        }
+      self->packs_added = TRUE;
+    }
+
+  self->regrade_cancellable = g_cancellable_new ();
+  gtk_revealer_set_reveal_child (self->progress_revealer, TRUE);
+  viva_class_results_regrade_async (self->results, self->regrade_cancellable, regrade_cb, g_object_ref (self));
+  progress_cb (self);
+  update_actions (self);
+}
+
+static void
+library_cb (GObject      *object,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  g_autoptr(VivaClassResultsWindow) self = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!viva_pack_library_load_finish (VIVA_PACK_LIBRARY (object), result, &error))
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        toast (self, error->message);
+      update_actions (self);
+      return;
+    }
+
+  start_regrade (self);
+}
+
+static void
+regrade_action (GtkWidget  *widget,
+                const char *action_name,
+                GVariant   *parameter)
+{
+  VivaClassResultsWindow *self = VIVA_CLASS_RESULTS_WINDOW (widget);
+
+  if (viva_class_results_get_busy (self->results))
+    return;
+
+  /* Your copies of the packs: the library (and the bundled pack), read
+   * at the first re-grade. */
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "class.regrade", FALSE);
+  if (self->packs_added)
+    start_regrade (self);
+  else
+    viva_pack_library_load_async (self->library, self->cancellable, library_cb, g_object_ref (self));
+}
+
+static void
+stop_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  VivaClassResultsWindow *self = VIVA_CLASS_RESULTS_WINDOW (widget);
+
+  if (self->regrade_cancellable != NULL)
+    g_cancellable_cancel (self->regrade_cancellable);
+}
+
+/* Opening a report */
+
+static void
+render_thread (GTask        *task,
+               gpointer      source_object,
+               gpointer      task_data,
+               GCancellable *cancellable)
+{
+  const char *path = task_data;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *html = NULL;
+  g_autofree char *name = NULL;
+  g_autofree char *dir = g_build_filename (g_get_user_cache_dir (), "viva", "class-reports", NULL);
+  g_autofree char *out = NULL;
+
+  if (!json_parser_load_from_file (parser, path, &error))
+    return g_task_return_error (task, g_steal_pointer (&error));
+
+  html = viva_exam_report_render_html (json_parser_get_root (parser));
+  name = viva_exam_report_dup_file_name (json_parser_get_root (parser), "html");
+  out = g_build_filename (dir, name, NULL);
+  if (g_mkdir_with_parents (dir, 0700) != 0 ||
+      !g_file_set_contents_full (out, html, -1, G_FILE_SET_CONTENTS_CONSISTENT, 0600, &error))
+    return g_task_return_error (task, error ? g_steal_pointer (&error)
+                                            : g_error_new (G_IO_ERROR, G_IO_ERROR_FAILED, _("The cache folder cannot be written.")));
+
+  g_task_return_pointer (task, g_steal_pointer (&out), g_free);
+}
+
+static void
+show_path (VivaClassResultsWindow *self,
+           const char             *path)
+{
+  g_autofree char *uri = g_filename_to_uri (path, NULL, NULL);
+
+  /* HACK: GtkFileLauncher is GTK 4.10; gtk_show_uri() goes through the
+   * OpenURI portal inside Flatpak all the same. */
+  if (uri != NULL)
+    gtk_show_uri (GTK_WINDOW (self), uri, GDK_CURRENT_TIME);
+}
+
+static void
+render_cb (GObject      *object,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  g_autoptr(VivaClassResultsWindow) self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = g_task_propagate_pointer (G_TASK (result), &error);
+
+  if (path == NULL)
+    {
+      g_autofree char *message = g_strdup_printf (_("The report cannot be shown: %s"), error->message);
+      toast (self, message);
+      return;
+    }
+
+  show_path (self, path);
+}
+
+static void
+row_activated_cb (VivaClassResultsWindow *self,
+                  guint                   position)
+{
+  g_autoptr(VivaClassReport) report = g_list_model_get_item (G_LIST_MODEL (self->selection), position);
+  const char *path;
+  g_autofree char *html = NULL;
+  g_autoptr(GTask) task = NULL;
+
+  if (report == NULL)
+    return;
+
+  if (!viva_class_report_get_readable (report))
+    {
+      toast (self, viva_class_report_get_note (report));
+      return;
+    }
+
+  /* The page the student handed in beside the JSON, when there is one;
+   * else one made from the JSON. */
+  path = viva_class_report_get_path (report);
+  if (g_str_has_suffix (path, ".json"))
+    {
+      g_autofree char *stem = g_strndup (path, strlen (path) - 5);
+      html = g_strconcat (stem, ".html", NULL);
+      if (g_file_test (html, G_FILE_TEST_IS_REGULAR))
+        return show_path (self, html);
+    }
+
+  task = g_task_new (NULL, self->cancellable, render_cb, g_object_ref (self));
+  g_task_set_source_tag (task, row_activated_cb);
+  g_task_set_task_data (task, g_strdup (path), g_free);
+  g_task_run_in_thread (task, render_thread);
+}
+
+/* Exports */
+
+static void
+save_cb (GObject      *object,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  g_autoptr(VivaClassResultsWindow) self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *message = NULL;
+  g_autofree char *name = g_file_get_basename (G_FILE (object));
+
+  if (!g_file_replace_contents_finish (G_FILE (object), result, NULL, &error))
+    {
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        return;
+      message = g_strdup_printf (_("“%s” could not be saved: %s. Choose another folder."), name, error->message);
+    }
+  else
+    message = g_strdup_printf (_("Saved “%s”"), name);
+
+  toast (self, message);
+}
+
+static void
+export_response_cb (VivaClassResultsWindow *self,
+                    int                     response,
+                    GtkFileChooserNative   *chooser)
+{
+  const char *kind = g_object_get_data (G_OBJECT (chooser), "viva-export");
+
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
+      g_autoptr(GBytes) bytes = NULL;
+      char *text;
+
+      if (g_str_equal (kind, "csv"))
+        text = viva_class_results_to_csv (self->results);
+      else if (g_str_equal (kind, "gradebook"))
+        text = viva_class_results_to_gradebook_csv (self->results);
+      else
+        text = viva_class_results_to_html (self->results);
+
+      bytes = g_bytes_new_take (text, strlen (text));
+      g_file_replace_contents_bytes_async (file, bytes, NULL, FALSE, G_FILE_CREATE_REPLACE_DESTINATION,
+                                           self->cancellable, save_cb, g_object_ref (self));
+    }
+
+  g_object_unref (chooser);
+}
+
+static void
+export_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *parameter)
+{
+  VivaClassResultsWindow *self = VIVA_CLASS_RESULTS_WINDOW (widget);
+  const char *kind = g_str_equal (action_name, "class.export-csv") ? "csv" :
+                     g_str_equal (action_name, "class.export-gradebook") ? "gradebook" : "html";
+  GtkFileChooserNative *chooser;
+
+  chooser = gtk_file_chooser_native_new (_("Export Class Results"), GTK_WINDOW (self),
+                                         GTK_FILE_CHOOSER_ACTION_SAVE, _("_Save"), _("_Cancel"));
+  g_object_set_data (G_OBJECT (chooser), "viva-export", (gpointer)kind);
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser),
+                                     g_str_equal (kind, "csv") ? "class-results.csv" :
+                                     g_str_equal (kind, "gradebook") ? "gradebook.csv" : "class-results.html");
+  if (self->folder != NULL)
+    {
+      g_autoptr(GFile) folder = g_file_new_for_path (self->folder);
+      gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (chooser), folder, NULL);
+    }
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
+  g_signal_connect_object (chooser, "response", G_CALLBACK (export_response_cb), self, G_CONNECT_SWAPPED);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+}
+
+/* The class */
+
+static void
+viva_class_results_window_dispose (GObject *object)
+{
+  VivaClassResultsWindow *self = (VivaClassResultsWindow *)object;
+
+  g_cancellable_cancel (self->cancellable);
+  if (self->regrade_cancellable != NULL)
+    g_cancellable_cancel (self->regrade_cancellable);
+  gtk_widget_dispose_template (GTK_WIDGET (self), VIVA_TYPE_CLASS_RESULTS_WINDOW);
+  g_clear_object (&self->selection);
+  g_clear_object (&self->filter);
+  g_clear_object (&self->cancellable);
+  g_clear_object (&self->regrade_cancellable);
+  g_clear_object (&self->library);
+  if (self->results != NULL)
+    g_signal_handlers_disconnect_by_data (self->results, self);
+  g_clear_object (&self->results);
+
+  G_OBJECT_CLASS (viva_class_results_window_parent_class)->dispose (object);
+}
+
+static void
+viva_class_results_window_finalize (GObject *object)
+{
+  VivaClassResultsWindow *self = (VivaClassResultsWindow *)object;
+
+  g_free (self->folder);
+
+  G_OBJECT_CLASS (viva_class_results_window_parent_class)->finalize (object);
+}
+
+static void
+viva_class_results_window_class_init (VivaClassResultsWindowClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = viva_class_results_window_dispose;
+  object_class->finalize = viva_class_results_window_finalize;
+
+  gtk_widget_class_set_template_from_resource (widget_class, RESOURCE_PREFIX "/ui/viva-class-results-window.ui");
+  gtk_widget_class_bind_template_child (widget_class, VivaClassResultsWindow, switcher_title);
+  gtk_widget_class_bind_template_child (widget_class, VivaClassResultsWindow, toast_overlay);
+  gtk_widget_class_bind_template_child (widget_class, VivaClassResultsWindow, stack);
+  gtk_widget_class_bind_template_child (widget_class, VivaClassResultsWindow, progress_revealer);
+  gtk_widget_class_bind_template_child (widget_class, VivaClassResultsWindow, progress_label);
+  gtk_widget_class_bind_template_child (widget_class, VivaClassResultsWindow, progress_bar);
+  gtk_widget_class_bind_template_child (widget_class, VivaClassResultsWindow, column_view);
+  gtk_widget_class_bind_template_child (widget_class, VivaClassResultsWindow, search_entry);
+  gtk_widget_class_bind_template_child (widget_class, VivaClassResultsWindow, flagged_check);
+  gtk_widget_class_bind_template_child (widget_class, VivaClassResultsWindow, summary_label);
+  gtk_widget_class_bind_template_child (widget_class, VivaClassResultsWindow, stats_list);
+  gtk_widget_class_bind_template_callback (widget_class, filter_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, row_activated_cb);
+
+  gtk_widget_class_install_action (widget_class, "class.open", NULL, open_action);
+  gtk_widget_class_install_action (widget_class, "class.regrade", NULL, regrade_action);
+  gtk_widget_class_install_action (widget_class, "class.stop", NULL, stop_action);
+  gtk_widget_class_install_action (widget_class, "class.export-csv", NULL, export_action);
+  gtk_widget_class_install_action (widget_class, "class.export-gradebook", NULL, export_action);
+  gtk_widget_class_install_action (widget_class, "class.export-html", NULL, export_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK, "class.open", NULL);
+}
+
+static void
+viva_class_results_window_init (VivaClassResultsWindow *self)
+{
+  GtkFilterListModel *filtered;
+  GtkSortListModel *sorted;
+
+  g_type_ensure (VIVA_TYPE_CLASS_REPORT);
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  self->cancellable = g_cancellable_new ();
+  self->results = viva_class_results_new ();
+  self->library = viva_pack_library_new (NULL);
+
+  add_column (self, COLUMN_STUDENT, _("Student"), "student-name", FALSE, TRUE);
+  add_column (self, COLUMN_ID, _("Student ID"), "student-id", FALSE, FALSE);
+  add_column (self, COLUMN_PROBLEM, _("Problem"), "problem-title", FALSE, TRUE);
+  add_column (self, COLUMN_VERDICT, _("Verdict"), "verdict", FALSE, FALSE);
+  add_column (self, COLUMN_SCORE, _("Score"), "score", TRUE, FALSE);
+  add_column (self, COLUMN_HIDDEN, _("Hidden tests"), "hidden-passed", TRUE, FALSE);
+  add_column (self, COLUMN_REGRADED, _("Re-graded"), "regraded-passed", TRUE, FALSE);
+  add_column (self, COLUMN_TIME, _("Time"), "duration", TRUE, FALSE);
+  add_column (self, COLUMN_HINTS, _("Hints"), "hints", TRUE, FALSE);
+  add_column (self, COLUMN_FLAGS, _("Flags"), "flags", FALSE, TRUE);
+
+  /* reports → filter → the column view's sort → selection */
+  self->filter = gtk_custom_filter_new (filter_func, self, NULL);
+  filtered = gtk_filter_list_model_new (g_object_ref (viva_class_results_get_reports (self->results)),
+                                        g_object_ref (GTK_FILTER (self->filter)));
+  sorted = gtk_sort_list_model_new (G_LIST_MODEL (filtered),
+                                    g_object_ref (gtk_column_view_get_sorter (self->column_view)));
+  self->selection = gtk_single_selection_new (G_LIST_MODEL (sorted));
+  gtk_single_selection_set_autoselect (self->selection, FALSE);
+  gtk_single_selection_set_can_unselect (self->selection, TRUE);
+  gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
+
+  g_signal_connect_object (self->results, "notify::n-regraded", G_CALLBACK (progress_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->results, "notify::busy", G_CALLBACK (update_actions), self, G_CONNECT_SWAPPED);
+  gtk_stack_set_visible_child_name (self->stack, "empty");
+  update_actions (self);
+}
+
+VivaClassResultsWindow *
+viva_class_results_window_new (GtkApplication *application)
+{
+  return g_object_new (VIVA_TYPE_CLASS_RESULTS_WINDOW, "application", application, NULL);
+}

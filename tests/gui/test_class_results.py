@@ -1,0 +1,213 @@
+#!/usr/bin/python3
+"""Class Results, in teacher mode: open a folder of students' reports from
+the pack editor's menu, see every student in the table with what needs a
+look flagged, filter it, re-grade the class with progress shown while the
+window stays live, see what the class failed most, and open a report in
+the browser by clicking its row."""
+
+import json
+import os
+import stat
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import vivagui  # noqa: E402
+
+tap = vivagui.Tap()
+home = vivagui.make_home()
+vivagui.setup_dogtail(home, tap)
+
+from dogtail import rawinput  # noqa: E402
+
+# A browser that writes down what it was asked to open, registered as the
+# default for HTML pages in this home.
+opened_log = os.path.join(home, "opened.txt")
+browser = os.path.join(home, "fake-browser")
+with open(browser, "w") as f:
+    f.write(f"#!/bin/sh\necho \"$1\" >> {opened_log}\n")
+os.chmod(browser, os.stat(browser).st_mode | stat.S_IEXEC)
+apps = os.path.join(home, "data", "applications")
+os.makedirs(apps)
+with open(os.path.join(apps, "fake-browser.desktop"), "w") as f:
+    f.write("[Desktop Entry]\nType=Application\nName=Fake Browser\n"
+            f"Exec={browser} %u\nMimeType=text/html;application/json;\n")
+with open(os.path.join(home, "config", "mimeapps.list"), "w") as f:
+    f.write("[Default Applications]\ntext/html=fake-browser.desktop\napplication/json=fake-browser.desktop\n")
+
+# The class: Ana's correct K-NN, Binh's unfinished one, and Chen's failed
+# defense whose report was edited to say "pass", through the real CLI and
+# worker; and a file that is not a report.
+src = os.environ["VIVA_SOURCE_ROOT"]
+pack_path = os.path.join(src, "data", "packs", "intro-ai.json")
+knn = next(p for p in json.load(open(pack_path))["problems"] if p["id"] == "knn")
+reports = os.path.join(home, "reports")
+os.makedirs(reports)
+answers = os.path.join(home, "answers.json")
+with open(answers, "w") as f:
+    json.dump(["A larger k smooths the vote: less variance, more bias."], f)
+env = vivagui.env_for(home)
+env["GSETTINGS_BACKEND"] = "memory"
+sessions = os.path.join(home, "sessions")
+for name, sid, which in (("Ana Lima", "s001", "reference_solution"), ("Binh Tran", "s002", "starter_code"),
+                         ("Chen Wei", "s003", "starter_code")):
+    code = os.path.join(home, which + ".py")
+    with open(code, "w") as f:
+        f.write(knn[which])
+    done = subprocess.run([os.environ["VIVA_CLI"], "defend", "--pack", pack_path, "--problem", "knn",
+                           "--code", code, "--answers", answers, "--offline", "--session-dir", sessions, "--json"],
+                          env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, timeout=120)
+    verdict = json.loads(done.stdout.decode().strip().splitlines()[-1])
+    out = os.path.join(reports, f"{name.replace(' ', '_')}-{sid}-knn.json")
+    subprocess.run([os.environ["VIVA_CLI"], "report", verdict["session"], "--session-dir", sessions, "--json", out],
+                   env=env, check=True, timeout=60)
+    report = json.load(open(out))
+    report.setdefault("student", {"name": name, "id": sid})
+    if sid == "s003":
+        report["verdict"]["verdict"] = "pass"
+        report["verdict"]["score"] = 100
+    json.dump(report, open(out, "w"))
+with open(os.path.join(reports, "notes.json"), "w") as f:
+    f.write('{"todo": ["grade the lab"]}')
+tap.ok(len(os.listdir(reports)) == 4, "three students' reports and a stray file are in the folder")
+
+with open(os.path.join(home, "config", "glib-2.0", "settings", "keyfile"), "a") as f:
+    f.write("\n[io/github/vivaexam/Viva]\nteacher-mode=true\n")
+
+
+def wait_for(pred, timeout=10):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        try:
+            if pred():
+                return True
+        except Exception:
+            pass
+        time.sleep(0.2)
+    return False
+
+
+def named(app, pred, roles, timeout=10):
+    found = []
+
+    def look():
+        found[:] = app.node.findChildren(lambda n: n.roleName in roles and n.name is not None and pred(n.name),
+                                         recursive=True)
+        return bool(found)
+    return found[0] if wait_for(look, timeout) else None
+
+
+def results_frame(app):
+    frames = app.node.findChildren(lambda n: n.roleName == "frame" and n.name == "Class Results", recursive=False)
+    return frames[0] if frames else app.node
+
+
+def cells(app):
+    """The texts the Class Results window shows (its own tree only: the
+    whole app's is slow to walk)."""
+    return [n.name for n in results_frame(app).findChildren(lambda n: n.roleName == "label" and n.name, recursive=True)]
+
+
+app = vivagui.App(home)
+if not tap.ok(app.node is not None, "viva starts"):
+    app.kill()
+    tap.done()
+
+# Teacher mode opens the pack editor; its menu has Class Results.
+menu = app.find("toggle button", "Pack Menu", timeout=15) or app.find("push button", "Pack Menu", timeout=1)
+tap.ok(menu is not None, "teacher mode shows the pack editor with its menu")
+if menu is not None:
+    vivagui.click(menu)
+item = named(app, lambda n: n == "Class Results…", ("menu item", "push button"), timeout=5)
+tap.ok(item is not None, "the pack editor's menu has Class Results…")
+if item is not None:
+    item.doActionNamed("click")
+opener = named(app, lambda n: n == "Open Folder…", ("push button",), timeout=10)
+tap.ok(opener is not None, "the Class Results window opens, empty, asking for a folder")
+app.screenshot("class-results-empty")
+
+# The folder, through the file chooser, as a teacher picks it.
+if opener is not None:
+    vivagui.click(opener)
+    time.sleep(1.0)
+    rawinput.keyCombo("<Control>l")
+    time.sleep(0.3)
+    rawinput.typeText(reports + "/")
+    time.sleep(0.5)
+    choose = named(app, lambda n: n in ("Open", "_Open", "Select"), ("push button",), timeout=5)
+    if choose is not None:
+        vivagui.click(choose)
+    else:
+        rawinput.pressKey("Return")
+
+tap.ok(wait_for(lambda: "Chen Wei" in cells(app), 20), "the table fills with the students")
+names = cells(app)
+tap.ok(all(s in names for s in ("Ana Lima", "Binh Tran", "Chen Wei")), "every student is in the table")
+tap.ok(any("notes.json" in n for n in names) and "Unreadable" in names, "the stray file is a row saying it cannot be read")
+tap.ok(any(n.startswith("4 reports from 3 students") for n in names), "the summary counts reports and students")
+app.screenshot("class-results-table")
+
+# Re-grading runs in the background, with progress, and flags the edited report.
+regrade = named(app, lambda n: n == "Re-grade", ("push button",), timeout=5)
+tap.ok(regrade is not None, "there is a Re-grade button")
+if regrade is not None:
+    vivagui.click(regrade)
+saw_progress = wait_for(lambda: any(n.startswith("Re-grading:") for n in cells(app)), 10)
+tap.ok(saw_progress, "re-grading shows its progress")
+# The window answers while the re-grade runs: the filter takes typing.
+search = app.find("text", "Filter", timeout=5) or named(app, lambda n: n == "Filter", ("entry", "text"), timeout=2)
+t0 = time.time()
+tap.ok(wait_for(lambda: "6/6" in cells(app), 120), "the correct solution re-grades 6/6")
+print(f"# re-grade seen after {time.time() - t0:.1f} s", flush=True)
+tap.ok(wait_for(lambda: any(n.startswith("4 reports from 3 students; 3 flagged") for n in cells(app)), 30),
+       "after the re-grade the summary counts the flagged reports")
+names = cells(app)
+tap.ok(any("verdict-contradicts-tests" in n for n in names), "the report edited to say pass is flagged")
+tap.ok(any("tests-failed" in n for n in names), "the wrong solution is flagged")
+app.screenshot("class-results-regraded")
+
+# Filtering: only the flagged rows, then a name.
+flagged = named(app, lambda n: n == "Flagged only", ("check box", "toggle button"), timeout=5)
+
+
+def toggle_flagged():
+    """Through its mnemonic, as a keyboard user would."""
+    rawinput.keyCombo("<Alt>f")
+    time.sleep(0.3)
+
+
+toggle_flagged()
+ok = wait_for(lambda: "Ana Lima" not in cells(app) and "Chen Wei" in cells(app), 5)
+if not ok:
+    print("# flagged only:", flagged.roleName if flagged is not None else None, cells(app), flush=True)
+tap.ok(ok, "Flagged only hides the clean report")
+toggle_flagged()
+if search is not None:
+    vivagui.click(search)
+    rawinput.typeText("binh")
+tap.ok(wait_for(lambda: "Binh Tran" in cells(app) and "Chen Wei" not in cells(app), 5), "the filter finds a student by name")
+if search is not None:
+    rawinput.keyCombo("<Control>a")
+    rawinput.pressKey("BackSpace")
+tap.ok(wait_for(lambda: "Chen Wei" in cells(app), 5), "clearing the filter shows everyone again")
+
+# Clicking a row opens that student's report in the browser.
+ana = named(app, lambda n: n == "Ana Lima", ("label",), timeout=5)
+if ana is not None:
+    vivagui.click(ana)
+tap.ok(wait_for(lambda: os.path.exists(opened_log) and "Ana_Lima" in open(opened_log).read(), 15),
+       "clicking a row opens the student's report in the browser")
+
+# What the class failed most.
+failed_most = named(app, lambda n: n == "Failed Most", ("toggle button", "radio button", "page tab", "push button"), timeout=5)
+if failed_most is not None:
+    vivagui.click(failed_most)
+tap.ok(wait_for(lambda: any(n.startswith("failed by 2 of 3") for n in cells(app)), 5),
+       "the statistics show a hidden test two of three students failed")
+app.screenshot("class-results-statistics")
+
+err = app.stderr()
+tap.ok(app.quit() == 0, "viva quits cleanly")
+tap.ok("CRITICAL" not in err and "WARNING" not in err, "no warnings on stderr" + ("" if not err else ": " + err[:400]))
+tap.done()
