@@ -29,7 +29,13 @@
  *   - the longest stall: the longest busy stretch between two polls, the
  *     longest the loop could not have answered a click, wall and CPU;
  *   - frames drawn and their mean layout and paint times;
- *   - the final render when the reply ends (the open block as Markdown). */
+ *   - the final render when the reply ends (the open block as Markdown).
+ *
+ * With VIVA_BENCH_BARE=1 the same deltas go to a bare GtkTextView in a
+ * GtkScrolledWindow that appends them at most every 33 ms: the lower bound
+ * any chat view is compared with. Each size also ends with a line
+ * `RESULT <viva|bare> <deltas> <busy µs/delta> <longest stall ms>` for
+ * tests/bench/bench_side_by_side.py. */
 
 #define RATE_PER_MS 1
 
@@ -129,6 +135,9 @@ typedef struct
   GPtrArray      *deltas;
   guint           next;
   VivaMessageRow *row;
+  GtkTextBuffer  *bare;         /* the bare view's, instead of row */
+  GString        *bare_pending;
+  guint           bare_flush_id;
   gint64          started;
   gint64          started_cpu;
   gint64          idle_at_start;
@@ -186,7 +195,10 @@ feed_cb (gpointer user_data)
   while (feed->next < feed->deltas->len &&
          feed->next < (guint)((g_get_monotonic_time () - feed->started) / 1000 + 1) * RATE_PER_MS)
     {
-      viva_message_row_append_content (feed->row, g_ptr_array_index (feed->deltas, feed->next), -1);
+      if (feed->bare != NULL)
+        g_string_append (feed->bare_pending, g_ptr_array_index (feed->deltas, feed->next));
+      else
+        viva_message_row_append_content (feed->row, g_ptr_array_index (feed->deltas, feed->next), -1);
       feed->next++;
 
       if (feed->next == 1000)
@@ -201,6 +213,22 @@ feed_cb (gpointer user_data)
       return G_SOURCE_REMOVE;
     }
 
+  return G_SOURCE_CONTINUE;
+}
+
+/* The bare view: what waits goes into the buffer at most every 33 ms. */
+static gboolean
+bare_flush_cb (gpointer user_data)
+{
+  Feed *feed = user_data;
+  GtkTextIter end;
+
+  if (feed->bare_pending->len > 0)
+    {
+      gtk_text_buffer_get_end_iter (feed->bare, &end);
+      gtk_text_buffer_insert (feed->bare, &end, feed->bare_pending->str, feed->bare_pending->len);
+      g_string_truncate (feed->bare_pending, 0);
+    }
   return G_SOURCE_CONTINUE;
 }
 
@@ -229,6 +257,8 @@ main (int   argc,
   g_autoptr(GtkCssProvider) css = NULL;
   GdkFrameClock *clock;
   GtkWidget *window, *view;
+  GtkTextView *bare_view = NULL;
+  gboolean bare = g_strcmp0 (g_getenv ("VIVA_BENCH_BARE"), "1") == 0;
   gboolean failed = FALSE;
 
   /* One size from the command line, for profiling. */
@@ -252,7 +282,16 @@ main (int   argc,
   loop = g_main_loop_new (NULL, FALSE);
   window = gtk_window_new ();
   gtk_window_set_default_size (GTK_WINDOW (window), 420, 800);
-  view = viva_chat_view_new ();
+  if (bare)
+    {
+      view = gtk_scrolled_window_new ();
+      bare_view = GTK_TEXT_VIEW (gtk_text_view_new ());
+      gtk_text_view_set_wrap_mode (bare_view, GTK_WRAP_WORD_CHAR);
+      gtk_text_view_set_editable (bare_view, FALSE);
+      gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (view), GTK_WIDGET (bare_view));
+    }
+  else
+    view = viva_chat_view_new ();
   gtk_window_set_child (GTK_WINDOW (window), view);
   gtk_window_present (GTK_WINDOW (window));
   settle (loop, 500);
@@ -272,9 +311,19 @@ main (int   argc,
       g_autofree char *text = NULL;
       gint64 busy, cpu, finish;
 
-      viva_chat_view_clear (VIVA_CHAT_VIEW (view));
-      feed.row = VIVA_MESSAGE_ROW (viva_message_row_new (VIVA_MESSAGE_EXAMINER));
-      viva_chat_view_append (VIVA_CHAT_VIEW (view), GTK_WIDGET (feed.row));
+      if (bare)
+        {
+          feed.bare = gtk_text_view_get_buffer (bare_view);
+          gtk_text_buffer_set_text (feed.bare, "", 0);
+          feed.bare_pending = g_string_new (NULL);
+          feed.bare_flush_id = g_timeout_add (33, bare_flush_cb, &feed);
+        }
+      else
+        {
+          viva_chat_view_clear (VIVA_CHAT_VIEW (view));
+          feed.row = VIVA_MESSAGE_ROW (viva_message_row_new (VIVA_MESSAGE_EXAMINER));
+          viva_chat_view_append (VIVA_CHAT_VIEW (view), GTK_WIDGET (feed.row));
+        }
       feed.deltas = make_deltas (sizes[s]);
       feed.loop = loop;
       settle (loop, 300);
@@ -292,7 +341,14 @@ main (int   argc,
       loop_stats.measuring = FALSE;
 
       finish = g_get_monotonic_time ();
-      viva_message_row_finish (feed.row);
+      if (bare)
+        {
+          bare_flush_cb (&feed);
+          g_clear_handle_id (&feed.bare_flush_id, g_source_remove);
+          g_string_free (feed.bare_pending, TRUE);
+        }
+      else
+        viva_message_row_finish (feed.row);
       finish = g_get_monotonic_time () - finish;
       settle (loop, 300);
 
@@ -311,10 +367,21 @@ main (int   argc,
                frames.frames ? frames.paint / 1000.0 / frames.frames : 0.0,
                finish / 1000.0);
 
+      g_print ("RESULT %s %u %.2f %.3f\n", bare ? "bare" : "viva", sizes[s],
+               (double)busy / sizes[s], loop_stats.longest / 1000.0);
+
       /* The rendering must be right too: Markdown marks gone, text there. */
-      text = viva_message_row_dup_text (feed.row);
-      if (strstr (text, "Your solution") == NULL || strstr (text, "```") != NULL ||
-          strstr (text, "**assignment**") != NULL)
+      if (bare)
+        {
+          GtkTextIter start, end;
+
+          gtk_text_buffer_get_bounds (feed.bare, &start, &end);
+          text = gtk_text_buffer_get_text (feed.bare, &start, &end, FALSE);
+        }
+      else
+        text = viva_message_row_dup_text (feed.row);
+      if (strstr (text, "Your solution") == NULL ||
+          (!bare && (strstr (text, "```") != NULL || strstr (text, "**assignment**") != NULL)))
         {
           g_printerr ("bench-chat-view: %u deltas rendered wrongly\n", sizes[s]);
           failed = TRUE;

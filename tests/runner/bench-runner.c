@@ -8,13 +8,20 @@
  * worker, in `python3 FILE` and in Pyodide under Node.js. Pyodide is used
  * when `npm install pyodide` was run in $VIVA_PYODIDE_DIR (default
  * /tmp/pyodide-bench) and node is on PATH; otherwise it is skipped. Prints
- * Markdown for tests/bench/RESULTS.md. */
+ * Markdown for tests/bench/RESULTS.md.
+ *
+ * With VIVA_BENCH_ONE_ROUND=1 it does one short round instead (300 round
+ * trips, 3 cold starts, one K-Means each in the worker and in python3, the
+ * worker's RSS) and prints it as one JSON object, for
+ * tests/bench/bench_side_by_side.py, which interleaves rounds. */
 
 #include "config.h"
 
 #include <gio/gio.h>
 #include <json-glib/json-glib.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
 
 #include "viva-runner.h"
 
@@ -74,7 +81,8 @@ run (VivaRunner *runner,
 }
 
 static double
-cold_start (const char *sandbox)
+cold_start_n (const char *sandbox,
+              guint       n)
 {
   g_autoptr(GArray) times = g_array_new (FALSE, FALSE, sizeof (double));
 
@@ -83,7 +91,7 @@ cold_start (const char *sandbox)
   else
     g_unsetenv ("VIVA_SANDBOX");
 
-  for (guint i = 0; i < COLD_STARTS; i++)
+  for (guint i = 0; i < n; i++)
     {
       g_autoptr(VivaRunner) runner = viva_runner_new ();
       g_autoptr(GAsyncResult) async = NULL;
@@ -103,12 +111,25 @@ cold_start (const char *sandbox)
 }
 
 static double
-elapsed_in (const char *output)
+cold_start (const char *sandbox)
 {
-  const char *found = strstr (output, "elapsed_ms: ");
+  return cold_start_n (sandbox, COLD_STARTS);
+}
+
+static double
+number_in (const char *output,
+           const char *key)
+{
+  const char *found = strstr (output, key);
 
   g_assert_nonnull (found);
-  return g_ascii_strtod (found + strlen ("elapsed_ms: "), NULL);
+  return g_ascii_strtod (found + strlen (key), NULL);
+}
+
+static double
+elapsed_in (const char *output)
+{
+  return number_in (output, "elapsed_ms: ");
 }
 
 /* Best of n: on a shared machine the least disturbed run is the closest
@@ -122,6 +143,92 @@ best_of (double *values,
   for (guint i = 1; i < n; i++)
     best = MIN (best, values[i]);
   return best;
+}
+
+static int
+parent_of (int pid)
+{
+  g_autofree char *path = g_strdup_printf ("/proc/%d/stat", pid);
+  g_autofree char *stat = NULL;
+  const char *close;
+
+  /* The command may hold spaces and parentheses: read after the last ')'. */
+  if (!g_file_get_contents (path, &stat, NULL, NULL) || !(close = strrchr (stat, ')')))
+    return 0;
+  return atoi (close + 4);
+}
+
+/* The resident memory of this process's worker (a descendant whose
+ * command is the worker), in KiB; 0 if none is found. */
+static guint64
+worker_rss_kib (void)
+{
+  g_autoptr(GDir) proc = g_dir_open ("/proc", 0, NULL);
+  const char *name;
+
+  while (proc != NULL && (name = g_dir_read_name (proc)))
+    {
+      g_autofree char *cmdline_path = g_build_filename ("/proc", name, "cmdline", NULL);
+      g_autofree char *status_path = g_build_filename ("/proc", name, "status", NULL);
+      g_autofree char *cmdline = NULL;
+      g_autofree char *status = NULL;
+      const char *rss;
+      int pid = atoi (name);
+      int ancestor;
+
+      if (pid <= 0 || !g_file_get_contents (cmdline_path, &cmdline, NULL, NULL) ||
+          !g_str_has_suffix (cmdline, "/viva-python-worker"))
+        continue;
+      for (ancestor = parent_of (pid); ancestor > 1 && ancestor != getpid (); ancestor = parent_of (ancestor))
+        ;
+      if (ancestor == getpid () && g_file_get_contents (status_path, &status, NULL, NULL) &&
+          (rss = strstr (status, "VmRSS:")))
+        return g_ascii_strtoull (rss + strlen ("VmRSS:"), NULL, 10);
+    }
+
+  return 0;
+}
+
+static int
+one_round (const char *kmeans,
+           const char *kmeans_path)
+{
+  g_autoptr(VivaRunner) runner = viva_runner_new ();
+  g_autoptr(GArray) trips = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(VivaRunResult) warmup = run (runner, "pass", NULL);
+  g_autoptr(VivaRunResult) result = NULL;
+  g_autoptr(GSubprocess) python = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *out = NULL;
+  guint64 rss = worker_rss_kib ();
+  double cold, viva_k, python_k, viva_cpu, python_cpu;
+
+  for (guint i = 0; i < 300; i++)
+    {
+      g_autoptr(VivaRunResult) trip = NULL;
+      double ms;
+
+      trip = run (runner, "pass", &ms);
+      g_array_append_val (trips, ms);
+    }
+
+  result = run (runner, kmeans, NULL);
+  viva_k = elapsed_in (viva_run_result_get_stdout (result));
+  viva_cpu = number_in (viva_run_result_get_stdout (result), "cpu_ms: ");
+  python = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE, &error, "/usr/bin/python3", kmeans_path, NULL);
+  g_assert_no_error (error);
+  g_subprocess_communicate_utf8 (python, NULL, NULL, &out, NULL, &error);
+  g_assert_no_error (error);
+  python_k = elapsed_in (out);
+  python_cpu = number_in (out, "cpu_ms: ");
+  cold = cold_start_n (NULL, 3);
+
+  printf ("{\"warm_ms\": %.4f, \"cold_ms\": %.2f, \"kmeans_viva_ms\": %.1f, \"kmeans_python_ms\": %.1f, "
+          "\"kmeans_viva_cpu_ms\": %.1f, \"kmeans_python_cpu_ms\": %.1f, "
+          "\"worker_rss_kib\": %" G_GUINT64_FORMAT ", \"sandbox\": \"%s\"}\n",
+          percentile (trips, 0.5), cold, viva_k, python_k, viva_cpu, python_cpu, rss,
+          viva_runner_get_sandbox (runner) == VIVA_RUNNER_SANDBOX_BUBBLEWRAP ? "bubblewrap" : "none");
+  return 0;
 }
 
 int
@@ -144,6 +251,9 @@ main (int   argc,
   g_autofree char *date = g_date_time_format (now, "%Y-%m-%d");
 
   g_assert_true (g_file_get_contents (kmeans_path, &kmeans, NULL, &error));
+
+  if (g_strcmp0 (g_getenv ("VIVA_BENCH_ONE_ROUND"), "1") == 0)
+    return one_round (kmeans, kmeans_path);
 
   /* Warm round trip: a trivial run on a started worker. */
   warmup = run (runner, "pass", NULL);
