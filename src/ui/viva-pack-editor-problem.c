@@ -161,6 +161,88 @@ append_test_row (VivaPackEditor *self,
   gtk_box_append (self->tests_box, card);
 }
 
+static GtkWidget *
+test_code_frame (VivaPackEditor *self,
+                 GtkWidget      *card,
+                 const char     *title,
+                 const char     *label,
+                 const char     *code,
+                 int             height)
+{
+  GtkWidget *heading = gtk_label_new (title);
+  GtkWidget *editor = g_object_new (VIVA_TYPE_EDITOR, NULL);
+  GtkWidget *frame = gtk_frame_new (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (heading), 0);
+  gtk_label_set_wrap (GTK_LABEL (heading), TRUE);
+  gtk_widget_add_css_class (heading, "dim-label");
+  gtk_widget_set_margin_start (heading, 12);
+  gtk_widget_set_margin_end (heading, 12);
+  gtk_widget_set_size_request (editor, -1, height);
+  viva_editor_load_text (VIVA_EDITOR (editor), code ? code : "");
+  gtk_accessible_update_property (GTK_ACCESSIBLE (viva_editor_get_view (VIVA_EDITOR (editor))),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, label, -1);
+  gtk_frame_set_child (GTK_FRAME (frame), editor);
+  gtk_widget_set_margin_start (frame, 12);
+  gtk_widget_set_margin_end (frame, 12);
+  gtk_widget_set_margin_bottom (frame, 8);
+  gtk_box_append (GTK_BOX (card), heading);
+  gtk_box_append (GTK_BOX (card), frame);
+  g_signal_connect_swapped (viva_editor_get_buffer (VIVA_EDITOR (editor)), "changed",
+                            G_CALLBACK (_viva_pack_editor_field_changed), self);
+  return editor;
+}
+
+/* A structured test: setup, call and check, judged by the grader outside
+ * the student's process. Comparing with the reference and its tolerance are
+ * kept as they are (the pack file holds them). */
+static void
+append_structured_test_row (VivaPackEditor        *self,
+                            const VivaProblemTest *test)
+{
+  GtkWidget *card = card_new ();
+  GtkWidget *header = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
+  GtkWidget *entry = gtk_entry_new ();
+  GtkWidget *call = gtk_entry_new ();
+  GtkWidget *setup;
+  GtkWidget *check;
+
+  gtk_widget_set_margin_top (header, 10);
+  gtk_widget_set_margin_start (header, 12);
+  gtk_widget_set_margin_end (header, 6);
+  gtk_widget_set_hexpand (entry, TRUE);
+  gtk_entry_set_placeholder_text (GTK_ENTRY (entry), _("Test name, shown when it fails"));
+  gtk_editable_set_text (GTK_EDITABLE (entry), test->name ? test->name : "");
+  gtk_accessible_update_property (GTK_ACCESSIBLE (entry), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Test name"), -1);
+  gtk_box_append (GTK_BOX (header), entry);
+  gtk_box_append (GTK_BOX (header), delete_button_new (_("Delete Test"), card));
+  gtk_box_append (GTK_BOX (card), header);
+
+  setup = test_code_frame (self, card, _("Setup: Python that builds the inputs"), _("Test setup"), test->setup, 80);
+
+  gtk_entry_set_placeholder_text (GTK_ENTRY (call), _("Call: the expression whose value is checked"));
+  gtk_editable_set_text (GTK_EDITABLE (call), test->call);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (call), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Test call"), -1);
+  gtk_widget_set_margin_start (call, 12);
+  gtk_widget_set_margin_end (call, 12);
+  gtk_widget_set_margin_bottom (call, 8);
+  gtk_box_append (GTK_BOX (card), call);
+
+  check = test_code_frame (self, card, _("Check: assertions about result, run where no student code ran"),
+                           _("Test check"), test->check, 100);
+
+  g_object_set_data (G_OBJECT (card), "name", entry);
+  g_object_set_data (G_OBJECT (card), "setup", setup);
+  g_object_set_data (G_OBJECT (card), "call", call);
+  g_object_set_data (G_OBJECT (card), "check", check);
+  g_object_set_data (G_OBJECT (card), "compare", GINT_TO_POINTER (test->compare));
+  g_object_set_data_full (G_OBJECT (card), "tolerance", g_memdup2 (&test->tolerance, sizeof test->tolerance), g_free);
+
+  g_signal_connect_swapped (entry, "changed", G_CALLBACK (_viva_pack_editor_field_changed), self);
+  g_signal_connect_swapped (call, "changed", G_CALLBACK (_viva_pack_editor_field_changed), self);
+  gtk_box_append (self->tests_box, card);
+}
+
 static void
 append_question_row (VivaPackEditor     *self,
                      const char         *question,
@@ -247,7 +329,14 @@ _viva_pack_editor_load_problem (VivaPackEditor *self,
 
   clear_box (self->tests_box);
   for (guint i = 0; i < viva_problem_get_n_tests (problem); i++)
-    append_test_row (self, viva_problem_get_test (problem, i)->name, viva_problem_get_test (problem, i)->code);
+    {
+      const VivaProblemTest *test = viva_problem_get_test (problem, i);
+
+      if (viva_problem_test_is_structured (test))
+        append_structured_test_row (self, test);
+      else
+        append_test_row (self, test->name, test->code);
+    }
 
   clear_box (self->questions_box);
   for (guint i = 0; i < viva_problem_get_n_questions (problem); i++)
@@ -308,9 +397,26 @@ _viva_pack_editor_sync_problem (VivaPackEditor *self)
   for (GtkWidget *card = gtk_widget_get_first_child (GTK_WIDGET (self->tests_box));
        card != NULL; card = gtk_widget_get_next_sibling (card))
     {
-      g_autofree char *code = viva_editor_dup_text (g_object_get_data (G_OBJECT (card), "code"));
+      const char *name = gtk_editable_get_text (g_object_get_data (G_OBJECT (card), "name"));
 
-      viva_problem_add_test (problem, gtk_editable_get_text (g_object_get_data (G_OBJECT (card), "name")), code);
+      if (g_object_get_data (G_OBJECT (card), "call") != NULL)
+        {
+          g_autofree char *setup = viva_editor_dup_text (g_object_get_data (G_OBJECT (card), "setup"));
+          g_autofree char *check = viva_editor_dup_text (g_object_get_data (G_OBJECT (card), "check"));
+          const double *tolerance = g_object_get_data (G_OBJECT (card), "tolerance");
+
+          viva_problem_add_structured_test (problem, name, setup,
+                                            gtk_editable_get_text (g_object_get_data (G_OBJECT (card), "call")),
+                                            check,
+                                            GPOINTER_TO_INT (g_object_get_data (G_OBJECT (card), "compare")),
+                                            *tolerance);
+        }
+      else
+        {
+          g_autofree char *code = viva_editor_dup_text (g_object_get_data (G_OBJECT (card), "code"));
+
+          viva_problem_add_test (problem, name, code);
+        }
     }
 
   viva_problem_clear_questions (problem);

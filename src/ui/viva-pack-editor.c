@@ -357,9 +357,9 @@ _viva_pack_editor_copy_problem (VivaProblem *problem,
   viva_problem_set_hint (copy, viva_problem_get_hint (problem));
   viva_problem_set_rubric (copy, viva_problem_get_rubric (problem));
   viva_problem_set_time_limit (copy, viva_problem_get_time_limit (problem));
+  viva_problem_set_pass_threshold (copy, viva_problem_get_pass_threshold (problem));
   for (guint i = 0; i < viva_problem_get_n_tests (problem); i++)
-    viva_problem_add_test (copy, viva_problem_get_test (problem, i)->name,
-                           viva_problem_get_test (problem, i)->code);
+    viva_problem_add_test_copy (copy, viva_problem_get_test (problem, i));
   for (guint i = 0; i < viva_problem_get_n_questions (problem); i++)
     viva_problem_add_question (copy, viva_problem_get_question (problem, i)->question,
                                (const char * const *)viva_problem_get_question (problem, i)->points);

@@ -8,7 +8,9 @@
 
 import builtins
 import io
+import json
 import linecache
+import math
 import os
 import sys
 import traceback
@@ -18,7 +20,20 @@ import _viva
 
 CODE = "<code>"
 TEST = "<test>"
+SETUP = "<setup>"
+CALL = "<call>"
+CHECK = "<check>"
 OURS = (CODE, TEST)
+
+# Plain data crossing from a student's process to the grader's: bounds the
+# grader (viva-grader-value.c) checks again, since code in the student's
+# process can change this module.
+MAX_DEPTH = 32
+MAX_NODES = 100000
+MAX_TEXT = 1 << 20
+MAX_DIGITS = 4000
+DTYPES = ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
+          "uint64", "float16", "float32", "float64")
 
 
 class _Stream(io.TextIOBase):
@@ -72,6 +87,12 @@ def emit_figures():
         helpers.Gcf.destroy_all()
 
 
+def drop_figures():
+    helpers = sys.modules.get("matplotlib._pylab_helpers")
+    if helpers is not None:
+        helpers.Gcf.destroy_all()
+
+
 # matplotlib draws with Agg into PNG; plt.show() sends the open figures to
 # the console instead of warning that Agg cannot show them.
 _BACKEND = """
@@ -116,11 +137,185 @@ def _remember(filename, source):
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
 
 
-def execute(kind, code, probe):
+class NotComparable(Exception):
+    """A value that is not plain data, or too large to send."""
+
+    def __init__(self, kind, what):
+        super().__init__(what)
+        self.kind = kind
+
+
+def _encode(value, depth, budget):
+    if depth > MAX_DEPTH:
+        raise NotComparable("too-large", f"nested deeper than {MAX_DEPTH} levels")
+    budget[0] -= 1
+    if budget[0] < 0:
+        raise NotComparable("too-large", f"more than {MAX_NODES} values")
+    kind = type(value)
+    if value is None or kind is bool:
+        return value
+    if kind is int:
+        if -(1 << 53) < value < (1 << 53):
+            return value
+        if value.bit_length() > MAX_DIGITS * 3:
+            raise NotComparable("too-large", "an int with too many digits")
+        return {"int": str(value)}
+    if kind is float:
+        if math.isfinite(value):
+            return value
+        return {"float": "nan" if value != value else ("inf" if value > 0 else "-inf")}
+    if kind is str:
+        budget[0] -= len(value) // 16
+        if budget[0] < 0:
+            raise NotComparable("too-large", f"more than {MAX_TEXT} characters")
+        return value
+    if kind is list:
+        return [_encode(v, depth + 1, budget) for v in value]
+    if kind is tuple:
+        return {"tuple": [_encode(v, depth + 1, budget) for v in value]}
+    if kind is dict:
+        return {"dict": [[_encode(k, depth + 1, budget), _encode(v, depth + 1, budget)]
+                         for k, v in value.items()]}
+    numpy = sys.modules.get("numpy")
+    if numpy is not None:
+        if kind is numpy.ndarray:
+            dtype = str(value.dtype)
+            if dtype not in DTYPES:
+                raise NotComparable("not-plain-data", f"numpy array of {dtype}")
+            if value.size > MAX_NODES or value.ndim > MAX_DEPTH:
+                raise NotComparable("too-large", f"more than {MAX_NODES} values")
+            budget[0] -= value.size
+            if budget[0] < 0:
+                raise NotComparable("too-large", f"more than {MAX_NODES} values")
+            flat = [_encode(v, depth + 1, budget) for v in value.reshape(-1).tolist()]
+            return {"ndarray": flat, "dtype": dtype, "shape": list(value.shape)}
+        if isinstance(value, numpy.generic) and kind.__module__ == "numpy" and \
+                str(numpy.dtype(kind)) in DTYPES:
+            return _encode(value.item(), depth, budget)
+    raise NotComparable("not-plain-data", getattr(kind, "__qualname__", "object"))
+
+
+def encode(value):
+    """The value as JSON text of plain data, or NotComparable."""
+    text = json.dumps(_encode(value, 0, [MAX_NODES]), allow_nan=False,
+                      ensure_ascii=False, separators=(",", ":"))
+    if len(text) > MAX_TEXT:
+        raise NotComparable("too-large", f"more than {MAX_TEXT} characters")
+    return text
+
+
+def _decode(node):
+    # Only in the grader's process, on text the app has checked already.
+    if isinstance(node, list):
+        return [_decode(v) for v in node]
+    if isinstance(node, dict):
+        if "tuple" in node:
+            return tuple(_decode(v) for v in node["tuple"])
+        if "dict" in node:
+            return {_decode(k): _decode(v) for k, v in node["dict"]}
+        if "int" in node:
+            return int(node["int"])
+        if "float" in node:
+            return float(node["float"])
+        if "ndarray" in node:
+            import numpy
+            flat = [_decode(v) for v in node["ndarray"]]
+            return numpy.array(flat, dtype=node["dtype"]).reshape(node["shape"])
+        raise ValueError("not a value Viva sent")
+    return node
+
+
+def decode(text):
+    return _decode(json.loads(text))
+
+
+def _close(a, b, tolerance, where):
+    """Raises AssertionError saying where @a and @b first differ."""
+    numpy = sys.modules.get("numpy")
+    if numpy is not None:
+        if isinstance(a, numpy.ndarray):
+            a = a.tolist()
+        if isinstance(b, numpy.ndarray):
+            b = b.tolist()
+    number = (int, float)
+    if type(a) in number and type(b) in number:
+        if a == b or (a != a and b != b):
+            return
+        if tolerance > 0 and math.isfinite(a) and math.isfinite(b) and abs(a - b) <= tolerance:
+            return
+        raise AssertionError(f"the value at {where} differs from the expected one")
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        if len(a) != len(b):
+            raise AssertionError(f"{where} has {len(a)} items where {len(b)} were expected")
+        for i, (x, y) in enumerate(zip(a, b)):
+            _close(x, y, tolerance, f"{where}[{i}]")
+        return
+    if isinstance(a, dict) and isinstance(b, dict):
+        if set(a) != set(b):
+            raise AssertionError(f"{where} does not have the expected keys")
+        for key in b:
+            _close(a[key], b[key], tolerance, f"{where}[{key!r}]")
+        return
+    if type(a) is not type(b) or a != b:
+        raise AssertionError(f"the value at {where} differs from the expected one")
+
+
+def _run(source, filename, mode="exec"):
+    _remember(filename, source)
+    compiled = compile(source, filename, mode, dont_inherit=True)
+    if mode == "eval":
+        return eval(compiled, namespace)
+    exec(compiled, namespace)
+    return None
+
+
+value = None
+
+
+def take_value():
+    global value
+    text, value = value, None
+    return text
+
+
+def _call(code, request):
+    """A structured test in the student's process: code, setup, then the call's value."""
+    global value
+    reset()
+    _run(code, CODE)
+    _run(request.get("setup", ""), SETUP)
+    result = _run(request["call"], CALL, "eval")
+    value = encode(result)
+
+
+def _judge(request):
+    """A structured test's check, in a process where no student code ran."""
+    reset()
+    _run(request.get("setup", ""), SETUP)
+    namespace["result"] = decode(request["result"])
+    if "expected" in request:
+        namespace["expected"] = decode(request["expected"])
+    _run(request.get("check", ""), CHECK)
+    if request.get("compare"):
+        _close(namespace["result"], namespace["expected"],
+               float(request.get("tolerance", 0)), "result")
+
+
+def execute(kind, code, probe, request_text=None):
     """Runs the request; returns the exception that ended it, or None."""
+    global value
+    value = None
     # Code may have replaced or closed them in an earlier run.
     sys.stdout, sys.stderr = _stdout, _stderr
     try:
+        if kind in ("call", "judge"):
+            request = json.loads(request_text)
+            try:
+                _call(code, request) if kind == "call" else _judge(request)
+            except SystemExit as error:
+                # A value needs a return: ending the process is not one.
+                raise RuntimeError(f"the code called sys.exit({error.code!r}) before returning a value") from None
+            return None
         if kind == "check":
             compile(code, CODE, "exec", dont_inherit=True)
             return None
@@ -149,6 +344,10 @@ def describe(error):
     """The result of a run as a dict of plain values for the channel."""
     if error is None:
         return {"status": "ok"}
+
+    if isinstance(error, NotComparable):
+        return {"status": "error", "type": "VivaNotComparable", "where": error.kind,
+                "message": str(error)[:200], "line": 0}
 
     if isinstance(error, SystemExit):
         if error.code is None or error.code == 0 or error.code is False:

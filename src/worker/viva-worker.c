@@ -859,6 +859,8 @@ handle_code (JsonObject *request,
   PyObject *error;
   PyObject *description = NULL;
   const char *status = "error";
+  g_autofree char *request_text = NULL;
+  g_autofree char *value_text = NULL;
   gint64 started;
   double duration_ms;
   Reason reason;
@@ -882,7 +884,16 @@ handle_code (JsonObject *request,
 
   started = g_get_monotonic_time ();
   run_begin (id, timeout_ms);
-  result = PyObject_CallMethod (boot, "execute", "sss", op, code, probe);
+  if (g_str_equal (op, "call") || g_str_equal (op, "judge"))
+    {
+      /* A structured test: its parts go to Python as the request's JSON. */
+      g_autoptr(JsonNode) node = json_node_new (JSON_NODE_OBJECT);
+
+      json_node_set_object (node, request);
+      request_text = json_to_string (node, FALSE);
+    }
+  result = PyObject_CallMethod (boot, "execute", "ssss", op, code, probe,
+                                request_text ? request_text : "{}");
   reason = run_end ();
   duration_ms = (g_get_monotonic_time () - started) / 1000.0;
 
@@ -902,7 +913,26 @@ handle_code (JsonObject *request,
   fds_drain (0);
   fds_drain (1);
 
-  if (!g_str_equal (op, "check"))
+  if (g_str_equal (op, "call"))
+    {
+      PyObject *text = PyObject_CallMethod (boot, "take_value", NULL);
+
+      if (text != NULL && PyUnicode_Check (text))
+        value_text = g_strdup (PyUnicode_AsUTF8 (text));
+      PyErr_Clear ();
+      Py_XDECREF (text);
+    }
+
+  if (g_str_equal (op, "call") || g_str_equal (op, "judge"))
+    {
+      /* Figures of a grading are not shown to anyone. */
+      PyObject *ok = PyObject_CallMethod (boot, "drop_figures", NULL);
+
+      if (ok == NULL)
+        PyErr_Clear ();
+      Py_XDECREF (ok);
+    }
+  else if (!g_str_equal (op, "check"))
     {
       PyObject *ok = PyObject_CallMethod (boot, "emit_figures", NULL);
 
@@ -935,6 +965,11 @@ handle_code (JsonObject *request,
   json_builder_add_string_value (builder, status);
   json_builder_set_member_name (builder, "duration_ms");
   json_builder_add_double_value (builder, duration_ms);
+  if (value_text != NULL && g_str_equal (status, "ok"))
+    {
+      json_builder_set_member_name (builder, "value");
+      json_builder_add_string_value (builder, value_text);
+    }
   if (description != NULL && PyDict_Check (description) && !g_str_equal (status, "ok"))
     {
       add_string (builder, "type", description);
@@ -1169,7 +1204,8 @@ main (int   argc,
       op = json_object_get_string_member_with_default (request, "op", "");
       id = json_object_get_int_member_with_default (request, "id", 0);
 
-      if (g_str_equal (op, "run") || g_str_equal (op, "inject") || g_str_equal (op, "check"))
+      if (g_str_equal (op, "run") || g_str_equal (op, "inject") || g_str_equal (op, "check") ||
+          g_str_equal (op, "call") || g_str_equal (op, "judge"))
         handle_code (request, op, id);
       else if (g_str_equal (op, "reset"))
         handle_reset (id);

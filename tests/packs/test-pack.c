@@ -254,7 +254,7 @@ test_missing_test_code_sentence (void)
 
   g_assert_null (pack);
   g_assert_cmpstr (error->message, ==,
-                   "problems[0].tests[0].code: missing — each test needs Python code that raises on failure");
+                   "problems[0].tests[0].code: missing — each test needs a “call” judged by the grader, or old-style Python “code” that raises on failure");
 }
 
 static void

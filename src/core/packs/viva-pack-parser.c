@@ -515,17 +515,62 @@ check_id (JsonObject *object,
 }
 
 static void
+check_structured_test (JsonObject *test,
+                       const char *path,
+                       GPtrArray  *issues)
+{
+  JsonNode *node;
+
+  check_string (test, path, "call", TRUE, FALSE,
+                _("a structured test needs a Python expression whose value is checked, like “kmeans(pts, 2)”"),
+                issues);
+  check_string (test, path, "setup", FALSE, TRUE,
+                _("a test's setup is Python code that builds the inputs"), issues);
+  check_string (test, path, "check", FALSE, TRUE,
+                _("a test's check is Python assertions about “result”"), issues);
+
+  if (json_object_has_member (test, "code"))
+    {
+      g_autofree char *code_path = path_key (path, "code");
+
+      add_issue (issues, VIVA_PACK_ERROR_INVALID, VIVA_PACK_ISSUE_ERROR, code_path,
+                 _("a test has either “code” (the old form, run in the student's process) or “call” (judged by the grader), not both — delete one"));
+    }
+
+  if ((node = json_object_get_member (test, "compare")) != NULL &&
+      (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_BOOLEAN))
+    {
+      g_autofree char *compare_path = path_key (path, "compare");
+
+      add_issue (issues, VIVA_PACK_ERROR_WRONG_TYPE, VIVA_PACK_ISSUE_ERROR, compare_path,
+                 _("is %s, not true or false — “compare” says whether the result must equal the reference solution's"),
+                 describe_node (node));
+    }
+
+  if ((node = json_object_get_member (test, "tolerance")) != NULL &&
+      (!JSON_NODE_HOLDS_VALUE (node) ||
+       (json_node_get_value_type (node) != G_TYPE_DOUBLE && json_node_get_value_type (node) != G_TYPE_INT64) ||
+       json_node_get_double (node) < 0))
+    {
+      g_autofree char *tolerance_path = path_key (path, "tolerance");
+
+      add_issue (issues, VIVA_PACK_ERROR_INVALID, VIVA_PACK_ISSUE_ERROR, tolerance_path,
+                 _("the tolerance is a number of zero or more: how far a number may be from the reference's"));
+    }
+}
+
+static void
 check_tests (JsonObject *problem,
              const char *parent,
              GPtrArray  *issues)
 {
-  static const char * const known[] = { "name", "code", NULL };
+  static const char * const known[] = { "name", "code", "setup", "call", "check", "compare", "tolerance", NULL };
   g_autoptr(GHashTable) names = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_free);
   g_autofree char *tests_path = path_key (parent, "tests");
   JsonArray *tests;
 
   tests = check_array (problem, parent, "tests",
-                       _("each problem needs hidden tests, a list of {“name”, “code”}"), issues);
+                       _("each problem needs hidden tests, a list of {“name”, “setup”, “call”, “check”}"), issues);
   if (tests == NULL)
     return;
 
@@ -536,15 +581,19 @@ check_tests (JsonObject *problem,
       const char *name;
 
       test = check_element_object (tests, i, path,
-                                   _("each test is an object with a “name” and Python “code”"),
+                                   _("each test is an object with a “name”, and a “call” with its “setup” and “check”"),
                                    issues);
       if (test == NULL)
         continue;
 
       name = check_string (test, path, "name", TRUE, FALSE,
                            _("each test needs a name the student sees when it fails"), issues);
-      check_string (test, path, "code", TRUE, FALSE,
-                    _("each test needs Python code that raises on failure"), issues);
+      if (json_object_has_member (test, "call"))
+        check_structured_test (test, path, issues);
+      else
+        check_string (test, path, "code", TRUE, FALSE,
+                      _("each test needs a “call” judged by the grader, or old-style Python “code” that raises on failure"),
+                      issues);
       check_unknown_keys (test, path, known, issues);
 
       if (name != NULL)
@@ -560,6 +609,31 @@ check_tests (JsonObject *problem,
             g_hash_table_insert (names, (char *)name, g_steal_pointer (&path));
         }
     }
+}
+
+static void
+check_pass_threshold (JsonObject *problem,
+                      const char *parent,
+                      GPtrArray  *issues)
+{
+  const char *why = _("the pass threshold is how many hidden tests must pass, from 1 to the number of tests");
+  JsonNode *node = json_object_get_member (problem, "pass_threshold");
+  JsonNode *tests_node = json_object_get_member (problem, "tests");
+  JsonArray *tests = tests_node && JSON_NODE_HOLDS_ARRAY (tests_node) ? json_node_get_array (tests_node) : NULL;
+  g_autofree char *path = NULL;
+
+  if (node == NULL)
+    return;
+
+  path = path_key (parent, "pass_threshold");
+
+  if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_INT64)
+    add_issue (issues, VIVA_PACK_ERROR_WRONG_TYPE, VIVA_PACK_ISSUE_ERROR, path,
+               _("is %s, not a whole number — %s"), describe_node (node), why);
+  else if (json_node_get_int (node) < 1 ||
+           (tests != NULL && json_node_get_int (node) > (gint64) json_array_get_length (tests)))
+    add_issue (issues, VIVA_PACK_ERROR_INVALID, VIVA_PACK_ISSUE_ERROR, path,
+               _("%" G_GINT64_FORMAT " is out of range — %s"), json_node_get_int (node), why);
 }
 
 static void
@@ -642,7 +716,7 @@ check_problem (JsonObject *problem,
 {
   static const char * const known[] = {
     "id", "title", "type", "description", "starter_code", "hint", "reference_solution",
-    "tests", "questions", "rubric", "time_limit_minutes", NULL
+    "tests", "questions", "rubric", "time_limit_minutes", "pass_threshold", NULL
   };
   const char *type;
 
@@ -675,6 +749,7 @@ check_problem (JsonObject *problem,
   check_string (problem, path, "rubric", FALSE, TRUE,
                 _("rubric notes are text for the examiner and the teacher"), issues);
   check_time_limit (problem, path, issues);
+  check_pass_threshold (problem, path, issues);
   check_unknown_keys (problem, path, known, issues);
 }
 

@@ -206,13 +206,22 @@ problem_from_json (JsonObject *object)
 
   if (json_object_has_member (object, "time_limit_minutes"))
     viva_problem_set_time_limit (problem, json_object_get_int_member (object, "time_limit_minutes"));
+  if (json_object_has_member (object, "pass_threshold"))
+    viva_problem_set_pass_threshold (problem, json_object_get_int_member (object, "pass_threshold"));
 
   array = json_object_get_array_member (object, "tests");
   for (guint i = 0; i < json_array_get_length (array); i++)
     {
       JsonObject *test = json_array_get_object_element (array, i);
 
-      viva_problem_add_test (problem, member_string (test, "name"), member_string (test, "code"));
+      if (json_object_has_member (test, "call"))
+        viva_problem_add_structured_test (problem, member_string (test, "name"),
+                                          member_string (test, "setup"), member_string (test, "call"),
+                                          member_string (test, "check"),
+                                          json_object_get_boolean_member_with_default (test, "compare", FALSE),
+                                          json_object_get_double_member_with_default (test, "tolerance", 0));
+      else
+        viva_problem_add_test (problem, member_string (test, "name"), member_string (test, "code"));
     }
 
   array = json_object_get_array_member (object, "questions");
@@ -748,6 +757,7 @@ source_element (JsonObject *source,
 static JsonObject *
 problem_to_json (VivaProblem *problem)
 {
+  static const char * const test_keys[] = { "code", "setup", "call", "check", "compare", "tolerance" };
   JsonObject *source = _viva_problem_get_source (problem);
   g_autoptr(JsonObject) fresh = json_object_new ();
   g_autoptr(JsonArray) tests = json_array_new ();
@@ -767,11 +777,30 @@ problem_to_json (VivaProblem *problem)
       const VivaProblemTest *test = viva_problem_get_test (problem, i);
       g_autoptr(JsonObject) object = json_object_new ();
 
+      JsonObject *merged;
+
       set_optional_string (object, "name", test->name);
-      set_optional_string (object, "code", test->code);
-      json_array_add_object_element (tests,
-                                     merge_with_source (source_element (source, "tests", "name", test->name, i),
-                                                        object));
+      if (viva_problem_test_is_structured (test))
+        {
+          json_object_set_string_member (object, "setup", test->setup ? test->setup : "");
+          json_object_set_string_member (object, "call", test->call);
+          json_object_set_string_member (object, "check", test->check ? test->check : "");
+          if (test->compare)
+            {
+              json_object_set_boolean_member (object, "compare", TRUE);
+              if (test->tolerance > 0)
+                json_object_set_double_member (object, "tolerance", test->tolerance);
+            }
+        }
+      else
+        set_optional_string (object, "code", test->code);
+
+      merged = merge_with_source (source_element (source, "tests", "name", test->name, i), object);
+      /* A test that changed form keeps nothing of the other one. */
+      for (guint k = 0; k < G_N_ELEMENTS (test_keys); k++)
+        if (!json_object_has_member (object, test_keys[k]))
+          json_object_remove_member (merged, test_keys[k]);
+      json_array_add_object_element (tests, merged);
     }
   json_object_set_array_member (fresh, "tests", g_steal_pointer (&tests));
 
@@ -795,8 +824,16 @@ problem_to_json (VivaProblem *problem)
   set_optional_string (fresh, "rubric", viva_problem_get_rubric (problem));
   if (viva_problem_get_time_limit (problem) > 0)
     json_object_set_int_member (fresh, "time_limit_minutes", viva_problem_get_time_limit (problem));
+  if (viva_problem_get_pass_threshold (problem) > 0)
+    json_object_set_int_member (fresh, "pass_threshold", viva_problem_get_pass_threshold (problem));
 
-  return merge_with_source (source, fresh);
+  {
+    JsonObject *merged = merge_with_source (source, fresh);
+
+    if (viva_problem_get_pass_threshold (problem) == 0)
+      json_object_remove_member (merged, "pass_threshold");
+    return merged;
+  }
 }
 
 /**

@@ -5,6 +5,8 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include "viva-pack-private.h"
 
 struct _VivaProblem
@@ -22,6 +24,7 @@ struct _VivaProblem
   JsonObject      *source;     /* as read, for the keys we do not know */
   VivaProblemType  type;
   guint            time_limit;
+  guint            pass_threshold;
 };
 
 enum {
@@ -34,6 +37,7 @@ enum {
   PROP_REFERENCE,
   PROP_RUBRIC,
   PROP_TIME_LIMIT,
+  PROP_PASS_THRESHOLD,
   N_PROPS
 };
 
@@ -75,6 +79,9 @@ clear_test (gpointer data)
 
   g_clear_pointer (&test->name, g_free);
   g_clear_pointer (&test->code, g_free);
+  g_clear_pointer (&test->setup, g_free);
+  g_clear_pointer (&test->call, g_free);
+  g_clear_pointer (&test->check, g_free);
 }
 
 static void
@@ -159,6 +166,10 @@ viva_problem_get_property (GObject    *object,
       g_value_set_uint (value, self->time_limit);
       break;
 
+    case PROP_PASS_THRESHOLD:
+      g_value_set_uint (value, self->pass_threshold);
+      break;
+
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -206,6 +217,10 @@ viva_problem_set_property (GObject      *object,
       viva_problem_set_time_limit (self, g_value_get_uint (value));
       break;
 
+    case PROP_PASS_THRESHOLD:
+      viva_problem_set_pass_threshold (self, g_value_get_uint (value));
+      break;
+
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -231,6 +246,8 @@ viva_problem_class_init (VivaProblemClass *klass)
   properties[PROP_REFERENCE] = g_param_spec_string ("reference", NULL, NULL, NULL, flags);
   properties[PROP_RUBRIC] = g_param_spec_string ("rubric", NULL, NULL, NULL, flags);
   properties[PROP_TIME_LIMIT] = g_param_spec_uint ("time-limit", NULL, NULL, 0, G_MAXUINT, 0, flags);
+  /* How many hidden tests must pass; 0 for all of them. */
+  properties[PROP_PASS_THRESHOLD] = g_param_spec_uint ("pass-threshold", NULL, NULL, 0, G_MAXUINT, 0, flags);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
@@ -329,6 +346,31 @@ viva_problem_set_time_limit (VivaProblem *self,
 }
 
 guint
+viva_problem_get_pass_threshold (VivaProblem *self)
+{
+  g_return_val_if_fail (VIVA_IS_PROBLEM (self), 0);
+
+  return self->pass_threshold;
+}
+
+/**
+ * viva_problem_set_pass_threshold:
+ * @n_tests: how many hidden tests must pass, 0 for all of them
+ */
+void
+viva_problem_set_pass_threshold (VivaProblem *self,
+                                 guint        n_tests)
+{
+  g_return_if_fail (VIVA_IS_PROBLEM (self));
+
+  if (self->pass_threshold == n_tests)
+    return;
+
+  self->pass_threshold = n_tests;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PASS_THRESHOLD]);
+}
+
+guint
 viva_problem_get_n_tests (VivaProblem *self)
 {
   g_return_val_if_fail (VIVA_IS_PROBLEM (self), 0);
@@ -355,9 +397,111 @@ viva_problem_add_test (VivaProblem *self,
 
   g_return_if_fail (VIVA_IS_PROBLEM (self));
 
+  memset (&test, 0, sizeof test);
   test.name = g_strdup (name);
   test.code = g_strdup (code);
   g_array_append_val (self->tests, test);
+}
+
+/**
+ * viva_problem_test_is_structured:
+ *
+ * Returns: whether @test is judged by the grader outside the student's
+ *   process (it has a call), rather than run inside it
+ */
+gboolean
+viva_problem_test_is_structured (const VivaProblemTest *test)
+{
+  g_return_val_if_fail (test != NULL, FALSE);
+
+  return test->call != NULL;
+}
+
+/* The in-process equivalent of a structured test, for the examiner's own
+ * probes: the same setup, call and check, run after the student's code. */
+static char *
+structured_code (const char *setup,
+                 const char *call,
+                 const char *check)
+{
+  GString *code = g_string_new (NULL);
+
+  if (setup != NULL && setup[0] != '\0')
+    g_string_append_printf (code, "%s%s", setup, g_str_has_suffix (setup, "\n") ? "" : "\n");
+  g_string_append_printf (code, "result = (%s)\n", call);
+  if (check != NULL && check[0] != '\0')
+    g_string_append_printf (code, "%s%s", check, g_str_has_suffix (check, "\n") ? "" : "\n");
+  return g_string_free (code, FALSE);
+}
+
+/**
+ * viva_problem_add_structured_test:
+ * @setup: (nullable): trusted code that builds the inputs
+ * @call: the expression evaluated in the student's process
+ * @check: (nullable): assertions on `result`, run in the grader
+ * @compare: whether `result` must also equal the reference's value
+ * @tolerance: for @compare, the absolute tolerance for numbers
+ */
+void
+viva_problem_add_structured_test (VivaProblem *self,
+                                  const char  *name,
+                                  const char  *setup,
+                                  const char  *call,
+                                  const char  *check,
+                                  gboolean     compare,
+                                  double       tolerance)
+{
+  VivaProblemTest test;
+
+  g_return_if_fail (VIVA_IS_PROBLEM (self));
+  g_return_if_fail (call != NULL);
+
+  memset (&test, 0, sizeof test);
+  test.name = g_strdup (name);
+  test.setup = g_strdup (setup ? setup : "");
+  test.call = g_strdup (call);
+  test.check = g_strdup (check ? check : "");
+  test.compare = compare;
+  test.tolerance = tolerance;
+  test.code = structured_code (setup, call, check);
+  g_array_append_val (self->tests, test);
+}
+
+/**
+ * viva_problem_add_test_copy:
+ *
+ * Appends a copy of @test, structured or not (for editors copying a problem).
+ */
+void
+viva_problem_add_test_copy (VivaProblem           *self,
+                            const VivaProblemTest *test)
+{
+  g_return_if_fail (VIVA_IS_PROBLEM (self));
+  g_return_if_fail (test != NULL);
+
+  if (viva_problem_test_is_structured (test))
+    viva_problem_add_structured_test (self, test->name, test->setup, test->call, test->check,
+                                      test->compare, test->tolerance);
+  else
+    viva_problem_add_test (self, test->name, test->code);
+}
+
+/**
+ * viva_problem_get_n_in_process_tests:
+ *
+ * Returns: how many tests are of the old kind, run inside the student's
+ *   process, so a grade says they were not judged outside it
+ */
+guint
+viva_problem_get_n_in_process_tests (VivaProblem *self)
+{
+  guint n = 0;
+
+  g_return_val_if_fail (VIVA_IS_PROBLEM (self), 0);
+
+  for (guint i = 0; i < self->tests->len; i++)
+    n += viva_problem_test_is_structured (&g_array_index (self->tests, VivaProblemTest, i)) ? 0 : 1;
+  return n;
 }
 
 guint

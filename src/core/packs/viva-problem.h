@@ -16,11 +16,31 @@ typedef enum
   VIVA_PROBLEM_EXPLAIN,
 } VivaProblemType;
 
+/**
+ * VivaProblemTest:
+ * @name: what the student sees
+ * @code: an old unstructured test: Python run after the student's code, in
+ *   its process, raising on failure. For a structured test, built from its
+ *   parts (setup, `result = call`, check) for the examiner's own probes; the
+ *   grade never runs it.
+ * @setup: trusted code that builds the inputs (structured tests)
+ * @call: the expression whose value is the result; %NULL for an old test
+ * @check: assertions on `result`, run in the grader where no student code ran
+ * @compare: also compare `result` with the reference solution's value
+ * @tolerance: for @compare, the absolute tolerance for numbers
+ */
 typedef struct
 {
-  char *name;
-  char *code;
+  char     *name;
+  char     *code;
+  char     *setup;
+  char     *call;
+  char     *check;
+  gboolean  compare;
+  double    tolerance;
 } VivaProblemTest;
+
+gboolean viva_problem_test_is_structured (const VivaProblemTest *test);
 
 typedef struct
 {
@@ -65,6 +85,19 @@ const VivaProblemTest *viva_problem_get_test      (VivaProblem     *self,
 void               viva_problem_add_test          (VivaProblem     *self,
                                                    const char      *name,
                                                    const char      *code);
+void               viva_problem_add_structured_test (VivaProblem   *self,
+                                                   const char      *name,
+                                                   const char      *setup,
+                                                   const char      *call,
+                                                   const char      *check,
+                                                   gboolean         compare,
+                                                   double           tolerance);
+void               viva_problem_add_test_copy     (VivaProblem     *self,
+                                                   const VivaProblemTest *test);
+guint              viva_problem_get_n_in_process_tests (VivaProblem *self);
+guint              viva_problem_get_pass_threshold (VivaProblem    *self);
+void               viva_problem_set_pass_threshold (VivaProblem    *self,
+                                                   guint            n_tests);
 guint              viva_problem_get_n_questions   (VivaProblem     *self);
 const VivaProblemQuestion *viva_problem_get_question (VivaProblem  *self,
                                                    guint            index);

@@ -29,6 +29,8 @@ struct _VivaRunResult
   char          *stdout_text;
   char          *stderr_text;
   GPtrArray     *images;
+  char          *error_where;  /* the worker's "where": for the grader, why a value could not be sent */
+  char          *value;        /* a `call`'s value as the worker sent it: untrusted text */
 };
 
 VivaRunResult *_viva_run_result_new            (VivaRunStatus      status);

@@ -104,6 +104,9 @@ _viva_run_result_new_from_event (JsonObject *event,
   result->traceback = g_strdup (json_object_get_string_member_with_default (event, "traceback", NULL));
   result->error_line = json_object_get_int_member_with_default (event, "line", 0);
   result->error_column = json_object_get_int_member_with_default (event, "column", 0);
+  result->error_where = g_strdup (json_object_get_string_member_with_default (event, "where", NULL));
+  if (result->status == VIVA_RUN_STATUS_OK)
+    result->value = g_strdup (json_object_get_string_member_with_default (event, "value", NULL));
 
   if (result->status == VIVA_RUN_STATUS_TIMEOUT)
     {
@@ -170,6 +173,8 @@ viva_run_result_finalize (GObject *object)
   g_clear_pointer (&self->error_type, g_free);
   g_clear_pointer (&self->error_message, g_free);
   g_clear_pointer (&self->traceback, g_free);
+  g_clear_pointer (&self->error_where, g_free);
+  g_clear_pointer (&self->value, g_free);
   g_clear_pointer (&self->summary, g_free);
   g_clear_pointer (&self->stdout_text, g_free);
   g_clear_pointer (&self->stderr_text, g_free);

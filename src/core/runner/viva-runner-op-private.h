@@ -5,6 +5,8 @@
 
 #pragma once
 
+#include <json-glib/json-glib.h>
+
 #include "viva-runner.h"
 
 G_BEGIN_DECLS
@@ -19,6 +21,8 @@ typedef enum
   OP_CHECK,
   OP_RESET,
   OP_RESTART,
+  OP_CALL,
+  OP_JUDGE,
 } OpKind;
 
 typedef struct
@@ -27,6 +31,7 @@ typedef struct
   OpKind      kind;
   char       *code;
   char       *probe;
+  JsonObject *extra;         /* more members of the request (call, judge) */
   guint       timeout_ms;
   gint64      id;
   GTask      *task;          /* NULL once the caller has its answer */
@@ -43,5 +48,33 @@ typedef struct
 void _viva_runner_push (VivaRunner   *self,
                         Op           *op,
                         GCancellable *cancellable);
+
+/* The grader's requests (viva-grader.c): a structured test's value from a
+ * fresh namespace, and its check where no student code ran. */
+void           _viva_runner_call_async   (VivaRunner           *self,
+                                          const char           *code,
+                                          const char           *setup,
+                                          const char           *call,
+                                          guint                 timeout_ms,
+                                          GCancellable         *cancellable,
+                                          GAsyncReadyCallback   callback,
+                                          gpointer              user_data);
+VivaRunResult *_viva_runner_call_finish  (VivaRunner           *self,
+                                          GAsyncResult         *result,
+                                          GError              **error);
+void           _viva_runner_judge_async  (VivaRunner           *self,
+                                          const char           *setup,
+                                          const char           *check,
+                                          const char           *result_value,
+                                          const char           *expected_value,
+                                          gboolean              compare,
+                                          double                tolerance,
+                                          guint                 timeout_ms,
+                                          GCancellable         *cancellable,
+                                          GAsyncReadyCallback   callback,
+                                          gpointer              user_data);
+VivaRunResult *_viva_runner_judge_finish (VivaRunner           *self,
+                                          GAsyncResult         *result,
+                                          GError              **error);
 
 G_END_DECLS

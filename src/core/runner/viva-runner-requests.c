@@ -228,3 +228,105 @@ viva_runner_reset_finish (VivaRunner    *self,
   return g_task_propagate_boolean (G_TASK (result), error);
 }
 
+
+/* The grader's requests */
+
+/**
+ * _viva_runner_call_async:
+ * @code: the code under test (the student's, or the reference)
+ * @setup: trusted code that builds the test's inputs
+ * @call: a Python expression; its value is the result
+ *
+ * In a fresh namespace, runs @code, then @setup, then evaluates @call and
+ * sends its value back as plain data (the result's `value`, untrusted text
+ * for viva-grader-value.c). Calling `sys.exit()` is an error here.
+ */
+void
+_viva_runner_call_async (VivaRunner          *self,
+                         const char          *code,
+                         const char          *setup,
+                         const char          *call,
+                         guint                timeout_ms,
+                         GCancellable        *cancellable,
+                         GAsyncReadyCallback  callback,
+                         gpointer             user_data)
+{
+  Op *op;
+
+  g_return_if_fail (VIVA_IS_RUNNER (self));
+  g_return_if_fail (code != NULL);
+  g_return_if_fail (call != NULL);
+
+  op = op_new (self, OP_CALL, _viva_runner_call_async, cancellable, callback, user_data);
+  op->code = g_strdup (code);
+  op->extra = json_object_new ();
+  json_object_set_string_member (op->extra, "setup", setup ? setup : "");
+  json_object_set_string_member (op->extra, "call", call);
+  op->timeout_ms = timeout_ms ? timeout_ms : VIVA_RUNNER_DEFAULT_TIMEOUT_MS;
+  _viva_runner_push (self, op, cancellable);
+}
+
+VivaRunResult *
+_viva_runner_call_finish (VivaRunner    *self,
+                          GAsyncResult  *result,
+                          GError       **error)
+{
+  g_return_val_if_fail (VIVA_IS_RUNNER (self), NULL);
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+/**
+ * _viva_runner_judge_async:
+ * @result_value: a value checked by viva-grader-value.c, bound as `result`
+ * @expected_value: (nullable): the same for the reference's, as `expected`
+ *
+ * In a fresh namespace, runs @setup, binds the values, runs @check and,
+ * with @compare, compares `result` with `expected` within @tolerance. Only
+ * ever sent to a worker that never ran student code.
+ */
+void
+_viva_runner_judge_async (VivaRunner          *self,
+                          const char          *setup,
+                          const char          *check,
+                          const char          *result_value,
+                          const char          *expected_value,
+                          gboolean             compare,
+                          double               tolerance,
+                          guint                timeout_ms,
+                          GCancellable        *cancellable,
+                          GAsyncReadyCallback  callback,
+                          gpointer             user_data)
+{
+  Op *op;
+
+  g_return_if_fail (VIVA_IS_RUNNER (self));
+  g_return_if_fail (result_value != NULL);
+  g_return_if_fail (!compare || expected_value != NULL);
+
+  op = op_new (self, OP_JUDGE, _viva_runner_judge_async, cancellable, callback, user_data);
+  op->code = g_strdup (setup ? setup : "");
+  op->probe = g_strdup (check ? check : "");
+  op->extra = json_object_new ();
+  json_object_set_string_member (op->extra, "setup", setup ? setup : "");
+  json_object_set_string_member (op->extra, "check", check ? check : "");
+  json_object_set_string_member (op->extra, "result", result_value);
+  if (expected_value != NULL)
+    json_object_set_string_member (op->extra, "expected", expected_value);
+  json_object_set_boolean_member (op->extra, "compare", compare);
+  json_object_set_double_member (op->extra, "tolerance", tolerance);
+  op->timeout_ms = timeout_ms ? timeout_ms : VIVA_RUNNER_DEFAULT_TIMEOUT_MS;
+  _viva_runner_push (self, op, cancellable);
+}
+
+VivaRunResult *
+_viva_runner_judge_finish (VivaRunner    *self,
+                           GAsyncResult  *result,
+                           GError       **error)
+{
+  g_return_val_if_fail (VIVA_IS_RUNNER (self), NULL);
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}

@@ -99,13 +99,15 @@ op_free (Op *op)
   g_ptr_array_unref (op->images);
   g_free (op->code);
   g_free (op->probe);
+  g_clear_pointer (&op->extra, json_object_unref);
   g_free (op);
 }
 
 static gboolean
 op_is_code (Op *op)
 {
-  return op->kind == OP_RUN || op->kind == OP_INJECT || op->kind == OP_CHECK;
+  return op->kind == OP_RUN || op->kind == OP_INJECT || op->kind == OP_CHECK ||
+         op->kind == OP_CALL || op->kind == OP_JUDGE;
 }
 
 /* Busy means code to run or stop: warming a worker up is not. */
@@ -658,8 +660,22 @@ viva_runner_next (VivaRunner *self)
         case OP_RUN:
         case OP_INJECT:
         case OP_CHECK:
+        case OP_CALL:
+        case OP_JUDGE:
           json_object_set_string_member (request, "op",
-                                         op->kind == OP_RUN ? "run" : op->kind == OP_INJECT ? "inject" : "check");
+                                         op->kind == OP_RUN ? "run" : op->kind == OP_INJECT ? "inject"
+                                         : op->kind == OP_CHECK ? "check" : op->kind == OP_CALL ? "call"
+                                         : "judge");
+          if (op->extra != NULL)
+            {
+              JsonObjectIter iter;
+              const char *name;
+              JsonNode *member;
+
+              json_object_iter_init (&iter, op->extra);
+              while (json_object_iter_next (&iter, &name, &member))
+                json_object_set_member (request, name, json_node_copy (member));
+            }
           json_object_set_string_member (request, "code", op->code);
           if (op->probe != NULL)
             json_object_set_string_member (request, "probe", op->probe);

@@ -1,0 +1,644 @@
+/* viva-grader.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <string.h>
+
+#include "viva-grader.h"
+#include "viva-grader-value-private.h"
+#include "viva-run-result-private.h"
+#include "viva-runner-op-private.h"
+
+/* The grader: judges hidden tests where the student's code cannot reach.
+ *
+ * Each grading starts its own workers and never reuses one: the student's
+ * (fresh, so nothing from earlier Runs survives into it), the reference's
+ * (which never sees student code) and the judge's (which never runs any
+ * code but the pack's setup and checks). For a structured test the
+ * student's worker runs the code, the setup and the call in a fresh
+ * namespace and sends the call's value as plain data; that text is checked
+ * here by a strict decoder (viva-grader-value.c) and only then handed to
+ * the judge, which runs the setup again, binds `result` (and the reference's
+ * value as `expected`) and runs the check. So the pass/fail fact of such a
+ * test depends on nothing but a plain value, whatever the student's code did
+ * inside its own process: replaced builtins, forged frames on the channel,
+ * threads, hooks or an early exit only change that value, or lose it.
+ *
+ * Old unstructured tests still run, inside the student's process after the
+ * code, and are labelled as such (out_of_process is FALSE). A test that
+ * cannot be decided (a crash, a timeout, a value that is not plain data, a
+ * judge or reference that failed) fails, never passes. */
+
+#define GRADER_OUTPUT_LIMIT (64 * 1024)
+
+struct _VivaGrader
+{
+  GObject parent_instance;
+};
+
+G_DEFINE_FINAL_TYPE (VivaGrader, viva_grader, G_TYPE_OBJECT)
+
+G_DEFINE_BOXED_TYPE (VivaGraderTest, viva_grader_test, viva_grader_test_copy, viva_grader_test_free)
+
+/* Tests */
+
+/**
+ * viva_grader_test_new_structured:
+ *
+ * Returns: (transfer full): a test judged outside the student's process
+ */
+VivaGraderTest *
+viva_grader_test_new_structured (const char *name,
+                                 const char *setup,
+                                 const char *call,
+                                 const char *check,
+                                 gboolean    compare,
+                                 double      tolerance)
+{
+  VivaGraderTest *test = g_new0 (VivaGraderTest, 1);
+
+  g_return_val_if_fail (call != NULL, NULL);
+
+  test->name = g_strdup (name ? name : "");
+  test->setup = g_strdup (setup ? setup : "");
+  test->call = g_strdup (call);
+  test->check = g_strdup (check ? check : "");
+  test->compare = compare;
+  test->tolerance = tolerance;
+  return test;
+}
+
+/**
+ * viva_grader_test_new_legacy:
+ * @code: assertions run after the student's code, in its process
+ *
+ * Returns: (transfer full): an old unstructured test
+ */
+VivaGraderTest *
+viva_grader_test_new_legacy (const char *name,
+                             const char *code)
+{
+  VivaGraderTest *test = g_new0 (VivaGraderTest, 1);
+
+  g_return_val_if_fail (code != NULL, NULL);
+
+  test->name = g_strdup (name ? name : "");
+  test->legacy_code = g_strdup (code);
+  return test;
+}
+
+VivaGraderTest *
+viva_grader_test_copy (const VivaGraderTest *test)
+{
+  VivaGraderTest *copy;
+
+  g_return_val_if_fail (test != NULL, NULL);
+
+  copy = g_new0 (VivaGraderTest, 1);
+  copy->name = g_strdup (test->name);
+  copy->setup = g_strdup (test->setup);
+  copy->call = g_strdup (test->call);
+  copy->check = g_strdup (test->check);
+  copy->compare = test->compare;
+  copy->tolerance = test->tolerance;
+  copy->legacy_code = g_strdup (test->legacy_code);
+  return copy;
+}
+
+void
+viva_grader_test_free (VivaGraderTest *test)
+{
+  if (test == NULL)
+    return;
+
+  g_free (test->name);
+  g_free (test->setup);
+  g_free (test->call);
+  g_free (test->check);
+  g_free (test->legacy_code);
+  g_free (test);
+}
+
+/* A grading */
+
+typedef struct
+{
+  VivaRunner     *student;
+  VivaRunner     *reference;     /* NULL when no test compares */
+  VivaRunner     *judge;         /* NULL when no test is structured */
+  char           *student_code;
+  char           *reference_code;
+  GPtrArray      *tests;         /* VivaGraderTest */
+  guint           threshold;
+  VivaGradeTest **outcomes;
+  VivaRunResult **values;        /* the student's call results */
+  VivaRunResult **expected;      /* the reference's */
+  gboolean       *expected_done;
+  guint           pending;
+  gboolean        returned;
+} Grading;
+
+static void
+grading_free (Grading *g)
+{
+  for (guint i = 0; i < g->tests->len; i++)
+    {
+      g_clear_pointer (&g->outcomes[i], viva_grade_test_free);
+      g_clear_object (&g->values[i]);
+      g_clear_object (&g->expected[i]);
+    }
+  g_free (g->outcomes);
+  g_free (g->values);
+  g_free (g->expected);
+  g_free (g->expected_done);
+  /* Dropping the runners kills their workers. */
+  g_clear_object (&g->student);
+  g_clear_object (&g->reference);
+  g_clear_object (&g->judge);
+  g_free (g->student_code);
+  g_free (g->reference_code);
+  g_ptr_array_unref (g->tests);
+  g_free (g);
+}
+
+typedef struct
+{
+  GTask *task;
+  guint  index;
+} Job;
+
+static Job *
+job_new (GTask *task,
+         guint  index)
+{
+  Job *job = g_new0 (Job, 1);
+
+  job->task = g_object_ref (task);
+  job->index = index;
+  return job;
+}
+
+static void
+job_free (Job *job)
+{
+  g_object_unref (job->task);
+  g_free (job);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (Job, job_free)
+
+static VivaRunner *
+grading_runner_new (void)
+{
+  VivaRunner *runner = viva_runner_new ();
+
+  viva_runner_set_output_limit (runner, GRADER_OUTPUT_LIMIT);
+  return runner;
+}
+
+/* Every test has its outcome: the report goes back. A cancelled grading
+ * answers once, with the error, as soon as it is seen. */
+static void
+grading_settle (GTask *task,
+                guint  index,
+                VivaGradeTest *outcome)
+{
+  Grading *g = g_task_get_task_data (task);
+  g_autoptr(VivaGradeReport) report = NULL;
+
+  g_assert (g->outcomes[index] == NULL);
+  g->outcomes[index] = outcome;
+  g->pending--;
+
+  if (g->returned)
+    return;
+
+  if (g_task_return_error_if_cancelled (task))
+    {
+      g->returned = TRUE;
+      return;
+    }
+
+  if (g->pending > 0)
+    return;
+
+  report = viva_grade_report_new (g->threshold);
+  for (guint i = 0; i < g->tests->len; i++)
+    viva_grade_report_add_test (report, g_steal_pointer (&g->outcomes[i]));
+  g->returned = TRUE;
+  g_task_return_pointer (task, g_steal_pointer (&report), g_object_unref);
+}
+
+static VivaGradeTest *
+outcome (Grading    *g,
+         guint       index,
+         gboolean    out_of_process,
+         const char *status,
+         const char *message)
+{
+  VivaGraderTest *test = g_ptr_array_index (g->tests, index);
+
+  return viva_grade_test_new (test->name, g_str_equal (status, "passed"), out_of_process, status, message);
+}
+
+/* A type name from the student's process, fit to show: it may be forged. */
+static char *
+sanitize_name (const char *name)
+{
+  GString *clean = g_string_new (NULL);
+
+  for (const char *p = name ? name : ""; *p && clean->len < 60; p++)
+    if (g_ascii_isalnum (*p) || *p == '_' || *p == '.')
+      g_string_append_c (clean, *p);
+
+  if (clean->len == 0)
+    g_string_append (clean, "object");
+  return g_string_free (clean, FALSE);
+}
+
+/* What a failed run of the student's code on a test says to the student. */
+static VivaGradeTest *
+student_failure (Grading       *g,
+                 guint          index,
+                 gboolean       out_of_process,
+                 VivaRunResult *result)
+{
+  switch (result->status)
+    {
+    case VIVA_RUN_STATUS_TIMEOUT:
+      return outcome (g, index, out_of_process, "timeout",
+                      _("Your code ran too long on this test and was stopped."));
+
+    case VIVA_RUN_STATUS_KILLED:
+    case VIVA_RUN_STATUS_CRASHED:
+      return outcome (g, index, out_of_process, "crashed",
+                      _("Python stopped while running your code on this test (it crashed or ended the process)."));
+
+    case VIVA_RUN_STATUS_OK:
+    case VIVA_RUN_STATUS_ERROR:
+    default:
+      break;
+    }
+
+  if (g_strcmp0 (result->error_type, "VivaNotComparable") == 0)
+    {
+      g_autofree char *what = sanitize_name (result->error_message);
+
+      if (g_strcmp0 (result->error_where, "too-large") == 0)
+        return outcome (g, index, out_of_process, "too-large",
+                        _("Your code returned a value too large to compare."));
+      {
+        /* Translators: %s is a Python type name, such as Foo or numpy array of object */
+        g_autofree char *message = g_strdup_printf (_("Your code returned something Viva cannot compare (a `%s` object)."),
+                                                    what);
+
+        return outcome (g, index, out_of_process, "not-plain-data", message);
+      }
+    }
+
+  {
+    g_autofree char *type = sanitize_name (result->error_type ? result->error_type : "Exception");
+    g_autofree char *detail = g_utf8_substring (result->error_message ? result->error_message : "", 0, 200);
+    g_autofree char *message = NULL;
+
+    if (!out_of_process && g_strcmp0 (result->error_type, "AssertionError") == 0)
+      {
+        /* Translators: %s is the test's own explanation of what went wrong */
+        message = detail[0] ? g_strdup_printf (_("The test failed: %s"), detail)
+                            : g_strdup (_("The test failed."));
+        return outcome (g, index, out_of_process, "failed", message);
+      }
+
+    if (result->error_line > 0)
+      /* Translators: an exception type, its message, then a line number of the student's code */
+      message = g_strdup_printf (_("Your code raised %s: %s (line %d)."), type, detail, result->error_line);
+    else
+      message = g_strdup_printf (_("Your code raised %s: %s."), type, detail);
+    return outcome (g, index, out_of_process, "error", message);
+  }
+}
+
+static void
+judge_cb (GObject      *object,
+          GAsyncResult *result,
+          gpointer      user_data)
+{
+  g_autoptr(Job) job = user_data;
+  Grading *g = g_task_get_task_data (job->task);
+  g_autoptr(VivaRunResult) judged = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *detail = NULL;
+  g_autofree char *message = NULL;
+
+  judged = _viva_runner_judge_finish (VIVA_RUNNER (object), result, &error);
+
+  if (judged == NULL)
+    {
+      message = g_strdup_printf (_("The grader could not check this test (%s); it counts as failed."),
+                                 error->message);
+      grading_settle (job->task, job->index, outcome (g, job->index, TRUE, "error", message));
+      return;
+    }
+
+  switch (judged->status)
+    {
+    case VIVA_RUN_STATUS_OK:
+      grading_settle (job->task, job->index, outcome (g, job->index, TRUE, "passed", ""));
+      return;
+
+    case VIVA_RUN_STATUS_TIMEOUT:
+      grading_settle (job->task, job->index,
+                      outcome (g, job->index, TRUE, "timeout",
+                               _("The hidden check did not finish in time; the test counts as failed.")));
+      return;
+
+    case VIVA_RUN_STATUS_KILLED:
+    case VIVA_RUN_STATUS_CRASHED:
+      grading_settle (job->task, job->index,
+                      outcome (g, job->index, TRUE, "error",
+                               _("The grader stopped while checking this test; it counts as failed.")));
+      return;
+
+    case VIVA_RUN_STATUS_ERROR:
+    default:
+      break;
+    }
+
+  /* The check's own words (its assert messages) are for the student; its
+   * source and the traceback are not. */
+  detail = g_utf8_substring (judged->error_message ? judged->error_message : "", 0, 300);
+  if (g_strcmp0 (judged->error_type, "AssertionError") == 0)
+    message = detail[0] ? g_strdup_printf (_("The test failed: %s"), detail)
+                        : g_strdup (_("The test failed."));
+  else
+    {
+      g_autofree char *type = sanitize_name (judged->error_type);
+
+      /* Translators: an exception type and its message, raised by the hidden check */
+      message = g_strdup_printf (_("The hidden check could not use the value your code returned (%s: %s)."),
+                                 type, detail);
+    }
+  grading_settle (job->task, job->index, outcome (g, job->index, TRUE, "failed", message));
+}
+
+/* Once the student's value (and the reference's, if needed) is in. */
+static void
+grading_judge (GTask *task,
+               guint  index)
+{
+  Grading *g = g_task_get_task_data (task);
+  VivaGraderTest *test = g_ptr_array_index (g->tests, index);
+  VivaRunResult *value = g->values[index];
+  VivaRunResult *expected = g->expected[index];
+  g_autofree char *value_text = NULL;
+  g_autofree char *expected_text = NULL;
+
+  if (value == NULL || (test->compare && !g->expected_done[index]))
+    return;
+
+  if (value->status != VIVA_RUN_STATUS_OK)
+    {
+      grading_settle (task, index, student_failure (g, index, TRUE, value));
+      return;
+    }
+
+  switch (_viva_grader_value_check (value->value, &value_text))
+    {
+    case VIVA_GRADER_VALUE_OK:
+      break;
+    case VIVA_GRADER_VALUE_TOO_LARGE:
+      grading_settle (task, index, outcome (g, index, TRUE, "too-large",
+                                            _("Your code returned a value too large to compare.")));
+      return;
+    case VIVA_GRADER_VALUE_NOT_PLAIN:
+    default:
+      grading_settle (task, index, outcome (g, index, TRUE, "not-plain-data",
+                                            _("Your code returned something Viva cannot compare (a value that is not plain data).")));
+      return;
+    }
+
+  if (test->compare)
+    {
+      if (expected == NULL || expected->status != VIVA_RUN_STATUS_OK ||
+          _viva_grader_value_check (expected->value, &expected_text) != VIVA_GRADER_VALUE_OK)
+        {
+          /* Never the reference's source or its error text: only that the
+           * pack needs fixing. */
+          grading_settle (task, index,
+                          outcome (g, index, TRUE, "error",
+                                   g->reference_code == NULL
+                                   ? _("This test compares with a reference solution, but the problem has none; it counts as failed.")
+                                   : _("The reference solution did not produce a value for this test, so the pack needs fixing; it counts as failed.")));
+          return;
+        }
+    }
+
+  _viva_runner_judge_async (g->judge, test->setup, test->check, value_text, expected_text,
+                            test->compare, test->tolerance, VIVA_GRADER_TIMEOUT_MS,
+                            g_task_get_cancellable (task), judge_cb, job_new (task, index));
+}
+
+static void
+student_call_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  g_autoptr(Job) job = user_data;
+  Grading *g = g_task_get_task_data (job->task);
+  g_autoptr(GError) error = NULL;
+
+  if (!(g->values[job->index] = _viva_runner_call_finish (VIVA_RUNNER (object), result, &error)))
+    {
+      g_autofree char *message = g_strdup_printf (_("Your code could not be run for this test (%s); it counts as failed."),
+                                                  error->message);
+
+      grading_settle (job->task, job->index, outcome (g, job->index, TRUE, "error", message));
+      return;
+    }
+
+  grading_judge (job->task, job->index);
+}
+
+static void
+reference_call_cb (GObject      *object,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  g_autoptr(Job) job = user_data;
+  Grading *g = g_task_get_task_data (job->task);
+
+  g->expected[job->index] = _viva_runner_call_finish (VIVA_RUNNER (object), result, NULL);
+  g->expected_done[job->index] = TRUE;
+  grading_judge (job->task, job->index);
+}
+
+static void
+legacy_cb (GObject      *object,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  g_autoptr(Job) job = user_data;
+  Grading *g = g_task_get_task_data (job->task);
+  g_autoptr(VivaRunResult) run = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (!(run = viva_runner_inject_finish (VIVA_RUNNER (object), result, &error)))
+    {
+      g_autofree char *message = g_strdup_printf (_("Your code could not be run for this test (%s); it counts as failed."),
+                                                  error->message);
+
+      grading_settle (job->task, job->index, outcome (g, job->index, FALSE, "error", message));
+      return;
+    }
+
+  if (run->status == VIVA_RUN_STATUS_OK)
+    grading_settle (job->task, job->index, outcome (g, job->index, FALSE, "passed", ""));
+  else
+    grading_settle (job->task, job->index, student_failure (g, job->index, FALSE, run));
+}
+
+static void
+ignore_cb (GObject      *object,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  /* A failed reset or start shows up in the request queued after it. */
+  if (VIVA_IS_RUNNER (object))
+    g_task_propagate_boolean (G_TASK (result), NULL);
+}
+
+/**
+ * viva_grader_new:
+ *
+ * Returns: (transfer full): a grader; each grading starts fresh sandboxed
+ *   workers and never reuses one
+ */
+VivaGrader *
+viva_grader_new (void)
+{
+  return g_object_new (VIVA_TYPE_GRADER, NULL);
+}
+
+/**
+ * viva_grader_grade_async:
+ * @student_code: the code to grade
+ * @reference_code: (nullable): the problem's reference solution, for tests
+ *   that compare with it; it only ever runs in a worker of its own
+ * @tests: (element-type VivaGraderTest): the hidden tests, copied
+ * @pass_threshold: how many tests must pass, 0 for all
+ *
+ * Grades @student_code on every test. Main thread only.
+ */
+void
+viva_grader_grade_async (VivaGrader          *self,
+                         const char          *student_code,
+                         const char          *reference_code,
+                         GPtrArray           *tests,
+                         guint                pass_threshold,
+                         GCancellable        *cancellable,
+                         GAsyncReadyCallback  callback,
+                         gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  gboolean any_structured = FALSE;
+  gboolean any_compare = FALSE;
+  Grading *g;
+
+  g_return_if_fail (VIVA_IS_GRADER (self));
+  g_return_if_fail (student_code != NULL);
+  g_return_if_fail (tests != NULL);
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, viva_grader_grade_async);
+
+  g = g_new0 (Grading, 1);
+  g->student_code = g_strdup (student_code);
+  g->reference_code = g_strdup (reference_code);
+  g->threshold = pass_threshold;
+  g->tests = g_ptr_array_new_with_free_func ((GDestroyNotify) viva_grader_test_free);
+  for (guint i = 0; i < tests->len; i++)
+    {
+      VivaGraderTest *test = g_ptr_array_index (tests, i);
+
+      g_ptr_array_add (g->tests, viva_grader_test_copy (test));
+      any_structured |= test->legacy_code == NULL;
+      any_compare |= test->legacy_code == NULL && test->compare && reference_code != NULL;
+    }
+  g->outcomes = g_new0 (VivaGradeTest *, tests->len);
+  g->values = g_new0 (VivaRunResult *, tests->len);
+  g->expected = g_new0 (VivaRunResult *, tests->len);
+  g->expected_done = g_new0 (gboolean, tests->len);
+  g->pending = tests->len;
+  g_task_set_task_data (task, g, (GDestroyNotify) grading_free);
+
+  if (tests->len == 0)
+    {
+      g_task_return_pointer (task, viva_grade_report_new (pass_threshold), g_object_unref);
+      return;
+    }
+
+  /* All three start at once; the judge is ready by the first value. */
+  g->student = grading_runner_new ();
+  if (any_compare)
+    g->reference = grading_runner_new ();
+  if (any_structured)
+    {
+      g->judge = grading_runner_new ();
+      viva_runner_start_async (g->judge, cancellable, ignore_cb, NULL);
+    }
+
+  for (guint i = 0; i < g->tests->len; i++)
+    {
+      VivaGraderTest *test = g_ptr_array_index (g->tests, i);
+
+      if (test->legacy_code != NULL)
+        {
+          /* In the student's process after the code, in a fresh namespace. */
+          viva_runner_reset_async (g->student, FALSE, cancellable, ignore_cb, NULL);
+          viva_runner_inject_async (g->student, g->student_code, test->legacy_code,
+                                    VIVA_GRADER_TIMEOUT_MS, cancellable, legacy_cb, job_new (task, i));
+          continue;
+        }
+
+      _viva_runner_call_async (g->student, g->student_code, test->setup, test->call,
+                               VIVA_GRADER_TIMEOUT_MS, cancellable, student_call_cb, job_new (task, i));
+
+      if (test->compare && g->reference != NULL)
+        _viva_runner_call_async (g->reference, g->reference_code, test->setup, test->call,
+                                 VIVA_GRADER_TIMEOUT_MS, cancellable, reference_call_cb, job_new (task, i));
+      else
+        g->expected_done[i] = TRUE;
+    }
+}
+
+/**
+ * viva_grader_grade_finish:
+ *
+ * Returns: (transfer full): the report; %NULL with @error only when the
+ *   grading was cancelled (a test that could not run fails, in the report)
+ */
+VivaGradeReport *
+viva_grader_grade_finish (VivaGrader    *self,
+                          GAsyncResult  *result,
+                          GError       **error)
+{
+  g_return_val_if_fail (VIVA_IS_GRADER (self), NULL);
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+static void
+viva_grader_class_init (VivaGraderClass *klass)
+{
+}
+
+static void
+viva_grader_init (VivaGrader *self)
+{
+}
