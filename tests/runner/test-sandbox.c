@@ -482,6 +482,32 @@ test_image_bomb (Fixture       *fixture,
   assert_responsive (fixture);
 }
 
+/* Image frames written straight to the channel, past the worker's own cap
+ * of 50 a run: the runner keeps no more than that either. */
+static void
+test_image_flood (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  g_autoptr(VivaRunResult) result = NULL;
+
+  result = run (fixture,
+                "import base64, os, struct, zlib\n"
+                "def chunk(kind, data):\n"
+                "    return struct.pack('>I', len(data)) + kind + data + struct.pack('>I', zlib.crc32(kind + data))\n"
+                "png = (b'\\x89PNG\\r\\n\\x1a\\n' + chunk(b'IHDR', struct.pack('>IIBBBBB', 1, 1, 8, 2, 0, 0, 0))\n"
+                "       + chunk(b'IDAT', zlib.compress(b'\\0\\0\\0\\0')) + chunk(b'IEND', b''))\n"
+                "frame = b'{\"event\":\"image\",\"id\":0,\"mime\":\"image/png\",\"data\":\"' + base64.b64encode(png) + b'\"}\\n'\n"
+                "for i in range(200):\n"
+                "    os.write(3, frame)\n"
+                "print('sent')\n",
+                10000);
+  assert_ok (result);
+  g_assert_cmpstr (fixture->out->str, ==, "sent\n");
+  g_assert_cmpuint (fixture->images->len, ==, 50);
+  g_assert_cmpuint (viva_run_result_get_n_images (result), ==, 50);
+  assert_responsive (fixture);
+}
+
 static void
 count_notify (GObject    *object,
               GParamSpec *pspec,
@@ -652,6 +678,7 @@ main (int   argc,
   ADD ("forged-flood", test_forged_flood);
   ADD ("nul-bytes", test_nul_bytes);
   ADD ("image-bomb", test_image_bomb);
+  ADD ("image-flood", test_image_flood);
   /* Last: it changes PATH. */
   g_test_add_func ("/viva/sandbox/missing", test_sandbox_missing);
 

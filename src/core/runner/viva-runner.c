@@ -30,6 +30,7 @@
 
 #define GRACE_MS         1000
 #define OUTPUT_SLACK     65536
+#define MAX_IMAGES       50      /* per run, as the worker's own cap */
 
 
 struct _VivaRunner
@@ -45,6 +46,7 @@ struct _VivaRunner
   VivaRunnerSandbox  sandbox;
   gboolean           bwrap_failed;  /* the last start: the next one may go without, once */
   gboolean           warned;
+  guint64            idle_output;   /* bytes received while no request ran */
   gboolean           busy;
   guint64            memory_limit;
   guint              output_limit;
@@ -292,7 +294,15 @@ viva_runner_take_output (VivaRunner *self,
 {
   Op *op = self->current;
 
-  if (op != NULL)
+  /* Between requests (a thread of the program still printing) the same
+   * cap holds, on what arrives until the next request. */
+  if (op == NULL)
+    {
+      if (self->idle_output + length > (guint64) self->output_limit + OUTPUT_SLACK)
+        return;
+      self->idle_output += length;
+    }
+  else
     {
       /* The worker caps what the program prints; this is the backstop for
        * what would get past it, so the app's memory stays bounded. */
@@ -344,6 +354,9 @@ viva_runner_take_image (VivaRunner *self,
   g_autoptr(GBytes) png = NULL;
   g_autofree char *why = NULL;
 
+  if (self->current == NULL || self->current->images->len >= MAX_IMAGES)
+    return; /* the worker sends none between requests, nor more than this */
+
   /* Checked before anything decodes it: a small file can claim a huge
    * picture, and only PNG reaches gdk-pixbuf. */
   if (!(png = _viva_worker_image_check (data, &why)))
@@ -352,9 +365,7 @@ viva_runner_take_image (VivaRunner *self,
       return;
     }
 
-  if (self->current != NULL)
-    g_ptr_array_add (self->current->images, g_bytes_ref (png));
-
+  g_ptr_array_add (self->current->images, g_bytes_ref (png));
   g_signal_emit (self, signals[IMAGE], 0, png);
 }
 
@@ -649,6 +660,7 @@ viva_runner_next (VivaRunner *self)
         }
 
       self->current = op;
+      self->idle_output = 0;
       op->id = ++self->next_id;
       op->started_us = g_get_monotonic_time ();
 
