@@ -115,8 +115,8 @@ problem_part (const char *member)
 }
 
 /* One student's defense, its report exported as JSON into reports/ under
- * the name a report gets. The identity is stamped into the report as
- * exam-mode's --student-name/--student-id would. */
+ * the name a report gets, the student named with --student-name and
+ * --student-id. */
 static char *
 defend (const char *name,
         const char *id,
@@ -131,7 +131,7 @@ defend (const char *name,
   g_autofree char *file_name = NULL;
   g_autoptr(JsonNode) verdict = NULL;
   g_autoptr(JsonNode) report = NULL;
-  g_autoptr(JsonObject) student = json_object_new ();
+  JsonObject *student;
   g_auto(GStrv) lines = NULL;
   const char *session;
   guint n;
@@ -141,7 +141,8 @@ defend (const char *name,
 
   {
     const char *args[] = { "defend", "--pack", pack_path, "--problem", "knn", "--code", code_path,
-                           "--answers", answers, "--offline", "--session-dir", sessions, "--json", NULL };
+                           "--answers", answers, "--offline", "--session-dir", sessions,
+                           "--student-name", name, "--student-id", id, "--json", NULL };
     g_assert_cmpint (cli (args, &out), ==, 0);
   }
 
@@ -158,14 +159,12 @@ defend (const char *name,
     g_assert_cmpint (cli (args, NULL), ==, 0);
   }
 
+  /* The identity given to viva-cli defend is in the report. */
   report = read_json (report_path);
-  if (!json_object_has_member (json_node_get_object (report), "student"))
-    {
-      json_object_set_string_member (student, "name", name);
-      json_object_set_string_member (student, "id", id);
-      json_object_set_object_member (json_node_get_object (report), "student", json_object_ref (student));
-      write_json (report_path, report);
-    }
+  student = json_object_get_object_member (json_node_get_object (report), "student");
+  g_assert_nonnull (student);
+  g_assert_cmpstr (json_object_get_string_member (student, "name"), ==, name);
+  g_assert_cmpstr (json_object_get_string_member (student, "id"), ==, id);
 
   return g_steal_pointer (&report_path);
 }
