@@ -31,6 +31,9 @@ int viva_cli_eval (int    argc,
 int viva_cli_report (int    argc,
                      char **argv);
 
+int viva_cli_lab (int    argc,
+                  char **argv);
+
 int viva_cli_class (int    argc,
                     char **argv);
 

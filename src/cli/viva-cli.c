@@ -22,6 +22,7 @@ static const struct {
   { "class", viva_cli_class, N_("Collect a class’s reports, re-graded on this machine") },
   { "defend", viva_cli_defend, N_("Run a whole defense headless") },
   { "eval", viva_cli_eval, N_("Measure how well a model examines: the report card") },
+  { "lab", viva_cli_lab, N_("Rehearse a lab’s exam against its model server") },
   { "models", viva_cli_models, N_("List the endpoint’s models") },
   { "pack", viva_cli_pack, N_("Validate or generate problem packs") },
   { "report", viva_cli_report, N_("Write a defense’s report as HTML or JSON") },

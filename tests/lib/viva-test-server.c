@@ -32,6 +32,15 @@ struct _VivaTestServer
   GHashTable *queues;    /* "METHOD /path" → GQueue of VivaTestResponse */
   GHashTable *defaults;  /* "METHOD /path" → VivaTestResponse */
   GHashTable *responders; /* "METHOD /path" → Responder */
+
+  /* Capacity: POST streams served at once, how many may wait. */
+  guint       max_streams;
+  guint       max_queue;
+  guint       n_streams;
+  guint       peak_streams;
+  guint       n_turned_away;
+  GQueue      waiting;    /* Serving, not started */
+  guint       pump_id;
   GPtrArray  *requests;
   GPtrArray  *servings;
 };
@@ -297,6 +306,35 @@ viva_test_response_set_drop_after (VivaTestResponse *self,
   self->drop_after = offset;
 }
 
+/**
+ * viva_test_response_new_busy:
+ * @status: 503 (Ollama's full queue, in its words) or 429 (a rate limit, in
+ *   OpenAI's)
+ * @retry_after_s: the Retry-After header, or 0 for none
+ */
+VivaTestResponse *
+viva_test_response_new_busy (guint status,
+                             guint retry_after_s)
+{
+  VivaTestResponse *self;
+
+  if (status == 429)
+    self = viva_test_response_new_json (429, "{\"error\":{\"message\":\"Rate limit reached for requests\","
+                                             "\"type\":\"requests\",\"param\":null,\"code\":\"rate_limit_exceeded\"}}");
+  else
+    self = viva_test_response_new_json (status, "{\"error\":\"server busy, please try again.  "
+                                                "maximum pending requests exceeded\"}");
+
+  if (retry_after_s > 0)
+    {
+      g_autofree char *value = g_strdup_printf ("%u", retry_after_s);
+
+      viva_test_response_add_header (self, "Retry-After", value);
+    }
+
+  return self;
+}
+
 /* Requests. */
 
 static void
@@ -343,11 +381,26 @@ typedef struct
   gulong             wrote_id;
   gulong             finished_id;
   gboolean           dropping;
+  gboolean           stream;    /* counts against the capacity */
 } Serving;
+
+static gboolean pump_cb (gpointer user_data);
 
 static void
 serving_free (Serving *serving)
 {
+  VivaTestServer *self = serving->server;
+
+  g_queue_remove (&self->waiting, serving);
+  if (serving->stream)
+    {
+      self->n_streams--;
+      /* A slot is free: the next waiting request goes, from an idle since
+       * this runs inside the message's signals. */
+      if (self->servings != NULL && self->pump_id == 0 && !g_queue_is_empty (&self->waiting))
+        self->pump_id = g_idle_add (pump_cb, self);
+    }
+
   g_clear_handle_id (&serving->timeout_id, g_source_remove);
   g_clear_signal_handler (&serving->wrote_id, serving->message);
   g_clear_signal_handler (&serving->finished_id, serving->message);
@@ -497,6 +550,34 @@ send_headers_cb (gpointer user_data)
 }
 
 static void
+start_serving (Serving *serving)
+{
+  if (serving->response->header_delay > 0)
+    serving->timeout_id = g_timeout_add (serving->response->header_delay, send_headers_cb, serving);
+  else
+    serve_more (serving);
+}
+
+static gboolean
+pump_cb (gpointer user_data)
+{
+  VivaTestServer *self = user_data;
+
+  self->pump_id = 0;
+  while (self->n_streams < self->max_streams && !g_queue_is_empty (&self->waiting))
+    {
+      Serving *serving = g_queue_pop_head (&self->waiting);
+
+      serving->stream = TRUE;
+      self->n_streams++;
+      self->peak_streams = MAX (self->peak_streams, self->n_streams);
+      start_serving (serving);
+    }
+
+  return G_SOURCE_REMOVE;
+}
+
+static void
 message_finished_cb (SoupServerMessage *message,
                      Serving           *serving)
 {
@@ -530,6 +611,7 @@ handler_cb (SoupServer        *server,
   g_autofree char *key = NULL;
   VivaTestResponse *response = NULL;
   Responder *responder;
+  gboolean stream;
   GQueue *queue;
   Serving *serving;
   const char *name;
@@ -558,6 +640,17 @@ handler_cb (SoupServer        *server,
       response = viva_test_response_new_json (404, text);
     }
 
+  /* A stream beyond the capacity waits its turn, or is turned away as
+   * Ollama does when its queue is full. */
+  stream = self->max_streams > 0 && response->status == 200 && g_str_equal (request->method, "POST");
+  if (stream && self->n_streams >= self->max_streams && self->waiting.length >= self->max_queue)
+    {
+      viva_test_response_unref (response);
+      response = viva_test_response_new_busy (503, 0);
+      self->n_turned_away++;
+      stream = FALSE;
+    }
+
   soup_server_message_set_status (message, response->status, NULL);
   if (response->content_type != NULL)
     soup_message_headers_set_content_type (soup_server_message_get_response_headers (message),
@@ -578,10 +671,19 @@ handler_cb (SoupServer        *server,
   serving->wrote_id = g_signal_connect (message, "wrote-body-data", G_CALLBACK (wrote_body_data_cb), serving);
 
   soup_server_message_pause (message);
-  if (response->header_delay > 0)
-    serving->timeout_id = g_timeout_add (response->header_delay, send_headers_cb, serving);
-  else
-    serve_more (serving);
+  if (stream && self->n_streams >= self->max_streams)
+    {
+      g_queue_push_tail (&self->waiting, serving);
+      return;
+    }
+
+  if (stream)
+    {
+      serving->stream = TRUE;
+      self->n_streams++;
+      self->peak_streams = MAX (self->peak_streams, self->n_streams);
+    }
+  start_serving (serving);
 }
 
 static void
@@ -593,6 +695,8 @@ viva_test_server_dispose (GObject *object)
     soup_server_disconnect (self->server);
   g_clear_object (&self->server);
   g_clear_pointer (&self->servings, g_ptr_array_unref);
+  g_clear_handle_id (&self->pump_id, g_source_remove);
+  g_queue_clear (&self->waiting);
 
   G_OBJECT_CLASS (viva_test_server_parent_class)->dispose (object);
 }
@@ -634,6 +738,7 @@ viva_test_server_init (VivaTestServer *self)
   self->responders = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   self->requests = g_ptr_array_new_with_free_func ((GDestroyNotify)viva_test_request_free);
   self->servings = g_ptr_array_new_with_free_func ((GDestroyNotify)serving_free);
+  g_queue_init (&self->waiting);
 }
 
 /**
@@ -741,6 +846,36 @@ viva_test_server_set_responder (VivaTestServer    *self,
   entry->func = responder;
   entry->user_data = user_data;
   g_hash_table_replace (self->responders, make_key (method, path), entry);
+}
+
+/**
+ * viva_test_server_set_capacity:
+ * @max_streams: POST requests answered 200 that are served at once (as
+ *   OLLAMA_NUM_PARALLEL or vLLM's max-num-seqs); 0 for no limit
+ * @max_queue: how many more wait, not started (OLLAMA_MAX_QUEUE); beyond
+ *   that a request gets Ollama's 503
+ */
+void
+viva_test_server_set_capacity (VivaTestServer *self,
+                               guint           max_streams,
+                               guint           max_queue)
+{
+  self->max_streams = max_streams;
+  self->max_queue = max_queue;
+}
+
+/* The most streams served at once so far. */
+guint
+viva_test_server_get_peak_streams (VivaTestServer *self)
+{
+  return self->peak_streams;
+}
+
+/* How many requests the full queue turned away with a 503. */
+guint
+viva_test_server_get_n_turned_away (VivaTestServer *self)
+{
+  return self->n_turned_away;
 }
 
 static char *

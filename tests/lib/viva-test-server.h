@@ -18,7 +18,12 @@ G_BEGIN_DECLS
  * JSON body says nothing was scripted. A response replays its body byte
  * for byte, cut into chunks where asked, with delays, a stall (the body
  * stops and the connection stays open) or a drop (the connection is
- * closed mid-body). Every request is recorded. */
+ * closed mid-body). Every request is recorded.
+ *
+ * Like a real server under a lab's load, it can also hold at most so many
+ * POST streams at once and queue the rest, and turn away what its queue
+ * cannot take with Ollama's 503 — or answer 503/429 with Retry-After where
+ * asked. */
 
 typedef struct _VivaTestResponse VivaTestResponse;
 
@@ -56,6 +61,9 @@ void              viva_test_response_set_stall_after (VivaTestResponse  *self,
                                                       gsize              offset);
 void              viva_test_response_set_drop_after  (VivaTestResponse  *self,
                                                       gsize              offset);
+
+VivaTestResponse *viva_test_response_new_busy        (guint              status,
+                                                      guint              retry_after_s);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (VivaTestResponse, viva_test_response_unref)
 
@@ -99,6 +107,11 @@ void                   viva_test_server_set_responder    (VivaTestServer   *self
                                                           const char       *path,
                                                           VivaTestResponder responder,
                                                           gpointer          user_data);
+void                   viva_test_server_set_capacity     (VivaTestServer   *self,
+                                                          guint             max_streams,
+                                                          guint             max_queue);
+guint                  viva_test_server_get_peak_streams (VivaTestServer   *self);
+guint                  viva_test_server_get_n_turned_away (VivaTestServer  *self);
 void                   viva_test_server_serve_models     (VivaTestServer   *self,
                                                           const char * const *models);
 void                   viva_test_server_serve_ollama     (VivaTestServer   *self,

@@ -43,6 +43,7 @@ struct _VivaExaminer
   VivaRunner        *runner;
   VivaRunner        *reference_runner;
   gboolean           owns_runner;
+  gboolean           shares_reference_runner;
   VivaExamSession   *session;
   VivaExamContext   *context;
   GPtrArray         *tools;

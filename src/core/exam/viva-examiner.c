@@ -79,7 +79,7 @@ viva_examiner_dispose (GObject *object)
 
   if (self->owns_runner && self->runner != NULL)
     viva_runner_stop (self->runner);
-  if (self->reference_runner != NULL)
+  if (self->reference_runner != NULL && !self->shares_reference_runner)
     viva_runner_stop (self->reference_runner);
 
   g_clear_object (&self->context);
@@ -527,6 +527,26 @@ viva_examiner_set_runner (VivaExaminer *self,
 
   g_set_object (&self->runner, runner);
   self->owns_runner = FALSE;
+}
+
+/**
+ * viva_examiner_set_reference_runner:
+ * @runner: (nullable): a worker to check probes against the reference in
+ *
+ * Shares the worker that checks probes, as a lab rehearsal does for many
+ * defenses of one problem (each check resets its namespace first). Without
+ * one, the examiner starts its own. Set it before the defense starts.
+ */
+void
+viva_examiner_set_reference_runner (VivaExaminer *self,
+                                    VivaRunner   *runner)
+{
+  g_return_if_fail (VIVA_IS_EXAMINER (self));
+  g_return_if_fail (!runner || VIVA_IS_RUNNER (runner));
+  g_return_if_fail (self->state == VIVA_EXAMINER_STATE_IDLE);
+
+  g_set_object (&self->reference_runner, runner);
+  self->shares_reference_runner = runner != NULL;
 }
 
 /**

@@ -57,6 +57,8 @@ VivaCodeSource       *viva_examiner_get_code_source      (VivaExaminer         *
 VivaRunner           *viva_examiner_get_runner           (VivaExaminer         *self);
 void                  viva_examiner_set_runner           (VivaExaminer         *self,
                                                           VivaRunner           *runner);
+void                  viva_examiner_set_reference_runner (VivaExaminer         *self,
+                                                          VivaRunner           *runner);
 VivaExamSession      *viva_examiner_get_session          (VivaExaminer         *self);
 void                  viva_examiner_set_session          (VivaExaminer         *self,
                                                           VivaExamSession      *session);

@@ -1,0 +1,241 @@
+/* viva-test-examiner.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include "viva-test-examiner.h"
+
+/* The protocol as a model would play it, in five replies: read the code,
+ * run it, one probe that holds for any code, one question, the verdict
+ * citing the probe and the answer. Which reply comes next is counted from
+ * the tool results in the request, so any number of defenses share one
+ * server, each at its own step. */
+
+static const char *
+step_of (JsonObject *message)
+{
+  const char *content = json_object_get_string_member_with_default (message, "content", NULL);
+  g_autoptr(JsonNode) node = content != NULL ? json_from_string (content, NULL) : NULL;
+
+  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+    return NULL;
+
+  return g_intern_string (json_object_get_string_member_with_default (json_node_get_object (node), "step", ""));
+}
+
+static void
+sse_chunk (GString    *out,
+           const char *delta)
+{
+  g_string_append_printf (out,
+                          "data: {\"id\":\"chatcmpl-lab\",\"object\":\"chat.completion.chunk\",\"created\":1764500000,"
+                          "\"model\":\"lab-model\",\"choices\":[{\"index\":0,\"delta\":%s,\"logprobs\":null,"
+                          "\"finish_reason\":null}]}\n\n", delta);
+}
+
+static char *
+quoted (const char *text)
+{
+  g_autoptr(JsonNode) node = json_node_new (JSON_NODE_VALUE);
+
+  json_node_set_string (node, text);
+  return json_to_string (node, FALSE);
+}
+
+/* A reply in vLLM's stream: content a word a chunk, then the tool call. */
+static VivaTestResponse *
+sse_reply (const char *content,
+           const char *tool,
+           const char *arguments)
+{
+  g_autoptr(GString) out = g_string_new (NULL);
+  g_auto(GStrv) words = g_strsplit (content, " ", -1);
+  g_autoptr(GArray) splits = g_array_new (FALSE, FALSE, sizeof (gsize));
+  g_autofree char *name = quoted (tool);
+  g_autofree char *args = quoted (arguments);
+  g_autofree char *call = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  VivaTestResponse *response;
+  guint n_words = g_strv_length (words);
+
+  sse_chunk (out, "{\"role\":\"assistant\",\"content\":\"\"}");
+  g_array_append_val (splits, out->len);
+  for (guint i = 0; words[i] != NULL; i++)
+    {
+      g_autofree char *piece = g_strconcat (words[i], words[i + 1] != NULL ? " " : "", NULL);
+      g_autofree char *text = quoted (piece);
+      g_autofree char *delta = g_strdup_printf ("{\"content\":%s}", text);
+
+      sse_chunk (out, delta);
+      g_array_append_val (splits, out->len);
+    }
+
+  call = g_strdup_printf ("{\"tool_calls\":[{\"id\":\"call-%s\",\"type\":\"function\",\"index\":0,"
+                          "\"function\":{\"name\":%s,\"arguments\":%s}}]}", tool, name, args);
+  sse_chunk (out, call);
+  g_string_append_printf (out,
+                          "data: {\"id\":\"chatcmpl-lab\",\"object\":\"chat.completion.chunk\",\"created\":1764500000,"
+                          "\"model\":\"lab-model\",\"choices\":[{\"index\":0,\"delta\":{},\"logprobs\":null,"
+                          "\"finish_reason\":\"tool_calls\"}]}\n\n"
+                          "data: {\"id\":\"chatcmpl-lab\",\"object\":\"chat.completion.chunk\",\"created\":1764500000,"
+                          "\"model\":\"lab-model\",\"choices\":[],\"usage\":{\"prompt_tokens\":2400,"
+                          "\"total_tokens\":%u,\"completion_tokens\":%u}}\n\n"
+                          "data: [DONE]\n\n", 2400 + n_words + 20, n_words + 20);
+  g_array_append_val (splits, out->len);
+
+  bytes = g_bytes_new (out->str, out->len);
+  response = viva_test_response_new (200, "text/event-stream", bytes);
+  viva_test_response_set_split_points (response, (const gsize *)(gpointer)splits->data, splits->len);
+  return response;
+}
+
+/* The same reply in Ollama's native NDJSON. */
+static VivaTestResponse *
+ndjson_reply (const char *content,
+              const char *tool,
+              const char *arguments)
+{
+  g_autoptr(GString) out = g_string_new (NULL);
+  g_auto(GStrv) words = g_strsplit (content, " ", -1);
+  g_autoptr(GArray) splits = g_array_new (FALSE, FALSE, sizeof (gsize));
+  g_autofree char *name = quoted (tool);
+  g_autoptr(GBytes) bytes = NULL;
+  VivaTestResponse *response;
+
+  for (guint i = 0; words[i] != NULL; i++)
+    {
+      g_autofree char *piece = g_strconcat (words[i], words[i + 1] != NULL ? " " : "", NULL);
+      g_autofree char *text = quoted (piece);
+
+      g_string_append_printf (out, "{\"model\":\"lab-model\",\"created_at\":\"2026-11-30T10:00:00Z\","
+                                   "\"message\":{\"role\":\"assistant\",\"content\":%s},\"done\":false}\n", text);
+      g_array_append_val (splits, out->len);
+    }
+  g_string_append_printf (out, "{\"model\":\"lab-model\",\"created_at\":\"2026-11-30T10:00:00Z\","
+                               "\"message\":{\"role\":\"assistant\",\"content\":\"\",\"tool_calls\":[{\"function\":"
+                               "{\"name\":%s,\"arguments\":%s}}]},\"done\":false}\n", name, arguments);
+  g_string_append_printf (out, "{\"model\":\"lab-model\",\"created_at\":\"2026-11-30T10:00:00Z\","
+                               "\"message\":{\"role\":\"assistant\",\"content\":\"\"},\"done\":true,"
+                               "\"done_reason\":\"stop\",\"prompt_eval_count\":2400,\"eval_count\":%u}\n",
+                          g_strv_length (words) + 20);
+  g_array_append_val (splits, out->len);
+
+  bytes = g_bytes_new (out->str, out->len);
+  response = viva_test_response_new (200, "application/x-ndjson", bytes);
+  viva_test_response_set_split_points (response, (const gsize *)(gpointer)splits->data, splits->len);
+  return response;
+}
+
+/**
+ * viva_test_examiner_respond: (skip)
+ *
+ * A #VivaTestResponder; @user_data is a #VivaTestExaminer.
+ */
+VivaTestResponse *
+viva_test_examiner_respond (VivaTestServer        *server,
+                            const VivaTestRequest *request,
+                            gpointer               user_data)
+{
+  VivaTestExaminer *examiner = user_data;
+  g_autoptr(JsonNode) body = viva_test_request_get_json (request);
+  JsonArray *messages = json_object_get_array_member (json_node_get_object (body), "messages");
+  g_autoptr(GHashTable) names = g_hash_table_new (g_str_hash, g_str_equal);
+  const char *probe_step = NULL;
+  const char *ask_step = NULL;
+  guint n_results = 0;
+  VivaTestResponse *response;
+  g_autofree char *finish = NULL;
+
+  examiner->n_chat++;
+  if (examiner->fail_after > 0 && examiner->n_chat >= examiner->fail_after)
+    return viva_test_response_new_json (500, "{\"error\":{\"message\":\"CUDA error: out of memory\","
+                                             "\"type\":\"InternalServerError\",\"code\":500}}");
+
+  for (guint i = 0; i < json_array_get_length (messages); i++)
+    {
+      JsonObject *message = json_array_get_object_element (messages, i);
+      const char *role = json_object_get_string_member_with_default (message, "role", "");
+      JsonArray *calls = json_object_has_member (message, "tool_calls")
+                       ? json_object_get_array_member (message, "tool_calls") : NULL;
+
+      for (guint j = 0; calls != NULL && j < json_array_get_length (calls); j++)
+        {
+          JsonObject *call = json_array_get_object_element (calls, j);
+          JsonObject *function = json_object_get_object_member (call, "function");
+
+          g_hash_table_insert (names,
+                               (gpointer)json_object_get_string_member_with_default (call, "id", ""),
+                               (gpointer)json_object_get_string_member_with_default (function, "name", ""));
+        }
+
+      if (g_str_equal (role, "tool"))
+        {
+          const char *id = json_object_get_string_member_with_default (message, "tool_call_id", "");
+          const char *name = json_object_get_string_member_with_default (message, "tool_name", NULL);
+
+          if (name == NULL)
+            name = g_hash_table_lookup (names, id);
+          n_results++;
+          if (g_strcmp0 (name, "injectTestCase") == 0)
+            probe_step = step_of (message);
+          else if (g_strcmp0 (name, "askStudent") == 0)
+            ask_step = step_of (message);
+        }
+    }
+
+  finish = g_strdup_printf ("{\"verdict\":\"pass\",\"score\":80,\"comment\":\"The code does what the problem asks, "
+                            "and the answer explains why.\",\"evidence\":[\"%s\",\"%s\"]}",
+                            probe_step != NULL ? probe_step : "S3", ask_step != NULL ? ask_step : "S4");
+
+  {
+    static const char * const contents[] = {
+      "Hello! I will start by reading your code.",
+      "Your function looks complete. Let me run it once to see what it prints.",
+      "It ran without an error. Now a small test of my own.",
+      "The test passed. One question about your approach.",
+      "Thank you for your answer; that is all I need.",
+    };
+    static const char * const tools[] = {
+      "readStudentCode", "runPython", "injectTestCase", "askStudent", "finishDefense",
+    };
+    const char *arguments[] = {
+      "{}",
+      "{\"code\":\"print('ran')\"}",
+      "{\"code\":\"assert 1 + 1 == 2\\nprint('probe ok')\"}",
+      "{\"question\":\"Why does your loop stop where it does, and what happens with an empty input?\"}",
+      finish,
+    };
+    guint step = MIN (n_results, G_N_ELEMENTS (tools) - 1);
+
+    response = examiner->ollama ? ndjson_reply (contents[step], tools[step], arguments[step])
+                                : sse_reply (contents[step], tools[step], arguments[step]);
+  }
+
+  viva_test_response_set_header_delay (response, examiner->first_token_ms);
+  viva_test_response_set_chunk_delay (response, examiner->token_ms);
+  return response;
+}
+
+/* Serves @examiner's defenses on @server's chat path (and its model list). */
+void
+viva_test_examiner_serve (VivaTestExaminer *examiner,
+                          VivaTestServer   *server)
+{
+  static const char * const models[] = { "lab-model", NULL };
+
+  if (examiner->ollama)
+    {
+      viva_test_server_serve_ollama (server, "0.6.2", models);
+      viva_test_server_set_responder (server, "POST", "/api/chat", viva_test_examiner_respond, examiner);
+    }
+  else
+    {
+      viva_test_server_serve_models (server, models);
+      viva_test_server_set_responder (server, "POST", "/v1/chat/completions", viva_test_examiner_respond,
+                                      examiner);
+    }
+}
