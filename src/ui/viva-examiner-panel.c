@@ -11,6 +11,7 @@
 #include "viva-chat-view.h"
 #include "viva-examiner-panel.h"
 #include "viva-message-row.h"
+#include "viva-openai-model.h"
 #include "viva-tool-card.h"
 #include "viva-verdict-card.h"
 
@@ -58,6 +59,8 @@ struct _VivaExaminerPanel
   guint           asking : 1;
   guint           ask_streamed : 1;  /* the follow-up's answer came as deltas */
   guint           model_loading : 1;
+  GSignalGroup   *model_signals; /* the examiner's VivaOpenAIModel, for busy */
+  guint           busy_tick;     /* redraws "waiting (N s)" each second */
 };
 
 enum {
@@ -489,6 +492,8 @@ viva_examiner_panel_update (VivaExaminerPanel *self)
   const char *question = self->examiner ? viva_examiner_get_pending_question (self->examiner) : NULL;
   const char *text = NULL, *icon = NULL, *hint;
   gboolean busy = FALSE, can_send, waiting;
+  g_autoptr(VivaOpenAIModel) model = g_signal_group_dup_target (self->model_signals);
+  g_autofree char *busy_text = NULL;
 
   switch (state)
     {
@@ -498,7 +503,11 @@ viva_examiner_panel_update (VivaExaminerPanel *self)
       break;
 
     case VIVA_EXAMINER_STATE_THINKING:
-      if (self->model_loading)
+      /* A lab's shared server with a queue: calm, counting, with Stop. */
+      if (model != NULL && viva_openai_model_get_busy (model))
+        text = busy_text = g_strdup_printf (_("The lab’s model server is busy — waiting (%u s)"),
+                                            (guint)((g_get_monotonic_time () - viva_openai_model_get_busy_since (model)) / G_USEC_PER_SEC));
+      else if (self->model_loading)
         text = _("Loading the model… the first answer can take a minute");
       else
         text = self->asking ? _("The examiner is answering…") : _("Thinking…");
@@ -768,6 +777,10 @@ viva_examiner_panel_set_examiner (VivaExaminerPanel *self,
 
   g_set_object (&self->examiner, examiner);
   g_signal_group_set_target (self->signals, examiner);
+  g_signal_group_set_target (self->model_signals,
+                             examiner != NULL && VIVA_IS_OPENAI_MODEL (viva_examiner_get_model (examiner))
+                             ? viva_examiner_get_model (examiner) : NULL);
+  g_clear_handle_id (&self->busy_tick, g_source_remove);
 
   if (examiner != NULL)
     viva_examiner_panel_show_chat (self);
@@ -844,6 +857,9 @@ viva_examiner_panel_dispose (GObject *object)
   g_cancellable_cancel (self->cancellable);
   if (self->signals != NULL)
     g_signal_group_set_target (self->signals, NULL);
+  if (self->model_signals != NULL)
+    g_signal_group_set_target (self->model_signals, NULL);
+  g_clear_handle_id (&self->busy_tick, g_source_remove);
 
   gtk_widget_dispose_template (GTK_WIDGET (object), VIVA_TYPE_EXAMINER_PANEL);
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (object))))
@@ -852,6 +868,7 @@ viva_examiner_panel_dispose (GObject *object)
   self->current = NULL;
   g_clear_object (&self->cancellable);
   g_clear_object (&self->signals);
+  g_clear_object (&self->model_signals);
   g_clear_object (&self->examiner);
   g_clear_pointer (&self->cards, g_hash_table_unref);
 
@@ -960,6 +977,29 @@ viva_examiner_panel_class_init (VivaExaminerPanelClass *klass)
   g_type_ensure (VIVA_TYPE_CHAT_VIEW);
 }
 
+static gboolean
+busy_tick_cb (gpointer user_data)
+{
+  viva_examiner_panel_update (user_data);
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+busy_cb (VivaExaminerPanel *self)
+{
+  g_autoptr(VivaOpenAIModel) model = g_signal_group_dup_target (self->model_signals);
+
+  if (model != NULL && viva_openai_model_get_busy (model))
+    {
+      if (self->busy_tick == 0)
+        self->busy_tick = g_timeout_add_seconds (1, busy_tick_cb, self);
+    }
+  else
+    g_clear_handle_id (&self->busy_tick, g_source_remove);
+
+  viva_examiner_panel_update (self);
+}
+
 static void
 viva_examiner_panel_init (VivaExaminerPanel *self)
 {
@@ -970,6 +1010,9 @@ viva_examiner_panel_init (VivaExaminerPanel *self)
 
   self->cards = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->cancellable = g_cancellable_new ();
+
+  self->model_signals = g_signal_group_new (VIVA_TYPE_OPENAI_MODEL);
+  g_signal_group_connect_object (self->model_signals, "notify::busy", G_CALLBACK (busy_cb), self, G_CONNECT_SWAPPED);
 
   self->signals = g_signal_group_new (VIVA_TYPE_EXAMINER);
   g_signal_group_connect_object (self->signals, "delta", G_CALLBACK (delta_cb), self, G_CONNECT_SWAPPED);

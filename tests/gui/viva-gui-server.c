@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
+#include "viva-test-examiner.h"
 #include "viva-test-server.h"
 
 /* A stand-in for Ollama on 127.0.0.1 for the GUI tests: it answers
@@ -21,10 +22,13 @@
  *   viva-gui-server --script defense --code FILE [--fail-first STATUS]
  *   viva-gui-server --script long --tokens 20000
  *   viva-gui-server --script check
+ *   viva-gui-server --script lab          (any number of defenses at once, instant)
  *
  * --fail-first answers the first chat request with that HTTP status;
  * --slow-load MS makes the model slow to load: the warm-up request and the
- * first chat reply wait that long before answering. */
+ * first chat reply wait that long before answering; --busy-first N answers
+ * the first N chat requests as Ollama does when its queue is full (503),
+ * with Retry-After: --retry-after S when given. */
 
 #define MODEL "qwen2.5:7b"
 
@@ -287,12 +291,16 @@ main (int   argc,
   int tokens = 20000;
   int fail_first = 0;
   int slow_load = 0;
+  int busy_first = 0;
+  int retry_after = 0;
   const GOptionEntry entries[] = {
     { "script", 0, 0, G_OPTION_ARG_STRING, &script, "defense or long", "NAME" },
     { "code", 0, 0, G_OPTION_ARG_FILENAME, &code_path, "the student's code, for runPython", "FILE" },
     { "tokens", 0, 0, G_OPTION_ARG_INT, &tokens, "tokens of the long reply", "N" },
     { "fail-first", 0, 0, G_OPTION_ARG_INT, &fail_first, "HTTP status of the first chat reply", "STATUS" },
     { "slow-load", 0, 0, G_OPTION_ARG_INT, &slow_load, "milliseconds the model takes to load", "MS" },
+    { "busy-first", 0, 0, G_OPTION_ARG_INT, &busy_first, "chat requests answered 503, queue full", "N" },
+    { "retry-after", 0, 0, G_OPTION_ARG_INT, &retry_after, "the busy answers' Retry-After", "S" },
     { NULL }
   };
   static const char * const models[] = { MODEL, NULL };
@@ -322,10 +330,23 @@ main (int   argc,
       viva_test_server_queue (server, "POST", "/api/chat", failure);
     }
 
+  for (int i = 0; i < busy_first; i++)
+    {
+      g_autoptr(VivaTestResponse) busy = viva_test_response_new_busy (503, (guint)MAX (retry_after, 0));
+
+      viva_test_server_queue (server, "POST", "/api/chat", busy);
+    }
+
   if (g_strcmp0 (script, "long") == 0)
     script_long (server, MAX (tokens, 1), MAX (slow_load, 0));
   else if (g_strcmp0 (script, "check") == 0)
     script_check (server);
+  else if (g_strcmp0 (script, "lab") == 0)
+    {
+      static VivaTestExaminer examiner = { .ollama = TRUE };
+
+      viva_test_examiner_serve (&examiner, server);
+    }
   else
     {
       if (code_path == NULL || !g_file_get_contents (code_path, &code, NULL, &error))
