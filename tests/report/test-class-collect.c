@@ -567,6 +567,9 @@ test_csv_quoting (void)
   /* The name survives, but a spreadsheet does not read it as a formula. */
   g_assert_cmpstr (CELL (row, "student_name"), ==, "'=HYPERLINK(\"http://x\"), \"Bob\"\nNew line");
   g_unlink (odd);
+  g_clear_pointer (&rows, g_ptr_array_unref);
+  g_clear_object (&result);
+  g_assert_finalize_object (g_steal_pointer (&results));
 }
 
 int
