@@ -7,6 +7,7 @@
 
 #include "exam-test-common.h"
 #include "viva-core.h"
+#include "viva-exam-leak-guard.h"
 #include "viva-exam-private.h"
 #include "viva-scripted-model.h"
 #include "viva-test-util.h"
@@ -335,6 +336,80 @@ test_checkpoint_validation (void)
     }
 }
 
+#define LEAK_REFERENCE \
+  "def kmeans(points, k):\n" \
+  "    centroids = points[:k]\n" \
+  "    for _ in range(100):\n" \
+  "        labels = [min(range(k), key=lambda c: dist(p, centroids[c])) for p in points]\n" \
+  "    return centroids, labels\n"
+
+static char *
+guarded (VivaExamLeakGuard *guard,
+         const char        *text,
+         const char        *student_code)
+{
+  g_autoptr(GArray) ranges = _viva_exam_leak_guard_find (guard, text, strlen (text), student_code);
+
+  return _viva_exam_leak_guard_apply (text, strlen (text), ranges);
+}
+
+/* Issue 18's leak guard: long runs of the reference or a hidden test,
+ * whatever their whitespace, are withheld; short ones, the public text and
+ * the student's own code are not. */
+static void
+test_leak_guard (void)
+{
+  g_autoptr(VivaProblem) problem = viva_problem_new ("kmeans", "K-Means");
+  g_autoptr(VivaExamLeakGuard) guard = NULL;
+  g_autofree char *reworded = NULL;
+  g_autofree char *short_one = NULL;
+  g_autofree char *quoted = NULL;
+  g_autofree char *test_leak = NULL;
+  g_autofree char *starter = NULL;
+  const char *note = _viva_exam_leak_guard_note ();
+
+  viva_problem_set_description (problem, "Implement `kmeans(points, k)`.");
+  viva_problem_set_starter_code (problem, "def kmeans(points, k):\n    # returns (centroids, labels) for the k clusters\n    pass\n");
+  viva_problem_set_reference (problem, LEAK_REFERENCE);
+  viva_problem_add_test (problem, "two clusters",
+                         "c, l = kmeans([(0, 0), (0, 1), (9, 9), (9, 8)], 2)\nassert sorted(set(l)) == [0, 1]\n");
+  guard = _viva_exam_leak_guard_new (problem);
+
+  /* The reference's loop, re-indented and on one line: withheld. */
+  reworded = guarded (guard, "Look at this:\n```python\nfor _ in range(100): labels = [min(range(k), "
+                             "key=lambda c: dist(p, centroids[c])) for p in points]\n```\nSee?", NULL);
+  g_assert_true (g_str_has_prefix (reworded, "Look at this:\n```python\n"));
+  g_assert_nonnull (strstr (reworded, note));
+  g_assert_null (strstr (reworded, "dist(p, centroids[c])"));
+  g_assert_true (g_str_has_suffix (reworded, "\n```\nSee?"));
+
+  /* A hidden test's code: withheld. */
+  test_leak = guarded (guard, "Try c, l = kmeans([(0, 0), (0, 1), (9, 9), (9, 8)], 2) yourself.", NULL);
+  g_assert_nonnull (strstr (test_leak, note));
+  g_assert_null (strstr (test_leak, "(9, 9), (9, 8)"));
+
+  /* Short overlaps are no leak. */
+  short_one = guarded (guard, "Why does your loop run range(100) times?", NULL);
+  g_assert_cmpstr (short_one, ==, "Why does your loop run range(100) times?");
+
+  /* The starter code is public. */
+  starter = guarded (guard, "The docstring says: # returns (centroids, labels) for the k clusters", NULL);
+  g_assert_null (strstr (starter, note));
+
+  /* The student's own code, though it is the reference's, may be quoted. */
+  quoted = guarded (guard, "You wrote `labels = [min(range(k), key=lambda c: dist(p, centroids[c])) for p in points]`.",
+                    LEAK_REFERENCE);
+  g_assert_null (strstr (quoted, note));
+
+  /* Streaming: what is shown is followed by at least the window's length. */
+  g_assert_cmpuint (_viva_exam_leak_guard_settled ("short", 5), ==, 0);
+  {
+    const char *text = "0123456789012345678901234567890123456789ABCDEFGHIJ";
+
+    g_assert_cmpuint (_viva_exam_leak_guard_settled (text, strlen (text)), ==, strlen (text) - VIVA_EXAM_LEAK_MIN_CHARS);
+  }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -346,6 +421,7 @@ main (int   argc,
   g_test_add_func ("/viva/exam/tool-arguments", test_tool_arguments);
   g_test_add_func ("/viva/exam/number-lines", test_number_lines);
   g_test_add_func ("/viva/exam/prompt", test_prompt);
+  g_test_add_func ("/viva/exam/leak-guard", test_leak_guard);
   g_test_add_func ("/viva/exam/verdict", test_verdict);
   g_test_add_func ("/viva/exam/limits", test_limits);
   g_test_add_func ("/viva/exam/code-source", test_code_source);

@@ -868,7 +868,8 @@ collect_delta (VivaExaminer        *examiner,
                const VivaChatDelta *delta,
                GString             *seen)
 {
-  if (delta->text != NULL)
+  /* What a student sees: the words, not the tool calls' raw arguments. */
+  if (delta->text != NULL && (delta->kind == VIVA_CHAT_DELTA_CONTENT || delta->kind == VIVA_CHAT_DELTA_REASONING))
     g_string_append (seen, delta->text);
 }
 
@@ -968,6 +969,117 @@ test_hidden_stays_hidden (Fixture       *fixture,
   }
 }
 
+static void
+collect_question (VivaExaminer *examiner,
+                  const char   *step,
+                  const char   *question,
+                  GString      *seen)
+{
+  g_string_append_printf (seen, "\n%s\n", question);
+}
+
+/* Issue 18: a model that recites the reference and a hidden test to the
+ * student. Every passage is withheld before it is shown — in the streamed
+ * words, in a question, in the transcript and the trace — counted, and
+ * recorded in the trace without its text. */
+static void
+test_leak_withheld (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  g_autoptr(VivaProblem) problem = viva_problem_new ("add", "Add two numbers");
+  g_autoptr(VivaExaminer) examiner = NULL;
+  g_autoptr(VivaExamSession) session = NULL;
+  g_autoptr(VivaExamVerdict) verdict = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GString) seen = g_string_new (NULL);
+  g_autofree char *dir = g_dir_make_tmp ("viva-leak-XXXXXX", NULL);
+  g_autofree char *trace = NULL;
+  g_autofree char *checkpoint = NULL;
+  g_autoptr(GString) transcript = g_string_new (NULL);
+  const char *note = "[Withheld by Viva: this passage repeated the reference solution or a hidden test.]";
+  GPtrArray *messages;
+
+  viva_problem_set_reference (problem, "def add(a, b):\n    result_of_the_sum = a.__add__(b) if hasattr(a, '__add__') else a + b\n"
+                                       "    return result_of_the_sum\n");
+  viva_problem_add_test (problem, "big", "assert add(123456789, 987654321) == 1111111110, 'big numbers'\n");
+
+  examiner = viva_examiner_new (VIVA_CHAT_MODEL (fixture->model), problem, VIVA_CODE_SOURCE (fixture->code));
+  session = viva_exam_session_new (dir);
+  viva_examiner_set_session (examiner, session);
+  g_signal_connect (examiner, "question", G_CALLBACK (on_question), fixture);
+  g_signal_connect (examiner, "question", G_CALLBACK (collect_question), seen);
+  g_signal_connect (examiner, "delta", G_CALLBACK (collect_delta), seen);
+
+  exam_queue_reply (fixture->server,
+                    "Here is the model answer: result_of_the_sum = a.__add__(b) if hasattr(a, '__add__') "
+                    "else a + b — compare it with yours.", "readStudentCode", "{}");
+  exam_queue_reply (fixture->server, NULL, "runPython", "{\"code\": \"print(add(1, 2))\"}");
+  exam_queue_reply (fixture->server, NULL, "injectTestCase", "{\"code\": \"assert add(2, 3) == 5\"}");
+  exam_queue_reply (fixture->server, NULL, "askStudent",
+                    "{\"question\": \"Would this pass: assert add(123456789, 987654321) == 1111111110, 'big numbers'?\"}");
+  exam_queue_reply (fixture->server, "Thanks.", "finishDefense",
+                    "{\"verdict\": \"pass\", \"score\": 90, \"comment\": \"ok\", \"evidence\": [\"S3\"]}");
+
+  g_clear_object (&fixture->result);
+  viva_examiner_run_async (examiner, NULL, store_result, fixture);
+  viva_test_run_until_result (&fixture->result);
+  verdict = viva_examiner_run_finish (examiner, fixture->result, &error);
+  g_assert_no_error (error);
+
+  g_assert_cmpuint (viva_examiner_get_n_withheld (examiner), ==, 2);
+  g_assert_cmpuint (viva_exam_verdict_get_n_withheld (verdict), ==, 2);
+  g_assert_null (strstr (seen->str, "hasattr(a, '__add__')"));
+  g_assert_null (strstr (seen->str, "987654321"));
+  g_test_message ("shown: %s", seen->str);
+  g_assert_nonnull (strstr (seen->str, "Here is the model answer"));
+  g_assert_nonnull (strstr (seen->str, "— compare it with yours."));
+  g_assert_nonnull (strstr (seen->str, note));
+  g_assert_nonnull (strstr (seen->str, "Would this pass: "));
+
+  messages = viva_examiner_get_messages (examiner);
+  for (guint i = 0; i < messages->len; i++)
+    {
+      g_autoptr(JsonNode) node = viva_chat_message_to_json (g_ptr_array_index (messages, i));
+      g_autofree char *text = json_to_string (node, FALSE);
+
+      g_string_append (transcript, text);
+    }
+  g_assert_null (strstr (transcript->str, "hasattr(a, '__add__')"));
+  g_assert_null (strstr (transcript->str, "987654321"));
+
+  {
+    g_autoptr(GAsyncResult) flushed = NULL;
+
+    viva_exam_session_flush_async (session, NULL, (GAsyncReadyCallback)store_result_plain, &flushed);
+    viva_test_run_until_result (&flushed);
+    g_assert_true (viva_exam_session_flush_finish (session, flushed, &error));
+  }
+  trace = read_all (viva_exam_session_get_dir (session), "trace.jsonl");
+  checkpoint = read_all (viva_exam_session_get_dir (session), "checkpoint.json");
+  g_assert_nonnull (strstr (trace, "{\"event\":\"leak_withheld\""));
+  g_assert_nonnull (strstr (trace, "\"where\":\"askStudent\""));
+  g_assert_nonnull (strstr (checkpoint, "\"withheld\" : 2"));
+  /* Only the model's own requests carry what it said; what the student's
+   * folder keeps is withheld, apart from those requests' history. */
+  {
+    g_auto(GStrv) lines = g_strsplit (trace, "\n", -1);
+
+    for (guint i = 0; lines[i] != NULL; i++)
+      if (!g_str_has_prefix (lines[i], "{\"event\":\"request\""))
+        g_assert_null (strstr (lines[i], "hasattr(a, '__add__')"));
+  }
+
+  {
+    g_autofree char *path = g_build_filename (viva_exam_session_get_dir (session), "checkpoint.json", NULL);
+    g_autofree char *trace_path = g_build_filename (viva_exam_session_get_dir (session), "trace.jsonl", NULL);
+
+    g_unlink (path);
+    g_unlink (trace_path);
+    g_rmdir (viva_exam_session_get_dir (session));
+    g_rmdir (dir);
+  }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -995,6 +1107,7 @@ main (int   argc,
   ADD ("prefix-shared", test_prefix_shared);
   ADD ("verdict-stable", test_verdict_stable);
   ADD ("hidden-stays-hidden", test_hidden_stays_hidden);
+  ADD ("leak-withheld", test_leak_withheld);
 
   return g_test_run ();
 }

@@ -31,6 +31,8 @@ VivaExamVerdict *_viva_exam_verdict_new        (VivaExamStatus    status,
                                                 GPtrArray        *evidence,
                                                 GPtrArray        *probes);
 
+void             _viva_exam_verdict_set_n_withheld (VivaExamVerdict *verdict,
+                                                    guint            n_withheld);
 char            *_viva_exam_verdict_describe_for_model (VivaExamVerdict *verdict);
 
 char            *_viva_exam_prompt_build       (const char       *template_text,

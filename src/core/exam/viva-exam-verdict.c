@@ -23,6 +23,7 @@ struct _VivaExamVerdict
   GStrv           steps;
   GStrv           evidence;
   GPtrArray      *probes;
+  guint           n_withheld;
 };
 
 G_DEFINE_FINAL_TYPE (VivaExamVerdict, viva_exam_verdict, G_TYPE_OBJECT)
@@ -320,6 +321,26 @@ _viva_exam_verdict_describe_for_model (VivaExamVerdict *self)
   return g_string_free (g_steal_pointer (&text), FALSE);
 }
 
+void
+_viva_exam_verdict_set_n_withheld (VivaExamVerdict *self,
+                                   guint            n_withheld)
+{
+  self->n_withheld = n_withheld;
+}
+
+/**
+ * viva_exam_verdict_get_n_withheld:
+ *
+ * Returns: passages the leak guard had kept from the student when the
+ *   verdict was recorded (they repeated the reference or a hidden test)
+ */
+guint
+viva_exam_verdict_get_n_withheld (VivaExamVerdict *self)
+{
+  g_return_val_if_fail (VIVA_IS_EXAM_VERDICT (self), 0);
+  return self->n_withheld;
+}
+
 static JsonArray *
 strv_to_array (GStrv strv)
 {
@@ -373,6 +394,7 @@ viva_exam_verdict_to_json (VivaExamVerdict *self)
       json_array_add_object_element (probes, g_steal_pointer (&p));
     }
   json_object_set_array_member (object, "probes", g_steal_pointer (&probes));
+  json_object_set_int_member (object, "withheld", self->n_withheld);
 
   node = json_node_new (JSON_NODE_OBJECT);
   json_node_set_object (node, object);
@@ -435,6 +457,8 @@ viva_exam_verdict_new_from_json (JsonNode  *node,
   g_autoptr(GPtrArray) evidence = NULL;
   g_autoptr(GPtrArray) records = g_ptr_array_new_with_free_func ((GDestroyNotify)viva_exam_probe_free);
   VivaExamStatus value;
+  VivaExamVerdict *result;
+  JsonNode *withheld;
 
   if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node) ||
       !(object = json_node_get_object (node)) ||
@@ -489,7 +513,7 @@ viva_exam_verdict_new_from_json (JsonNode  *node,
   steps = get_strings (object, "steps");
   evidence = get_strings (object, "evidence");
 
-  return _viva_exam_verdict_new (value,
+  result = _viva_exam_verdict_new (value,
                                  g_str_equal (verdict, "pass"),
                                  score && JSON_NODE_HOLDS_VALUE (score) &&
                                  json_node_get_value_type (score) == G_TYPE_INT64
@@ -497,4 +521,9 @@ viva_exam_verdict_new_from_json (JsonNode  *node,
                                  get_string (object, "comment"),
                                  get_string (object, "reason"),
                                  steps, evidence, records);
+  withheld = json_object_get_member (object, "withheld");
+  if (withheld != NULL && JSON_NODE_HOLDS_VALUE (withheld) && json_node_get_value_type (withheld) == G_TYPE_INT64)
+    result->n_withheld = (guint)CLAMP (json_node_get_int (withheld), 0, G_MAXUINT);
+
+  return result;
 }

@@ -74,6 +74,7 @@ guint           viva_exam_verdict_get_n_passed      (VivaExamVerdict *self);
 guint           viva_exam_verdict_get_n_failed      (VivaExamVerdict *self);
 guint           viva_exam_verdict_get_n_invalid     (VivaExamVerdict *self);
 gboolean        viva_exam_verdict_get_consistent    (VivaExamVerdict *self);
+guint           viva_exam_verdict_get_n_withheld    (VivaExamVerdict *self);
 JsonNode       *viva_exam_verdict_to_json           (VivaExamVerdict *self);
 VivaExamVerdict *viva_exam_verdict_new_from_json    (JsonNode        *node,
                                                      GError         **error);

@@ -23,6 +23,8 @@ ask_reply_cb (GObject      *object,
   g_autoptr(VivaChatReply) reply = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(VivaChatMessage) message = NULL;
+  g_autoptr(VivaChatMessage) guarded = NULL;
+  g_autoptr(JsonNode) traced = NULL;
   JsonObject *data;
 
   reply = viva_chat_model_stream_finish (VIVA_CHAT_MODEL (object), result, &error);
@@ -42,18 +44,20 @@ ask_reply_cb (GObject      *object,
 
   /* Follow-ups have no tools: a call the model makes anyway is dropped, so
    * the transcript never holds an unanswered call. */
-  message = viva_chat_message_new_assistant (viva_chat_reply_get_content (reply), NULL);
+  traced = viva_chat_reply_to_json (reply);
+  guarded = _viva_examiner_guard_reply (self, reply, json_node_get_object (traced));
+  message = viva_chat_message_new_assistant (viva_chat_message_get_content (guarded), NULL);
   g_ptr_array_add (self->messages, viva_chat_message_ref (message));
 
   data = json_object_new ();
-  json_object_set_member (data, "reply", viva_chat_reply_to_json (reply));
+  json_object_set_member (data, "reply", g_steal_pointer (&traced));
   json_object_set_int_member (data, "total_ms", (g_get_monotonic_time () - self->request_started) / 1000);
   _viva_examiner_add_usage (data, viva_chat_reply_get_usage (reply));
   _viva_examiner_trace (self, "followup_reply", data);
   _viva_examiner_checkpoint (self);
 
   _viva_examiner_emit (self, REPLY, message);
-  g_task_return_pointer (task, g_strdup (viva_chat_reply_get_content (reply) ?: ""), g_free);
+  g_task_return_pointer (task, g_strdup (viva_chat_message_get_content (message) ?: ""), g_free);
 }
 
 static JsonObject *

@@ -122,9 +122,11 @@ void
 _viva_examiner_end_with (VivaExaminer    *self,
                          VivaExamVerdict *verdict)
 {
-  g_autoptr(JsonNode) node = viva_exam_verdict_to_json (verdict);
+  g_autoptr(JsonNode) node = NULL;
   JsonObject *data = json_object_new ();
 
+  _viva_exam_verdict_set_n_withheld (verdict, self->n_withheld);
+  node = viva_exam_verdict_to_json (verdict);
   self->phase = VIVA_EXAM_PHASE_DONE;
   g_clear_pointer (&self->pending_call, viva_tool_call_free);
   g_clear_pointer (&self->pending_step, g_free);
@@ -304,7 +306,7 @@ _viva_examiner_model_delta_cb (VivaChatModel       *model,
   if (self->first_byte == 0)
     self->first_byte = g_get_monotonic_time ();
 
-  _viva_examiner_emit (self, DELTA, delta);
+  _viva_examiner_guard_delta (self, delta);
 }
 
 void
@@ -333,6 +335,7 @@ reply_cb (GObject      *object,
   g_autoptr(VivaChatReply) reply = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(VivaChatMessage) message = NULL;
+  g_autoptr(JsonNode) traced = NULL;
   gint64 now = g_get_monotonic_time ();
   JsonObject *data;
   GPtrArray *calls;
@@ -353,11 +356,15 @@ reply_cb (GObject      *object,
 
   self->iterations++;
 
+  /* What the student would see of the reply passes the leak guard first. */
+  traced = viva_chat_reply_to_json (reply);
+  message = _viva_examiner_guard_reply (self, reply, json_node_get_object (traced));
+
   if (self->session != NULL)
     {
       data = json_object_new ();
       json_object_set_int_member (data, "iteration", self->iterations);
-      json_object_set_member (data, "reply", viva_chat_reply_to_json (reply));
+      json_object_set_member (data, "reply", g_steal_pointer (&traced));
       json_object_set_int_member (data, "total_ms", (now - self->request_started) / 1000);
       if (self->first_byte != 0)
         json_object_set_int_member (data, "first_byte_ms", (self->first_byte - self->request_started) / 1000);
@@ -365,11 +372,10 @@ reply_cb (GObject      *object,
       _viva_examiner_trace (self, "reply", data);
     }
 
-  message = viva_chat_reply_to_message (reply);
   g_ptr_array_add (self->messages, viva_chat_message_ref (message));
   _viva_examiner_emit (self, REPLY, message);
 
-  calls = viva_chat_reply_get_tool_calls (reply);
+  calls = viva_chat_message_get_tool_calls (message);
   if (calls == NULL || calls->len == 0)
     {
       self->replies_without_tool++;

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "viva-exam-context.h"
+#include "viva-exam-leak-guard.h"
 #include "viva-exam-private.h"
 #include "viva-examiner.h"
 
@@ -79,6 +80,14 @@ struct _VivaExaminer
    * problem (`pack`) only when continuing a checkpoint of an older Viva. */
   JsonObject        *pack_ref;
   JsonNode          *problem_pack;
+
+  /* The leak guard, and the reply streaming through it (content,
+   * reasoning): what arrived, how much of it has been shown. */
+  VivaExamLeakGuard *leak_guard;
+  GString           *stream_text[2];
+  gsize              stream_shown[2];
+  gboolean           stream_withholding[2];
+  guint              n_withheld;
 
   VivaExamPhase      phase;
   GTask             *task;
@@ -156,6 +165,13 @@ const char   *_viva_examiner_get_system_prompt  (VivaExaminer       *self);
 void          _viva_examiner_trace_request      (VivaExaminer       *self,
                                                  const char         *event,
                                                  guint               iteration);
+
+/* The leak guard at the edges (viva-examiner-leaks.c) */
+void             _viva_examiner_guard_delta     (VivaExaminer        *self,
+                                                 const VivaChatDelta *delta);
+VivaChatMessage *_viva_examiner_guard_reply     (VivaExaminer        *self,
+                                                 VivaChatReply       *reply,
+                                                 JsonObject          *trace_json);
 
 /* Tool dispatch (viva-examiner-dispatch.c) */
 void          _viva_examiner_start_call         (VivaExaminer       *self,

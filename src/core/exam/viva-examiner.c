@@ -36,6 +36,7 @@ enum {
   PROP_LANGUAGE,
   PROP_PACK_ID,
   PROP_SESSION,
+  PROP_N_WITHHELD,
   N_PROPS
 };
 
@@ -120,6 +121,10 @@ viva_examiner_finalize (GObject *object)
   g_clear_pointer (&self->problem_hash, g_free);
   g_clear_pointer (&self->problem_pack, json_node_unref);
   g_clear_pointer (&self->pack_ref, json_object_unref);
+  g_clear_pointer (&self->leak_guard, _viva_exam_leak_guard_free);
+  for (guint i = 0; i < G_N_ELEMENTS (self->stream_text); i++)
+    if (self->stream_text[i] != NULL)
+      g_string_free (self->stream_text[i], TRUE);
 
   G_OBJECT_CLASS (viva_examiner_parent_class)->finalize (object);
 }
@@ -176,6 +181,10 @@ viva_examiner_get_property (GObject    *object,
 
     case PROP_SESSION:
       g_value_set_object (value, viva_examiner_get_session (self));
+      break;
+
+    case PROP_N_WITHHELD:
+      g_value_set_uint (value, viva_examiner_get_n_withheld (self));
       break;
 
     default:
@@ -290,6 +299,17 @@ viva_examiner_class_init (VivaExaminerClass *klass)
   properties[PROP_SESSION] =
     g_param_spec_object ("session", NULL, NULL, VIVA_TYPE_EXAM_SESSION,
                          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+
+  /**
+   * VivaExaminer:n-withheld:
+   *
+   * Passages the leak guard kept from the student because they repeated
+   * the reference solution or a hidden test (the verdict's `withheld` has
+   * the count when the verdict was recorded; follow-ups may add more).
+   */
+  properties[PROP_N_WITHHELD] =
+    g_param_spec_uint ("n-withheld", NULL, NULL, 0, G_MAXUINT, 0,
+                       G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
@@ -731,6 +751,18 @@ viva_examiner_get_messages (VivaExaminer *self)
 {
   g_return_val_if_fail (VIVA_IS_EXAMINER (self), NULL);
   return self->messages;
+}
+
+/**
+ * viva_examiner_get_n_withheld:
+ *
+ * Returns: passages withheld from the student by the leak guard so far
+ */
+guint
+viva_examiner_get_n_withheld (VivaExaminer *self)
+{
+  g_return_val_if_fail (VIVA_IS_EXAMINER (self), 0);
+  return self->n_withheld;
 }
 
 /**

@@ -65,6 +65,7 @@ void                  viva_examiner_set_session          (VivaExaminer         *
 const char           *viva_examiner_get_pack_id          (VivaExaminer         *self);
 void                  viva_examiner_set_pack_id          (VivaExaminer         *self,
                                                           const char           *pack_id);
+guint                 viva_examiner_get_n_withheld       (VivaExaminer         *self);
 void                  viva_examiner_set_pack_ref         (VivaExaminer         *self,
                                                           JsonObject           *pack_ref);
 const char           *viva_examiner_get_language         (VivaExaminer         *self);

@@ -1,0 +1,263 @@
+/* viva-examiner-leaks.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include "viva-examiner-private.h"
+
+/* The leak guard at the examiner's edges (the guard itself is
+ * viva-exam-leak-guard.c). Streamed text is shown only once settled, so a
+ * passage is withheld before its first character reaches the student; a
+ * reply's words and the student-facing arguments of its tool calls
+ * (a question, a message, the verdict's comment) are filtered before they
+ * enter the transcript, the checkpoint, the trace or a signal. Each
+ * withheld passage is counted (viva_examiner_get_n_withheld(), the
+ * verdict's `withheld`) and traced as `leak_withheld`, without its text. */
+
+/* Which argument of a tool reaches the student. */
+static const char *
+shown_argument (const char *tool)
+{
+  if (g_strcmp0 (tool, "askStudent") == 0)
+    return "question";
+  if (g_strcmp0 (tool, "message") == 0)
+    return "text";
+  if (g_strcmp0 (tool, "finishDefense") == 0)
+    return "comment";
+  return NULL;
+}
+
+static VivaExamLeakGuard *
+guard (VivaExaminer *self)
+{
+  if (self->leak_guard == NULL)
+    self->leak_guard = _viva_exam_leak_guard_new (self->problem);
+
+  return self->leak_guard;
+}
+
+static void
+record (VivaExaminer *self,
+        const char   *where,
+        GArray       *ranges)
+{
+  JsonObject *data;
+  gsize characters = 0;
+
+  if (ranges->len == 0)
+    return;
+
+  for (guint i = 0; i < ranges->len; i++)
+    characters += g_array_index (ranges, VivaExamLeakRange, i).end - g_array_index (ranges, VivaExamLeakRange, i).start;
+
+  self->n_withheld += ranges->len;
+  g_object_notify (G_OBJECT (self), "n-withheld");
+
+  data = json_object_new ();
+  json_object_set_string_member (data, "where", where);
+  json_object_set_int_member (data, "passages", ranges->len);
+  json_object_set_int_member (data, "characters", characters);
+  _viva_examiner_trace (self, "leak_withheld", data);
+}
+
+/* Returns: (transfer full) (nullable): @text without its leaks, or %NULL
+ *   when nothing was withheld */
+static char *
+filter (VivaExaminer *self,
+        const char   *text,
+        const char   *where)
+{
+  g_autoptr(GArray) ranges = NULL;
+
+  if (text == NULL)
+    return NULL;
+
+  ranges = _viva_exam_leak_guard_find (guard (self), text, strlen (text), self->code_snapshot);
+  if (ranges->len == 0)
+    return NULL;
+
+  record (self, where, ranges);
+  return _viva_exam_leak_guard_apply (text, strlen (text), ranges);
+}
+
+static void
+emit_text (VivaExaminer      *self,
+           VivaChatDeltaKind  kind,
+           const char        *text)
+{
+  VivaChatDelta delta = { 0 };
+
+  delta.kind = kind;
+  delta.text = text;
+  _viva_examiner_emit (self, DELTA, &delta);
+}
+
+/* Shows what has settled of one streaming text, up to @limit, withheld
+ * passages as one note each. */
+static void
+show_until (VivaExaminer *self,
+            guint         which,
+            GArray       *ranges,
+            gsize         limit)
+{
+  GString *raw = self->stream_text[which];
+  g_autoptr(GString) out = g_string_new (NULL);
+  gsize pos = self->stream_shown[which];
+
+  while (pos < limit)
+    {
+      const VivaExamLeakRange *inside = NULL;
+      gsize next = limit;
+
+      for (guint i = 0; i < ranges->len; i++)
+        {
+          const VivaExamLeakRange *range = &g_array_index (ranges, VivaExamLeakRange, i);
+
+          if (range->start <= pos && pos < range->end)
+            inside = range;
+          else if (range->start > pos)
+            next = MIN (next, range->start);
+        }
+
+      if (inside != NULL)
+        {
+          /* A passage that grew past where it was cut is the same one. */
+          if (!self->stream_withholding[which])
+            g_string_append (out, _viva_exam_leak_guard_note ());
+          self->stream_withholding[which] = TRUE;
+          pos = inside->end;
+          continue;
+        }
+
+      g_string_append_len (out, raw->str + pos, next - pos);
+      self->stream_withholding[which] = FALSE;
+      pos = next;
+    }
+
+  self->stream_shown[which] = MAX (pos, self->stream_shown[which]);
+  if (out->len > 0)
+    emit_text (self, which == 0 ? VIVA_CHAT_DELTA_CONTENT : VIVA_CHAT_DELTA_REASONING, out->str);
+}
+
+/* A streamed delta: content and reasoning pass the guard; the rest goes
+ * out as it came. */
+void
+_viva_examiner_guard_delta (VivaExaminer        *self,
+                            const VivaChatDelta *delta)
+{
+  g_autoptr(GArray) ranges = NULL;
+  guint which;
+  GString *raw;
+
+  if ((delta->kind != VIVA_CHAT_DELTA_CONTENT && delta->kind != VIVA_CHAT_DELTA_REASONING) ||
+      delta->text == NULL)
+    return _viva_examiner_emit (self, DELTA, delta);
+
+  which = delta->kind == VIVA_CHAT_DELTA_CONTENT ? 0 : 1;
+  if (self->stream_text[which] == NULL)
+    self->stream_text[which] = g_string_new (NULL);
+  raw = self->stream_text[which];
+  g_string_append (raw, delta->text);
+
+  ranges = _viva_exam_leak_guard_find (guard (self), raw->str, raw->len, self->code_snapshot);
+  show_until (self, which, ranges, _viva_exam_leak_guard_settled (raw->str, raw->len));
+}
+
+static void
+stream_reset (VivaExaminer *self)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (self->stream_text); i++)
+    {
+      if (self->stream_text[i] != NULL)
+        g_string_truncate (self->stream_text[i], 0);
+      self->stream_shown[i] = 0;
+      self->stream_withholding[i] = FALSE;
+    }
+}
+
+/**
+ * _viva_examiner_guard_reply:
+ * @trace_json: (nullable): the reply as traced, made to match
+ *
+ * The end of a reply: the rest of its streamed text is shown, and the
+ * message the transcript keeps is the reply's without its leaks — in its
+ * words and in what its tool calls would show the student.
+ *
+ * Returns: (transfer full): the assistant message to keep
+ */
+VivaChatMessage *
+_viva_examiner_guard_reply (VivaExaminer  *self,
+                            VivaChatReply *reply,
+                            JsonObject    *trace_json)
+{
+  g_autoptr(VivaChatMessage) original = viva_chat_reply_to_message (reply);
+  GPtrArray *calls = viva_chat_message_get_tool_calls (original);
+  g_autoptr(GPtrArray) kept = g_ptr_array_new_with_free_func ((GDestroyNotify)viva_tool_call_free);
+  g_autofree char *content = NULL;
+  g_autofree char *reasoning = NULL;
+  gboolean changed = FALSE;
+
+  for (guint which = 0; which < G_N_ELEMENTS (self->stream_text); which++)
+    if (self->stream_text[which] != NULL && self->stream_text[which]->len > 0)
+      {
+        g_autoptr(GArray) ranges = _viva_exam_leak_guard_find (guard (self), self->stream_text[which]->str,
+                                                               self->stream_text[which]->len,
+                                                               self->code_snapshot);
+
+        show_until (self, which, ranges, self->stream_text[which]->len);
+      }
+  stream_reset (self);
+
+  content = filter (self, viva_chat_message_get_content (original), "content");
+  reasoning = filter (self, viva_chat_reply_get_reasoning (reply), "reasoning");
+  changed = content != NULL;
+
+  for (guint i = 0; calls != NULL && i < calls->len; i++)
+    {
+      const VivaToolCall *call = g_ptr_array_index (calls, i);
+      const char *member = shown_argument (viva_tool_call_get_name (call));
+      g_autoptr(JsonNode) node = member ? json_from_string (viva_tool_call_get_arguments (call), NULL) : NULL;
+      g_autofree char *cleaned = NULL;
+
+      if (node != NULL && JSON_NODE_HOLDS_OBJECT (node) &&
+          json_object_has_member (json_node_get_object (node), member) &&
+          JSON_NODE_HOLDS_VALUE (json_object_get_member (json_node_get_object (node), member)) &&
+          (cleaned = filter (self, json_object_get_string_member (json_node_get_object (node), member),
+                             viva_tool_call_get_name (call))))
+        {
+          g_autofree char *arguments = NULL;
+
+          json_object_set_string_member (json_node_get_object (node), member, cleaned);
+          arguments = json_to_string (node, FALSE);
+          g_ptr_array_add (kept, viva_tool_call_new (viva_tool_call_get_id (call), viva_tool_call_get_name (call),
+                                                     arguments));
+          changed = TRUE;
+        }
+      else
+        g_ptr_array_add (kept, viva_tool_call_copy (call));
+    }
+
+  if (trace_json != NULL)
+    {
+      if (content != NULL)
+        json_object_set_string_member (trace_json, "content", content);
+      if (reasoning != NULL)
+        json_object_set_string_member (trace_json, "reasoning", reasoning);
+      if (changed && json_object_has_member (trace_json, "tool_calls"))
+        {
+          JsonArray *traced = json_object_get_array_member (trace_json, "tool_calls");
+
+          for (guint i = 0; i < kept->len && i < json_array_get_length (traced); i++)
+            json_object_set_string_member (json_array_get_object_element (traced, i), "arguments",
+                                           viva_tool_call_get_arguments (g_ptr_array_index (kept, i)));
+        }
+    }
+
+  if (!changed)
+    return g_steal_pointer (&original);
+
+  return viva_chat_message_new_assistant (content ? content : viva_chat_message_get_content (original),
+                                          kept->len > 0 ? kept : NULL);
+}
