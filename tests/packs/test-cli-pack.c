@@ -138,7 +138,7 @@ test_invalid (void)
 
   g_assert_cmpint (run->status, ==, 1);
   g_assert_nonnull (strstr (run->out,
-                            "error: problems[0].tests[0].code: missing — each test needs Python code that raises on failure\n"));
+                            "error: problems[0].tests[0].code: missing — each test needs a “call” judged by the grader, or old-style Python “code” that raises on failure\n"));
   g_assert_nonnull (strstr (run->out, "not a valid pack, 1 error"));
 
   g_assert_cmpint (json->status, ==, 1);

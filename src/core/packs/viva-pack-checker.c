@@ -8,13 +8,15 @@
 #include <glib/gi18n.h>
 
 #include "viva-pack-checker.h"
+#include "viva-problem-grade.h"
 
 /* A problem proves itself: its reference solution passes every hidden test
  * and its starter code fails at least one (an explain problem's starter is
- * the code under discussion, so it is not held to that). Each pairing of a
- * subject with a test runs in the worker in a fresh namespace, so one test
- * cannot lean on what another defined. Runs go one at a time, in pack
- * order, and each is announced by ::checked as it ends. */
+ * the code under discussion, so it is not held to that). Both are judged by
+ * the grader exactly as a student's code is (viva_problem_grade_async():
+ * fresh workers, structured tests judged outside the process), so a
+ * reference that exits early or never returns a value fails. Gradings go one
+ * at a time, in pack order, and each test is announced by ::checked. */
 
 struct _VivaPackChecker
 {
@@ -172,10 +174,8 @@ viva_pack_checker_init (VivaPackChecker *self)
 
 /**
  * viva_pack_checker_new:
- * @runner: (nullable): the runner to use, or %NULL for a runner of its own
- *
- * Each check resets the runner's namespace, so never pass the runner behind
- * the student's console: what they defined would vanish.
+ * @runner: (nullable): kept for the property; checks no longer run on it,
+ *   but through the grader in workers of their own
  *
  * Returns: (transfer full): a new checker
  */
@@ -210,7 +210,8 @@ viva_pack_checker_get_timeout (VivaPackChecker *self)
 
 /**
  * viva_pack_checker_set_timeout:
- * @timeout_ms: how long one run may take
+ * @timeout_ms: kept for the property; each test of a grading has
+ *   %VIVA_GRADER_TIMEOUT_MS
  */
 void
 viva_pack_checker_set_timeout (VivaPackChecker *self,
@@ -230,18 +231,15 @@ typedef struct
 {
   VivaProblem          *problem;
   guint                 problem_index;
-  guint                 slot;          /* index into CheckData.starter_passes */
   VivaPackCheckSubject  subject;
-  guint                 test_index;
-  gboolean              last_of_problem;
 } Job;
 
 typedef struct
 {
   GPtrArray *jobs;
   guint      next;
-  GArray    *starter_passes;   /* guint per problem */
   GPtrArray *issues;
+  gint64     started_us;
 } CheckData;
 
 static void
@@ -259,7 +257,6 @@ check_data_free (gpointer data)
   CheckData *cd = data;
 
   g_clear_pointer (&cd->jobs, g_ptr_array_unref);
-  g_clear_pointer (&cd->starter_passes, g_array_unref);
   g_clear_pointer (&cd->issues, g_ptr_array_unref);
   g_free (cd);
 }
@@ -269,26 +266,17 @@ add_jobs (CheckData   *cd,
           VivaProblem *problem,
           guint        problem_index)
 {
-  guint n_tests = viva_problem_get_n_tests (problem);
-  guint slot = cd->starter_passes->len;
   gboolean starter = viva_problem_get_problem_type (problem) != VIVA_PROBLEM_EXPLAIN;
-  guint zero = 0;
-
-  g_array_append_val (cd->starter_passes, zero);
 
   for (guint pass = 0; pass < (starter ? 2 : 1); pass++)
-    for (guint i = 0; i < n_tests; i++)
-      {
-        Job *job = g_new0 (Job, 1);
+    {
+      Job *job = g_new0 (Job, 1);
 
-        job->problem = g_object_ref (problem);
-        job->problem_index = problem_index;
-        job->slot = slot;
-        job->subject = pass == 0 ? VIVA_PACK_CHECK_REFERENCE : VIVA_PACK_CHECK_STARTER;
-        job->test_index = i;
-        job->last_of_problem = (pass == (starter ? 1u : 0u)) && i + 1 == n_tests;
-        g_ptr_array_add (cd->jobs, job);
-      }
+      job->problem = g_object_ref (problem);
+      job->problem_index = problem_index;
+      job->subject = pass == 0 ? VIVA_PACK_CHECK_REFERENCE : VIVA_PACK_CHECK_STARTER;
+      g_ptr_array_add (cd->jobs, job);
+    }
 }
 
 static void run_next (GTask *task);
@@ -306,149 +294,112 @@ add_issue (CheckData     *cd,
   g_ptr_array_add (cd->issues, viva_pack_issue_new (code, VIVA_PACK_ISSUE_ERROR, path, owned));
 }
 
+static VivaRunStatus
+status_from_grade (const char *status)
+{
+  if (g_str_equal (status, "passed"))
+    return VIVA_RUN_STATUS_OK;
+  if (g_str_equal (status, "timeout"))
+    return VIVA_RUN_STATUS_TIMEOUT;
+  if (g_str_equal (status, "crashed"))
+    return VIVA_RUN_STATUS_CRASHED;
+  return VIVA_RUN_STATUS_ERROR;
+}
+
+/* One grading's tests, as checks and issues. */
 static void
-record (GTask         *task,
-        Job           *job,
-        VivaRunResult *result)
+record (GTask           *task,
+        Job             *job,
+        VivaGradeReport *report,
+        double           duration_ms)
 {
   VivaPackChecker *self = g_task_get_source_object (task);
   CheckData *cd = g_task_get_task_data (task);
-  const VivaProblemTest *test = viva_problem_get_test (job->problem, job->test_index);
-  g_autoptr(VivaPackCheck) check = g_new0 (VivaPackCheck, 1);
+  const char *problem_id = viva_problem_get_id (job->problem);
+  guint n = viva_grade_report_get_n_tests (report);
 
-  check->problem_id = g_strdup (viva_problem_get_id (job->problem));
-  check->problem_index = job->problem_index;
-  check->subject = job->subject;
-  check->test_name = g_strdup (test->name);
-  check->test_index = job->test_index;
-  check->status = viva_run_result_get_status (result);
-  check->passed = check->status == VIVA_RUN_STATUS_OK;
-  check->error_type = g_strdup (viva_run_result_get_error_type (result));
-  check->error_message = g_strdup (viva_run_result_get_error_message (result));
-  check->error_line = viva_run_result_get_error_line (result);
-  check->duration_ms = viva_run_result_get_duration_ms (result);
-
-  if (job->subject == VIVA_PACK_CHECK_REFERENCE && !check->passed)
+  for (guint i = 0; i < n; i++)
     {
-      g_autofree char *why = NULL;
+      const VivaGradeTest *test = viva_grade_report_get_test (report, i);
+      g_autoptr(VivaPackCheck) check = g_new0 (VivaPackCheck, 1);
 
-      if (check->status == VIVA_RUN_STATUS_ERROR)
-        why = g_strdup_printf ("%s: %s", check->error_type ? check->error_type : "Exception",
-                               check->error_message ? check->error_message : "");
-      else
-        why = g_strdup (viva_run_result_get_summary (result) ? viva_run_result_get_summary (result)
-                                                             : viva_run_status_to_string (check->status));
+      check->problem_id = g_strdup (problem_id);
+      check->problem_index = job->problem_index;
+      check->subject = job->subject;
+      check->test_name = g_strdup (test->name);
+      check->test_index = i;
+      check->status = status_from_grade (test->status);
+      check->passed = test->passed;
+      check->error_type = test->passed ? NULL : g_strdup (test->status);
+      check->error_message = test->passed ? NULL : g_strdup (test->message);
+      check->duration_ms = duration_ms / MAX (n, 1);
 
-      add_issue (cd, VIVA_PACK_ERROR_REFERENCE_FAILS, job->problem_index, "reference_solution",
-                 g_strdup_printf (_("fails test “%s” (%s) — in problem “%s”, the reference solution must pass every test; fix the solution or the test"),
-                                  test->name, why, check->problem_id));
+      if (job->subject == VIVA_PACK_CHECK_REFERENCE && !check->passed)
+        add_issue (cd, VIVA_PACK_ERROR_REFERENCE_FAILS, job->problem_index, "reference_solution",
+                   g_strdup_printf (_("fails test “%s” (%s) — in problem “%s”, the reference solution must pass every test; fix the solution or the test"),
+                                    test->name, test->message, problem_id));
+
+      g_signal_emit (self, signals[CHECKED], 0, check);
     }
 
-  if (job->subject == VIVA_PACK_CHECK_STARTER && check->passed)
-    g_array_index (cd->starter_passes, guint, job->slot)++;
-
-  if (job->last_of_problem && job->subject == VIVA_PACK_CHECK_STARTER &&
-      g_array_index (cd->starter_passes, guint, job->slot) == viva_problem_get_n_tests (job->problem))
+  if (job->subject == VIVA_PACK_CHECK_STARTER && n > 0 && viva_grade_report_get_n_passed (report) == n)
     add_issue (cd, VIVA_PACK_ERROR_STARTER_PASSES, job->problem_index, "starter_code",
                g_strdup_printf (_("passes every test — in problem “%s”, the student would start with the problem solved; leave part of the work out of the starter code or add a test it fails"),
-                                check->problem_id));
-
-  g_signal_emit (self, signals[CHECKED], 0, check);
+                                problem_id));
 }
 
 static void
-inject_cb (GObject      *object,
-           GAsyncResult *result,
-           gpointer      user_data)
-{
-  g_autoptr(GTask) task = user_data;
-  CheckData *cd = g_task_get_task_data (task);
-  g_autoptr(VivaRunResult) run = NULL;
-  g_autoptr(GError) error = NULL;
-
-  if (g_task_return_error_if_cancelled (task))
-    return;
-
-  if (!(run = viva_runner_inject_finish (VIVA_RUNNER (object), result, &error)))
-    return g_task_return_error (task, g_steal_pointer (&error));
-
-  record (task, g_ptr_array_index (cd->jobs, cd->next - 1), run);
-  run_next (g_steal_pointer (&task));
-}
-
-static void
-reset_cb (GObject      *object,
+grade_cb (GObject      *object,
           GAsyncResult *result,
           gpointer      user_data)
 {
   g_autoptr(GTask) task = user_data;
-  VivaPackChecker *self = g_task_get_source_object (task);
   CheckData *cd = g_task_get_task_data (task);
+  g_autoptr(VivaGradeReport) report = NULL;
   g_autoptr(GError) error = NULL;
-  GCancellable *cancellable;
-  Job *job;
-  const char *code;
 
   if (g_task_return_error_if_cancelled (task))
     return;
 
-  if (!viva_runner_reset_finish (VIVA_RUNNER (object), result, &error))
+  if (!(report = viva_problem_grade_finish (VIVA_PROBLEM (object), result, &error)))
     return g_task_return_error (task, g_steal_pointer (&error));
 
-  job = g_ptr_array_index (cd->jobs, cd->next - 1);
-  code = job->subject == VIVA_PACK_CHECK_REFERENCE
-    ? viva_problem_get_reference (job->problem)
-    : viva_problem_get_starter_code (job->problem);
-
-  cancellable = g_task_get_cancellable (task);
-  viva_runner_inject_async (self->runner, code ? code : "",
-                            viva_problem_get_test (job->problem, job->test_index)->code,
-                            self->timeout_ms, cancellable, inject_cb, g_steal_pointer (&task));
+  record (task, g_ptr_array_index (cd->jobs, cd->next - 1), report,
+          (g_get_monotonic_time () - cd->started_us) / 1000.0);
+  run_next (g_steal_pointer (&task));
 }
 
+/* Each reference and starter goes through the grader, as a student's code
+ * does: fresh workers, structured tests judged outside the process, so a
+ * reference that only exits early or never returns fails. */
 static void
 run_next (GTask *task)
 {
-  VivaPackChecker *self = g_task_get_source_object (task);
   CheckData *cd = g_task_get_task_data (task);
   g_autoptr(GTask) owned = task;
   GCancellable *cancellable;
+  const char *code;
+  Job *job;
 
   if (cd->next == cd->jobs->len)
     return g_task_return_pointer (owned, g_ptr_array_ref (cd->issues), (GDestroyNotify)g_ptr_array_unref);
 
-  cd->next++;
+  job = g_ptr_array_index (cd->jobs, cd->next++);
+  code = job->subject == VIVA_PACK_CHECK_REFERENCE
+    ? viva_problem_get_reference (job->problem)
+    : viva_problem_get_starter_code (job->problem);
 
-  /* A fresh namespace, same process: a new process per run would multiply
-   * the check's time for no extra isolation between trusted pack code. */
   cancellable = g_task_get_cancellable (owned);
-  viva_runner_reset_async (self->runner, FALSE, cancellable, reset_cb, g_steal_pointer (&owned));
-}
-
-static void
-start_cb (GObject      *object,
-          GAsyncResult *result,
-          gpointer      user_data)
-{
-  g_autoptr(GTask) task = user_data;
-  g_autoptr(GError) error = NULL;
-
-  if (g_task_return_error_if_cancelled (task))
-    return;
-
-  if (!viva_runner_start_finish (VIVA_RUNNER (object), result, &error))
-    return g_task_return_error (task, g_steal_pointer (&error));
-
-  run_next (g_steal_pointer (&task));
+  cd->started_us = g_get_monotonic_time ();
+  viva_problem_grade_async (job->problem, code ? code : "", cancellable,
+                            grade_cb, g_steal_pointer (&owned));
 }
 
 static void
 viva_pack_checker_start (VivaPackChecker *self,
                          GTask           *task)
 {
-  GCancellable *cancellable = g_task_get_cancellable (task);
-
-  viva_runner_start_async (self->runner, cancellable, start_cb, task);
+  run_next (task);
 }
 
 static GTask *
@@ -461,7 +412,6 @@ new_check_task (VivaPackChecker     *self,
   CheckData *cd = g_new0 (CheckData, 1);
 
   cd->jobs = g_ptr_array_new_with_free_func (job_free);
-  cd->starter_passes = g_array_new (FALSE, TRUE, sizeof (guint));
   cd->issues = viva_pack_issues_new ();
   g_task_set_task_data (task, cd, check_data_free);
 

@@ -140,6 +140,7 @@ typedef struct
   gboolean       *expected_done;
   guint           pending;
   gboolean        returned;
+  GError         *error;         /* a worker that could not run at all */
 } Grading;
 
 static void
@@ -151,6 +152,7 @@ grading_free (Grading *g)
       g_clear_object (&g->values[i]);
       g_clear_object (&g->expected[i]);
     }
+  g_clear_error (&g->error);
   g_free (g->outcomes);
   g_free (g->values);
   g_free (g->expected);
@@ -200,6 +202,14 @@ grading_runner_new (void)
   return runner;
 }
 
+static void
+grading_take_error (Grading      *g,
+                    const GError *error)
+{
+  if (g->error == NULL && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    g->error = g_error_copy (error);
+}
+
 /* Every test has its outcome: the report goes back. A cancelled grading
  * answers once, with the error, as soon as it is seen. */
 static void
@@ -225,6 +235,15 @@ grading_settle (GTask *task,
 
   if (g->pending > 0)
     return;
+
+  if (g->error != NULL)
+    {
+      /* No grade rather than a grade of errors: nothing was judged. */
+      g->returned = TRUE;
+      g_task_return_new_error (task, g->error->domain, g->error->code,
+                               _("The hidden tests could not be run: %s"), g->error->message);
+      return;
+    }
 
   report = viva_grade_report_new (g->threshold);
   for (guint i = 0; i < g->tests->len; i++)
@@ -338,6 +357,7 @@ judge_cb (GObject      *object,
 
   if (judged == NULL)
     {
+      grading_take_error (g, error);
       message = g_strdup_printf (_("The grader could not check this test (%s); it counts as failed."),
                                  error->message);
       grading_settle (job->task, job->index, outcome (g, job->index, TRUE, "error", message));
@@ -456,6 +476,8 @@ student_call_cb (GObject      *object,
       g_autofree char *message = g_strdup_printf (_("Your code could not be run for this test (%s); it counts as failed."),
                                                   error->message);
 
+      grading_take_error (g, error);
+
       grading_settle (job->task, job->index, outcome (g, job->index, TRUE, "error", message));
       return;
     }
@@ -470,8 +492,10 @@ reference_call_cb (GObject      *object,
 {
   g_autoptr(Job) job = user_data;
   Grading *g = g_task_get_task_data (job->task);
+  g_autoptr(GError) error = NULL;
 
-  g->expected[job->index] = _viva_runner_call_finish (VIVA_RUNNER (object), result, NULL);
+  if (!(g->expected[job->index] = _viva_runner_call_finish (VIVA_RUNNER (object), result, &error)))
+    grading_take_error (g, error);
   g->expected_done[job->index] = TRUE;
   grading_judge (job->task, job->index);
 }
@@ -490,6 +514,8 @@ legacy_cb (GObject      *object,
     {
       g_autofree char *message = g_strdup_printf (_("Your code could not be run for this test (%s); it counts as failed."),
                                                   error->message);
+
+      grading_take_error (g, error);
 
       grading_settle (job->task, job->index, outcome (g, job->index, FALSE, "error", message));
       return;
@@ -619,8 +645,9 @@ viva_grader_grade_async (VivaGrader          *self,
 /**
  * viva_grader_grade_finish:
  *
- * Returns: (transfer full): the report; %NULL with @error only when the
- *   grading was cancelled (a test that could not run fails, in the report)
+ * Returns: (transfer full): the report; %NULL with @error when the grading
+ *   was cancelled or a worker could not start at all (a test whose code
+ *   crashed, timed out or returned no value fails, in the report)
  */
 VivaGradeReport *
 viva_grader_grade_finish (VivaGrader    *self,
