@@ -286,7 +286,7 @@ test_warnings (void)
     "{\"format\": \"viva-pack/1\", \"id\": \"w\", \"title\": \"W\", \"problems\": [{"
     "\"id\": \"p\", \"title\": \"P\", \"type\": \"debug\", \"description\": \"d\", \"starter_code\": \"\","
     "\"hints\": \"typo\", \"hint\": \"h\", \"reference_solution\": \"pass\","
-    "\"tests\": [{\"name\": \"t\", \"code\": \"assert True\"}],"
+    "\"tests\": [{\"name\": \"t\", \"call\": \"1\", \"check\": \"assert result == 1\"}],"
     "\"questions\": [{\"question\": \"q\", \"points\": [\"a\"]}]}]}";
   g_autoptr(GBytes) bytes = g_bytes_new_static (text, strlen (text));
   g_autoptr(GPtrArray) issues = NULL;
@@ -420,8 +420,9 @@ test_round_trip (Fixture       *fixture,
 
   pack = viva_pack_new_from_bytes_full (bytes, &issues, &error);
   g_assert_no_error (error);
-  /* Four unknown keys, each a warning, none an error. */
-  g_assert_cmpuint (issues->len, ==, 4);
+  /* Four unknown keys and two tests of the old form, each a warning,
+   * none an error. */
+  g_assert_cmpuint (issues->len, ==, 6);
   g_assert_cmpuint (viva_pack_issues_count_errors (issues), ==, 0);
 
   viva_pack_set_title (pack, "A renamed pack");

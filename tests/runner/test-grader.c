@@ -19,6 +19,7 @@
 #include "viva-problem-grade.h"
 #include "viva-run-result.h"
 #include "viva-runner.h"
+#include "viva-core.h"
 #include "viva-test-util.h"
 
 static void
@@ -594,11 +595,42 @@ test_pack_old_format (void)
   g_assert_cmpstr (viva_grade_report_get_test (bad, 0)->message, ==, "The test failed: twice(4) is 8");
 }
 
+static void
+test_bundled (void)
+{
+  /* Every problem of the bundled pack, through the grader: the reference
+   * passes every test, judged outside its process, and the starter fails. */
+  g_autoptr(VivaPack) pack = viva_pack_new_bundled ();
+  GListModel *problems = viva_pack_get_problems (pack);
+
+  g_assert_cmpuint (g_list_model_get_n_items (problems), ==, 11);
+
+  for (guint i = 0; i < g_list_model_get_n_items (problems); i++)
+    {
+      g_autoptr(VivaProblem) problem = g_list_model_get_item (problems, i);
+      g_autoptr(VivaGradeReport) reference = grade_problem (problem, viva_problem_get_reference (problem));
+      g_autoptr(VivaGradeReport) starter = grade_problem (problem, viva_problem_get_starter_code (problem));
+      guint n = viva_problem_get_n_tests (problem);
+
+      g_test_message ("%s: %u tests, starter passes %u", viva_problem_get_id (problem), n,
+                      viva_grade_report_get_n_passed (starter));
+      g_assert_cmpuint (viva_problem_get_n_in_process_tests (problem), ==, 0);
+      for (guint j = 0; j < n; j++)
+        if (!viva_grade_report_get_test (reference, j)->passed)
+          g_error ("%s, %s: %s", viva_problem_get_id (problem), viva_grade_report_get_test (reference, j)->name,
+                   viva_grade_report_get_test (reference, j)->message);
+      g_assert_true (viva_grade_report_get_passed (reference));
+      g_assert_cmpuint (viva_grade_report_get_n_out_of_process (reference), ==, n);
+      g_assert_false (viva_grade_report_get_passed (starter));
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
 {
   g_test_init (&argc, &argv, NULL);
+  viva_core_init ();
 
   g_test_add_func ("/viva/grader/values", test_values);
   g_test_add_func ("/viva/grader/report-json", test_report_json);
@@ -621,6 +653,7 @@ main (int   argc,
   g_test_add_func ("/viva/grader/threshold", test_threshold);
   g_test_add_func ("/viva/grader/pack-structured", test_pack_structured);
   g_test_add_func ("/viva/grader/pack-old-format", test_pack_old_format);
+  g_test_add_func ("/viva/grader/bundled", test_bundled);
 
   return g_test_run ();
 }

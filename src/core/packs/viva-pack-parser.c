@@ -590,10 +590,11 @@ check_tests (JsonObject *problem,
                            _("each test needs a name the student sees when it fails"), issues);
       if (json_object_has_member (test, "call"))
         check_structured_test (test, path, issues);
-      else
-        check_string (test, path, "code", TRUE, FALSE,
-                      _("each test needs a “call” judged by the grader, or old-style Python “code” that raises on failure"),
-                      issues);
+      else if (check_string (test, path, "code", TRUE, FALSE,
+                             _("each test needs a “call” judged by the grader, or old-style Python “code” that raises on failure"),
+                             issues) != NULL)
+        add_issue (issues, VIVA_PACK_ERROR_INVALID, VIVA_PACK_ISSUE_WARNING, path,
+                   _("runs inside the student's process, where the student's code can change what the test sees — give it “setup”, “call” and “check” so that the grader judges it outside"));
       check_unknown_keys (test, path, known, issues);
 
       if (name != NULL)
