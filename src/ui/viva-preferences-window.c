@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "viva-eval-card-group.h"
 #include "viva-model-check.h"
 #include "viva-openai-model.h"
 #include "viva-preferences-window.h"
@@ -35,9 +36,11 @@ struct _VivaPreferencesWindow
   GtkAdjustment        *temperature_adjustment;
   AdwComboRow          *mode_row;
   AdwComboRow          *language_row;
+  VivaEvalCardGroup    *eval_card_group;
 
   VivaOpenAIModel      *model;
   GCancellable         *cancellable;
+  char                 *first_model;     /* the server's, when it listed one */
   guint                 filling : 1;
 };
 
@@ -94,6 +97,19 @@ viva_preferences_window_fill_models (VivaPreferencesWindow *self,
   self->filling = FALSE;
 }
 
+/* The report card follows the model the examiner would use: the chosen
+ * one, or the server's first. */
+static void
+viva_preferences_window_update_card (VivaPreferencesWindow *self)
+{
+  VivaSettings *settings = viva_settings_get_default ();
+  const char *model = viva_settings_get_model (settings);
+
+  if (model == NULL || *model == '\0')
+    model = self->first_model;
+  viva_eval_card_group_set_endpoint (self->eval_card_group, viva_settings_get_base_url (settings), model);
+}
+
 static void
 model_selected_cb (VivaPreferencesWindow *self)
 {
@@ -104,6 +120,7 @@ model_selected_cb (VivaPreferencesWindow *self)
 
   viva_settings_set_model (viva_settings_get_default (),
                            selected == 0 ? "" : gtk_string_list_get_string (self->model_list, selected));
+  viva_preferences_window_update_card (self);
 }
 
 static void
@@ -146,6 +163,9 @@ list_models_cb (GObject      *object,
   adw_action_row_set_subtitle (self->connection_row, status);
   adw_action_row_set_subtitle (ADW_ACTION_ROW (self->model_row), n > 0 ? "" : _("The server has no model yet: pull one, for example “ollama pull qwen2.5:7b”."));
   viva_preferences_window_fill_models (self, (const char * const *)names);
+  g_free (self->first_model);
+  self->first_model = g_strdup (names[0]);
+  viva_preferences_window_update_card (self);
 }
 
 static void
@@ -172,6 +192,9 @@ viva_preferences_window_test_connection (VivaPreferencesWindow *self)
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
   self->cancellable = g_cancellable_new ();
+
+  g_clear_pointer (&self->first_model, g_free);
+  viva_preferences_window_update_card (self);
 
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->connection_row), _("Connection"));
   adw_action_row_set_subtitle (self->connection_row, _("Asking the server…"));
@@ -204,6 +227,14 @@ check_cb (GObject      *object,
 
   gtk_spinner_set_spinning (self->check_spinner, FALSE);
   gtk_widget_set_sensitive (GTK_WIDGET (self->check_button), TRUE);
+  if (error == NULL && verdict == VIVA_MODEL_CHECK_CAN_EXAMINE)
+    {
+      g_autofree char *text = g_strdup_printf ("%s %s", viva_model_check_describe (verdict),
+                                               _("Run the short report card on the Report Card page to see how well it examines."));
+
+      adw_action_row_set_subtitle (self->check_row, text);
+      return;
+    }
   adw_action_row_set_subtitle (self->check_row,
                                error != NULL ? error->message : viva_model_check_describe (verdict));
 }
@@ -286,6 +317,7 @@ viva_preferences_window_dispose (GObject *object)
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
   g_clear_object (&self->model);
+  g_clear_pointer (&self->first_model, g_free);
 
   gtk_widget_dispose_template (GTK_WIDGET (object), VIVA_TYPE_PREFERENCES_WINDOW);
 
@@ -314,6 +346,7 @@ viva_preferences_window_class_init (VivaPreferencesWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, VivaPreferencesWindow, temperature_adjustment);
   gtk_widget_class_bind_template_child (widget_class, VivaPreferencesWindow, mode_row);
   gtk_widget_class_bind_template_child (widget_class, VivaPreferencesWindow, language_row);
+  gtk_widget_class_bind_template_child (widget_class, VivaPreferencesWindow, eval_card_group);
   gtk_widget_class_bind_template_callback (widget_class, base_url_apply_cb);
   gtk_widget_class_bind_template_callback (widget_class, test_clicked_cb);
   gtk_widget_class_bind_template_callback (widget_class, check_clicked_cb);
@@ -328,6 +361,7 @@ viva_preferences_window_init (VivaPreferencesWindow *self)
   VivaSettings *settings = viva_settings_get_default ();
   const char *language;
 
+  g_type_ensure (VIVA_TYPE_EVAL_CARD_GROUP);
   gtk_widget_init_template (GTK_WIDGET (self));
 
   gtk_editable_set_text (GTK_EDITABLE (self->base_url_row), viva_settings_get_base_url (settings));

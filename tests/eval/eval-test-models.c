@@ -169,6 +169,7 @@ respond (VivaTestServer        *server,
   g_autofree char *arguments = NULL;
   g_autofree char *marker = NULL;
   g_autofree char *comment = NULL;
+  VivaTestResponse *response;
   const char *tool;
 
   model->n_requests++;
@@ -242,7 +243,9 @@ respond (VivaTestServer        *server,
   json_builder_end_object (builder);
   arguments = object_text (builder);
 
-  return viva_test_response_new_chat_stream ("One step at a time.", NULL, tool, arguments);
+  response = viva_test_response_new_chat_stream ("One step at a time.", NULL, tool, arguments);
+  viva_test_response_set_header_delay (response, model->delay_ms);
+  return response;
 }
 
 void

@@ -26,6 +26,7 @@ typedef struct
   guint         fail_after;   /* answer 500 from this chat request on (0 = never) */
   guint         n_requests;
   const char   *comment;      /* the verdict's comment, or NULL for a plain one */
+  guint         delay_ms;     /* before each reply's headers */
 } EvalModel;
 
 void eval_model_serve (VivaTestServer *server,

@@ -30,6 +30,7 @@ typedef struct
   EvalModel        scripted;
   GPtrArray       *finished;   /* VivaEvalResult */
   guint            n_started;
+  GCancellable    *cancel_after_first;
 } Fixture;
 
 static void
@@ -80,6 +81,8 @@ on_case_finished (VivaEvaluation       *evaluation,
                   Fixture              *fixture)
 {
   g_ptr_array_add (fixture->finished, viva_eval_result_copy (result));
+  if (fixture->cancel_after_first != NULL)
+    g_cancellable_cancel (fixture->cancel_after_first);
 }
 
 static void
@@ -114,7 +117,7 @@ evaluate (Fixture       *fixture,
   g_signal_connect (evaluation, "case-finished", G_CALLBACK (on_case_finished), fixture);
   g_assert_cmpuint (viva_evaluation_get_n_total (evaluation), ==, cases->len * repeat);
 
-  viva_evaluation_run_async (evaluation, NULL, done_cb, &result);
+  viva_evaluation_run_async (evaluation, fixture->cancel_after_first, done_cb, &result);
   while (result == NULL)
     g_main_context_iteration (NULL, TRUE);
   card = viva_evaluation_run_finish (evaluation, result, &error);
@@ -305,6 +308,25 @@ test_server_fails (Fixture       *fixture,
 }
 
 static void
+test_stopped (Fixture       *fixture,
+              gconstpointer  data)
+{
+  g_autoptr(VivaEvalCard) card = NULL;
+
+  /* Stop as the first defense ends: the card comes back, saying so. */
+  fixture->cancel_after_first = g_cancellable_new ();
+  card = evaluate (fixture, EVAL_MODEL_STRICT, "kmeans", 1);
+  g_clear_object (&fixture->cancel_after_first);
+
+  g_assert_cmpint (viva_eval_card_get_stop (card), ==, VIVA_EVAL_STOP_CANCELLED);
+  g_assert_nonnull (viva_eval_card_get_stop_message (card));
+  g_assert_cmpuint (viva_eval_card_get_n_run (card), ==, 1);
+  g_assert_cmpstr (viva_eval_card_get_result (card, 0)->status, ==, "finished");
+  for (guint i = 1; i < 7; i++)
+    g_assert_cmpstr (viva_eval_card_get_result (card, i)->status, ==, "not-run");
+}
+
+static void
 test_card_round_trip (Fixture       *fixture,
                       gconstpointer  data)
 {
@@ -459,6 +481,7 @@ main (int   argc,
   ADD ("obedient-to-answers", test_obedient_to_answers);
   ADD ("no-tools", test_no_tools);
   ADD ("server-fails", test_server_fails);
+  ADD ("stopped", test_stopped);
   ADD ("card-round-trip", test_card_round_trip);
   ADD ("cli", test_cli);
 

@@ -586,6 +586,8 @@ viva_evaluation_run_async (VivaEvaluation      *self,
 
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, viva_evaluation_run_async);
+  /* A cancelled run still returns its card, saying it stopped. */
+  g_task_set_check_cancellable (task, FALSE);
   data = g_new0 (RunData, 1);
   data->card = viva_eval_card_new (self->base_url, self->model_name,
                                    viva_eval_corpus_get_id (self->corpus),
