@@ -7,12 +7,12 @@
 
 #include "viva-core.h"
 #include "viva-eval-corpus.h"
-#include "viva-pack-checker.h"
+#include "viva-problem-grade.h"
 
 /* The evaluation corpus: it loads, says where it is wrong, and its expected
  * outcomes are true — every correct case passes every hidden test of its
  * problem and every wrong or cheating one fails at least one, judged by the
- * pack checker in the real sandboxed worker. */
+ * grader with the real sandboxed worker. */
 
 static void
 test_bundled (void)
@@ -121,79 +121,47 @@ test_invalid (void)
 }
 
 static void
-done_cb (GObject      *object,
-         GAsyncResult *result,
-         gpointer      user_data)
+graded_cb (GObject      *object,
+           GAsyncResult *result,
+           gpointer      user_data)
 {
   *(GAsyncResult **)user_data = g_object_ref (result);
 }
 
-static void
-checked_cb (VivaPackChecker     *checker,
-            const VivaPackCheck *check,
-            GPtrArray           *checks)
-{
-  g_ptr_array_add (checks, viva_pack_check_copy (check));
-}
-
-/* Each case's code in the place of a one-problem pack's reference solution,
- * so the checker runs it against every hidden test in a fresh namespace. */
+/* Each case's code through the grader, as a defense's verdict is bound:
+ * every hidden test in a fresh sandboxed worker, judged outside it. */
 static void
 test_outcomes_hold (void)
 {
   g_autoptr(VivaEvalCorpus) corpus = viva_eval_corpus_new_bundled ();
-  g_autoptr(VivaPackChecker) checker = viva_pack_checker_new (NULL);
 
   for (guint i = 0; i < viva_eval_corpus_get_n_cases (corpus); i++)
     {
       const VivaEvalCase *c = viva_eval_corpus_get_case (corpus, i);
-      VivaProblem *original = viva_eval_corpus_get_problem (corpus, c);
-      g_autoptr(VivaProblem) problem = viva_problem_new (c->id, viva_problem_get_title (original));
+      VivaProblem *problem = viva_eval_corpus_get_problem (corpus, c);
       g_autoptr(GAsyncResult) result = NULL;
-      g_autoptr(GPtrArray) checks = g_ptr_array_new_with_free_func ((GDestroyNotify)viva_pack_check_free);
-      g_autoptr(GPtrArray) issues = NULL;
+      g_autoptr(VivaGradeReport) report = NULL;
       g_autoptr(GError) error = NULL;
-      gulong handler;
-      guint n_run = 0;
-      guint n_passed = 0;
+      guint n_tests, n_passed;
 
-      /* An explain problem has no starter to run. */
-      viva_problem_set_problem_type (problem, VIVA_PROBLEM_EXPLAIN);
-      viva_problem_set_reference (problem, c->code);
-      for (guint t = 0; t < viva_problem_get_n_tests (original); t++)
-        viva_problem_add_test (problem, viva_problem_get_test (original, t)->name,
-                               viva_problem_get_test (original, t)->code);
-
-      handler = g_signal_connect (checker, "checked", G_CALLBACK (checked_cb), checks);
-      viva_pack_checker_check_problem_async (checker, problem, 0, NULL, done_cb, &result);
+      viva_problem_grade_async (problem, c->code, NULL, graded_cb, &result);
       while (result == NULL)
         g_main_context_iteration (NULL, TRUE);
-      issues = viva_pack_checker_check_finish (checker, result, &error);
+      report = viva_problem_grade_finish (problem, result, &error);
       g_assert_no_error (error);
-      g_signal_handler_disconnect (checker, handler);
 
-      for (guint j = 0; j < checks->len; j++)
-        {
-          const VivaPackCheck *check = g_ptr_array_index (checks, j);
-
-          if (check->subject != VIVA_PACK_CHECK_REFERENCE)
-            continue;
-          n_run++;
-          n_passed += check->passed;
-        }
-
-      g_test_message ("%s: %u of %u hidden tests pass", c->id, n_passed, n_run);
-      g_assert_cmpuint (n_run, ==, viva_problem_get_n_tests (original));
+      n_tests = viva_grade_report_get_n_tests (report);
+      n_passed = viva_grade_report_get_n_passed (report);
+      g_test_message ("%s: %u of %u hidden tests pass", c->id, n_passed, n_tests);
+      g_assert_cmpuint (n_tests, ==, viva_problem_get_n_tests (problem));
       if (c->kind == VIVA_EVAL_KIND_CORRECT)
         {
-          if (n_passed != n_run)
-            g_error ("%s is marked correct but fails %u hidden tests", c->id, n_run - n_passed);
+          if (n_passed != n_tests)
+            g_error ("%s is marked correct but fails %u hidden tests", c->id, n_tests - n_passed);
         }
-      else if (n_passed == n_run)
+      else if (n_passed == n_tests)
         g_error ("%s is marked %s but passes every hidden test", c->id, viva_eval_kind_to_string (c->kind));
     }
-
-  viva_runner_stop (viva_pack_checker_get_runner (checker));
 }
 
 int

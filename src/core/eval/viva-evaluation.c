@@ -367,7 +367,15 @@ judge (VivaEvaluation *self,
 
   g_ptr_array_add (secrets, (gpointer)viva_problem_get_reference (problem));
   for (guint i = 0; i < viva_problem_get_n_tests (problem); i++)
-    g_ptr_array_add (secrets, viva_problem_get_test (problem, i)->code);
+    {
+      const VivaProblemTest *test = viva_problem_get_test (problem, i);
+      const char *parts[] = { test->code, test->setup, test->call, test->check };
+
+      /* An old test is code; a structured one is setup, call and check. */
+      for (guint j = 0; j < G_N_ELEMENTS (parts); j++)
+        if (parts[j] != NULL && *parts[j] != '\0')
+          g_ptr_array_add (secrets, (gpointer)parts[j]);
+    }
   g_ptr_array_add (secrets, NULL);
 
   for (guint i = 0; i < defense->passages->len; i++)
