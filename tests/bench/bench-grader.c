@@ -133,7 +133,7 @@ main (int   argc,
       worst = MAX (worst, g);
       g_array_append_val (all_graded, g);
       g_array_append_val (all_old, o);
-      g_print ("%-24s %6u %14.0f %14.0f %6.1f×\n", viva_problem_get_id (problem),
+      g_print ("%-24s %6u %14.0f %14.0f %6.1fx\n", viva_problem_get_id (problem),
                viva_problem_get_n_tests (problem), g, o, g / o);
     }
 
