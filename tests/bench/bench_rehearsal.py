@@ -50,8 +50,10 @@ def rehearse(url, students):
     cpu, hwm = 0.0, 0
     while proc.poll() is None:
         try:
-            cpu, hwm = proc_figures(proc.pid)
-        except (OSError, IndexError):
+            # A zombie has no memory left to report: keep the last figures.
+            now_cpu, now_hwm = proc_figures(proc.pid)
+            cpu, hwm = max(cpu, now_cpu), max(hwm, now_hwm)
+        except (OSError, IndexError, ValueError):
             pass
         time.sleep(0.05)
     out = proc.stdout.read()
