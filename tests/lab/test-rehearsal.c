@@ -9,6 +9,8 @@
 
 #include "viva-core.h"
 #include "viva-model-error.h"
+#include "viva-openai-model.h"
+#include "viva-scripted-student.h"
 #include "viva-pack.h"
 #include "viva-rehearsal.h"
 #include "viva-test-examiner.h"
@@ -288,6 +290,86 @@ test_interrupted (Fixture       *fixture,
                    json_object_get_int_member (summary, "failed"), ==, 16);
 }
 
+typedef struct
+{
+  VivaExamSession *session;
+  gboolean         checked;
+} BusyCheck;
+
+/* While the client waits, the checkpoint on disk is the one written before
+ * the request: a crash or a restart then resumes the defense there. */
+static void
+on_busy_check_checkpoint (VivaOpenAIModel *model,
+                          GParamSpec      *pspec,
+                          BusyCheck       *check)
+{
+  g_autofree char *path = NULL;
+  g_autofree char *text = NULL;
+  g_autoptr(JsonNode) node = NULL;
+  g_autoptr(GError) error = NULL;
+  JsonObject *checkpoint;
+
+  if (!viva_openai_model_get_busy (model) || check->checked)
+    return;
+
+  /* The writer thread may still hold it: wait for what was queued. */
+  {
+    g_autoptr(GAsyncResult) flushed = NULL;
+
+    viva_exam_session_flush_async (check->session, NULL, store_result, &flushed);
+    viva_test_run_until_result (&flushed);
+    g_assert_true (viva_exam_session_flush_finish (check->session, flushed, &error));
+  }
+
+  path = g_build_filename (viva_exam_session_get_dir (check->session), "checkpoint.json", NULL);
+  g_file_get_contents (path, &text, NULL, &error);
+  g_assert_no_error (error);
+  node = json_from_string (text, &error);
+  g_assert_no_error (error);
+  checkpoint = json_node_get_object (node);
+  g_assert_cmpstr (json_object_get_string_member (checkpoint, "phase"), ==, "model");
+  g_assert_cmpstr (json_object_get_string_member (checkpoint, "state"), ==, "thinking");
+  check->checked = TRUE;
+}
+
+static void
+test_busy_keeps_checkpoint (Fixture       *fixture,
+                            gconstpointer  data)
+{
+  g_autoptr(VivaPack) pack = viva_pack_new_bundled ();
+  VivaProblem *problem = viva_pack_find_problem (pack, "kmeans");
+  g_autoptr(VivaScriptedStudent) student = viva_scripted_student_new (problem, VIVA_STUDENT_VARIANT_REFERENCE);
+  g_autoptr(VivaOpenAIModel) model = viva_openai_model_new (fixture->base_url);
+  g_autoptr(VivaExaminer) examiner = NULL;
+  g_autoptr(VivaTestResponse) busy = viva_test_response_new_busy (503, 1);
+  g_autofree char *dir = g_dir_make_tmp ("viva-lab-XXXXXX", NULL);
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(VivaExamVerdict) verdict = NULL;
+  g_autoptr(GError) error = NULL;
+  BusyCheck check = { 0 };
+
+  viva_openai_model_set_model (model, "lab-model");
+  viva_test_server_queue (fixture->server, "POST", "/v1/chat/completions", busy);
+  viva_test_server_queue (fixture->server, "POST", "/v1/chat/completions", busy);
+  check.session = viva_exam_session_new (dir);
+  g_signal_connect (model, "notify::busy", G_CALLBACK (on_busy_check_checkpoint), &check);
+
+  examiner = viva_scripted_student_new_examiner (student, VIVA_CHAT_MODEL (model));
+  viva_examiner_set_session (examiner, check.session);
+  viva_scripted_student_defend_async (student, examiner, NULL, store_result, &result);
+  viva_test_run_until_result (&result);
+  verdict = viva_scripted_student_defend_finish (student, result, &error);
+  g_assert_no_error (error);
+
+  g_assert_true (check.checked);
+  g_assert_true (viva_exam_verdict_get_passed (verdict));
+  g_assert_cmpuint (viva_openai_model_get_n_retries (model), ==, 2);
+  g_assert_false (viva_openai_model_get_busy (model));
+
+  g_clear_object (&examiner);
+  g_clear_object (&check.session);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -304,6 +386,7 @@ main (int   argc,
   ADD ("wrong-model", test_wrong_model);
   ADD ("half-failing", test_half_failing);
   ADD ("interrupted", test_interrupted);
+  ADD ("busy-keeps-checkpoint", test_busy_keeps_checkpoint);
 
   return g_test_run ();
 }

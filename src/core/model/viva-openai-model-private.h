@@ -84,6 +84,13 @@ JsonNode *_viva_openai_model_get_json_finish (VivaOpenAIModel      *self,
                                               guint                *status,
                                               GError              **error);
 
+GBytes   *_viva_openai_model_build_body (VivaOpenAIModel      *self,
+                                        VivaChatRequest      *request,
+                                        const char           *model,
+                                        gboolean              native,
+                                        gboolean              dropped_temperature,
+                                        gboolean              dropped_stream_options);
+
 void      _viva_openai_model_stream_async    (VivaChatModel        *model,
                                               VivaChatRequest      *request,
                                               GCancellable         *cancellable,
