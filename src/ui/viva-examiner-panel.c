@@ -503,12 +503,12 @@ viva_examiner_panel_update (VivaExaminerPanel *self)
       break;
 
     case VIVA_EXAMINER_STATE_THINKING:
+      if (self->model_loading)
+        text = _("Loading the model… the first answer can take a minute");
       /* A lab's shared server with a queue: calm, counting, with Stop. */
-      if (model != NULL && viva_openai_model_get_busy (model))
+      else if (model != NULL && viva_openai_model_get_busy (model))
         text = busy_text = g_strdup_printf (_("The lab’s model server is busy — waiting (%u s)"),
                                             (guint)((g_get_monotonic_time () - viva_openai_model_get_busy_since (model)) / G_USEC_PER_SEC));
-      else if (self->model_loading)
-        text = _("Loading the model… the first answer can take a minute");
       else
         text = self->asking ? _("The examiner is answering…") : _("Thinking…");
       busy = TRUE;
