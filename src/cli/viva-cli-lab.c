@@ -53,8 +53,12 @@ progress_cb (gpointer user_data)
   guint seconds = (guint)((g_get_monotonic_time () - lab->started) / G_USEC_PER_SEC);
   g_autofree char *line = NULL;
 
-  /* Without a terminal, a line every ten seconds rather than a redraw. */
-  if (!lab->tty && (seconds == 0 || seconds % 10 != 0))
+  /* Without a terminal, a line every ten seconds rather than a redraw;
+   * nothing before the first student starts, so a server that is not
+   * there stays one line. */
+  if ((!lab->tty && (seconds == 0 || seconds % 10 != 0)) ||
+      viva_rehearsal_get_n_running (rehearsal) + viva_rehearsal_get_n_completed (rehearsal) +
+      viva_rehearsal_get_n_failed (rehearsal) == 0)
     return G_SOURCE_CONTINUE;
 
   line = g_strdup_printf (_("Rehearsal: %u running (%u waiting for a busy server), %u completed, %u failed — %u s"),
