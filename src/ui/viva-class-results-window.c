@@ -93,8 +93,10 @@ cell_text (VivaClassReport *report,
   switch (column)
     {
     case COLUMN_STUDENT:
-      return g_strdup (viva_class_report_get_readable (report) ? viva_class_report_get_student_name (report)
-                                                               : viva_class_report_get_path (report));
+      /* A file that is not a readable report is named by its file; the
+       * tooltip says why. */
+      return viva_class_report_get_readable (report) ? g_strdup (viva_class_report_get_student_name (report))
+                                                     : g_path_get_basename (viva_class_report_get_path (report));
     case COLUMN_ID: return g_strdup (viva_class_report_get_student_id (report));
     case COLUMN_PROBLEM: return g_strdup (viva_class_report_get_problem_title (report));
     case COLUMN_VERDICT:
