@@ -514,13 +514,19 @@ result_row_new (const char *icon_name,
   return row;
 }
 
-/* “AssertionError: message — line 3”, leaving out what is unknown. */
+/* The grader's sentence (“The test failed: message”), or “AssertionError:
+ * message — line 3”, leaving out what is unknown. */
 char *
 _viva_pack_editor_describe_failure (const VivaPackCheck *check)
 {
-  GString *text = g_string_new (check->error_type ? check->error_type
-                                                  : viva_run_status_to_string (check->status));
+  GString *text;
 
+  /* Checks come from the grader, whose message is a whole sentence. */
+  if (check->error_message != NULL && check->error_message[0] != '\0' && check->error_line <= 0)
+    return g_strdup (check->error_message);
+
+  text = g_string_new (check->error_type ? check->error_type
+                                         : viva_run_status_to_string (check->status));
   if (check->error_message != NULL && check->error_message[0] != '\0')
     g_string_append_printf (text, ": %s", check->error_message);
   if (check->error_line > 0)

@@ -276,7 +276,7 @@ passed = find_any(app, "label", lambda n: n.startswith("This problem passes its 
 tap.ok(passed is not None, "Validate runs the problem and it passes its checks")
 tap.ok(find_any(app, "label", lambda n: n == "Reference solution · test “test 1”", timeout=5) is not None,
        "each test's run is listed")
-tap.ok(find_any(app, "label", lambda n: n.startswith("Failed: AssertionError: double(2) should be 4"), timeout=5) is not None,
+tap.ok(find_any(app, "label", lambda n: n.startswith("Failed: The test failed: double(2) should be 4"), timeout=5) is not None,
        "the starter's failing run shows its error")
 tap.ok(find_any(app, "list item", lambda n: n == "Double a number, passes its checks", timeout=5) is not None,
        "the problem is marked as passing in the list")
