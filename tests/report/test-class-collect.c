@@ -10,11 +10,25 @@
 #include "viva-class-results.h"
 #include "viva-core.h"
 
-/* A classroom: four students defend the same problem through the real
+/* A classroom: five students defend the same problem through the real
  * viva-cli and worker with the offline examiner — one correct, one wrong,
  * one who swapped a correct solution into the report afterwards, one who
- * edited a wrong defense's report to say "pass" — and the teacher collects
- * the reports with viva-cli class collect --regrade. */
+ * edited a wrong defense's report to say "pass", one whose code cheats
+ * (its results claim to equal anything) — and the teacher collects the
+ * reports with viva-cli class collect --regrade. */
+
+#define CHEAT \
+  "class Anything(str):\n" \
+  "    def __eq__(self, other):\n" \
+  "        return True\n" \
+  "    def __ne__(self, other):\n" \
+  "        return False\n" \
+  "    __hash__ = str.__hash__\n" \
+  "\n" \
+  "\n" \
+  "def knn_predict(train_X, train_y, x, k):\n" \
+  "    return Anything(train_y[0])\n"
+
 
 static char *classroom;     /* a folder holding reports/ and the work files */
 static char *reports_dir;
@@ -122,7 +136,7 @@ defend (const char *name,
         const char *id,
         const char *code_member)
 {
-  g_autofree char *code = problem_part (code_member);
+  g_autofree char *code = code_member ? problem_part (code_member) : g_strdup (CHEAT);
   g_autofree char *code_path = g_build_filename (classroom, "code.py", NULL);
   g_autofree char *answers = g_build_filename (classroom, "answers.json", NULL);
   g_autofree char *sessions = g_build_filename (classroom, "sessions", NULL);
@@ -176,6 +190,7 @@ setup_classroom (void)
   g_autofree char *wrong = NULL;
   g_autofree char *swapped = NULL;
   g_autofree char *edited = NULL;
+  g_autofree char *cheat = NULL;
   g_autofree char *reference = NULL;
   g_autoptr(JsonNode) report = NULL;
   JsonObject *root, *verdict, *grade, *paste;
@@ -189,6 +204,7 @@ setup_classroom (void)
   wrong = defend ("Binh Tran", "s002", "starter_code");
   swapped = defend ("Chen Wei", "s003", "starter_code");
   edited = defend ("Dao Minh", "s004", "starter_code");
+  cheat = defend ("Eve Ngo", "s005", NULL);
 
   /* Chen pasted a classmate's solution into the report after a failed
    * defense. */
@@ -324,13 +340,13 @@ test_classroom (void)
   g_assert_cmpint (cli (args, &out), ==, 0);
 
   lines = g_strsplit (g_strstrip (out), "\n", -1);
-  g_assert_cmpuint (g_strv_length (lines), ==, 5);
-  summary = parse (lines[4]);
+  g_assert_cmpuint (g_strv_length (lines), ==, 6);
+  summary = parse (lines[5]);
   g_assert_cmpstr (json_object_get_string_member (json_node_get_object (summary), "event"), ==, "summary");
-  g_assert_cmpint (json_object_get_int_member (json_node_get_object (summary), "reports"), ==, 4);
-  g_assert_cmpint (json_object_get_int_member (json_node_get_object (summary), "students"), ==, 4);
-  g_assert_cmpint (json_object_get_int_member (json_node_get_object (summary), "flagged"), ==, 3);
-  for (guint i = 0; i < 4; i++)
+  g_assert_cmpint (json_object_get_int_member (json_node_get_object (summary), "reports"), ==, 5);
+  g_assert_cmpint (json_object_get_int_member (json_node_get_object (summary), "students"), ==, 5);
+  g_assert_cmpint (json_object_get_int_member (json_node_get_object (summary), "flagged"), ==, 4);
+  for (guint i = 0; i < 5; i++)
     {
       g_autoptr(JsonNode) event = parse (lines[i]);
       g_assert_cmpstr (json_object_get_string_member (json_node_get_object (event), "event"), ==, "row");
@@ -340,7 +356,7 @@ test_classroom (void)
   g_assert_true (g_str_has_prefix (csv, "student_name,student_id,pack,problem,session,status,verdict,score,"
                                         "hidden_passed,hidden_total,regraded_passed,regraded_total,flags"));
   rows = parse_csv (csv);
-  g_assert_cmpuint (rows->len, ==, 5);
+  g_assert_cmpuint (rows->len, ==, 6);
   header = g_ptr_array_index (rows, 0);
 
   /* Every student is in the table. */
@@ -373,6 +389,13 @@ test_classroom (void)
   g_assert_true (has_flag (CELL (row, "flags"), "regrade-mismatch"));
   g_assert_true (has_flag (CELL (row, "flags"), "verdict-contradicts-tests"));
   g_assert_nonnull (strstr (CELL (row, "note"), "Recorded 6/6, re-graded"));
+
+  /* The cheat got past the defense's own probes; judged where its code
+   * does not run, it passes no hidden test. */
+  row = row_of (rows, "s005");
+  g_assert_cmpstr (CELL (row, "student_name"), ==, "Eve Ngo");
+  g_assert_cmpstr (CELL (row, "regraded_passed"), ==, "0");
+  g_assert_true (has_flag (CELL (row, "flags"), "tests-failed"));
 }
 
 static void
@@ -504,7 +527,7 @@ test_exports (void)
   g_assert_true (g_file_get_contents (gradebook_path, &gradebook, NULL, NULL));
   rows = parse_csv (gradebook);
   header = g_ptr_array_index (rows, 0);
-  g_assert_cmpuint (rows->len, ==, 5);
+  g_assert_cmpuint (rows->len, ==, 6);
   g_assert_cmpuint (header->len, ==, 6);
   g_assert_cmpstr (g_ptr_array_index (header, 0), ==, "Student");
   g_assert_cmpstr (g_ptr_array_index (header, 1), ==, "ID");
@@ -524,7 +547,7 @@ test_exports (void)
   g_assert_true (g_file_get_contents (html_path, &html, NULL, NULL));
   g_assert_nonnull (strstr (html, "Binh Tran"));
   g_assert_nonnull (strstr (html, "Dao Minh"));
-  g_assert_nonnull (strstr (html, "4 reports from 4 students"));
+  g_assert_nonnull (strstr (html, "5 reports from 5 students"));
 }
 
 static void
