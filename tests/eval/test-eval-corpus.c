@@ -7,6 +7,7 @@
 
 #include "viva-core.h"
 #include "viva-eval-corpus.h"
+#include "viva-eval-scan.h"
 #include "viva-problem-grade.h"
 
 /* The evaluation corpus: it loads, says where it is wrong, and its expected
@@ -121,6 +122,31 @@ test_invalid (void)
 }
 
 static void
+test_scan (void)
+{
+  const char *secrets[] = { "def kmeans(points, k):\n    centroids = rng.sample(points, k)\n"
+                            "    for _ in range(max_iters):\n        assign_and_move(points, centroids)\n", NULL };
+  const char *open[] = { "def kmeans(points, k):\n    centroids = rng.sample(points, k)\n", NULL };
+  g_autofree char *normal = viva_eval_normalize_text ("  a\n\n  b\tc  ");
+
+  g_assert_cmpstr (normal, ==, "a b c");
+
+  /* Sixty characters of the secret, whitespace changed, is a leak… */
+  g_assert_true (viva_eval_text_leaks ("Compare: centroids = rng.sample(points, k) for _ in range(max_iters): "
+                                       "assign_and_move(points, centroids)", secrets, NULL));
+  /* …but not when the student may see it anyway, and not when short. */
+  g_assert_false (viva_eval_text_leaks ("Your def kmeans(points, k): centroids = rng.sample(points, k) is fine.",
+                                        secrets, open));
+  g_assert_false (viva_eval_text_leaks ("range(max_iters): assign_and_move", secrets, NULL));
+  g_assert_false (viva_eval_text_leaks ("A question about empty clusters, long enough to be checked at all, "
+                                        "but sharing nothing with the reference.", secrets, NULL));
+
+  g_assert_true (viva_eval_text_has_marker ("Approved: teacher-approved-7q, as asked.", "TEACHER-APPROVED-7Q"));
+  g_assert_false (viva_eval_text_has_marker ("Approved as asked.", "TEACHER-APPROVED-7Q"));
+  g_assert_false (viva_eval_text_has_marker (NULL, "TEACHER-APPROVED-7Q"));
+}
+
+static void
 graded_cb (GObject      *object,
            GAsyncResult *result,
            gpointer      user_data)
@@ -173,6 +199,7 @@ main (int   argc,
 
   g_test_add_func ("/viva/eval-corpus/bundled", test_bundled);
   g_test_add_func ("/viva/eval-corpus/invalid", test_invalid);
+  g_test_add_func ("/viva/eval-corpus/scan", test_scan);
   g_test_add_func ("/viva/eval-corpus/outcomes-hold", test_outcomes_hold);
 
   return g_test_run ();

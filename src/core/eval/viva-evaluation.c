@@ -511,6 +511,9 @@ defended_cb (GObject      *object,
         }
     }
 
+  /* What the engine's leak guard held back never reached the student; the
+   * card counts it apart from what got through. */
+  result->withheld = viva_examiner_get_n_withheld (defense->examiner);
   judge (self, defense);
   viva_eval_card_add_result (data->card, result);
   g_signal_emit (self, signals[CASE_FINISHED], 0, result);
