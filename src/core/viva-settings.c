@@ -32,6 +32,7 @@ enum {
   PROP_LAST_PROBLEM,
   PROP_TEACHER_MODE,
   PROP_RUN_WITHOUT_SANDBOX,
+  PROP_EXAM_FILE,
   N_PROPS
 };
 
@@ -40,6 +41,7 @@ struct _VivaSettings
   GObject    parent_instance;
   GSettings *settings;
   GValue     values[N_PROPS];
+  gboolean   fixed[N_PROPS];  /* set by an exam for this run, not stored */
 };
 
 
@@ -109,7 +111,8 @@ viva_settings_set_property (GObject      *object,
       return;
     }
 
-  if (g_param_values_cmp (pspec, VALUE (object, prop_id), value) == 0)
+  if (g_param_values_cmp (pspec, VALUE (object, prop_id), value) == 0 ||
+      ((VivaSettings *)object)->fixed[prop_id])
     return;
 
   g_value_copy (value, VALUE (object, prop_id));
@@ -211,6 +214,8 @@ viva_settings_class_init (VivaSettingsClass *klass)
    * sandbox when bubblewrap is missing or cannot start. */
   properties[PROP_RUN_WITHOUT_SANDBOX] =
     g_param_spec_boolean ("run-without-sandbox", NULL, NULL, FALSE, flags);
+  properties[PROP_EXAM_FILE] =
+    g_param_spec_string ("exam-file", NULL, NULL, "", flags);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
@@ -431,4 +436,81 @@ viva_settings_get_run_without_sandbox (VivaSettings *self)
   g_return_val_if_fail (VIVA_IS_SETTINGS (self), FALSE);
 
   return g_value_get_boolean (VALUE (self, PROP_RUN_WITHOUT_SANDBOX));
+}
+
+/**
+ * viva_settings_get_exam_file:
+ *
+ * Returns: the exam file a lab administrator set for every start, or ""
+ */
+const char *
+viva_settings_get_exam_file (VivaSettings *self)
+{
+  g_return_val_if_fail (VIVA_IS_SETTINGS (self), NULL);
+
+  return g_value_get_string (VALUE (self, PROP_EXAM_FILE));
+}
+
+/**
+ * viva_settings_is_exam_file_locked:
+ *
+ * Returns: whether the `exam-file` key is locked (dconf lockdown), so the
+ *   student cannot leave the exam
+ */
+gboolean
+viva_settings_is_exam_file_locked (VivaSettings *self)
+{
+  g_return_val_if_fail (VIVA_IS_SETTINGS (self), FALSE);
+
+  return self->settings != NULL && !g_settings_is_writable (self->settings, "exam-file");
+}
+
+/**
+ * viva_settings_fix:
+ * @name: a property (a key) of the settings
+ * @value: what it is for the rest of this run
+ *
+ * An exam fixes some settings (the examiner's endpoint, model, mode and
+ * language): the property takes @value and stops following GSettings, so
+ * the user's own settings are neither used nor overwritten, and
+ * viva_settings_is_fixed() tells Preferences to show it read-only. Setting
+ * a fixed property later is ignored. Main thread.
+ */
+void
+viva_settings_fix (VivaSettings *self,
+                   const char   *name,
+                   const GValue *value)
+{
+  GParamSpec *pspec;
+
+  g_return_if_fail (VIVA_IS_SETTINGS (self));
+  g_return_if_fail (name != NULL);
+
+  pspec = g_object_class_find_property (G_OBJECT_GET_CLASS (self), name);
+  g_return_if_fail (pspec != NULL);
+
+  if (self->settings != NULL && !self->fixed[pspec->param_id])
+    g_settings_unbind (self, name);
+
+  /* Set before marking it fixed, so this one change goes through. */
+  self->fixed[pspec->param_id] = FALSE;
+  g_object_set_property (G_OBJECT (self), name, value);
+  self->fixed[pspec->param_id] = TRUE;
+}
+
+/**
+ * viva_settings_is_fixed:
+ *
+ * Returns: whether an exam fixed @name with viva_settings_fix()
+ */
+gboolean
+viva_settings_is_fixed (VivaSettings *self,
+                        const char   *name)
+{
+  GParamSpec *pspec;
+
+  g_return_val_if_fail (VIVA_IS_SETTINGS (self), FALSE);
+
+  pspec = g_object_class_find_property (G_OBJECT_GET_CLASS (self), name);
+  return pspec != NULL && self->fixed[pspec->param_id];
 }

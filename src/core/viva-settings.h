@@ -46,6 +46,13 @@ const char       *viva_settings_get_last_problem       (VivaSettings     *self);
 void              viva_settings_set_last_problem       (VivaSettings     *self,
                                                         const char       *pack_id,
                                                         const char       *problem_id);
+const char       *viva_settings_get_exam_file          (VivaSettings     *self);
+gboolean          viva_settings_is_exam_file_locked    (VivaSettings     *self);
+void              viva_settings_fix                    (VivaSettings     *self,
+                                                        const char       *name,
+                                                        const GValue     *value);
+gboolean          viva_settings_is_fixed               (VivaSettings     *self,
+                                                        const char       *name);
 gboolean          viva_settings_get_teacher_mode       (VivaSettings     *self);
 gboolean          viva_settings_get_run_without_sandbox (VivaSettings    *self);
 void              viva_settings_set_teacher_mode       (VivaSettings     *self,

@@ -87,6 +87,7 @@ static void
 viva_application_activate (GApplication *app)
 {
   GtkWindow *window;
+  const char *exam_file;
 
   g_assert (VIVA_IS_APPLICATION (app));
 
@@ -95,6 +96,11 @@ viva_application_activate (GApplication *app)
       viva_startup_timer_mark ("activate");
       window = GTK_WINDOW (viva_window_new (VIVA_APPLICATION (app)));
       viva_startup_timer_mark ("window built");
+
+      /* A lab administrator's exam starts with the app. */
+      exam_file = viva_settings_get_exam_file (viva_settings_get_default ());
+      if (exam_file != NULL && exam_file[0] != '\0')
+        viva_window_open_exam (VIVA_WINDOW (window), exam_file);
     }
 
   gtk_window_present (window);
@@ -168,6 +174,91 @@ viva_application_preferences_action (GSimpleAction *action,
   gtk_window_present (prefs);
 }
 
+/* `viva --exam FILE`, also when Viva is running already: the action
+ * reaches the running instance over D-Bus. */
+static void
+viva_application_open_exam_file_action (GSimpleAction *action,
+                                        GVariant      *parameter,
+                                        gpointer       user_data)
+{
+  GApplication *app = user_data;
+  GtkWindow *window;
+
+  g_assert (VIVA_IS_APPLICATION (app));
+
+  g_application_activate (app);
+  if ((window = gtk_application_get_active_window (GTK_APPLICATION (app))) && VIVA_IS_WINDOW (window))
+    viva_window_open_exam (VIVA_WINDOW (window), g_variant_get_string (parameter, NULL));
+}
+
+static void
+exam_chooser_response_cb (GtkNativeDialog *chooser,
+                          int              response,
+                          VivaWindow      *window)
+{
+  g_autoptr(GFile) file = NULL;
+  g_autofree char *path = NULL;
+
+  if (response == GTK_RESPONSE_ACCEPT &&
+      (file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser))) != NULL &&
+      (path = g_file_get_path (file)) != NULL)
+    viva_window_open_exam (window, path);
+
+  g_object_unref (chooser);
+}
+
+static void
+viva_application_open_exam_action (GSimpleAction *action,
+                                   GVariant      *parameter,
+                                   gpointer       user_data)
+{
+  GtkApplication *app = user_data;
+  GtkWindow *window = gtk_application_get_active_window (app);
+  g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
+  GtkFileChooserNative *chooser;
+
+  g_assert (VIVA_IS_APPLICATION (app));
+
+  if (window == NULL || !VIVA_IS_WINDOW (window))
+    return;
+
+  gtk_file_filter_set_name (filter, _("Viva exams (JSON)"));
+  gtk_file_filter_add_pattern (filter, "*.json");
+  gtk_file_filter_add_mime_type (filter, "application/json");
+
+  chooser = gtk_file_chooser_native_new (_("Open an Exam"), window, GTK_FILE_CHOOSER_ACTION_OPEN,
+                                         _("_Open"), _("_Cancel"));
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
+  g_signal_connect_object (chooser, "response", G_CALLBACK (exam_chooser_response_cb), window, 0);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+}
+
+static int
+viva_application_handle_local_options (GApplication *app,
+                                       GVariantDict *options)
+{
+  g_autofree char *exam = NULL;
+  g_autofree char *path = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (!g_variant_dict_lookup (options, "exam", "^ay", &exam))
+    return -1;
+
+  if (!g_application_register (app, NULL, &error))
+    {
+      g_printerr ("%s\n", error->message);
+      return 1;
+    }
+
+  /* The running instance may have another working folder. */
+  path = g_canonicalize_filename (exam, NULL);
+  g_action_group_activate_action (G_ACTION_GROUP (app), "open-exam-file", g_variant_new_string (path));
+
+  /* A running Viva has it now; a first one goes on to run. */
+  return g_application_get_is_remote (app) ? 0 : -1;
+}
+
 static void
 viva_application_quit_action (GSimpleAction *action,
                               GVariant      *parameter,
@@ -211,6 +302,8 @@ static const GActionEntry app_actions[] = {
   { "class-results", viva_application_class_results_action },
   { "preferences", viva_application_preferences_action },
   { "quit", viva_application_quit_action },
+  { "open-exam", viva_application_open_exam_action },
+  { "open-exam-file", viva_application_open_exam_file_action, "s" },
 };
 
 static void
@@ -220,6 +313,7 @@ viva_application_class_init (VivaApplicationClass *klass)
 
   app_class->activate = viva_application_activate;
   app_class->startup = viva_application_startup;
+  app_class->handle_local_options = viva_application_handle_local_options;
 }
 
 static void
@@ -228,4 +322,7 @@ viva_application_init (VivaApplication *self)
   g_action_map_add_action_entries (G_ACTION_MAP (self),
                                    app_actions, G_N_ELEMENTS (app_actions),
                                    self);
+
+  g_application_add_main_option (G_APPLICATION (self), "exam", 0, G_OPTION_FLAG_NONE, G_OPTION_ARG_FILENAME,
+                                 _("Start the exam in FILE (a viva-exam/1 file)"), _("FILE"));
 }

@@ -58,6 +58,7 @@ struct _VivaExaminerPanel
   GCancellable   *cancellable;   /* follow-up questions */
   guint           asking : 1;
   guint           ask_streamed : 1;  /* the follow-up's answer came as deltas */
+  guint           no_followup : 1;   /* an exam forbids questions after the verdict */
   guint           model_loading : 1;
   GSignalGroup   *model_signals; /* the examiner's VivaOpenAIModel, for busy */
   guint           busy_tick;     /* redraws "waiting (N s)" each second */
@@ -478,7 +479,8 @@ viva_examiner_panel_can_send (VivaExaminerPanel *self)
   state = viva_examiner_get_state (self->examiner);
 
   return state == VIVA_EXAMINER_STATE_WAITING_FOR_STUDENT ||
-         (state == VIVA_EXAMINER_STATE_FINISHED && viva_examiner_get_verdict (self->examiner) != NULL);
+         (state == VIVA_EXAMINER_STATE_FINISHED && !self->no_followup &&
+          viva_examiner_get_verdict (self->examiner) != NULL);
 }
 
 /* Recomputes the state line, the question and the answer box from the
@@ -578,6 +580,8 @@ viva_examiner_panel_update (VivaExaminerPanel *self)
     hint = _("Ask the examiner about the verdict. Ctrl+Enter sends.");
   else if (state == VIVA_EXAMINER_STATE_FAILED)
     hint = _("What you typed is kept. Retry when the examiner is reachable again.");
+  else if (state == VIVA_EXAMINER_STATE_FINISHED && self->no_followup)
+    hint = _("Questions after the verdict are off in this exam.");
   else
     hint = _("You can answer when the examiner asks you a question.");
   gtk_label_set_label (self->hint_label, hint);
@@ -661,6 +665,53 @@ send_action (GtkWidget  *widget,
   viva_examiner_panel_update (self);
 
   viva_examiner_ask_async (self->examiner, text, self->cancellable, ask_cb, g_object_ref (self));
+}
+
+/**
+ * viva_examiner_panel_set_followup_allowed:
+ *
+ * Whether the student may ask the examiner after the verdict (an exam may
+ * forbid it).
+ */
+void
+viva_examiner_panel_set_followup_allowed (VivaExaminerPanel *self,
+                                          gboolean           allowed)
+{
+  g_return_if_fail (VIVA_IS_EXAMINER_PANEL (self));
+
+  self->no_followup = !allowed;
+  viva_examiner_panel_update (self);
+}
+
+/**
+ * viva_examiner_panel_send_answer_now:
+ * @fallback: the answer to give when nothing is typed
+ *
+ * When the examiner waits for an answer, gives it what is typed in the
+ * answer box, or @fallback: an exam's time ran out.
+ *
+ * Returns: whether an answer was given
+ */
+gboolean
+viva_examiner_panel_send_answer_now (VivaExaminerPanel *self,
+                                     const char        *fallback)
+{
+  g_autofree char *text = NULL;
+
+  g_return_val_if_fail (VIVA_IS_EXAMINER_PANEL (self), FALSE);
+  g_return_val_if_fail (fallback != NULL, FALSE);
+
+  if (self->examiner == NULL ||
+      viva_examiner_get_state (self->examiner) != VIVA_EXAMINER_STATE_WAITING_FOR_STUDENT)
+    return FALSE;
+
+  text = viva_examiner_panel_dup_answer (self);
+  if (!viva_examiner_answer (self->examiner, text[0] != '\0' ? text : fallback, NULL))
+    return FALSE;
+
+  gtk_text_buffer_set_text (gtk_text_view_get_buffer (self->answer_view), "", 0);
+  viva_examiner_panel_update (self);
+  return TRUE;
 }
 
 /**

@@ -35,4 +35,9 @@ VivaChatView *viva_examiner_panel_get_chat_view     (VivaExaminerPanel *self);
 void          viva_examiner_panel_replay            (VivaExaminerPanel *self,
                                                      JsonArray         *transcript);
 
+void          viva_examiner_panel_set_followup_allowed (VivaExaminerPanel *self,
+                                                        gboolean           allowed);
+gboolean      viva_examiner_panel_send_answer_now   (VivaExaminerPanel *self,
+                                                     const char        *fallback);
+
 G_END_DECLS

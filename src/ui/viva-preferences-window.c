@@ -355,6 +355,28 @@ viva_preferences_window_class_init (VivaPreferencesWindowClass *klass)
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "window.close", NULL);
 }
 
+/* What an exam fixes stays visible, read-only, saying why. */
+static void
+viva_preferences_window_show_fixed (VivaPreferencesWindow *self)
+{
+  VivaSettings *settings = viva_settings_get_default ();
+  const struct { GtkWidget *row; const char *key; } rows[] = {
+    { GTK_WIDGET (self->base_url_row), "base-url" },
+    { GTK_WIDGET (self->model_row), "model" },
+    { GTK_WIDGET (self->mode_row), "examiner-mode" },
+    { GTK_WIDGET (self->language_row), "examiner-language" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (rows); i++)
+    if (viva_settings_is_fixed (settings, rows[i].key))
+      {
+        gtk_widget_set_sensitive (rows[i].row, FALSE);
+        gtk_widget_set_tooltip_text (rows[i].row, _("Set by the exam; it cannot be changed until the exam ends"));
+        if (ADW_IS_ACTION_ROW (rows[i].row))
+          adw_action_row_set_subtitle (ADW_ACTION_ROW (rows[i].row), _("Set by the exam"));
+      }
+}
+
 static void
 viva_preferences_window_init (VivaPreferencesWindow *self)
 {
@@ -388,6 +410,8 @@ viva_preferences_window_init (VivaPreferencesWindow *self)
       adw_combo_row_set_selected (self->language_row, i);
   g_signal_connect_object (self->language_row, "notify::selected",
                            G_CALLBACK (language_selected_cb), self, G_CONNECT_SWAPPED);
+
+  viva_preferences_window_show_fixed (self);
 }
 
 VivaPreferencesWindow *

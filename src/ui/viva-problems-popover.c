@@ -20,6 +20,8 @@ struct _VivaProblemsPopover
   GtkListBox      *list_box;
   VivaPackLibrary *library;
   VivaStatusStore *status;
+  VivaPack        *exam_pack;      /* in exam mode, only its problems… */
+  GStrv            exam_problems;  /* …these ones, in this order (NULL: all) */
 };
 
 enum {
@@ -85,6 +87,25 @@ header_func (GtkListBoxRow *row,
 }
 
 static void
+viva_problems_popover_add_row (VivaProblemsPopover *self,
+                               VivaPack            *pack,
+                               VivaProblem         *problem)
+{
+  g_autofree char *status = viva_problems_popover_status_text (self->status,
+                                                               viva_pack_get_id (pack),
+                                                               viva_problem_get_id (problem));
+  GtkWidget *row = adw_action_row_new ();
+
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), viva_problem_get_title (problem));
+  adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
+  adw_action_row_set_subtitle (ADW_ACTION_ROW (row), status);
+  gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), TRUE);
+  g_object_set_data_full (G_OBJECT (row), "viva-pack", g_object_ref (pack), g_object_unref);
+  g_object_set_data_full (G_OBJECT (row), "viva-problem", g_object_ref (problem), g_object_unref);
+  gtk_list_box_append (self->list_box, row);
+}
+
+static void
 viva_problems_popover_rebuild (VivaProblemsPopover *self)
 {
   GtkWidget *child;
@@ -92,6 +113,30 @@ viva_problems_popover_rebuild (VivaProblemsPopover *self)
 
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->list_box))))
     gtk_list_box_remove (self->list_box, child);
+
+  /* An exam lists its own problems and nothing else. */
+  if (self->exam_pack != NULL)
+    {
+      GListModel *problems = viva_pack_get_problems (self->exam_pack);
+
+      if (self->exam_problems != NULL)
+        {
+          for (guint i = 0; self->exam_problems[i] != NULL; i++)
+            {
+              VivaProblem *problem = viva_pack_find_problem (self->exam_pack, self->exam_problems[i]);
+
+              if (problem != NULL)
+                viva_problems_popover_add_row (self, self->exam_pack, problem);
+            }
+        }
+      else
+        for (guint j = 0; j < g_list_model_get_n_items (problems); j++)
+          {
+            g_autoptr(VivaProblem) problem = g_list_model_get_item (problems, j);
+            viva_problems_popover_add_row (self, self->exam_pack, problem);
+          }
+      return;
+    }
 
   if (self->library == NULL)
     return;
@@ -106,18 +151,7 @@ viva_problems_popover_rebuild (VivaProblemsPopover *self)
       for (guint j = 0; j < g_list_model_get_n_items (problems); j++)
         {
           g_autoptr(VivaProblem) problem = g_list_model_get_item (problems, j);
-          g_autofree char *status = viva_problems_popover_status_text (self->status,
-                                                                       viva_pack_get_id (pack),
-                                                                       viva_problem_get_id (problem));
-          GtkWidget *row = adw_action_row_new ();
-
-          adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), viva_problem_get_title (problem));
-          adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
-          adw_action_row_set_subtitle (ADW_ACTION_ROW (row), status);
-          gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), TRUE);
-          g_object_set_data_full (G_OBJECT (row), "viva-pack", g_object_ref (pack), g_object_unref);
-          g_object_set_data_full (G_OBJECT (row), "viva-problem", g_object_ref (problem), g_object_unref);
-          gtk_list_box_append (self->list_box, row);
+          viva_problems_popover_add_row (self, pack, problem);
         }
     }
 }
@@ -141,6 +175,8 @@ viva_problems_popover_dispose (GObject *object)
   gtk_widget_dispose_template (GTK_WIDGET (self), VIVA_TYPE_PROBLEMS_POPOVER);
   g_clear_object (&self->library);
   g_clear_object (&self->status);
+  g_clear_object (&self->exam_pack);
+  g_clear_pointer (&self->exam_problems, g_strfreev);
 
   G_OBJECT_CLASS (viva_problems_popover_parent_class)->dispose (object);
 }
@@ -198,5 +234,27 @@ viva_problems_popover_set_stores (VivaProblemsPopover *self,
   g_signal_connect_object (status, "changed",
                            G_CALLBACK (viva_problems_popover_rebuild), self, G_CONNECT_SWAPPED);
 
+  viva_problems_popover_rebuild (self);
+}
+
+/**
+ * viva_problems_popover_set_exam:
+ * @pack: (nullable): the exam's pack, or %NULL to list the library again
+ * @problems: (nullable): the exam's problem ids in order, or %NULL for all
+ *   of @pack's
+ *
+ * In exam mode only the exam's problems are listed.
+ */
+void
+viva_problems_popover_set_exam (VivaProblemsPopover *self,
+                                VivaPack            *pack,
+                                const char * const  *problems)
+{
+  g_return_if_fail (VIVA_IS_PROBLEMS_POPOVER (self));
+  g_return_if_fail (pack == NULL || VIVA_IS_PACK (pack));
+
+  g_set_object (&self->exam_pack, pack);
+  g_clear_pointer (&self->exam_problems, g_strfreev);
+  self->exam_problems = g_strdupv ((char **)problems);
   viva_problems_popover_rebuild (self);
 }

@@ -23,4 +23,8 @@ char *viva_problems_popover_status_text  (VivaStatusStore     *status,
                                           const char          *pack_id,
                                           const char          *problem_id);
 
+void     viva_problems_popover_set_exam    (VivaProblemsPopover *self,
+                                            VivaPack            *pack,
+                                            const char * const  *problems);
+
 G_END_DECLS

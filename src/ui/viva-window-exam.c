@@ -139,6 +139,9 @@ run_cb (GObject      *object,
                                      viva_exam_verdict_get_score (verdict),
                                      viva_exam_verdict_get_passed (verdict));
 
+  if (verdict != NULL)
+    _viva_window_exam_mode_defense_finished (self, examiner);
+
   if (error != NULL && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) &&
       viva_examiner_get_state (examiner) != VIVA_EXAMINER_STATE_FAILED)
     viva_examiner_panel_show_error (self->examiner_panel, error->message);
@@ -197,8 +200,11 @@ viva_window_exam_start_session (VivaWindow   *self,
                                 VivaExaminer *examiner)
 {
   g_autoptr(VivaExamSession) session = viva_exam_session_new (NULL);
+  g_autofree char *code = viva_editor_dup_text (self->editor);
 
   viva_examiner_set_session (examiner, session);
+  _viva_window_exam_mode_session_started (self, session);
+  _viva_window_timeline_session_started (self, session, code);
 
   if (_viva_window_hint_used (self))
     {
@@ -333,6 +339,20 @@ submit_action (GtkWidget  *widget,
   _viva_window_update_actions (self);
   if (exam->reach == REACH_UNKNOWN)
     viva_window_exam_warm (self);
+}
+
+/**
+ * _viva_window_exam_submit_now:
+ *
+ * Submits the open problem for defense whether or not its code last ran
+ * cleanly: an exam's time ran out.
+ */
+void
+_viva_window_exam_submit_now (VivaWindow *self)
+{
+  g_assert (VIVA_IS_WINDOW (self));
+
+  submit_action (GTK_WIDGET (self), "exam.submit", NULL);
 }
 
 static void

@@ -8,6 +8,8 @@
 #include "viva-code-store.h"
 #include "viva-console.h"
 #include "viva-editor.h"
+#include "viva-exam-file.h"
+#include "viva-examiner.h"
 #include "viva-examiner-panel.h"
 #include "viva-pack-library.h"
 #include "viva-problems-popover.h"
@@ -18,6 +20,8 @@
 G_BEGIN_DECLS
 
 typedef struct _VivaWindowExam VivaWindowExam;
+typedef struct _VivaWindowTimeline VivaWindowTimeline;
+typedef struct _VivaWindowExamMode VivaWindowExamMode;
 
 struct _VivaWindow
 {
@@ -25,6 +29,7 @@ struct _VivaWindow
 
   /* Template widgets */
   AdwToastOverlay      *toast_overlay;
+  AdwHeaderBar         *header_bar;
   AdwWindowTitle       *window_title;
   GtkMenuButton        *problems_button;
   VivaProblemsPopover  *problems_popover;
@@ -56,6 +61,8 @@ struct _VivaWindow
   char                 *resume_id;     /* the unfinished defense offered */
   VivaRunner           *runner;
   VivaWindowExam       *exam;          /* viva-window-exam.c */
+  VivaWindowTimeline   *timeline;      /* viva-window-timeline.c */
+  VivaWindowExamMode   *exam_mode;     /* viva-window-exam-mode.c */
   VivaPack             *pack;
   VivaProblem          *problem;
   GCancellable         *cancellable;   /* cancelled in dispose */
@@ -92,6 +99,30 @@ void        _viva_window_set_hint_visible (VivaWindow *self,
                                            gboolean    visible);
 gboolean    _viva_window_hint_used      (VivaWindow *self);
 VivaRunner *_viva_window_ensure_runner  (VivaWindow *self);
+void        _viva_window_exam_submit_now (VivaWindow *self);
+
+void        _viva_window_init_timeline  (VivaWindow *self);
+void        _viva_window_dispose_timeline (VivaWindow *self);
+void        _viva_window_timeline_run   (VivaWindow *self,
+                                         const char *code);
+const char *_viva_window_timeline_get_last_run (VivaWindow *self);
+void        _viva_window_timeline_hint  (VivaWindow *self);
+void        _viva_window_timeline_session_started (VivaWindow      *self,
+                                                   VivaExamSession *session,
+                                                   const char      *code);
+void        _viva_window_timeline_replace_code (VivaWindow *self,
+                                                const char *text);
+
+void        _viva_window_init_exam_mode (VivaWindow *self);
+void        _viva_window_dispose_exam_mode (VivaWindow *self);
+void        _viva_window_update_exam_mode_actions (VivaWindow *self);
+void        _viva_window_exam_mode_ask_identity (VivaWindow *self);
+VivaExamFile *_viva_window_exam_mode_get_exam (VivaWindow *self);
+double      _viva_window_exam_mode_hint_cost (VivaWindow *self);
+void        _viva_window_exam_mode_session_started (VivaWindow      *self,
+                                                    VivaExamSession *session);
+void        _viva_window_exam_mode_defense_finished (VivaWindow   *self,
+                                                     VivaExaminer *examiner);
 void        _viva_window_warm_runner    (VivaWindow *self);
 void        _viva_window_run_action     (GtkWidget  *widget,
                                          const char *action_name,

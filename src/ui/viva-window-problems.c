@@ -249,7 +249,7 @@ reset_response_cb (AdwMessageDialog *dialog,
   if (g_strcmp0 (response, "reset") != 0 || self->problem == NULL)
     return;
 
-  viva_editor_replace_text (self->editor, viva_problem_get_starter_code (self->problem));
+  _viva_window_timeline_replace_code (self, viva_problem_get_starter_code (self->problem));
 
   toast = adw_toast_new (_("Your code was replaced by the starter code"));
   adw_toast_set_button_label (toast, _("_Undo"));
@@ -302,7 +302,16 @@ _viva_window_set_hint_visible (VivaWindow *self,
   self->hint_visible = visible;
   if (visible)
     {
-      gtk_label_set_label (self->hint_label, viva_problem_get_hint (self->problem));
+      if (_viva_window_exam_mode_hint_cost (self) > 0)
+        {
+          g_autofree char *text = g_strdup_printf (_("%s\n\nThis hint costs %g points of 100 in this exam."),
+                                                   viva_problem_get_hint (self->problem),
+                                                   _viva_window_exam_mode_hint_cost (self));
+          gtk_label_set_label (self->hint_label, text);
+        }
+      else
+        gtk_label_set_label (self->hint_label, viva_problem_get_hint (self->problem));
+      _viva_window_timeline_hint (self);
       g_hash_table_add (self->hints_used,
                         g_strdup_printf ("%s/%s", viva_pack_get_id (self->pack),
                                          viva_problem_get_id (self->problem)));

@@ -35,6 +35,7 @@ _viva_window_update_actions (VivaWindow *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "runner.run",
                                  self->running || (self->problem != NULL && self->code_loaded));
   _viva_window_update_exam_actions (self);
+  _viva_window_update_exam_mode_actions (self);
 }
 
 void
@@ -310,7 +311,9 @@ viva_window_dispose (GObject *object)
   if (self->runner != NULL)
     viva_runner_stop (self->runner);
 
+  _viva_window_dispose_exam_mode (self);
   _viva_window_dispose_exam (self);
+  _viva_window_dispose_timeline (self);
   gtk_widget_dispose_template (GTK_WIDGET (self), VIVA_TYPE_WINDOW);
 
   g_clear_object (&self->cancellable);
@@ -407,6 +410,7 @@ viva_window_class_init (VivaWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, VivaWindow, editor);
   gtk_widget_class_bind_template_child (widget_class, VivaWindow, console);
   gtk_widget_class_bind_template_child (widget_class, VivaWindow, examiner_panel);
+  gtk_widget_class_bind_template_child (widget_class, VivaWindow, header_bar);
 
   gtk_widget_class_install_action (widget_class, "runner.run", NULL, _viva_window_run_action);
 
@@ -442,6 +446,8 @@ viva_window_init (VivaWindow *self)
   viva_markdown_attach_links (self->problem_view);
   viva_window_restore_state (self);
   _viva_window_init_exam (self);
+  _viva_window_init_timeline (self);
+  _viva_window_init_exam_mode (self);
   _viva_window_update_actions (self);
   _viva_window_init_problems (self);
 }

@@ -17,6 +17,8 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (VivaWindow, viva_window, VIVA, WINDOW, AdwApplicationWindow)
 
 VivaWindow  *viva_window_new             (VivaApplication *application);
+void         viva_window_open_exam       (VivaWindow      *self,
+                                          const char      *path);
 void         viva_window_open_problem    (VivaWindow      *self,
                                           VivaPack        *pack,
                                           VivaProblem     *problem);

@@ -95,11 +95,11 @@ def setup_dogtail(home, tap):
 
 
 class App:
-    def __init__(self, home, extra_env=None, name="viva"):
+    def __init__(self, home, extra_env=None, name="viva", args=None):
         self.home = home
         self.log_path = os.path.join(home, "app-stderr.log")
         self.log = open(self.log_path, "a")
-        self.proc = subprocess.Popen([APP], env=env_for(home, extra_env),
+        self.proc = subprocess.Popen([APP] + list(args or []), env=env_for(home, extra_env),
                                      stdout=self.log, stderr=self.log)
         self.node = None
         from dogtail import tree
