@@ -7,6 +7,7 @@
 
 #include <glib/gi18n.h>
 
+#include "viva-exam-file.h"
 #include "viva-exam-history.h"
 #include "viva-exam-report.h"
 #include "viva-exam-tool.h"
@@ -37,6 +38,7 @@ struct _VivaHistoryWindow
   char            *open_session_dir;
   JsonNode        *open_report;
   GFile           *saved_html;
+  char            *exam_report_folder;
 };
 
 G_DEFINE_FINAL_TYPE (VivaHistoryWindow, viva_history_window, ADW_TYPE_WINDOW)
@@ -256,6 +258,38 @@ render_report (VivaHistoryWindow *self,
     }
 }
 
+static const char *
+report_exam_path (JsonNode *report)
+{
+  JsonNode *exam = json_object_get_member (json_node_get_object (report), "exam");
+  JsonNode *path;
+
+  if (exam == NULL || !JSON_NODE_HOLDS_OBJECT (exam) ||
+      !(path = json_object_get_member (json_node_get_object (exam), "path")) ||
+      !JSON_NODE_HOLDS_VALUE (path) || json_node_get_value_type (path) != G_TYPE_STRING)
+    return NULL;
+
+  return json_node_get_string (path);
+}
+
+/* A defense of an exam is exported into the exam's report folder (a lab
+ * share, a USB stick) when that folder is there. */
+static void
+exam_cb (GObject      *object,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  g_autoptr(VivaHistoryWindow) self = user_data;
+  g_autoptr(VivaExamFile) exam = viva_exam_file_load_finish (result, NULL, NULL);
+  const char *folder = exam ? viva_exam_file_get_report_folder (exam) : NULL;
+
+  if (folder != NULL && g_file_test (folder, G_FILE_TEST_IS_DIR))
+    {
+      g_free (self->exam_report_folder);
+      self->exam_report_folder = g_strdup (folder);
+    }
+}
+
 static void
 report_cb (GObject      *object,
            GAsyncResult *result,
@@ -264,6 +298,7 @@ report_cb (GObject      *object,
   g_autoptr(VivaHistoryWindow) self = user_data;
   g_autoptr(JsonNode) report = NULL;
   g_autoptr(GError) error = NULL;
+  const char *exam_path;
 
   if (!(report = viva_exam_report_load_finish (result, &error)))
     {
@@ -279,6 +314,10 @@ report_cb (GObject      *object,
   render_report (self, report);
   g_clear_pointer (&self->open_report, json_node_unref);
   self->open_report = json_node_ref (report);
+  g_clear_pointer (&self->exam_report_folder, g_free);
+  exam_path = report_exam_path (report);
+  if (exam_path != NULL)
+    viva_exam_file_load_async (exam_path, self->cancellable, exam_cb, g_object_ref (self));
   gtk_widget_set_visible (GTK_WIDGET (self->back_button), TRUE);
   gtk_widget_set_visible (GTK_WIDGET (self->export_button), TRUE);
   gtk_stack_set_visible_child_name (self->stack, "transcript");
@@ -293,6 +332,7 @@ row_activated_cb (VivaHistoryWindow *self,
   g_free (self->open_session_dir);
   g_clear_pointer (&self->open_report, json_node_unref);
   g_clear_object (&self->saved_html);
+  g_free (self->exam_report_folder);
   self->open_session_dir = g_strdup (dir);
   adw_window_title_set_subtitle (self->window_title,
                                  adw_preferences_row_get_title (ADW_PREFERENCES_ROW (row)));
@@ -409,7 +449,8 @@ export_clicked_cb (VivaHistoryWindow *self)
    * folder of reports sorts and reads by itself. */
   name = self->open_report ? viva_exam_report_dup_file_name (self->open_report, "html") : g_strdup ("viva-report.html");
   gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), name);
-  folder = g_file_new_for_path (documents && g_file_test (documents, G_FILE_TEST_IS_DIR) ? documents : g_get_home_dir ());
+  folder = g_file_new_for_path (self->exam_report_folder ? self->exam_report_folder :
+                                documents && g_file_test (documents, G_FILE_TEST_IS_DIR) ? documents : g_get_home_dir ());
   gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (chooser), folder, NULL);
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
   g_signal_connect_object (chooser, "response", G_CALLBACK (chooser_response_cb), self, G_CONNECT_SWAPPED);
