@@ -39,7 +39,6 @@ struct _VivaWindowExamMode
   guint         tick_id;
   gulong        packs_handler;
   guint         time_up : 1;
-  guint         submitted_at_time_up : 1;
 };
 
 static void viva_window_exam_mode_tick_now (VivaWindow *self);
@@ -213,7 +212,6 @@ viva_window_exam_mode_time_up (VivaWindow *self)
       if (last_run != NULL && g_strcmp0 (last_run, code) != 0)
         _viva_window_timeline_replace_code (self, last_run);
 
-      mode->submitted_at_time_up = TRUE;
       _viva_window_exam_submit_now (self);
       adw_toast_overlay_add_toast (self->toast_overlay,
                                    adw_toast_new (_("Time is up: your code as last run was submitted for defense")));
@@ -655,10 +653,13 @@ _viva_window_update_exam_mode_actions (VivaWindow *self)
 
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.show-hint", viva_exam_file_get_hints_allowed (exam));
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.import-pack", FALSE);
+  /* Time up submitted the open problem already (through
+   * _viva_window_exam_submit_now(), not this action). */
   if (self->exam_mode->time_up)
     {
       gtk_widget_action_set_enabled (GTK_WIDGET (self), "runner.run", FALSE);
       gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.reset-code", FALSE);
+      gtk_widget_action_set_enabled (GTK_WIDGET (self), "exam.submit", FALSE);
     }
 }
 

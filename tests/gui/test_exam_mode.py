@@ -148,6 +148,8 @@ tap.ok(wait_for(lambda: timer(app) is not None and timer(app).name == "Time is u
 tap.ok(wait_for(lambda: "# not run yet" not in vivagui.text_of(editor), 10),
        "the code last run is what is submitted")
 app.screenshot("exam-mode-4-time-up")
+tap.ok(wait_for(lambda: not app.find("push button", "Submit for Defense", timeout=1).sensitive, 10),
+       "after the time nothing more can be submitted")
 
 # The defense runs on its own to its verdict, and the report is handed in.
 tap.ok(wait_for(lambda: glob.glob(os.path.join(reports, "*.json")), 180), "the report is written to the exam's folder")
