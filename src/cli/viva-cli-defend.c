@@ -340,6 +340,18 @@ print_verdict (Defense         *defense,
   json_object_set_int_member (object, "probes_invalid", viva_exam_verdict_get_n_invalid (verdict));
   json_object_set_member (object, "probes",
                           json_object_dup_member (json_node_get_object (facts), "probes"));
+  /* The engine's facts beside the examiner's verdict (issue 13). */
+  json_object_set_string_member (object, "model_verdict", viva_exam_verdict_get_model_passed (verdict) ? "pass" : "fail");
+  json_object_set_boolean_member (object, "engine_pass", viva_exam_verdict_get_engine_pass (verdict));
+  json_object_set_boolean_member (object, "consistent", viva_exam_verdict_get_consistent (verdict));
+  if (json_object_has_member (json_node_get_object (facts), "hidden_tests"))
+    json_object_set_member (object, "hidden_tests",
+                            json_object_dup_member (json_node_get_object (facts), "hidden_tests"));
+  else
+    json_object_set_null_member (object, "hidden_tests");
+  if (viva_exam_verdict_get_explanation (verdict))
+    json_object_set_string_member (object, "explanation", viva_exam_verdict_get_explanation (verdict));
+  json_object_set_int_member (object, "withheld", viva_exam_verdict_get_n_withheld (verdict));
 
   defense->status = viva_exam_verdict_get_status (verdict) == VIVA_EXAM_STATUS_FINISHED
                   ? VIVA_CLI_EXIT_OK : VIVA_CLI_EXIT_FAILED;
@@ -358,6 +370,8 @@ print_verdict (Defense         *defense,
     printf ("%s\n", viva_exam_verdict_get_comment (verdict));
   if (viva_exam_verdict_get_reason (verdict))
     printf ("%s\n", viva_exam_verdict_get_reason (verdict));
+  if (viva_exam_verdict_get_explanation (verdict))
+    printf ("%s\n", viva_exam_verdict_get_explanation (verdict));
   printf (_("Probes: %u passed, %u failed, %u invalid. Session: %s\n"),
           viva_exam_verdict_get_n_passed (verdict), viva_exam_verdict_get_n_failed (verdict),
           viva_exam_verdict_get_n_invalid (verdict), viva_exam_session_get_id (defense->session));

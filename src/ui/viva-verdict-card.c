@@ -169,7 +169,10 @@ viva_verdict_card_set_verdict (VivaVerdictCard *self,
           icon = "dialog-error-symbolic";
           css = "error";
         }
-      subtitle = _("The examiner’s verdict");
+      /* Graded by the engine: the outcome with the hidden tests' facts,
+       * and any contradiction, in words; it is final. */
+      subtitle = viva_exam_verdict_get_explanation (verdict)
+                 ? viva_exam_verdict_get_explanation (verdict) : _("The examiner’s verdict");
       break;
 
     case VIVA_EXAM_STATUS_INCOMPLETE:
@@ -216,7 +219,16 @@ viva_verdict_card_set_verdict (VivaVerdictCard *self,
   if (!viva_exam_verdict_get_consistent (verdict))
     {
       gtk_label_set_label (self->warning_label,
-                           _("The examiner passed you although one of its tests failed. Look at the failed test below; a teacher will see both."));
+                           viva_exam_verdict_get_model_passed (verdict) && !viva_exam_verdict_get_engine_pass (verdict)
+                           ? _("The examiner’s verdict (pass) contradicts the hidden tests, which decide. A teacher will see both.")
+                           : viva_exam_verdict_get_model_passed (verdict)
+                           ? _("The examiner passed you although one of its tests failed. Look at the failed test below; a teacher will see both.")
+                           : _("The hidden tests passed, but the examiner did not pass you. A teacher will see both."));
+      gtk_widget_set_visible (GTK_WIDGET (self->warning_label), TRUE);
+    }
+  else if (status == VIVA_EXAM_STATUS_FINISHED)
+    {
+      gtk_label_set_label (self->warning_label, _("This verdict is final: nothing said in the follow-up chat changes it."));
       gtk_widget_set_visible (GTK_WIDGET (self->warning_label), TRUE);
     }
 

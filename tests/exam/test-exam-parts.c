@@ -401,12 +401,13 @@ test_leak_guard (void)
                     LEAK_REFERENCE);
   g_assert_null (strstr (quoted, note));
 
-  /* Streaming: what is shown is followed by at least the window's length. */
-  g_assert_cmpuint (_viva_exam_leak_guard_settled ("short", 5), ==, 0);
+  /* Streaming: all is shown but an end the secrets hold. */
   {
-    const char *text = "0123456789012345678901234567890123456789ABCDEFGHIJ";
+    const char *plain = "Why do you stop after a hundred rounds?";
+    const char *start = "Look: for _ in range(100): lab";
 
-    g_assert_cmpuint (_viva_exam_leak_guard_settled (text, strlen (text)), ==, strlen (text) - VIVA_EXAM_LEAK_MIN_CHARS);
+    g_assert_cmpuint (_viva_exam_leak_guard_settled (guard, plain, strlen (plain)), ==, strlen (plain));
+    g_assert_cmpuint (_viva_exam_leak_guard_settled (guard, start, strlen (start)), ==, strlen ("Look:"));
   }
 }
 

@@ -24,6 +24,7 @@
 struct _VivaExamLeakGuard
 {
   GHashTable *secret;     /* windows of the secrets not in the public text */
+  GString    *secret_text; /* the secrets normalised, one after the other */
   char       *code_hash;  /* the student's code the next set was made from */
   GHashTable *student;
 };
@@ -83,6 +84,17 @@ window_set (void)
   return g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 }
 
+static void
+add_secret (VivaExamLeakGuard *guard,
+            const char        *text)
+{
+  g_autofree char *norm = normalise (text, strlen (text), NULL);
+
+  add_windows (guard->secret, text);
+  g_string_append (guard->secret_text, norm);
+  g_string_append_c (guard->secret_text, '\n');
+}
+
 VivaExamLeakGuard *
 _viva_exam_leak_guard_new (VivaProblem *problem)
 {
@@ -97,11 +109,12 @@ _viva_exam_leak_guard_new (VivaProblem *problem)
   gpointer window;
 
   guard->secret = window_set ();
+  guard->secret_text = g_string_new (NULL);
   if (viva_problem_get_reference (problem) != NULL)
-    add_windows (guard->secret, viva_problem_get_reference (problem));
+    add_secret (guard, viva_problem_get_reference (problem));
   for (guint i = 0; i < viva_problem_get_n_tests (problem); i++)
     if (viva_problem_get_test (problem, i)->code != NULL)
-      add_windows (guard->secret, viva_problem_get_test (problem, i)->code);
+      add_secret (guard, viva_problem_get_test (problem, i)->code);
 
   for (guint i = 0; i < G_N_ELEMENTS (public_texts); i++)
     if (public_texts[i] != NULL)
@@ -121,6 +134,8 @@ _viva_exam_leak_guard_free (VivaExamLeakGuard *guard)
     return;
 
   g_clear_pointer (&guard->secret, g_hash_table_unref);
+  if (guard->secret_text != NULL)
+    g_string_free (guard->secret_text, TRUE);
   g_clear_pointer (&guard->student, g_hash_table_unref);
   g_free (guard->code_hash);
   g_free (guard);
@@ -211,43 +226,48 @@ _viva_exam_leak_guard_find (VivaExamLeakGuard *guard,
 /**
  * _viva_exam_leak_guard_settled:
  *
- * Returns: how much of a text still streaming can be shown: what is
- *   followed by at least VIVA_EXAM_LEAK_MIN_CHARS more characters, so every
- *   window that starts in it has been seen whole
+ * Returns: how much of a text still streaming can be shown: all of it but
+ *   its longest end that the secrets hold (up to the window's length), which
+ *   may yet become a passage to withhold. So every window that starts in
+ *   what is shown has been seen whole, and an ordinary reply streams with
+ *   a lag of a few characters.
  */
 gsize
-_viva_exam_leak_guard_settled (const char *text,
-                               gsize       length)
+_viva_exam_leak_guard_settled (VivaExamLeakGuard *guard,
+                               const char        *text,
+                               gsize              length)
 {
-  gsize seen = 0;
-  gboolean space = FALSE;
-  gsize i = length;
+  gsize from = length > K * 4 ? length - K * 4 : 0;
+  g_autoptr(GArray) map = NULL;
+  g_autofree char *norm = NULL;
+  gsize len, low = 0, high;
 
-  /* Walk back K normalised characters. */
-  while (i > 0 && seen < K)
+  if (guard == NULL || guard->secret_text->len == 0)
+    return length;
+
+  /* The last K normalised characters are within the last 4K bytes or so;
+   * start at a character boundary. */
+  while (from > 0 && ((guchar)text[from] & 0xC0) == 0x80)
+    from--;
+  norm = normalise (text + from, length - from, &map);
+  len = strlen (norm);
+  high = MIN (len, (gsize)K - 1);
+
+  /* A suffix in the secrets means every shorter one is: search its length. */
+  while (low < high)
     {
-      i--;
-      if (g_ascii_isspace (text[i]))
-        {
-          if (!space)
-            seen++;
-          space = TRUE;
-        }
+      gsize mid = (low + high + 1) / 2;
+
+      if (strstr (guard->secret_text->str, norm + len - mid) != NULL)
+        low = mid;
       else
-        {
-          seen++;
-          space = FALSE;
-        }
+        high = mid - 1;
     }
 
-  if (seen < K)
-    return 0;
+  if (low == 0)
+    return length;
 
-  /* Never in the middle of a character. */
-  while (i > 0 && ((guchar)text[i] & 0xC0) == 0x80)
-    i--;
-
-  return i;
+  return from + g_array_index (map, gsize, len - low);
 }
 
 const char *

@@ -32,7 +32,8 @@ GArray            *_viva_exam_leak_guard_find   (VivaExamLeakGuard  *guard,
                                                  const char         *text,
                                                  gsize               length,
                                                  const char         *student_code);
-gsize              _viva_exam_leak_guard_settled (const char        *text,
+gsize              _viva_exam_leak_guard_settled (VivaExamLeakGuard *guard,
+                                                  const char        *text,
                                                   gsize              length);
 char              *_viva_exam_leak_guard_apply  (const char         *text,
                                                  gsize               length,

@@ -10,6 +10,7 @@
 #include "viva-exam-error.h"
 #include "viva-exam-private.h"
 #include "viva-exam-verdict.h"
+#include "viva-grade-report.h"
 
 struct _VivaExamVerdict
 {
@@ -24,6 +25,13 @@ struct _VivaExamVerdict
   GStrv           evidence;
   GPtrArray      *probes;
   guint           n_withheld;
+
+  /* The engine's facts: every hidden test through the grader. */
+  gboolean        graded;         /* the grader ran (grade may still be NULL: it failed) */
+  VivaGradeReport *grade;
+  char           *grade_error;
+  gboolean        model_passed;   /* what the examiner said, beside the outcome */
+  char           *explanation;    /* the outcome in words a student understands */
 };
 
 G_DEFINE_FINAL_TYPE (VivaExamVerdict, viva_exam_verdict, G_TYPE_OBJECT)
@@ -90,6 +98,9 @@ viva_exam_verdict_finalize (GObject *object)
   g_clear_pointer (&self->steps, g_strfreev);
   g_clear_pointer (&self->evidence, g_strfreev);
   g_clear_pointer (&self->probes, g_ptr_array_unref);
+  g_clear_object (&self->grade);
+  g_clear_pointer (&self->grade_error, g_free);
+  g_clear_pointer (&self->explanation, g_free);
 
   G_OBJECT_CLASS (viva_exam_verdict_parent_class)->finalize (object);
 }
@@ -133,6 +144,7 @@ _viva_exam_verdict_new (VivaExamStatus  status,
 
   self->status = status;
   self->passed = passed;
+  self->model_passed = passed;
   self->score = score;
   self->comment = g_strdup (comment);
   self->reason = g_strdup (reason);
@@ -154,7 +166,9 @@ viva_exam_verdict_get_status (VivaExamVerdict *self)
 /**
  * viva_exam_verdict_get_passed:
  *
- * Returns: the examiner's verdict; %FALSE for a defense that did not finish
+ * Returns: the outcome: the examiner's verdict, and once the engine has
+ *   graded, only if every hidden test passed too (the pack's threshold);
+ *   %FALSE for a defense that did not finish
  */
 gboolean
 viva_exam_verdict_get_passed (VivaExamVerdict *self)
@@ -302,7 +316,159 @@ gboolean
 viva_exam_verdict_get_consistent (VivaExamVerdict *self)
 {
   g_return_val_if_fail (VIVA_IS_EXAM_VERDICT (self), TRUE);
-  return !(self->passed && viva_exam_verdict_get_n_failed (self) > 0);
+
+  if (self->model_passed && viva_exam_verdict_get_n_failed (self) > 0)
+    return FALSE;
+  if (self->graded && self->status == VIVA_EXAM_STATUS_FINISHED)
+    return self->model_passed == viva_exam_verdict_get_engine_pass (self);
+
+  return TRUE;
+}
+
+/**
+ * viva_exam_verdict_get_model_passed:
+ *
+ * Returns: what the examiner (the model, or the offline examiner) said;
+ *   viva_exam_verdict_get_passed() is the outcome, which also needs the
+ *   hidden tests to pass
+ */
+gboolean
+viva_exam_verdict_get_model_passed (VivaExamVerdict *self)
+{
+  g_return_val_if_fail (VIVA_IS_EXAM_VERDICT (self), FALSE);
+  return self->model_passed;
+}
+
+/**
+ * viva_exam_verdict_get_grade:
+ *
+ * Returns: (transfer none) (nullable): the engine's grade of every hidden
+ *   test, or %NULL when none was made (the defense did not finish, the
+ *   grader failed, or the verdict is from an older Viva)
+ */
+VivaGradeReport *
+viva_exam_verdict_get_grade (VivaExamVerdict *self)
+{
+  g_return_val_if_fail (VIVA_IS_EXAM_VERDICT (self), NULL);
+  return self->grade;
+}
+
+/**
+ * viva_exam_verdict_get_engine_pass:
+ *
+ * Returns: whether the hidden tests, run by the engine, met the problem's
+ *   threshold; %FALSE when they could not be run. A problem without hidden
+ *   tests has no engine facts, and passes here.
+ */
+gboolean
+viva_exam_verdict_get_engine_pass (VivaExamVerdict *self)
+{
+  g_return_val_if_fail (VIVA_IS_EXAM_VERDICT (self), FALSE);
+
+  if (!self->graded)
+    return self->model_passed;
+  if (self->grade == NULL)
+    return FALSE;
+  return viva_grade_report_get_n_tests (self->grade) == 0 || viva_grade_report_get_passed (self->grade);
+}
+
+/**
+ * viva_exam_verdict_get_explanation:
+ *
+ * Returns: (nullable): the outcome in a sentence or two a student
+ *   understands: how many hidden tests passed, which failed, and where the
+ *   examiner's verdict contradicts them
+ */
+const char *
+viva_exam_verdict_get_explanation (VivaExamVerdict *self)
+{
+  g_return_val_if_fail (VIVA_IS_EXAM_VERDICT (self), NULL);
+  return self->explanation;
+}
+
+static char *
+failed_names (VivaGradeReport *grade)
+{
+  g_autoptr(GString) names = g_string_new (NULL);
+
+  for (guint i = 0; i < viva_grade_report_get_n_tests (grade); i++)
+    {
+      const VivaGradeTest *test = viva_grade_report_get_test (grade, i);
+
+      if (!test->passed)
+        g_string_append_printf (names, "%s“%s”", names->len ? ", " : "", test->name);
+    }
+
+  return g_string_free (g_steal_pointer (&names), FALSE);
+}
+
+static char *
+explain (VivaExamVerdict *self)
+{
+  g_autoptr(GString) text = g_string_new (NULL);
+  guint total, passed, outside;
+  g_autofree char *failed = NULL;
+
+  if (self->grade == NULL)
+    {
+      g_string_printf (text, _("The hidden tests could not be run (%s), so the defense cannot be "
+                               "passed yet. Your teacher can grade your code again."),
+                       self->grade_error ? self->grade_error : _("no reason given"));
+      return g_string_free (g_steal_pointer (&text), FALSE);
+    }
+
+  total = viva_grade_report_get_n_tests (self->grade);
+  passed = viva_grade_report_get_n_passed (self->grade);
+  outside = viva_grade_report_get_n_out_of_process (self->grade);
+
+  if (total == 0)
+    return g_strdup (_("This problem has no hidden tests, so the verdict rests on the examiner alone."));
+
+  if (passed == total)
+    g_string_printf (text, g_dngettext (GETTEXT_PACKAGE,
+                                        "The hidden test passed.",
+                                        "All %u hidden tests passed.", total), total);
+  else
+    {
+      failed = failed_names (self->grade);
+      g_string_printf (text, g_dngettext (GETTEXT_PACKAGE,
+                                          "%u of %u hidden test passed; failed: %s.",
+                                          "%u of %u hidden tests passed; failed: %s.", total),
+                       passed, total, failed);
+    }
+  if (outside < total)
+    g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE,
+                                               " (%u of them was checked inside your program.)",
+                                               " (%u of them were checked inside your program.)",
+                                               total - outside),
+                            total - outside);
+
+  if (self->model_passed && !viva_exam_verdict_get_engine_pass (self))
+    g_string_append (text, _(" The examiner said you passed, but that contradicts the hidden tests, "
+                             "which decide: the defense is not passed."));
+  else if (!self->model_passed && viva_exam_verdict_get_engine_pass (self))
+    g_string_append (text, _(" The hidden tests passed, but the examiner did not pass you: it judged "
+                             "your explanations, so the defense is not passed."));
+  else if (self->model_passed && viva_exam_verdict_get_n_failed (self) > 0)
+    g_string_append (text, _(" The examiner passed you although one of its own probes failed."));
+
+  return g_string_free (g_steal_pointer (&text), FALSE);
+}
+
+/* The engine's grade joins the examiner's verdict: the outcome is a pass
+ * only if both pass. @grade %NULL with @error: the grader failed. */
+void
+_viva_exam_verdict_set_grade (VivaExamVerdict *self,
+                              VivaGradeReport *grade,
+                              const char      *error)
+{
+  g_set_object (&self->grade, grade);
+  g_free (self->grade_error);
+  self->grade_error = g_strdup (error);
+  self->graded = TRUE;
+  self->passed = self->model_passed && viva_exam_verdict_get_engine_pass (self);
+  g_free (self->explanation);
+  self->explanation = explain (self);
 }
 
 /* The recorded verdict in a few words of English, for the model's
@@ -369,6 +535,27 @@ viva_exam_verdict_to_json (VivaExamVerdict *self)
 
   json_object_set_string_member (object, "status", viva_exam_status_to_string (self->status));
   json_object_set_string_member (object, "verdict", self->passed ? "pass" : "fail");
+  json_object_set_string_member (object, "model_verdict", self->model_passed ? "pass" : "fail");
+  json_object_set_boolean_member (object, "engine_pass", viva_exam_verdict_get_engine_pass (self));
+  json_object_set_boolean_member (object, "consistent", viva_exam_verdict_get_consistent (self));
+  if (self->graded)
+    {
+      g_autoptr(JsonObject) hidden = json_object_new ();
+
+      json_object_set_int_member (hidden, "passed", self->grade ? viva_grade_report_get_n_passed (self->grade) : 0);
+      json_object_set_int_member (hidden, "total", self->grade ? viva_grade_report_get_n_tests (self->grade) : 0);
+      json_object_set_int_member (hidden, "out_of_process",
+                                  self->grade ? viva_grade_report_get_n_out_of_process (self->grade) : 0);
+      json_object_set_object_member (object, "hidden_tests", g_steal_pointer (&hidden));
+      if (self->grade != NULL)
+        json_object_set_member (object, "grade", viva_grade_report_to_json (self->grade));
+      else
+        json_object_set_null_member (object, "grade");
+      if (self->grade_error)
+        json_object_set_string_member (object, "grade_error", self->grade_error);
+    }
+  if (self->explanation)
+    json_object_set_string_member (object, "explanation", self->explanation);
   json_object_set_int_member (object, "score", self->score);
   if (self->comment)
     json_object_set_string_member (object, "comment", self->comment);
@@ -521,6 +708,23 @@ viva_exam_verdict_new_from_json (JsonNode  *node,
                                  get_string (object, "comment"),
                                  get_string (object, "reason"),
                                  steps, evidence, records);
+  /* The engine's facts; a verdict of an older Viva has none. */
+  if (get_string (object, "model_verdict") != NULL)
+    result->model_passed = g_str_equal (get_string (object, "model_verdict"), "pass");
+  if (json_object_has_member (object, "hidden_tests"))
+    {
+      JsonNode *grade = json_object_get_member (object, "grade");
+      g_autoptr(VivaGradeReport) report = NULL;
+
+      if (grade != NULL && JSON_NODE_HOLDS_OBJECT (grade))
+        report = viva_grade_report_new_from_json (grade, NULL);
+      g_set_object (&result->grade, report);
+      result->grade_error = g_strdup (get_string (object, "grade_error"));
+      result->graded = TRUE;
+      result->passed = g_str_equal (verdict, "pass");
+      result->explanation = g_strdup (get_string (object, "explanation"));
+    }
+
   withheld = json_object_get_member (object, "withheld");
   if (withheld != NULL && JSON_NODE_HOLDS_VALUE (withheld) && json_node_get_value_type (withheld) == G_TYPE_INT64)
     result->n_withheld = (guint)CLAMP (json_node_get_int (withheld), 0, G_MAXUINT);

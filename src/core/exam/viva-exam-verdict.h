@@ -7,6 +7,8 @@
 
 #include <json-glib/json-glib.h>
 
+#include "viva-grade-report.h"
+
 G_BEGIN_DECLS
 
 /**
@@ -74,6 +76,10 @@ guint           viva_exam_verdict_get_n_passed      (VivaExamVerdict *self);
 guint           viva_exam_verdict_get_n_failed      (VivaExamVerdict *self);
 guint           viva_exam_verdict_get_n_invalid     (VivaExamVerdict *self);
 gboolean        viva_exam_verdict_get_consistent    (VivaExamVerdict *self);
+gboolean        viva_exam_verdict_get_model_passed  (VivaExamVerdict *self);
+gboolean        viva_exam_verdict_get_engine_pass   (VivaExamVerdict *self);
+VivaGradeReport *viva_exam_verdict_get_grade        (VivaExamVerdict *self);
+const char     *viva_exam_verdict_get_explanation   (VivaExamVerdict *self);
 guint           viva_exam_verdict_get_n_withheld    (VivaExamVerdict *self);
 JsonNode       *viva_exam_verdict_to_json           (VivaExamVerdict *self);
 VivaExamVerdict *viva_exam_verdict_new_from_json    (JsonNode        *node,

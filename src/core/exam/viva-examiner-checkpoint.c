@@ -192,6 +192,9 @@ _viva_examiner_to_checkpoint (VivaExaminer *self)
 
   if (self->verdict != NULL)
     json_object_set_member (root, "verdict", viva_exam_verdict_to_json (self->verdict));
+  /* The engine's facts, at the top level where reports look for them. */
+  if (self->verdict != NULL && viva_exam_verdict_get_grade (self->verdict) != NULL)
+    json_object_set_member (root, "grade", viva_grade_report_to_json (viva_exam_verdict_get_grade (self->verdict)));
   else
     json_object_set_null_member (root, "verdict");
 

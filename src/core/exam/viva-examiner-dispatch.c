@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include "viva-examiner-private.h"
+#include "viva-problem-grade.h"
 
 /* Tool dispatch: a reply's first tool call is looked up, its arguments
  * parsed, checked against the guardrails, run as step S<n> and recorded;
@@ -220,26 +221,80 @@ probe_from_result (const char *step_id,
   return probe;
 }
 
+typedef struct
+{
+  VivaExamVerdict *verdict;
+} Grading;
+
 static void
-finish_defense (VivaExaminer *self,
-                JsonObject   *data)
+grading_free (Grading *grading)
+{
+  g_clear_object (&grading->verdict);
+  g_free (grading);
+}
+
+static void
+grade_cb (GObject      *object,
+          GAsyncResult *result,
+          gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  VivaExaminer *self = g_task_get_source_object (task);
+  Grading *grading = g_object_get_data (G_OBJECT (task), "viva-grading");
+  g_autoptr(VivaExamVerdict) verdict = g_object_ref (grading->verdict);
+  g_autoptr(VivaGradeReport) grade = NULL;
+  g_autoptr(GError) error = NULL;
+  JsonObject *data;
+
+  grade = viva_problem_grade_finish (VIVA_PROBLEM (object), result, &error);
+  g_object_set_data (G_OBJECT (task), "viva-grading", NULL);
+
+  if (task != self->task)
+    return;
+
+  if (grade == NULL && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return _viva_examiner_cancelled (self);
+
+  data = json_object_new ();
+  if (grade != NULL)
+    json_object_set_member (data, "grade", viva_grade_report_to_json (grade));
+  else
+    json_object_set_string_member (data, "error", error->message);
+  _viva_examiner_trace (self, "grade", data);
+
+  _viva_exam_verdict_set_grade (verdict, grade, grade ? NULL : error->message);
+  _viva_examiner_end_with (self, verdict);
+  _viva_examiner_complete (self, verdict, NULL);
+}
+
+/* The examiner gave its verdict; the engine now runs every hidden test
+ * through the grader, whatever the examiner chose to probe, and the
+ * outcome is bound to those facts. */
+void
+_viva_examiner_finish_defense (VivaExaminer *self,
+                               JsonObject   *data)
 {
   g_autoptr(GPtrArray) names = _viva_examiner_collect_step_names (self);
   g_autoptr(GPtrArray) probes = _viva_examiner_collect_probes (self);
   g_autoptr(GPtrArray) evidence = g_ptr_array_new ();
   JsonArray *cited = json_object_get_array_member (data, "evidence");
-  g_autoptr(VivaExamVerdict) verdict = NULL;
+  g_autofree char *code = _viva_examiner_snapshot_code (self);
+  Grading *grading = g_new0 (Grading, 1);
 
-  for (guint i = 0; i < json_array_get_length (cited); i++)
+  for (guint i = 0; cited != NULL && i < json_array_get_length (cited); i++)
     g_ptr_array_add (evidence, (gpointer)json_array_get_string_element (cited, i));
 
-  verdict = _viva_exam_verdict_new (VIVA_EXAM_STATUS_FINISHED,
-                                    g_strcmp0 (json_object_get_string_member (data, "verdict"), "pass") == 0,
-                                    (int)json_object_get_int_member (data, "score"),
-                                    json_object_get_string_member (data, "comment"),
-                                    NULL, names, evidence, probes);
-  _viva_examiner_end_with (self, verdict);
-  _viva_examiner_complete (self, verdict, NULL);
+  grading->verdict = _viva_exam_verdict_new (VIVA_EXAM_STATUS_FINISHED,
+                                             g_strcmp0 (json_object_get_string_member (data, "verdict"), "pass") == 0,
+                                             (int)json_object_get_int_member_with_default (data, "score", -1),
+                                             json_object_get_string_member_with_default (data, "comment", NULL),
+                                             NULL, names, evidence, probes);
+
+  _viva_examiner_set_state (self, VIVA_EXAMINER_STATE_RUNNING_TOOL);
+  _viva_examiner_trace (self, "grade_started", NULL);
+  g_object_set_data_full (G_OBJECT (self->task), "viva-grading", grading, (GDestroyNotify)grading_free);
+  viva_problem_grade_async (self->problem, code, _viva_examiner_cancellable (self),
+                            grade_cb, g_object_ref (self->task));
 }
 
 static void
@@ -345,7 +400,7 @@ tool_cb (GObject      *object,
   _viva_examiner_after_call (self);
 
   if (kind == VIVA_EXAM_TOOL_KIND_FINISHES && data != NULL)
-    return finish_defense (self, data);
+    return _viva_examiner_finish_defense (self, data);
 
   _viva_examiner_next_turn (self);
 }

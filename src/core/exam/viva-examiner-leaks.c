@@ -8,7 +8,8 @@
 #include "viva-examiner-private.h"
 
 /* The leak guard at the examiner's edges (the guard itself is
- * viva-exam-leak-guard.c). Streamed text is shown only once settled, so a
+ * viva-exam-leak-guard.c). Streamed text is shown once settled (all but an
+ * end that could still grow into a passage of the secrets), so a
  * passage is withheld before its first character reaches the student; a
  * reply's words and the student-facing arguments of its tool calls
  * (a question, a message, the verdict's comment) are filtered before they
@@ -162,7 +163,7 @@ _viva_examiner_guard_delta (VivaExaminer        *self,
   g_string_append (raw, delta->text);
 
   ranges = _viva_exam_leak_guard_find (guard (self), raw->str, raw->len, self->code_snapshot);
-  show_until (self, which, ranges, _viva_exam_leak_guard_settled (raw->str, raw->len));
+  show_until (self, which, ranges, _viva_exam_leak_guard_settled (guard (self), raw->str, raw->len));
 }
 
 static void

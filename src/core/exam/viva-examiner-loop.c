@@ -498,6 +498,26 @@ _viva_examiner_next_turn (VivaExaminer *self)
                                 reply_cb, g_object_ref (self->task));
 }
 
+/* A defense stopped while the engine graded: finishDefense ran, its
+ * verdict not yet recorded. Returns: (nullable): its arguments */
+static JsonObject *
+last_finish (VivaExaminer *self)
+{
+  VivaExamStep *step;
+  g_autoptr(JsonNode) node = NULL;
+
+  if (self->steps->len == 0 || self->verdict != NULL)
+    return NULL;
+  step = g_ptr_array_index (self->steps, self->steps->len - 1);
+  if (!step->ok || !g_str_equal (step->name, "finishDefense") ||
+      !(node = json_from_string (step->arguments, NULL)) || !JSON_NODE_HOLDS_OBJECT (node))
+    return NULL;
+
+  g_clear_pointer (&self->finish_arguments, json_object_unref);
+  self->finish_arguments = json_object_ref (json_node_get_object (node));
+  return self->finish_arguments;
+}
+
 static void
 prime_cb (GObject      *object,
           GAsyncResult *result,
@@ -508,6 +528,7 @@ prime_cb (GObject      *object,
   g_autoptr(VivaRunResult) run = NULL;
   g_autoptr(GError) error = NULL;
   JsonObject *data;
+  JsonObject *finished;
 
   run = viva_runner_run_finish (VIVA_RUNNER (object), result, &error);
 
@@ -529,6 +550,8 @@ prime_cb (GObject      *object,
 
       _viva_examiner_start_call (self, call, step);
     }
+  else if ((finished = last_finish (self)) != NULL)
+    _viva_examiner_finish_defense (self, finished);
   else
     _viva_examiner_next_turn (self);
 }

@@ -88,6 +88,7 @@ struct _VivaExaminer
   gsize              stream_shown[2];
   gboolean           stream_withholding[2];
   guint              n_withheld;
+  JsonObject        *finish_arguments;
 
   VivaExamPhase      phase;
   GTask             *task;
@@ -178,6 +179,8 @@ void          _viva_examiner_start_call         (VivaExaminer       *self,
                                                  const VivaToolCall *call,
                                                  const char         *redo_step);
 void          _viva_examiner_after_call         (VivaExaminer       *self);
+void          _viva_examiner_finish_defense     (VivaExaminer       *self,
+                                                 JsonObject         *data);
 
 /* Guardrails (viva-examiner-guardrails.c): pure checks, no side effects */
 void             _viva_examiner_cap_output      (JsonObject         *object,
