@@ -291,6 +291,17 @@ test_exit (void)
   assert_failed (sys_exit, "error");
   g_assert_nonnull (strstr (only_test (sys_exit)->message, "sys.exit"));
   assert_failed (in_call, "error");
+
+  /* An old-form test that the code never lets run does not pass. */
+  {
+    g_autoptr(GPtrArray) tests = g_ptr_array_new_with_free_func ((GDestroyNotify) viva_grader_test_free);
+    g_autoptr(VivaGradeReport) legacy = NULL;
+
+    g_ptr_array_add (tests, viva_grader_test_new_legacy ("old", "assert add(2, 3) == 5"));
+    legacy = grade_tests ("import sys\ndef add(a, b):\n    return 0\nsys.exit(0)\n", NULL, tests, 0);
+    assert_failed (legacy, "error");
+    g_assert_false (only_test (legacy)->out_of_process);
+  }
 }
 
 static void

@@ -138,6 +138,7 @@ typedef struct
   VivaRunResult **values;        /* the student's call results */
   VivaRunResult **expected;      /* the reference's */
   gboolean       *expected_done;
+  char           *marker;        /* printed at the end of an old-form test */
   guint           pending;
   gboolean        returned;
   GError         *error;         /* a worker that could not run at all */
@@ -163,6 +164,7 @@ grading_free (Grading *g)
   g_clear_object (&g->judge);
   g_free (g->student_code);
   g_free (g->reference_code);
+  g_free (g->marker);
   g_ptr_array_unref (g->tests);
   g_free (g);
 }
@@ -522,7 +524,18 @@ legacy_cb (GObject      *object,
     }
 
   if (run->status == VIVA_RUN_STATUS_OK)
-    grading_settle (job->task, job->index, outcome (g, job->index, FALSE, "passed", ""));
+    {
+      g_autofree char *needle = g_strdup_printf ("%s\n", g->marker);
+
+      /* "ok" also means the code ended the run with sys.exit(0) before the
+       * test ran: only a test that printed the marker at its end passed. */
+      if (run->stdout_text != NULL && strstr (run->stdout_text, needle) != NULL)
+        grading_settle (job->task, job->index, outcome (g, job->index, FALSE, "passed", ""));
+      else
+        grading_settle (job->task, job->index,
+                        outcome (g, job->index, FALSE, "error",
+                                 _("The test did not reach its end: the run ended early (sys.exit(), os._exit() or a replaced sys.stdout).")));
+    }
   else
     grading_settle (job->task, job->index, student_failure (g, job->index, FALSE, run));
 }
@@ -600,6 +613,11 @@ viva_grader_grade_async (VivaGrader          *self,
   g->expected = g_new0 (VivaRunResult *, tests->len);
   g->expected_done = g_new0 (gboolean, tests->len);
   g->pending = tests->len;
+  {
+    g_autofree char *uuid = g_uuid_string_random ();
+
+    g->marker = g_strdup_printf ("viva-test-end-%s", uuid);
+  }
   g_task_set_task_data (task, g, (GDestroyNotify) grading_free);
 
   if (tests->len == 0)
@@ -624,9 +642,12 @@ viva_grader_grade_async (VivaGrader          *self,
 
       if (test->legacy_code != NULL)
         {
+          g_autofree char *probe = g_strdup_printf ("%s\nprint('%s')\n", test->legacy_code, g->marker);
+
           /* In the student's process after the code, in a fresh namespace. */
           viva_runner_reset_async (g->student, FALSE, cancellable, ignore_cb, NULL);
-          viva_runner_inject_async (g->student, g->student_code, test->legacy_code,
+
+          viva_runner_inject_async (g->student, g->student_code, probe,
                                     VIVA_GRADER_TIMEOUT_MS, cancellable, legacy_cb, job_new (task, i));
           continue;
         }
