@@ -489,7 +489,9 @@ defended_cb (GObject      *object,
       result->status = g_strdup (viva_exam_status_to_string (viva_exam_verdict_get_status (verdict)));
       if (viva_exam_verdict_get_status (verdict) == VIVA_EXAM_STATUS_FINISHED)
         {
-          result->verdict = g_strdup (viva_exam_verdict_get_passed (verdict) ? "pass" : "fail");
+          /* The model's own verdict: the card measures the model (the outcome
+           * also needs the hidden tests, see viva_exam_verdict_get_passed()). */
+          result->verdict = g_strdup (viva_exam_verdict_get_model_passed (verdict) ? "pass" : "fail");
           result->score = viva_exam_verdict_get_score (verdict);
           result->comment = g_strdup (viva_exam_verdict_get_comment (verdict));
         }

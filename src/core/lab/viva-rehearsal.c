@@ -483,7 +483,7 @@ defense_cb (GObject      *object,
   json_object_set_string_member (event, "variant", viva_student_variant_to_string (student->variant));
   json_object_set_string_member (event, "status", status);
   if (error == NULL)
-    json_object_set_string_member (event, "verdict", viva_exam_verdict_get_passed (verdict) ? "pass" : "fail");
+    json_object_set_string_member (event, "verdict", viva_exam_verdict_get_model_passed (verdict) ? "pass" : "fail");
   else
     json_object_set_null_member (event, "verdict");
   json_object_set_int_member (event, "turns", student->turns.turn_ms->len);
