@@ -13,6 +13,7 @@
 #include "viva-core.h"
 #include "viva-openai-model.h"
 #include "viva-cli-commands.h"
+#include "viva-exam-model.h"
 #include "viva-cli-util.h"
 
 /* viva-cli chat: streams one reply. With --json, each delta is a `content`
@@ -198,9 +199,7 @@ viva_cli_chat (int    argc,
         }
     }
 
-  model = viva_openai_model_new_for_settings (viva_settings_get_default ());
-  if (base_url != NULL)
-    viva_openai_model_set_base_url (model, base_url);
+  model = viva_exam_model_new_for_endpoint (viva_settings_get_default (), base_url, NULL);
 
   request = viva_chat_request_new ();
   if (model_name != NULL)

@@ -507,10 +507,7 @@ choose_model (VivaProblem *problem,
 
   if (base_url != NULL)
     {
-      model = viva_openai_model_new_for_settings (settings);
-      viva_openai_model_set_base_url (model, base_url);
-      if (model_name != NULL)
-        viva_openai_model_set_model (model, model_name);
+      model = viva_exam_model_new_for_endpoint (settings, base_url, model_name);
       return VIVA_CHAT_MODEL (g_steal_pointer (&model));
     }
 

@@ -11,6 +11,7 @@
 #include "viva-core.h"
 #include "viva-openai-model.h"
 #include "viva-cli-commands.h"
+#include "viva-exam-model.h"
 #include "viva-cli-util.h"
 
 /* viva-cli models: the endpoint's models, one a line. */
@@ -58,9 +59,7 @@ viva_cli_models (int    argc,
       return VIVA_CLI_EXIT_USAGE;
     }
 
-  model = viva_openai_model_new_for_settings (viva_settings_get_default ());
-  if (base_url != NULL)
-    viva_openai_model_set_base_url (model, base_url);
+  model = viva_exam_model_new_for_endpoint (viva_settings_get_default (), base_url, NULL);
 
   models.loop = g_main_loop_new (NULL, FALSE);
   viva_openai_model_list_models_async (model, NULL, list_cb, &models);

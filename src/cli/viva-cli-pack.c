@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "viva-cli-commands.h"
+#include "viva-exam-model.h"
 #include "viva-cli-util.h"
 #include "viva-draft-store.h"
 #include "viva-openai-model.h"
@@ -462,9 +463,7 @@ pack_generate (int    argc,
       return VIVA_CLI_EXIT_USAGE;
     }
 
-  model = viva_openai_model_new_for_settings (viva_settings_get_default ());
-  if (base_url != NULL)
-    viva_openai_model_set_base_url (model, base_url);
+  model = viva_exam_model_new_for_endpoint (viva_settings_get_default (), base_url, NULL);
   if (model_name != NULL)
     viva_openai_model_set_model (model, model_name);
 

@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 
 #include "viva-code-store.h"
+#include "viva-id.h"
 
 /* The student's code, one file per problem under
  * $XDG_DATA_HOME/viva/code/<pack>/<problem>.py. Edits are debounced, then
@@ -57,26 +58,6 @@ write_data_free (gpointer data)
   g_free (wd->path);
   g_free (wd->text);
   g_free (wd);
-}
-
-/**
- * viva_code_store_valid_id:
- * @id: a pack or problem id
- *
- * Ids become file names, so they are limited to letters, digits, `-`, `_`
- * and `.`, and may not start with a dot.
- */
-gboolean
-viva_code_store_valid_id (const char *id)
-{
-  if (id == NULL || id[0] == '\0' || id[0] == '.' || strlen (id) > 128)
-    return FALSE;
-
-  for (const char *c = id; *c; c++)
-    if (!g_ascii_isalnum (*c) && *c != '-' && *c != '_' && *c != '.')
-      return FALSE;
-
-  return TRUE;
 }
 
 static char *
@@ -407,7 +388,7 @@ viva_code_store_load_async (VivaCodeStore       *self,
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, viva_code_store_load_async);
 
-  if (!viva_code_store_valid_id (pack_id) || !viva_code_store_valid_id (problem_id))
+  if (!viva_id_is_valid (pack_id) || !viva_id_is_valid (problem_id))
     return g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
                                     _("“%s/%s” is not a valid problem id"),
                                     pack_id ? pack_id : "", problem_id ? problem_id : "");
@@ -452,7 +433,7 @@ viva_code_store_queue_save (VivaCodeStore *self,
   g_return_if_fail (VIVA_IS_CODE_STORE (self));
   g_return_if_fail (text != NULL);
 
-  if (!viva_code_store_valid_id (pack_id) || !viva_code_store_valid_id (problem_id))
+  if (!viva_id_is_valid (pack_id) || !viva_id_is_valid (problem_id))
     {
       g_critical ("Refusing to save code for invalid ids “%s/%s”", pack_id, problem_id);
       return;

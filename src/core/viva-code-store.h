@@ -18,7 +18,6 @@ const char    *viva_code_store_get_directory  (VivaCodeStore        *self);
 const char    *viva_code_store_get_error_message (VivaCodeStore     *self);
 void           viva_code_store_set_delay      (VivaCodeStore        *self,
                                                guint                 delay_ms);
-gboolean       viva_code_store_valid_id       (const char           *id);
 void           viva_code_store_load_async     (VivaCodeStore        *self,
                                                const char           *pack_id,
                                                const char           *problem_id,

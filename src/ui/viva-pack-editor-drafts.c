@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 
 #include "viva-core.h"
+#include "viva-exam-model.h"
 #include "viva-markdown.h"
 #include "viva-pack-editor-private.h"
 
@@ -193,7 +194,7 @@ _viva_pack_editor_start_draft (VivaPackEditor *self)
 
   if (self->generator == NULL)
     {
-      self->model = viva_openai_model_new_for_settings (viva_settings_get_default ());
+      self->model = viva_exam_model_new_for_settings (viva_settings_get_default ());
       self->generator = viva_problem_generator_new (VIVA_CHAT_MODEL (self->model), self->runner);
       g_signal_connect_object (self->generator, "progress", G_CALLBACK (progress_cb), self, 0);
       g_signal_connect_object (self->generator, "notify::busy",

@@ -10,6 +10,7 @@
 
 #include "viva-eval-card-group.h"
 #include "viva-model-check.h"
+#include "viva-exam-model.h"
 #include "viva-openai-model.h"
 #include "viva-preferences-window.h"
 #include "viva-settings.h"
@@ -388,7 +389,7 @@ viva_preferences_window_init (VivaPreferencesWindow *self)
 
   gtk_editable_set_text (GTK_EDITABLE (self->base_url_row), viva_settings_get_base_url (settings));
 
-  self->model = viva_openai_model_new_for_settings (settings);
+  self->model = viva_exam_model_new_for_settings (settings);
   self->cancellable = g_cancellable_new ();
   viva_preferences_window_fill_models (self, NULL);
   g_signal_connect_object (self->model_row, "notify::selected",

@@ -12,6 +12,7 @@
 #include "viva-exam-language.h"
 #include "viva-exam-pack-ref.h"
 #include "viva-exam-report.h"
+#include "viva-exam-model.h"
 #include "viva-openai-model.h"
 #include "viva-scripted-model.h"
 #include "viva-settings.h"
@@ -424,32 +425,27 @@ use_offline_action (GtkWidget  *widget,
   viva_settings_set_examiner_mode (viva_settings_get_default (), VIVA_EXAMINER_MODE_OFFLINE);
 }
 
-/* Warming: is the endpoint there, which model, and for Ollama load that
- * model now with an empty generate request. */
+/* Warming: is the endpoint there and does it have the model; then the
+ * model client loads it (Ollama) while the student codes. */
 
 static void
-warm_done_cb (GObject      *object,
-              GAsyncResult *result,
-              gpointer      user_data)
+warm_up_cb (GObject      *object,
+            GAsyncResult *result,
+            gpointer      user_data)
 {
   g_autoptr(VivaWindow) self = user_data;
-  g_autoptr(GInputStream) stream = NULL;
   g_autoptr(GError) error = NULL;
+  gboolean warm;
 
-  stream = soup_session_send_finish (SOUP_SESSION (object), result, &error);
+  warm = viva_openai_model_warm_up_finish (VIVA_OPENAI_MODEL (object), result, &error);
 
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) || self->exam == NULL)
     return;
 
-  if (error != NULL)
-    {
-      g_debug ("examiner: warming the model failed: %s", error->message);
-      self->exam->warmth = WARM_COLD;
-      return;
-    }
+  if (!warm)
+    g_debug ("examiner: warming the model failed: %s", error->message);
 
-  g_input_stream_close_async (stream, G_PRIORITY_LOW, NULL, NULL, NULL);
-  self->exam->warmth = WARM_READY;
+  self->exam->warmth = warm ? WARM_READY : WARM_COLD;
 }
 
 static void
@@ -457,41 +453,15 @@ viva_window_exam_load_model (VivaWindow *self,
                              const char *name)
 {
   VivaWindowExam *exam = self->exam;
-  g_autoptr(SoupMessage) message = NULL;
-  g_autoptr(JsonBuilder) builder = json_builder_new ();
-  g_autoptr(JsonNode) root = NULL;
-  g_autoptr(GBytes) body = NULL;
-  g_autofree char *json = NULL;
-  g_autofree char *url = NULL;
-  gsize length;
 
   if (g_strcmp0 (exam->warm_model, name) == 0 && exam->warmth != WARM_COLD)
     return;
 
   g_free (exam->warm_model);
   exam->warm_model = g_strdup (name);
-
-  /* Ollama's native API sits beside its OpenAI one, at the root. */
-  url = g_uri_resolve_relative (viva_openai_model_get_base_url (exam->model), "/api/generate",
-                                G_URI_FLAGS_NONE, NULL);
-  if (url == NULL || !(message = soup_message_new (SOUP_METHOD_POST, url)))
-    return;
-
-  json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "model");
-  json_builder_add_string_value (builder, name);
-  json_builder_set_member_name (builder, "keep_alive");
-  json_builder_add_string_value (builder, "30m");
-  json_builder_end_object (builder);
-  root = json_builder_get_root (builder);
-  json = json_to_string (root, FALSE);
-  length = strlen (json);
-  body = g_bytes_new_take (g_steal_pointer (&json), length);
-  soup_message_set_request_body_from_bytes (message, "application/json", body);
-
   exam->warmth = WARM_LOADING;
-  soup_session_send_async (viva_openai_model_get_session (exam->model), message, G_PRIORITY_LOW,
-                           exam->warm_cancellable, warm_done_cb, g_object_ref (self));
+  viva_openai_model_warm_up_async (exam->model, name, exam->warm_cancellable,
+                                   warm_up_cb, g_object_ref (self));
 }
 
 static void
@@ -508,32 +478,6 @@ viva_window_exam_reachable (VivaWindow   *self,
 
   if (exam->submit_pending && (reach == REACH_YES || reach == REACH_NO))
     viva_window_exam_start (self, reach == REACH_NO);
-}
-
-static void
-detect_cb (GObject      *object,
-           GAsyncResult *result,
-           gpointer      user_data)
-{
-  g_autoptr(VivaWindow) self = user_data;
-  g_autoptr(GError) error = NULL;
-  VivaServerKind kind;
-
-  kind = viva_openai_model_detect_server_finish (VIVA_OPENAI_MODEL (object), result, &error);
-
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) || self->exam == NULL)
-    return;
-
-  if (kind == VIVA_SERVER_KIND_OLLAMA && self->exam->warm_model != NULL)
-    {
-      g_autofree char *name = g_steal_pointer (&self->exam->warm_model);
-      viva_window_exam_load_model (self, name);
-    }
-  else if (kind != VIVA_SERVER_KIND_OLLAMA)
-    {
-      /* Other servers load their models themselves. */
-      self->exam->warmth = WARM_READY;
-    }
 }
 
 static void
@@ -568,17 +512,7 @@ list_models_cb (GObject      *object,
   if (self->exam->reach != REACH_YES)
     return;
 
-  if (viva_openai_model_get_server_kind (model) == VIVA_SERVER_KIND_OLLAMA)
-    viva_window_exam_load_model (self, name);
-  else if (viva_openai_model_get_server_kind (model) == VIVA_SERVER_KIND_UNKNOWN)
-    {
-      g_free (self->exam->warm_model);
-      self->exam->warm_model = g_strdup (name);
-      viva_openai_model_detect_server_async (model, self->exam->warm_cancellable,
-                                             detect_cb, g_object_ref (self));
-    }
-  else
-    self->exam->warmth = WARM_READY;
+  viva_window_exam_load_model (self, name);
 }
 
 /* Checks the endpoint and warms its model; cheap to call again. */
@@ -676,7 +610,7 @@ _viva_window_init_exam (VivaWindow *self)
   exam = self->exam = g_new0 (VivaWindowExam, 1);
   exam->cancellable = g_cancellable_new ();
   exam->warm_cancellable = g_cancellable_new ();
-  exam->model = viva_openai_model_new_for_settings (settings);
+  exam->model = viva_exam_model_new_for_settings (settings);
 
   g_signal_connect_object (settings, "notify::base-url", G_CALLBACK (endpoint_changed_cb),
                            self, G_CONNECT_SWAPPED);

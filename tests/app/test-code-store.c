@@ -8,6 +8,7 @@
 #include <glib/gstdio.h>
 
 #include "viva-code-store.h"
+#include "viva-id.h"
 
 typedef struct
 {
@@ -197,11 +198,11 @@ test_invalid_ids (Fixture       *f,
   g_autoptr(VivaCodeStore) store = viva_code_store_new (f->dir);
   g_autofree char *text = NULL;
 
-  g_assert_false (viva_code_store_valid_id ("../etc"));
-  g_assert_false (viva_code_store_valid_id (".hidden"));
-  g_assert_false (viva_code_store_valid_id ("a/b"));
-  g_assert_false (viva_code_store_valid_id (""));
-  g_assert_true (viva_code_store_valid_id ("intro-ai_2.1"));
+  g_assert_false (viva_id_is_valid ("../etc"));
+  g_assert_false (viva_id_is_valid (".hidden"));
+  g_assert_false (viva_id_is_valid ("a/b"));
+  g_assert_false (viva_id_is_valid (""));
+  g_assert_true (viva_id_is_valid ("intro-ai_2.1"));
 
   text = load (f, store, "..", "passwd");
   g_assert_null (text);

@@ -45,7 +45,7 @@ bench_model_stream_async (VivaChatModel       *model,
 {
   BenchModel *self = BENCH_MODEL (model);
   g_autoptr(GTask) task = g_task_new (model, cancellable, callback, user_data);
-  g_autoptr(VivaChatReply) reply = _viva_chat_reply_new ();
+  g_autoptr(VivaChatReply) reply = viva_chat_reply_new ();
   g_autofree char *id = g_strdup_printf ("call_%u", self->calls);
   g_autofree char *arguments = NULL;
   VivaChatDelta delta = { VIVA_CHAT_DELTA_CONTENT, "Next step.", 0, NULL, NULL, NULL };
@@ -68,9 +68,9 @@ bench_model_stream_async (VivaChatModel       *model,
     }
 
   viva_chat_model_emit_delta (model, request, &delta);
-  _viva_chat_reply_take_content (reply, g_strdup ("Next step."));
-  _viva_chat_reply_add_tool_call (reply, viva_tool_call_new (id, name, arguments));
-  _viva_chat_reply_set_finish_reason (reply, "tool_calls");
+  viva_chat_reply_take_content (reply, g_strdup ("Next step."));
+  viva_chat_reply_add_tool_call (reply, viva_tool_call_new (id, name, arguments));
+  viva_chat_reply_set_finish_reason (reply, "tool_calls");
   g_task_return_pointer (task, g_steal_pointer (&reply), (GDestroyNotify)viva_chat_reply_unref);
 }
 

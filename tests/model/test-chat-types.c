@@ -239,7 +239,7 @@ test_request (void)
 static void
 test_reply_json (void)
 {
-  g_autoptr(VivaChatReply) reply = _viva_chat_reply_new ();
+  g_autoptr(VivaChatReply) reply = viva_chat_reply_new ();
   g_autoptr(VivaChatReply) copy = NULL;
   g_autoptr(VivaChatMessage) message = NULL;
   g_autoptr(JsonNode) node = NULL;
@@ -251,12 +251,12 @@ test_reply_json (void)
   VivaToolCall *call = viva_tool_call_new ("c1", "askStudent", "{}");
 
   viva_tool_call_set_recovered (call, TRUE);
-  _viva_chat_reply_take_content (reply, g_strdup ("Hi"));
+  viva_chat_reply_take_content (reply, g_strdup ("Hi"));
   _viva_chat_reply_take_reasoning (reply, g_strdup ("hm"));
-  _viva_chat_reply_add_tool_call (reply, call);
-  _viva_chat_reply_set_finish_reason (reply, "stop");
+  viva_chat_reply_add_tool_call (reply, call);
+  viva_chat_reply_set_finish_reason (reply, "stop");
   _viva_chat_reply_set_usage (reply, &usage);
-  _viva_chat_reply_set_model (reply, "m");
+  viva_chat_reply_set_model (reply, "m");
   _viva_chat_reply_set_truncated (reply, TRUE);
   _viva_chat_reply_set_prompt_truncated (reply, TRUE);
 

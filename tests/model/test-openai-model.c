@@ -7,6 +7,7 @@
 
 #include <string.h>
 
+#include "viva-exam-model.h"
 #include "viva-openai-model.h"
 #include "viva-test-server.h"
 #include "viva-test-util.h"
@@ -1258,6 +1259,58 @@ test_detect (Fixture       *fixture,
   g_assert_cmpint (viva_openai_model_get_server_kind (fixture->model), ==, VIVA_SERVER_KIND_UNKNOWN);
 }
 
+static gboolean
+warm_up (Fixture     *fixture,
+         const char  *name,
+         GError     **error)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+
+  viva_openai_model_warm_up_async (fixture->model, name, NULL, store_result, &result);
+  viva_test_run_until_result (&result);
+  return viva_openai_model_warm_up_finish (fixture->model, result, error);
+}
+
+/* Ollama is asked to load the model and keep it; an OpenAI-compatible
+ * server is left alone; a failed load is reported, not hidden. */
+static void
+test_warm_up (Fixture       *fixture,
+              gconstpointer  data)
+{
+  g_autoptr(VivaTestResponse) loaded = viva_test_response_new_json (200, "{\"model\":\"qwen2.5:7b\",\"done\":true}");
+  g_autoptr(VivaTestResponse) missing = viva_test_response_new_json (404, "{\"error\":\"model 'nope' not found\"}");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) body = NULL;
+  const char *models[] = { "qwen2.5:7b", NULL };
+  g_autofree char *url = NULL;
+  const VivaTestRequest *request;
+  JsonObject *object;
+
+  g_assert_true (warm_up (fixture, "m", &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (viva_openai_model_get_server_kind (fixture->model), ==, VIVA_SERVER_KIND_OPENAI);
+  g_assert_cmpuint (viva_test_server_count_requests (fixture->server, "POST", "/api/generate"), ==, 0);
+
+  viva_test_server_serve_ollama (fixture->server, "0.20.6", models);
+  viva_test_server_set_default (fixture->server, "POST", "/api/generate", loaded);
+  /* A new address forgets that the server was not Ollama. */
+  url = g_strdup (viva_openai_model_get_base_url (fixture->model));
+  viva_openai_model_set_base_url (fixture->model, "http://127.0.0.1:9/v1");
+  viva_openai_model_set_base_url (fixture->model, url);
+  g_assert_true (warm_up (fixture, "qwen2.5:7b", &error));
+  g_assert_no_error (error);
+  request = viva_test_server_find_request (fixture->server, "POST", "/api/generate", 0);
+  g_assert_nonnull (request);
+  body = viva_test_request_get_json (request);
+  object = json_node_get_object (body);
+  g_assert_cmpstr (json_object_get_string_member (object, "model"), ==, "qwen2.5:7b");
+  g_assert_cmpstr (json_object_get_string_member (object, "keep_alive"), ==, "30m");
+
+  viva_test_server_queue (fixture->server, "POST", "/api/generate", missing);
+  g_assert_false (warm_up (fixture, "nope", &error));
+  g_assert_nonnull (error);
+}
+
 static void
 test_properties (void)
 {
@@ -1307,7 +1360,7 @@ test_settings (void)
       return;
     }
 
-  model = viva_openai_model_new_for_settings (settings);
+  model = viva_exam_model_new_for_settings (settings);
   g_assert_cmpstr (viva_openai_model_get_base_url (model), ==, viva_settings_get_base_url (settings));
   g_assert_cmpuint (viva_openai_model_get_idle_timeout (model), ==, viva_settings_get_idle_timeout (settings) * 1000);
   g_assert_cmpuint (viva_openai_model_get_first_byte_timeout (model), ==, viva_settings_get_first_byte_timeout (settings) * 1000);
@@ -1427,6 +1480,7 @@ main (int   argc,
   ADD ("discovery-failure", test_discovery_failure);
   ADD ("health", test_health);
   ADD ("detect", test_detect);
+  ADD ("warm-up", test_warm_up);
 #undef ADD
 
   return g_test_run ();

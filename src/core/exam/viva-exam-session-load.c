@@ -12,6 +12,7 @@
 #include "viva-chat-message.h"
 #include "viva-exam-error.h"
 #include "viva-exam-session-private.h"
+#include "viva-id.h"
 #include "viva-exam-verdict.h"
 #include "viva-tool-call.h"
 
@@ -288,12 +289,6 @@ load_free (Load *load)
   g_free (load);
 }
 
-static gboolean
-valid_id (const char *id)
-{
-  return id != NULL && *id != '\0' && *id != '.' && strchr (id, '/') == NULL;
-}
-
 /* Reads, validates, and moves a bad checkpoint aside (never deleting it).
  * Plain data only: runs on a worker thread for the async variant. */
 static JsonNode *
@@ -307,7 +302,7 @@ load_checkpoint (const char  *sessions_dir,
   gsize length;
   JsonNode *node;
 
-  if (!valid_id (id))
+  if (!viva_id_is_valid (id))
     {
       g_set_error (error, VIVA_EXAM_ERROR, VIVA_EXAM_ERROR_NOT_FOUND,
                    _("“%s” is not a session id."), id ? id : "");

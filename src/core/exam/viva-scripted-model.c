@@ -7,7 +7,7 @@
 
 #include <glib/gi18n.h>
 
-#include "viva-chat-reply-private.h"
+#include "viva-chat-reply.h"
 #include "viva-scripted-model.h"
 
 /* The offline examiner. It keeps no state of its own: each reply is
@@ -179,23 +179,23 @@ decide (VivaScriptedModel *self,
 {
   g_auto(Progress) progress = { 0 };
   g_autoptr(JsonBuilder) builder = json_builder_new ();
-  g_autoptr(VivaChatReply) reply = _viva_chat_reply_new ();
+  g_autoptr(VivaChatReply) reply = viva_chat_reply_new ();
   g_autofree char *arguments = NULL;
   g_autofree char *id = NULL;
   char *content = NULL;
   const char *tool = NULL;
   guint n_tests = viva_problem_get_n_tests (self->problem);
 
-  _viva_chat_reply_set_model (reply, "viva-offline");
+  viva_chat_reply_set_model (reply, "viva-offline");
 
   /* A follow-up question after the verdict: there are no tools to use. */
   if (viva_chat_request_get_tools (request) == NULL || viva_chat_request_get_tools (request)->len == 0)
     {
-      _viva_chat_reply_take_content (reply,
+      viva_chat_reply_take_content (reply,
         g_strdup (_("I am the offline examiner, so I cannot discuss the verdict. It rests on the "
                     "hidden tests shown above; your teacher will see your answers and the "
                     "whole transcript.")));
-      _viva_chat_reply_set_finish_reason (reply, "stop");
+      viva_chat_reply_set_finish_reason (reply, "stop");
       return g_steal_pointer (&reply);
     }
 
@@ -290,9 +290,9 @@ decide (VivaScriptedModel *self,
   arguments = to_json_text (builder);
   id = g_strdup_printf ("offline_%u", progress.n_assistant + 1);
 
-  _viva_chat_reply_take_content (reply, content);
-  _viva_chat_reply_add_tool_call (reply, viva_tool_call_new (id, tool, arguments));
-  _viva_chat_reply_set_finish_reason (reply, "tool_calls");
+  viva_chat_reply_take_content (reply, content);
+  viva_chat_reply_add_tool_call (reply, viva_tool_call_new (id, tool, arguments));
+  viva_chat_reply_set_finish_reason (reply, "tool_calls");
 
   return g_steal_pointer (&reply);
 }

@@ -28,7 +28,7 @@ struct _VivaChatReply
 G_DEFINE_BOXED_TYPE (VivaChatReply, viva_chat_reply, viva_chat_reply_ref, viva_chat_reply_unref)
 
 VivaChatReply *
-_viva_chat_reply_new (void)
+viva_chat_reply_new (void)
 {
   VivaChatReply *self = g_new0 (VivaChatReply, 1);
 
@@ -64,7 +64,7 @@ viva_chat_reply_unref (VivaChatReply *self)
 }
 
 void
-_viva_chat_reply_take_content (VivaChatReply *self,
+viva_chat_reply_take_content (VivaChatReply *self,
                                char          *content)
 {
   g_free (self->content);
@@ -80,14 +80,14 @@ _viva_chat_reply_take_reasoning (VivaChatReply *self,
 }
 
 void
-_viva_chat_reply_add_tool_call (VivaChatReply *self,
+viva_chat_reply_add_tool_call (VivaChatReply *self,
                                 VivaToolCall  *call)
 {
   g_ptr_array_add (self->tool_calls, call);
 }
 
 void
-_viva_chat_reply_set_finish_reason (VivaChatReply *self,
+viva_chat_reply_set_finish_reason (VivaChatReply *self,
                                     const char    *finish_reason)
 {
   g_free (self->finish_reason);
@@ -104,7 +104,7 @@ _viva_chat_reply_set_usage (VivaChatReply       *self,
 }
 
 void
-_viva_chat_reply_set_model (VivaChatReply *self,
+viva_chat_reply_set_model (VivaChatReply *self,
                             const char    *model)
 {
   g_free (self->model);
@@ -353,7 +353,7 @@ viva_chat_reply_new_from_json (JsonNode  *node,
     }
 
   object = json_node_get_object (node);
-  self = _viva_chat_reply_new ();
+  self = viva_chat_reply_new ();
   self->content = g_strdup (_viva_json_get_string (object, "content"));
   self->reasoning = g_strdup (_viva_json_get_string (object, "reasoning"));
   self->finish_reason = g_strdup (_viva_json_get_string (object, "finish_reason"));

@@ -55,6 +55,17 @@ JsonNode            *viva_chat_reply_to_json              (const VivaChatReply  
 VivaChatReply       *viva_chat_reply_new_from_json        (JsonNode             *node,
                                                            GError              **error);
 
+/* For implementations of VivaChatModel, which build the replies they return. */
+VivaChatReply       *viva_chat_reply_new                  (void);
+void                 viva_chat_reply_take_content         (VivaChatReply        *self,
+                                                           char                 *content);
+void                 viva_chat_reply_add_tool_call        (VivaChatReply        *self,
+                                                           VivaToolCall         *call);
+void                 viva_chat_reply_set_finish_reason    (VivaChatReply        *self,
+                                                           const char           *finish_reason);
+void                 viva_chat_reply_set_model            (VivaChatReply        *self,
+                                                           const char           *model);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (VivaChatReply, viva_chat_reply_unref)
 
 G_END_DECLS

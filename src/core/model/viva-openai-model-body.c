@@ -14,7 +14,6 @@
  * messages (reasoning and our own members left out, which strict servers
  * reject) or Ollama's native chat (tool arguments as objects, num_ctx). */
 
-#define OLLAMA_KEEP_ALIVE "30m"
 
 typedef struct
 {
@@ -151,7 +150,7 @@ _viva_openai_model_build_body (VivaOpenAIModel *self,
       if (max_tokens > 0)
         json_object_set_int_member (options, "num_predict", max_tokens);
       json_object_set_object_member (body, "options", options);
-      json_object_set_string_member (body, "keep_alive", OLLAMA_KEEP_ALIVE);
+      json_object_set_string_member (body, "keep_alive", VIVA_OLLAMA_KEEP_ALIVE);
       if (schema != NULL)
         json_object_set_member (body, "format", json_node_copy (schema));
     }

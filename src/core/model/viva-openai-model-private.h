@@ -43,6 +43,10 @@ struct _VivaOpenAIModel
   GHashTable     *no_stream_options;
 };
 
+/* How long Ollama keeps a model loaded after a request: longer than the
+ * pause while a student thinks about a question. */
+#define VIVA_OLLAMA_KEEP_ALIVE "30m"
+
 /* Bodies read whole are small JSON documents (errors, model lists); a
  * larger one is not what was asked for. */
 #define VIVA_OPENAI_MAX_SMALL_BODY (4 * 1024 * 1024)

@@ -343,44 +343,6 @@ viva_openai_model_new (const char *base_url)
                        NULL);
 }
 
-static gboolean
-seconds_to_ms (GBinding     *binding,
-               const GValue *from,
-               GValue       *to,
-               gpointer      user_data)
-{
-  g_value_set_uint (to, MIN (g_value_get_uint (from), G_MAXUINT / 1000) * 1000);
-  return TRUE;
-}
-
-/**
- * viva_openai_model_new_for_settings:
- *
- * A model whose address, model, temperature, timeouts and context length
- * follow @settings as they change.
- *
- * Returns: (transfer full): a new model
- */
-VivaOpenAIModel *
-viva_openai_model_new_for_settings (VivaSettings *settings)
-{
-  VivaOpenAIModel *self;
-
-  g_return_val_if_fail (VIVA_IS_SETTINGS (settings), NULL);
-
-  self = viva_openai_model_new (viva_settings_get_base_url (settings));
-  g_object_bind_property (settings, "base-url", self, "base-url", G_BINDING_SYNC_CREATE);
-  g_object_bind_property (settings, "model", self, "model", G_BINDING_SYNC_CREATE);
-  g_object_bind_property (settings, "temperature", self, "temperature", G_BINDING_SYNC_CREATE);
-  g_object_bind_property (settings, "context-length", self, "context-length", G_BINDING_SYNC_CREATE);
-  g_object_bind_property_full (settings, "first-byte-timeout", self, "first-byte-timeout",
-                               G_BINDING_SYNC_CREATE, seconds_to_ms, NULL, NULL, NULL);
-  g_object_bind_property_full (settings, "idle-timeout", self, "idle-timeout",
-                               G_BINDING_SYNC_CREATE, seconds_to_ms, NULL, NULL, NULL);
-
-  return self;
-}
-
 /**
  * viva_openai_model_get_session:
  *

@@ -9,7 +9,6 @@
 
 #include "viva-chat-model.h"
 #include "viva-secrets.h"
-#include "viva-settings.h"
 
 G_BEGIN_DECLS
 
@@ -34,7 +33,6 @@ GType viva_server_kind_get_type (void) G_GNUC_CONST;
 G_DECLARE_FINAL_TYPE (VivaOpenAIModel, viva_openai_model, VIVA, OPENAI_MODEL, GObject)
 
 VivaOpenAIModel *viva_openai_model_new                    (const char           *base_url);
-VivaOpenAIModel *viva_openai_model_new_for_settings       (VivaSettings         *settings);
 SoupSession     *viva_openai_model_get_session            (VivaOpenAIModel      *self);
 VivaSecrets     *viva_openai_model_get_secrets            (VivaOpenAIModel      *self);
 const char      *viva_openai_model_get_base_url           (VivaOpenAIModel      *self);
@@ -87,6 +85,14 @@ void             viva_openai_model_list_models_async      (VivaOpenAIModel      
                                                            GAsyncReadyCallback   callback,
                                                            gpointer              user_data);
 GStrv            viva_openai_model_list_models_finish     (VivaOpenAIModel      *self,
+                                                           GAsyncResult         *result,
+                                                           GError              **error);
+void             viva_openai_model_warm_up_async          (VivaOpenAIModel      *self,
+                                                           const char           *model_name,
+                                                           GCancellable         *cancellable,
+                                                           GAsyncReadyCallback   callback,
+                                                           gpointer              user_data);
+gboolean         viva_openai_model_warm_up_finish         (VivaOpenAIModel      *self,
                                                            GAsyncResult         *result,
                                                            GError              **error);
 void             viva_openai_model_check_health_async     (VivaOpenAIModel      *self,

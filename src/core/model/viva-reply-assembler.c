@@ -774,13 +774,13 @@ viva_reply_assembler_finish (VivaReplyAssembler *self)
   g_return_val_if_fail (VIVA_IS_REPLY_ASSEMBLER (self), NULL);
 
   flush_content (self);
-  reply = _viva_chat_reply_new ();
+  reply = viva_chat_reply_new ();
 
   for (guint i = 0; i < self->slots->len; i++)
     {
       ToolSlot *slot = g_ptr_array_index (self->slots, i);
 
-      _viva_chat_reply_add_tool_call (reply, viva_tool_call_new (slot->id,
+      viva_chat_reply_add_tool_call (reply, viva_tool_call_new (slot->id,
                                                                  slot->name != NULL ? slot->name : "",
                                                                  slot->arguments->str));
     }
@@ -796,18 +796,18 @@ viva_reply_assembler_finish (VivaReplyAssembler *self)
       if (rest != NULL)
         {
           for (guint i = 0; i < calls->len; i++)
-            _viva_chat_reply_add_tool_call (reply, g_ptr_array_steal_index (calls, i--));
+            viva_chat_reply_add_tool_call (reply, g_ptr_array_steal_index (calls, i--));
           g_free (content);
           content = rest[0] != '\0' ? g_steal_pointer (&rest) : NULL;
         }
     }
 
-  _viva_chat_reply_take_content (reply, g_steal_pointer (&content));
+  viva_chat_reply_take_content (reply, g_steal_pointer (&content));
   if (self->reasoning->len > 0)
     _viva_chat_reply_take_reasoning (reply, g_strndup (self->reasoning->str, self->reasoning->len));
-  _viva_chat_reply_set_finish_reason (reply, self->finish_reason);
+  viva_chat_reply_set_finish_reason (reply, self->finish_reason);
   _viva_chat_reply_set_usage (reply, self->has_usage ? &self->usage : NULL);
-  _viva_chat_reply_set_model (reply, self->model);
+  viva_chat_reply_set_model (reply, self->model);
   _viva_chat_reply_set_truncated (reply, !self->done && self->finish_reason == NULL);
 
   return g_steal_pointer (&reply);

@@ -9,6 +9,7 @@
 #include <glib/gi18n.h>
 
 #include "viva-draft-store.h"
+#include "viva-json-bytes.h"
 
 /* The drafts awaiting a teacher's decision, one `<id>.json` file each in
  * `$XDG_DATA_HOME/viva/drafts/` (or the directory given), so a draft made
@@ -300,20 +301,13 @@ viva_draft_store_load_finish (VivaDraftStore  *self,
 GBytes *
 viva_problem_draft_to_bytes (VivaProblemDraft *draft)
 {
-  g_autoptr(JsonGenerator) generator = json_generator_new ();
   g_autoptr(JsonNode) root = NULL;
-  g_autofree char *text = NULL;
-  gsize len;
 
   g_return_val_if_fail (VIVA_IS_PROBLEM_DRAFT (draft), NULL);
 
   root = viva_problem_draft_to_json (draft);
-  json_generator_set_root (generator, root);
-  json_generator_set_pretty (generator, TRUE);
-  json_generator_set_indent (generator, 2);
-  text = json_generator_to_data (generator, &len);
 
-  return g_bytes_new_take (g_strconcat (text, "\n", NULL), len + 1);
+  return viva_json_to_bytes (root);
 }
 
 static GFile *

@@ -8,7 +8,7 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
-#include "viva-code-store.h"
+#include "viva-id.h"
 #include "viva-pack-private.h"
 
 /* Reading a pack is two passes. The first looks at the bytes before any JSON
@@ -505,7 +505,7 @@ check_id (JsonObject *object,
 {
   const char *id = check_string (object, parent, "id", TRUE, FALSE, why, issues);
 
-  if (id != NULL && !viva_code_store_valid_id (id))
+  if (id != NULL && !viva_id_is_valid (id))
     {
       g_autofree char *path = path_key (parent, "id");
 

@@ -7,6 +7,7 @@
 
 #include <glib/gi18n.h>
 
+#include "viva-json-bytes.h"
 #include "viva-pack-private.h"
 
 /* A pack keeps the JSON object it was read from, so keys this version does
@@ -927,20 +928,13 @@ viva_pack_to_json (VivaPack *self)
 GBytes *
 viva_pack_to_bytes (VivaPack *self)
 {
-  g_autoptr(JsonGenerator) generator = json_generator_new ();
   g_autoptr(JsonNode) root = NULL;
-  g_autofree char *text = NULL;
-  gsize len;
 
   g_return_val_if_fail (VIVA_IS_PACK (self), NULL);
 
   root = viva_pack_to_json (self);
-  json_generator_set_root (generator, root);
-  json_generator_set_pretty (generator, TRUE);
-  json_generator_set_indent (generator, 2);
-  text = json_generator_to_data (generator, &len);
 
-  return g_bytes_new_take (g_strconcat (text, "\n", NULL), len + 1);
+  return viva_json_to_bytes (root);
 }
 
 /**

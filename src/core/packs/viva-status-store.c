@@ -12,7 +12,7 @@
 #include <glib/gi18n.h>
 #include <json-glib/json-glib.h>
 
-#include "viva-code-store.h"
+#include "viva-id.h"
 #include "viva-status-store.h"
 
 /* Where the student stands on each problem, for the problem list: kept in
@@ -276,7 +276,7 @@ viva_status_store_parse (VivaStatusStore  *self,
       const char *problem_id;
       JsonNode *problem_node;
 
-      if (!viva_code_store_valid_id (pack_id) || !JSON_NODE_HOLDS_OBJECT (pack_node))
+      if (!viva_id_is_valid (pack_id) || !JSON_NODE_HOLDS_OBJECT (pack_node))
         continue;
 
       json_object_iter_init_ordered (&problem_iter, json_node_get_object (pack_node));
@@ -287,7 +287,7 @@ viva_status_store_parse (VivaStatusStore  *self,
           Entry *entry;
           VivaProblemStatus status;
 
-          if (!viva_code_store_valid_id (problem_id) || !JSON_NODE_HOLDS_OBJECT (problem_node))
+          if (!viva_id_is_valid (problem_id) || !JSON_NODE_HOLDS_OBJECT (problem_node))
             continue;
 
           object = json_node_get_object (problem_node);
@@ -478,8 +478,8 @@ viva_status_store_mark_runs (VivaStatusStore *self,
   Entry *entry;
 
   g_return_if_fail (VIVA_IS_STATUS_STORE (self));
-  g_return_if_fail (viva_code_store_valid_id (pack_id));
-  g_return_if_fail (viva_code_store_valid_id (problem_id));
+  g_return_if_fail (viva_id_is_valid (pack_id));
+  g_return_if_fail (viva_id_is_valid (problem_id));
 
   if (viva_status_store_get_status (self, pack_id, problem_id) != VIVA_PROBLEM_STATUS_NOT_STARTED)
     return;
@@ -506,8 +506,8 @@ viva_status_store_mark_defended (VivaStatusStore *self,
   Entry *entry;
 
   g_return_if_fail (VIVA_IS_STATUS_STORE (self));
-  g_return_if_fail (viva_code_store_valid_id (pack_id));
-  g_return_if_fail (viva_code_store_valid_id (problem_id));
+  g_return_if_fail (viva_id_is_valid (pack_id));
+  g_return_if_fail (viva_id_is_valid (problem_id));
   g_return_if_fail (isfinite (score));
 
   entry = ensure_entry (self, pack_id, problem_id);
