@@ -8,6 +8,8 @@
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -90,6 +92,22 @@ _viva_runner_flatpak_is_build (const char *info_path)
          g_key_file_get_boolean (info, "Instance", "build", NULL);
 }
 
+/* A program started from the build tree (`build/src/cli/viva-cli`) runs
+ * the worker built beside it; an installed one the worker in libexecdir. */
+static char *
+default_worker (void)
+{
+  g_autofree char *exe = g_file_read_link ("/proc/self/exe", NULL);
+  g_autofree char *build_root = realpath (VIVA_BUILD_ROOT, NULL);
+
+  if (exe != NULL && build_root != NULL &&
+      g_str_has_prefix (exe, build_root) && exe[strlen (build_root)] == G_DIR_SEPARATOR &&
+      g_file_test (VIVA_BUILD_WORKER, G_FILE_TEST_IS_EXECUTABLE))
+    return g_strdup (VIVA_BUILD_WORKER);
+
+  return g_build_filename (LIBEXECDIR, "viva-python-worker", NULL);
+}
+
 VivaRunnerLaunch *
 _viva_runner_launch_new (GError **error)
 {
@@ -101,7 +119,7 @@ _viva_runner_launch_new (GError **error)
   if (worker != NULL && worker[0] != '\0')
     launch->worker = g_canonicalize_filename (worker, NULL);
   else
-    launch->worker = g_build_filename (LIBEXECDIR, "viva-python-worker", NULL);
+    launch->worker = default_worker ();
 
   if (!g_file_test (launch->worker, G_FILE_TEST_IS_EXECUTABLE))
     {
