@@ -13,6 +13,7 @@
 
 #include "viva-cli-commands.h"
 #include "viva-cli-util.h"
+#include "viva-exam-model.h"
 #include "viva-eval-corpus.h"
 #include "viva-evaluation.h"
 #include "viva-openai-model.h"
@@ -223,13 +224,9 @@ viva_cli_eval (int    argc,
       return VIVA_CLI_EXIT_USAGE;
     }
 
-  model = viva_openai_model_new_for_settings (viva_settings_get_default ());
-  if (base_url != NULL)
-    viva_openai_model_set_base_url (model, base_url);
-  else if (viva_openai_model_get_base_url (model) == NULL || *viva_openai_model_get_base_url (model) == '\0')
+  model = viva_exam_model_new_for_endpoint (viva_settings_get_default (), base_url, model_name);
+  if (viva_openai_model_get_base_url (model) == NULL || *viva_openai_model_get_base_url (model) == '\0')
     viva_openai_model_set_base_url (model, DEFAULT_BASE_URL);
-  if (model_name != NULL)
-    viva_openai_model_set_model (model, model_name);
 
   g_free (model_name);
   if (!(model_name = resolve_model (model, &error)))
