@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 #include <math.h>
 
+#include "viva-exam-model.h"
 #include "viva-openai-model.h"
 #include "viva-rehearsal.h"
 #include "viva-rehearsal-private.h"
@@ -541,10 +542,10 @@ start_defense (Student *student)
   VivaRehearsal *self = student->rehearsal;
 
   student->student = viva_scripted_student_new (student->problem, student->variant);
-  student->model = viva_openai_model_new_for_settings (viva_settings_get_default ());
   /* One client per student, as every PC has its own, with the timeouts
    * the settings give (so a lab's own settings are what is rehearsed). */
-  g_object_set (student->model, "base-url", self->base_url, "model", self->model, NULL);
+  student->model = viva_exam_model_new_for_endpoint (viva_settings_get_default (),
+                                                     self->base_url, self->model);
   if (self->retry_delay > 0)
     viva_openai_model_set_retry_delay (student->model, self->retry_delay);
   student->busy_id = g_signal_connect (student->model, "notify::busy", G_CALLBACK (on_busy), student);
