@@ -12,6 +12,7 @@
 #include "viva-eval-card-store.h"
 #include "viva-eval-corpus.h"
 #include "viva-evaluation.h"
+#include "viva-exam-model.h"
 #include "viva-openai-model.h"
 #include "viva-settings.h"
 
@@ -253,15 +254,14 @@ static void
 run_clicked_cb (VivaEvalCardGroup *self)
 {
   g_autoptr(VivaEvalCorpus) corpus = viva_eval_corpus_new_bundled ();
-  g_autoptr(VivaOpenAIModel) model = viva_openai_model_new_for_settings (viva_settings_get_default ());
+  g_autoptr(VivaOpenAIModel) model = NULL;
   g_autoptr(GPtrArray) cases = NULL;
 
   if (self->evaluation != NULL || self->model == NULL)
     return;
 
   cases = viva_eval_corpus_select (corpus, NULL, TRUE, NULL);
-  viva_openai_model_set_base_url (model, self->base_url);
-  viva_openai_model_set_model (model, self->model);
+  model = viva_exam_model_new_for_endpoint (viva_settings_get_default (), self->base_url, self->model);
 
   self->evaluation = viva_evaluation_new (corpus, cases, VIVA_CHAT_MODEL (model));
   viva_evaluation_set_endpoint (self->evaluation, self->base_url, self->model);
