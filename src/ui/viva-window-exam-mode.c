@@ -301,6 +301,13 @@ viva_window_exam_mode_begin (VivaWindow *self)
 
   if (viva_exam_file_get_time_limit (mode->exam) > 0)
     {
+      /* Reopened after the time: what was submitted then stands, and
+       * nothing is submitted again. */
+      if (seconds_left (mode) <= 0)
+        {
+          mode->time_up = TRUE;
+          gtk_text_view_set_editable (GTK_TEXT_VIEW (viva_editor_get_view (self->editor)), FALSE);
+        }
       gtk_widget_set_visible (GTK_WIDGET (mode->timer_label), TRUE);
       viva_window_exam_mode_tick_now (self);
       mode->tick_id = g_timeout_add_seconds_full (G_PRIORITY_DEFAULT, 1, tick_cb, self, NULL);
