@@ -103,16 +103,17 @@ describe_probes (VivaExamVerdict *verdict)
 {
   GPtrArray *probes = viva_exam_verdict_get_probes (verdict);
   g_autoptr(GString) text = g_string_new (NULL);
+  VivaGradeReport *grade;
 
   if (probes == NULL || probes->len == 0)
-    return g_strdup (_("No edge-case test ran."));
-
-  g_string_append_printf (text, _("Edge-case tests: %u passed, %u failed, %u did not count."),
+    g_string_append (text, _("No edge-case test ran."));
+  else
+    g_string_append_printf (text, _("Edge-case tests: %u passed, %u failed, %u did not count."),
                           viva_exam_verdict_get_n_passed (verdict),
                           viva_exam_verdict_get_n_failed (verdict),
                           viva_exam_verdict_get_n_invalid (verdict));
 
-  for (guint i = 0; i < probes->len; i++)
+  for (guint i = 0; probes != NULL && i < probes->len; i++)
     {
       const VivaExamProbe *probe = g_ptr_array_index (probes, i);
 
@@ -128,6 +129,24 @@ describe_probes (VivaExamVerdict *verdict)
       else
         g_string_append_printf (text, _("✗ Step %s failed (%s)"), probe->step_id,
                                 probe->status ? probe->status : "");
+    }
+
+  /* The engine's grade, each hidden test by its name. */
+  if ((grade = viva_exam_verdict_get_grade (verdict)) != NULL && viva_grade_report_get_n_tests (grade) > 0)
+    {
+      g_string_append_c (text, '\n');
+      g_string_append_printf (text, _("Hidden tests, run by Viva: %u of %u passed."),
+                              viva_grade_report_get_n_passed (grade), viva_grade_report_get_n_tests (grade));
+      for (guint i = 0; i < viva_grade_report_get_n_tests (grade); i++)
+        {
+          const VivaGradeTest *test = viva_grade_report_get_test (grade, i);
+
+          g_string_append_c (text, '\n');
+          if (test->passed)
+            g_string_append_printf (text, _("✓ %s"), test->name);
+          else
+            g_string_append_printf (text, _("✗ %s — %s"), test->name, test->message ? test->message : test->status);
+        }
     }
 
   return g_string_free (g_steal_pointer (&text), FALSE);
