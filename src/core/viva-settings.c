@@ -26,8 +26,10 @@ enum {
   PROP_WINDOW_HEIGHT,
   PROP_WINDOW_MAXIMIZED,
   PROP_PROBLEM_PANE_POSITION,
-  PROP_EXAMINER_PANE_POSITION,
+  PROP_PROBLEM_PANE_VISIBLE,
+  PROP_EXAMINER_PANE_WIDTH,
   PROP_CONSOLE_PANE_POSITION,
+  PROP_CODE_FONT_SIZE,
   PROP_LAST_PACK,
   PROP_LAST_PROBLEM,
   PROP_TEACHER_MODE,
@@ -200,10 +202,14 @@ viva_settings_class_init (VivaSettingsClass *klass)
     g_param_spec_boolean ("window-maximized", NULL, NULL, FALSE, flags);
   properties[PROP_PROBLEM_PANE_POSITION] =
     g_param_spec_int ("problem-pane-position", NULL, NULL, G_MININT, G_MAXINT, 340, flags);
-  properties[PROP_EXAMINER_PANE_POSITION] =
-    g_param_spec_int ("examiner-pane-position", NULL, NULL, G_MININT, G_MAXINT, 820, flags);
+  properties[PROP_PROBLEM_PANE_VISIBLE] =
+    g_param_spec_boolean ("problem-pane-visible", NULL, NULL, TRUE, flags);
+  properties[PROP_EXAMINER_PANE_WIDTH] =
+    g_param_spec_int ("examiner-pane-width", NULL, NULL, G_MININT, G_MAXINT, 440, flags);
   properties[PROP_CONSOLE_PANE_POSITION] =
     g_param_spec_int ("console-pane-position", NULL, NULL, G_MININT, G_MAXINT, 480, flags);
+  properties[PROP_CODE_FONT_SIZE] =
+    g_param_spec_int ("code-font-size", NULL, NULL, 0, 48, 0, flags);
   properties[PROP_LAST_PACK] =
     g_param_spec_string ("last-pack", NULL, NULL, "intro-ai", flags);
   properties[PROP_LAST_PROBLEM] =
@@ -405,6 +411,74 @@ viva_settings_set_last_problem (VivaSettings *self,
                 "last-pack", pack_id ? pack_id : "",
                 "last-problem", problem_id ? problem_id : "",
                 NULL);
+}
+
+int
+viva_settings_get_problem_pane_position (VivaSettings *self)
+{
+  g_return_val_if_fail (VIVA_IS_SETTINGS (self), 0);
+
+  return g_value_get_int (VALUE (self, PROP_PROBLEM_PANE_POSITION));
+}
+
+void
+viva_settings_set_problem_pane_position (VivaSettings *self,
+                                        int          position)
+{
+  g_return_if_fail (VIVA_IS_SETTINGS (self));
+
+  g_object_set (self, "problem-pane-position", position, NULL);
+}
+
+gboolean
+viva_settings_get_problem_pane_visible (VivaSettings *self)
+{
+  g_return_val_if_fail (VIVA_IS_SETTINGS (self), 0);
+
+  return g_value_get_boolean (VALUE (self, PROP_PROBLEM_PANE_VISIBLE));
+}
+
+void
+viva_settings_set_problem_pane_visible (VivaSettings *self,
+                                       gboolean     visible)
+{
+  g_return_if_fail (VIVA_IS_SETTINGS (self));
+
+  g_object_set (self, "problem-pane-visible", !!visible, NULL);
+}
+
+int
+viva_settings_get_examiner_pane_width (VivaSettings *self)
+{
+  g_return_val_if_fail (VIVA_IS_SETTINGS (self), 0);
+
+  return g_value_get_int (VALUE (self, PROP_EXAMINER_PANE_WIDTH));
+}
+
+void
+viva_settings_set_examiner_pane_width (VivaSettings *self,
+                                      int          width)
+{
+  g_return_if_fail (VIVA_IS_SETTINGS (self));
+
+  g_object_set (self, "examiner-pane-width", width, NULL);
+}
+
+int
+viva_settings_get_code_font_size (VivaSettings *self)
+{
+  g_return_val_if_fail (VIVA_IS_SETTINGS (self), 0);
+
+  return g_value_get_int (VALUE (self, PROP_CODE_FONT_SIZE));
+}
+
+void
+viva_settings_set_code_font_size (VivaSettings *self,
+                                 int          size)
+{
+  g_return_if_fail (VIVA_IS_SETTINGS (self));
+
+  g_object_set (self, "code-font-size", size, NULL);
 }
 
 gboolean

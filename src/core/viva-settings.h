@@ -46,6 +46,18 @@ const char       *viva_settings_get_last_problem       (VivaSettings     *self);
 void              viva_settings_set_last_problem       (VivaSettings     *self,
                                                         const char       *pack_id,
                                                         const char       *problem_id);
+int               viva_settings_get_problem_pane_position (VivaSettings  *self);
+void              viva_settings_set_problem_pane_position (VivaSettings  *self,
+                                                        int               position);
+gboolean          viva_settings_get_problem_pane_visible (VivaSettings   *self);
+void              viva_settings_set_problem_pane_visible (VivaSettings   *self,
+                                                        gboolean          visible);
+int               viva_settings_get_examiner_pane_width (VivaSettings    *self);
+void              viva_settings_set_examiner_pane_width (VivaSettings    *self,
+                                                        int               width);
+int               viva_settings_get_code_font_size     (VivaSettings     *self);
+void              viva_settings_set_code_font_size     (VivaSettings     *self,
+                                                        int               size);
 const char       *viva_settings_get_exam_file          (VivaSettings     *self);
 gboolean          viva_settings_is_exam_file_locked    (VivaSettings     *self);
 void              viva_settings_fix                    (VivaSettings     *self,

@@ -10,6 +10,7 @@
 
 #include "viva-application.h"
 #include "viva-class-results-window.h"
+#include "viva-code-zoom.h"
 #include "viva-core.h"
 #include "viva-pack-editor.h"
 #include "viva-settings.h"
@@ -116,6 +117,10 @@ viva_application_startup (GApplication *app)
   static const char *run_accels[] = { "<Control>Return", NULL };
   static const char *submit_accels[] = { "<Control><Shift>Return", NULL };
   static const char *prefs_accels[] = { "<Control>comma", NULL };
+  static const char *problem_accels[] = { "<Control><Shift>d", NULL };
+  static const char *examiner_accels[] = { "<Control><Shift>e", NULL };
+  static const char *answer_accels[] = { "<Control><Shift>a", NULL };
+  static const char *stop_accels[] = { "<Control>F2", NULL };
   g_autoptr(GPropertyAction) teacher_mode = NULL;
 
   G_APPLICATION_CLASS (viva_application_parent_class)->startup (app);
@@ -132,6 +137,11 @@ viva_application_startup (GApplication *app)
   gtk_application_set_accels_for_action (GTK_APPLICATION (app), "app.preferences", prefs_accels);
   gtk_application_set_accels_for_action (GTK_APPLICATION (app), "runner.run", run_accels);
   gtk_application_set_accels_for_action (GTK_APPLICATION (app), "exam.submit", submit_accels);
+  gtk_application_set_accels_for_action (GTK_APPLICATION (app), "win.show-problem", problem_accels);
+  gtk_application_set_accels_for_action (GTK_APPLICATION (app), "win.show-examiner", examiner_accels);
+  gtk_application_set_accels_for_action (GTK_APPLICATION (app), "exam.focus-answer", answer_accels);
+  gtk_application_set_accels_for_action (GTK_APPLICATION (app), "exam.stop", stop_accels);
+  viva_code_zoom_install (GTK_APPLICATION (app));
 }
 
 static void
@@ -141,12 +151,19 @@ viva_application_about_action (GSimpleAction *action,
 {
   static const char *developers[] = { "The Viva developers", NULL };
   GtkApplication *app = user_data;
+  GtkIconTheme *theme;
+  const char *icon;
 
   g_assert (VIVA_IS_APPLICATION (app));
 
+  /* Uninstalled, the theme lacks APP_ID's icon; the resources hold the
+   * plain one (GtkApplication adds their icons/ folder to the theme). */
+  theme = gtk_icon_theme_get_for_display (gdk_display_get_default ());
+  icon = gtk_icon_theme_has_icon (theme, APP_ID) ? APP_ID : "io.github.vivaexam.Viva";
+
   adw_show_about_window (gtk_application_get_active_window (app),
                          "application-name", _("Viva"),
-                         "application-icon", APP_ID,
+                         "application-icon", icon,
                          "developer-name", _("The Viva developers"),
                          "version", PACKAGE_VERSION,
                          "comments", _("Practise programming oral exams with an examiner that reads, runs and questions your code"),

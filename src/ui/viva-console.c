@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 
 #include "viva-console.h"
+#include "viva-figure-window.h"
 
 /* The output of the student's runs: stdout, stderr, notices from Viva,
  * errors whose line can be clicked to jump there, and figures inline.
@@ -284,6 +285,16 @@ viva_console_append_error_at (VivaConsole *self,
   viva_console_insert (self, text, -1, stream_tag (self, VIVA_CONSOLE_ERROR), line_tag);
 }
 
+static void
+figure_clicked_cb (GtkButton *button,
+                   gpointer   user_data)
+{
+  GBytes *png = g_object_get_data (G_OBJECT (button), "viva-png");
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (button));
+
+  gtk_window_present (GTK_WINDOW (viva_figure_window_new (png, GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL)));
+}
+
 /**
  * viva_console_append_image:
  * @png: a PNG image, such as a matplotlib figure
@@ -296,6 +307,7 @@ viva_console_append_image (VivaConsole *self,
   g_autoptr(GError) error = NULL;
   GtkTextChildAnchor *anchor;
   GtkWidget *picture;
+  GtkWidget *button;
   GtkTextIter end;
   int width, height;
 
@@ -319,14 +331,29 @@ viva_console_append_image (VivaConsole *self,
       height = height * 480 / width;
       width = 480;
     }
+  if (height > 320)
+    {
+      width = width * 320 / height;
+      height = 320;
+    }
 
   picture = gtk_picture_new_for_paintable (GDK_PAINTABLE (texture));
   gtk_picture_set_can_shrink (GTK_PICTURE (picture), TRUE);
   gtk_widget_set_size_request (picture, width, height);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (picture),
+
+  /* Shrunk to fit the pane; a click opens it full size, with Save As. */
+  button = gtk_button_new ();
+  gtk_button_set_child (GTK_BUTTON (button), picture);
+  gtk_widget_add_css_class (button, "flat");
+  gtk_widget_add_css_class (button, "viva-figure");
+  gtk_widget_set_tooltip_text (button, _("Open the figure full size"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (button),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Figure"),
+                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, _("Open the figure full size"),
                                   -1);
-  gtk_text_view_add_child_at_anchor (self->view, picture, anchor);
+  g_object_set_data_full (G_OBJECT (button), "viva-png", g_bytes_ref (png), (GDestroyNotify)g_bytes_unref);
+  g_signal_connect (button, "clicked", G_CALLBACK (figure_clicked_cb), NULL);
+  gtk_text_view_add_child_at_anchor (self->view, button, anchor);
   viva_console_insert (self, "\n", 1, NULL, NULL);
 }
 

@@ -8,9 +8,11 @@
 #include <adwaita.h>
 
 #include "viva-editor.h"
+#include "viva-python-indenter.h"
 
-/* The code editor: a GtkSourceView set up for Python, with a style scheme
- * that follows the desktop's light or dark preference. */
+/* The code editor: a GtkSourceView set up for Python (indenting as IDLE
+ * does, and Tab/Shift+Tab indenting a selection), with a style scheme that
+ * follows the desktop's light or dark preference. */
 
 struct _VivaEditor
 {
@@ -72,6 +74,7 @@ static void
 viva_editor_init (VivaEditor *self)
 {
   GtkSourceLanguageManager *languages = gtk_source_language_manager_get_default ();
+  g_autoptr(GtkSourceIndenter) indenter = NULL;
 
   g_type_ensure (GTK_SOURCE_TYPE_VIEW);
 
@@ -81,6 +84,8 @@ viva_editor_init (VivaEditor *self)
   gtk_source_buffer_set_language (self->buffer,
                                   gtk_source_language_manager_get_language (languages, "python3"));
   gtk_source_buffer_set_highlight_matching_brackets (self->buffer, TRUE);
+  indenter = viva_python_indenter_new ();
+  gtk_source_view_set_indenter (self->view, indenter);
 
   g_signal_connect_object (adw_style_manager_get_default (), "notify::dark",
                            G_CALLBACK (viva_editor_update_scheme), self,

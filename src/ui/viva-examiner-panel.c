@@ -41,6 +41,8 @@ struct _VivaExaminerPanel
   GtkStack       *stack;
   GtkRevealer    *setup_revealer;
   GtkLabel       *setup_label;
+  GtkWidget      *ollama_label;
+  GtkWidget      *commands_label;
   VivaChatView   *chat_view;
   GtkRevealer    *answer_revealer;
   GtkRevealer    *question_revealer;
@@ -62,6 +64,7 @@ struct _VivaExaminerPanel
   guint           model_loading : 1;
   GSignalGroup   *model_signals; /* the examiner's VivaOpenAIModel, for busy */
   guint           busy_tick;     /* redraws "waiting (N s)" each second */
+  guint           could_send : 1;
 };
 
 enum {
@@ -573,6 +576,12 @@ viva_examiner_panel_update (VivaExaminerPanel *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "panel.send", can_send);
   gtk_widget_set_sensitive (GTK_WIDGET (self->answer_view), can_send);
   gtk_revealer_set_reveal_child (self->answer_revealer, self->examiner != NULL);
+  /* A question, the verdict or an answer to a follow-up: the student types
+   * next, so the box takes the focus (it cannot while insensitive, which
+   * is why this is here rather than in the signal handlers). */
+  if (can_send && !self->could_send)
+    gtk_widget_grab_focus (GTK_WIDGET (self->answer_view));
+  self->could_send = can_send;
 
   if (state == VIVA_EXAMINER_STATE_WAITING_FOR_STUDENT)
     hint = _("Answer in your own words. Ctrl+Enter sends.");
@@ -651,12 +660,16 @@ send_action (GtkWidget  *widget,
           return;
         }
       gtk_text_buffer_set_text (buffer, "", 0);
+      /* The student acted: what follows comes into view, even if they had
+       * scrolled up to reread. */
+      viva_chat_view_scroll_to_end (self->chat_view);
       viva_examiner_panel_update (self);
       return;
     }
 
   viva_examiner_panel_end_message (self);
   viva_examiner_panel_add_row (self, VIVA_MESSAGE_STUDENT, text);
+  viva_chat_view_scroll_to_end (self->chat_view);
   gtk_text_buffer_set_text (buffer, "", 0);
   self->asking = TRUE;
   self->ask_streamed = FALSE;
@@ -734,6 +747,24 @@ viva_examiner_panel_claim_ctrl_enter (VivaExaminerPanel *self)
   gtk_widget_activate_action (GTK_WIDGET (self), "panel.send", NULL);
 
   return TRUE;
+}
+
+/**
+ * viva_examiner_panel_focus_answer:
+ *
+ * Puts the keyboard focus in the answer box.
+ *
+ * Returns: %TRUE if the box can take an answer now
+ */
+gboolean
+viva_examiner_panel_focus_answer (VivaExaminerPanel *self)
+{
+  g_return_val_if_fail (VIVA_IS_EXAMINER_PANEL (self), FALSE);
+
+  if (!viva_examiner_panel_can_send (self))
+    return FALSE;
+
+  return gtk_widget_grab_focus (GTK_WIDGET (self->answer_view));
 }
 
 /**
@@ -885,8 +916,22 @@ viva_examiner_panel_set_unreachable (VivaExaminerPanel *self,
 
   if (base_url != NULL)
     {
-      g_autofree char *text = g_strdup_printf (_("No model answers at %s yet."), base_url);
+      g_autoptr(GUri) uri = g_uri_parse (base_url, G_URI_FLAGS_NONE, NULL);
+      const char *host = uri ? g_uri_get_host (uri) : NULL;
+      gboolean here = host == NULL || g_str_equal (host, "localhost") ||
+                      g_str_has_prefix (host, "127.") || g_str_equal (host, "::1");
+      g_autofree char *text = NULL;
+
+      /* Installing Ollama is advice for this computer's owner, not for a
+       * student at a lab PC whose teacher set up a server. */
+      if (here)
+        text = g_strdup_printf (_("No model answers at %s yet."), base_url);
+      else
+        text = g_strdup_printf (_("Your class’s examiner at %s does not answer yet. If it stays so, tell your teacher."),
+                                host);
       gtk_label_set_label (self->setup_label, text);
+      gtk_widget_set_visible (self->ollama_label, here);
+      gtk_widget_set_visible (self->commands_label, here);
     }
   gtk_revealer_set_reveal_child (self->setup_revealer, base_url != NULL);
 }
@@ -1015,6 +1060,8 @@ viva_examiner_panel_class_init (VivaExaminerPanelClass *klass)
   gtk_widget_class_bind_template_child (widget_class, VivaExaminerPanel, chat_view);
   gtk_widget_class_bind_template_child (widget_class, VivaExaminerPanel, setup_revealer);
   gtk_widget_class_bind_template_child (widget_class, VivaExaminerPanel, setup_label);
+  gtk_widget_class_bind_template_child (widget_class, VivaExaminerPanel, ollama_label);
+  gtk_widget_class_bind_template_child (widget_class, VivaExaminerPanel, commands_label);
   gtk_widget_class_bind_template_child (widget_class, VivaExaminerPanel, answer_revealer);
   gtk_widget_class_bind_template_child (widget_class, VivaExaminerPanel, question_revealer);
   gtk_widget_class_bind_template_child (widget_class, VivaExaminerPanel, question_label);

@@ -29,6 +29,7 @@ void          viva_examiner_panel_add_note          (VivaExaminerPanel *self,
                                                      const char        *text);
 char         *viva_examiner_panel_dup_answer        (VivaExaminerPanel *self);
 gboolean      viva_examiner_panel_claim_ctrl_enter  (VivaExaminerPanel *self);
+gboolean      viva_examiner_panel_focus_answer      (VivaExaminerPanel *self);
 void          viva_examiner_panel_set_unreachable   (VivaExaminerPanel *self,
                                                      const char        *base_url);
 VivaChatView *viva_examiner_panel_get_chat_view     (VivaExaminerPanel *self);

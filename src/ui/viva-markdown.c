@@ -47,12 +47,15 @@ ensure_tags (GtkTextBuffer *buffer)
   gtk_text_buffer_create_tag (buffer, "bold", "weight", PANGO_WEIGHT_BOLD, NULL);
   gtk_text_buffer_create_tag (buffer, "italic", "style", PANGO_STYLE_ITALIC, NULL);
   gtk_text_buffer_create_tag (buffer, "strike", "strikethrough", TRUE, NULL);
+  /* Code wraps without hyphens: a hyphen inside `max_iters` is a
+   * different program. */
   gtk_text_buffer_create_tag (buffer, "code", "family", "monospace",
-                              "background", "rgba(127,127,127,0.18)", NULL);
+                              "background", "rgba(127,127,127,0.18)",
+                              "insert-hyphens", FALSE, NULL);
   gtk_text_buffer_create_tag (buffer, "codeblock", "family", "monospace",
                               "paragraph-background", "rgba(127,127,127,0.14)",
                               "pixels-above-lines", 0, "pixels-below-lines", 0,
-                              "wrap-mode", GTK_WRAP_CHAR, NULL);
+                              "wrap-mode", GTK_WRAP_CHAR, "insert-hyphens", FALSE, NULL);
   gtk_text_buffer_create_tag (buffer, "quote", "style", PANGO_STYLE_ITALIC, "left-margin", 30,
                               "foreground", "rgba(127,127,127,1)", NULL);
   gtk_text_buffer_create_tag (buffer, "li", "pixels-below-lines", 2, NULL);

@@ -36,6 +36,7 @@ struct _VivaPreferencesWindow
   GtkButton            *check_button;
   GtkAdjustment        *temperature_adjustment;
   AdwComboRow          *mode_row;
+  GtkAdjustment        *code_size_adjustment;
   AdwComboRow          *language_row;
   VivaEvalCardGroup    *eval_card_group;
 
@@ -335,6 +336,7 @@ viva_preferences_window_class_init (VivaPreferencesWindowClass *klass)
 
   gtk_widget_class_set_template_from_resource (widget_class, RESOURCE_PREFIX "/ui/viva-preferences-window.ui");
   gtk_widget_class_bind_template_child (widget_class, VivaPreferencesWindow, base_url_row);
+  gtk_widget_class_bind_template_child (widget_class, VivaPreferencesWindow, code_size_adjustment);
   gtk_widget_class_bind_template_child (widget_class, VivaPreferencesWindow, connection_row);
   gtk_widget_class_bind_template_child (widget_class, VivaPreferencesWindow, connection_spinner);
   gtk_widget_class_bind_template_child (widget_class, VivaPreferencesWindow, test_button);
@@ -403,6 +405,8 @@ viva_preferences_window_init (VivaPreferencesWindow *self)
   g_object_bind_property (settings, "temperature", self->temperature_adjustment, "value",
                           G_BINDING_SYNC_CREATE | G_BINDING_BIDIRECTIONAL);
   g_object_bind_property (settings, "examiner-mode", self->mode_row, "selected",
+                          G_BINDING_SYNC_CREATE | G_BINDING_BIDIRECTIONAL);
+  g_object_bind_property (settings, "code-font-size", self->code_size_adjustment, "value",
                           G_BINDING_SYNC_CREATE | G_BINDING_BIDIRECTIONAL);
 
   language = viva_settings_get_examiner_language (settings);

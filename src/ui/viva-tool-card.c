@@ -147,8 +147,12 @@ viva_tool_card_set_arguments (VivaToolCard *self,
       g_autofree char *text = json_to_string (node, TRUE);
       GtkTextBuffer *buffer = gtk_text_view_get_buffer (self->args_view);
 
+      GtkTextIter start, end;
+
       gtk_label_set_label (self->args_heading, _("Arguments"));
       gtk_text_buffer_set_text (buffer, text, -1);
+      gtk_text_buffer_get_bounds (buffer, &start, &end);
+      gtk_text_buffer_apply_tag_by_name (buffer, "no-hyphens", &start, &end);
       gtk_widget_set_visible (GTK_WIDGET (self->args_heading), TRUE);
       gtk_widget_set_visible (GTK_WIDGET (self->args_view), TRUE);
     }
@@ -522,5 +526,14 @@ viva_tool_card_class_init (VivaToolCardClass *klass)
 static void
 viva_tool_card_init (VivaToolCard *self)
 {
+  PangoAttrList *attributes = pango_attr_list_new ();
+
   gtk_widget_init_template (GTK_WIDGET (self));
+
+  /* Code and its output wrap anywhere, but never with an inserted hyphen. */
+  gtk_text_buffer_create_tag (gtk_text_view_get_buffer (self->args_view), "no-hyphens",
+                              "insert-hyphens", FALSE, NULL);
+  pango_attr_list_insert (attributes, pango_attr_insert_hyphens_new (FALSE));
+  gtk_label_set_attributes (self->output_label, attributes);
+  pango_attr_list_unref (attributes);
 }

@@ -192,6 +192,8 @@ viva_window_exam_set_examiner (VivaWindow   *self,
     g_signal_handlers_disconnect_by_func (exam->examiner, examiner_state_cb, self);
   g_set_object (&exam->examiner, examiner);
   viva_examiner_panel_set_examiner (self->examiner_panel, examiner);
+  /* A defense opens the examiner; back to another problem, it closes. */
+  _viva_window_set_examiner_visible (self, examiner != NULL);
 }
 
 /* Every defense is checkpointed after each step, so a crash or a restart
@@ -374,6 +376,20 @@ stop_action (GtkWidget  *widget,
   g_cancellable_cancel (exam->cancellable);
 }
 
+/* From anywhere, to the box the student types into: the examiner opens if
+ * it was closed. */
+static void
+focus_answer_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *param)
+{
+  VivaWindow *self = VIVA_WINDOW (widget);
+
+  _viva_window_set_examiner_visible (self, TRUE);
+  if (!viva_examiner_panel_focus_answer (self->examiner_panel))
+    gtk_widget_error_bell (widget);
+}
+
 static void
 retry_action (GtkWidget  *widget,
               const char *action_name,
@@ -418,11 +434,33 @@ retry_action (GtkWidget  *widget,
 }
 
 static void
+undo_offline_cb (AdwToast *toast,
+                 gpointer  user_data)
+{
+  viva_settings_set_examiner_mode (viva_settings_get_default (), GPOINTER_TO_INT (user_data));
+}
+
+/* A setting, not a one-off: the toast says so, with the way back. */
+static void
 use_offline_action (GtkWidget  *widget,
                     const char *action_name,
                     GVariant   *param)
 {
-  viva_settings_set_examiner_mode (viva_settings_get_default (), VIVA_EXAMINER_MODE_OFFLINE);
+  VivaWindow *self = VIVA_WINDOW (widget);
+  VivaSettings *settings = viva_settings_get_default ();
+  VivaExaminerMode before = viva_settings_get_examiner_mode (settings);
+  AdwToast *toast;
+
+  if (before == VIVA_EXAMINER_MODE_OFFLINE)
+    return;
+
+  viva_settings_set_examiner_mode (settings, VIVA_EXAMINER_MODE_OFFLINE);
+
+  toast = adw_toast_new (_("From now on the offline examiner runs every defense (Preferences, Examiner: Always offline)"));
+  adw_toast_set_button_label (toast, _("_Undo"));
+  adw_toast_set_timeout (toast, 10);
+  g_signal_connect (toast, "button-clicked", G_CALLBACK (undo_offline_cb), GINT_TO_POINTER (before));
+  adw_toast_overlay_add_toast (self->toast_overlay, toast);
 }
 
 /* Warming: is the endpoint there and does it have the model; then the
@@ -596,6 +634,7 @@ _viva_window_class_init_exam (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "exam.stop", NULL, stop_action);
   gtk_widget_class_install_action (widget_class, "exam.retry", NULL, retry_action);
   gtk_widget_class_install_action (widget_class, "exam.use-offline", NULL, use_offline_action);
+  gtk_widget_class_install_action (widget_class, "exam.focus-answer", NULL, focus_answer_action);
 }
 
 void

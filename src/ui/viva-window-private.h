@@ -45,6 +45,9 @@ struct _VivaWindow
   GtkPaned             *examiner_paned;
   GtkPaned             *problem_paned;
   GtkPaned             *console_paned;
+  GtkWidget            *problem_box;
+  GtkToggleButton      *problem_toggle;
+  GtkToggleButton      *examiner_toggle;
   GtkTextView          *problem_view;
   GtkRevealer          *hint_revealer;
   GtkLabel             *hint_label;
@@ -75,6 +78,15 @@ struct _VivaWindow
   guint                 running : 1;
   guint                 hint_visible : 1;
   guint                 sandbox_noted : 1;
+
+  /* viva-window-layout.c */
+  guint                 layout_source;
+  int                   layout_width;
+  guint                 layout_busy : 1;
+  guint                 examiner_visible : 1;
+  guint                 problem_visible : 1;   /* the student's choice */
+  guint                 problem_folded : 1;    /* the window is too narrow for it */
+  guint                 problem_unfolded : 1;  /* shown anyway while folded */
 };
 
 void        _viva_window_update_actions (VivaWindow *self);
@@ -88,6 +100,14 @@ void        _viva_window_exam_resume    (VivaWindow      *self,
                                          VivaExamSession *session);
 void        _viva_window_resume_problem_opened (VivaWindow *self);
 void        _viva_window_class_init_resume (GtkWidgetClass *widget_class);
+void        _viva_window_init_layout    (VivaWindow *self);
+void        _viva_window_dispose_layout (VivaWindow *self);
+void        _viva_window_layout_allocated (VivaWindow *self);
+void        _viva_window_set_examiner_visible (VivaWindow *self,
+                                               gboolean    visible);
+void        _viva_window_set_problem_visible (VivaWindow *self,
+                                              gboolean    visible);
+gboolean    _viva_window_get_problem_visible (VivaWindow *self);
 void        _viva_window_show_banner    (VivaWindow *self,
                                          const char *message);
 void        _viva_window_init_problems  (VivaWindow *self);

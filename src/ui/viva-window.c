@@ -17,6 +17,8 @@ G_DEFINE_FINAL_TYPE (VivaWindow, viva_window, ADW_TYPE_APPLICATION_WINDOW)
 enum {
   PROP_0,
   PROP_HINT_VISIBLE,
+  PROP_PROBLEM_VISIBLE,
+  PROP_EXAMINER_VISIBLE,
   N_PROPS
 };
 
@@ -95,6 +97,18 @@ after_paint_cb (GdkFrameClock *clock,
     gtk_window_close (GTK_WINDOW (self));
 }
 
+/* Again when the style turns dark or light: the code's highlighting is
+ * copied in the colours of the style it was rendered in. */
+static void
+render_description (VivaWindow *self)
+{
+  if (self->problem == NULL)
+    return;
+
+  viva_markdown_render (gtk_text_view_get_buffer (self->problem_view),
+                        viva_problem_get_description (self->problem));
+}
+
 static void
 viva_window_map (GtkWidget *widget)
 {
@@ -135,6 +149,10 @@ load_code_cb (GObject      *object,
   self->code_loaded = TRUE;
   _viva_window_update_actions (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
+
+  /* The student types code next, unless a defense has the focus. */
+  if (!_viva_window_exam_get_examiner (self))
+    gtk_widget_grab_focus (GTK_WIDGET (self->editor));
 }
 
 /**
@@ -166,8 +184,7 @@ viva_window_open_problem (VivaWindow  *self,
   adw_window_title_set_title (self->window_title, viva_problem_get_title (problem));
   adw_window_title_set_subtitle (self->window_title, viva_pack_get_title (pack));
   gtk_window_set_title (GTK_WINDOW (self), viva_problem_get_title (problem));
-  viva_markdown_render (gtk_text_view_get_buffer (self->problem_view),
-                        viva_problem_get_description (problem));
+  render_description (self);
   viva_console_clear (self->console);
 
   viva_settings_set_last_problem (viva_settings_get_default (),
@@ -291,12 +308,18 @@ viva_window_restore_state (VivaWindow *self)
   if (maximized)
     gtk_window_maximize (GTK_WINDOW (self));
 
-  g_object_bind_property (settings, "problem-pane-position", self->problem_paned, "position",
-                          G_BINDING_SYNC_CREATE | G_BINDING_BIDIRECTIONAL);
-  g_object_bind_property (settings, "examiner-pane-position", self->examiner_paned, "position",
-                          G_BINDING_SYNC_CREATE | G_BINDING_BIDIRECTIONAL);
-  g_object_bind_property (settings, "console-pane-position", self->console_paned, "position",
-                          G_BINDING_SYNC_CREATE | G_BINDING_BIDIRECTIONAL);
+  _viva_window_init_layout (self);
+}
+
+static void
+viva_window_size_allocate (GtkWidget *widget,
+                           int        width,
+                           int        height,
+                           int        baseline)
+{
+  GTK_WIDGET_CLASS (viva_window_parent_class)->size_allocate (widget, width, height, baseline);
+
+  _viva_window_layout_allocated (VIVA_WINDOW (widget));
 }
 
 static void
@@ -314,6 +337,7 @@ viva_window_dispose (GObject *object)
   _viva_window_dispose_exam_mode (self);
   _viva_window_dispose_exam (self);
   _viva_window_dispose_timeline (self);
+  _viva_window_dispose_layout (self);
   gtk_widget_dispose_template (GTK_WIDGET (self), VIVA_TYPE_WINDOW);
 
   g_clear_object (&self->cancellable);
@@ -345,6 +369,14 @@ viva_window_get_property (GObject    *object,
       g_value_set_boolean (value, self->hint_visible);
       break;
 
+    case PROP_PROBLEM_VISIBLE:
+      g_value_set_boolean (value, _viva_window_get_problem_visible (self));
+      break;
+
+    case PROP_EXAMINER_VISIBLE:
+      g_value_set_boolean (value, self->examiner_visible);
+      break;
+
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -362,6 +394,14 @@ viva_window_set_property (GObject      *object,
     {
     case PROP_HINT_VISIBLE:
       _viva_window_set_hint_visible (self, g_value_get_boolean (value));
+      break;
+
+    case PROP_PROBLEM_VISIBLE:
+      _viva_window_set_problem_visible (self, g_value_get_boolean (value));
+      break;
+
+    case PROP_EXAMINER_VISIBLE:
+      _viva_window_set_examiner_visible (self, g_value_get_boolean (value));
       break;
 
     default:
@@ -383,8 +423,15 @@ viva_window_class_init (VivaWindowClass *klass)
   properties[PROP_HINT_VISIBLE] =
     g_param_spec_boolean ("hint-visible", NULL, NULL, FALSE,
                           G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_PROBLEM_VISIBLE] =
+    g_param_spec_boolean ("problem-visible", NULL, NULL, TRUE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_EXAMINER_VISIBLE] =
+    g_param_spec_boolean ("examiner-visible", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
   widget_class->map = viva_window_map;
+  widget_class->size_allocate = viva_window_size_allocate;
   window_class->close_request = viva_window_close_request;
 
   gtk_widget_class_set_template_from_resource (widget_class, RESOURCE_PREFIX "/ui/viva-window.ui");
@@ -404,6 +451,7 @@ viva_window_class_init (VivaWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, VivaWindow, examiner_paned);
   gtk_widget_class_bind_template_child (widget_class, VivaWindow, problem_paned);
   gtk_widget_class_bind_template_child (widget_class, VivaWindow, console_paned);
+  gtk_widget_class_bind_template_child (widget_class, VivaWindow, problem_box);
   gtk_widget_class_bind_template_child (widget_class, VivaWindow, problem_view);
   gtk_widget_class_bind_template_child (widget_class, VivaWindow, hint_revealer);
   gtk_widget_class_bind_template_child (widget_class, VivaWindow, hint_label);
@@ -413,6 +461,8 @@ viva_window_class_init (VivaWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, VivaWindow, header_bar);
 
   gtk_widget_class_install_action (widget_class, "runner.run", NULL, _viva_window_run_action);
+  gtk_widget_class_install_property_action (widget_class, "win.show-problem", "problem-visible");
+  gtk_widget_class_install_property_action (widget_class, "win.show-examiner", "examiner-visible");
 
   _viva_window_class_init_problems (widget_class);
   _viva_window_class_init_resume (widget_class);
@@ -444,6 +494,8 @@ viva_window_init (VivaWindow *self)
                            G_CALLBACK (line_activated_cb), self, G_CONNECT_SWAPPED);
 
   viva_markdown_attach_links (self->problem_view);
+  g_signal_connect_object (adw_style_manager_get_default (), "notify::dark",
+                           G_CALLBACK (render_description), self, G_CONNECT_SWAPPED);
   viva_window_restore_state (self);
   _viva_window_init_exam (self);
   _viva_window_init_timeline (self);

@@ -118,17 +118,38 @@ def wait_for(predicate, timeout=20.0):
     return False
 
 
+LEAVING = ("return", "pass", "break", "continue", "raise")
+
+
+def auto_indent(previous):
+    """The indentation the editor gives the line after `previous`, as
+    IDLE does: one level more after a colon, one less after return."""
+    indent = len(previous) - len(previous.lstrip(" "))
+    code = previous.split("#")[0].rstrip()
+    if not code.strip():
+        return indent
+    if code.endswith((":", "(", "[", "{")):
+        return indent + 4
+    word = code.split()[0].split("(")[0]
+    if word in LEAVING:
+        return max(0, indent - 4)
+    return indent
+
+
 def type_code(editor, code):
     """Types code line by line as a person would, with the editor's
-    auto-indent: Return keeps the indentation, BackSpace removes a level."""
+    auto-indent: Return indents as IDLE does, BackSpace removes a level."""
     vivagui.click(editor)
     rawinput.keyCombo("<Control>a")
     rawinput.pressKey("BackSpace")
     current = 0
+    previous = ""
     for i, line in enumerate(code.rstrip("\n").split("\n")):
         if i > 0:
             rawinput.pressKey("Return")
+            current = auto_indent(previous)
         if not line.strip():
+            previous = " " * current
             continue
         indent = len(line) - len(line.lstrip(" "))
         if indent > current:
@@ -138,6 +159,7 @@ def type_code(editor, code):
                 rawinput.pressKey("BackSpace")
         rawinput.typeText(line.strip())
         current = indent
+        previous = line
 
 
 def run_code(app):
@@ -197,7 +219,13 @@ if not tap.ok(app.node is not None, "viva appears on the accessibility bus"):
     print(app.stderr(), file=sys.stderr)
     tap.done()
 
+tap.ok(app.find("text", "Your answer", timeout=2) is None,
+       "while the student codes, the examiner panel is closed")
+examiner_toggle = app.find("push button", "Examiner")
+tap.ok(examiner_toggle is not None, "a header button opens the examiner")
+vivagui.click(examiner_toggle)
 tap.ok(find_named(app, "Your Examiner") is not None, "the panel starts by saying what will happen")
+vivagui.click(examiner_toggle)
 
 editor = app.find("text", "Code editor")
 type_code(editor, SOLUTION)
@@ -253,6 +281,8 @@ save_code(home2, SOLUTION)
 set_settings(home2, base_url=f"'{unused_url()}'", examiner_mode="'auto'")
 app = vivagui.App(home2, extra_env={"ADW_DEBUG_COLOR_SCHEME": "prefer-dark"})
 tap.ok(app.node is not None, "viva starts again with no model server")
+vivagui.click(app.find("text", "Code editor"))
+rawinput.keyCombo("<Control><Shift>e")
 tap.ok(find_named(app, "No model answers at", prefix=True) is not None,
        "with no model, the panel says how to start Ollama")
 tap.ok(app.find("push button", "Use the Offline Examiner") is not None,
