@@ -33,6 +33,7 @@ struct _VivaPackEditor
   AdwStatusPage        *empty_page;
   GtkStack             *problem_stack;
   AdwEntryRow          *title_row;
+  GtkStackSwitcher     *problem_switcher;
   AdwEntryRow          *id_row;
   AdwComboRow          *type_row;
   GtkSpinButton        *time_spin;
@@ -80,6 +81,8 @@ struct _VivaPackEditor
   guint                 dirty : 1;
   guint                 validating : 1;
   guint                 closing : 1;
+  guint                 id_follows : 1;   /* the id is made from the title until edited */
+  guint                 setting_id : 1;
 };
 
 void _viva_pack_editor_set_dirty        (VivaPackEditor *self,
@@ -153,5 +156,7 @@ void _viva_pack_editor_approve_draft    (VivaPackEditor *self,
                                          gboolean        edit);
 void _viva_pack_editor_discard_draft    (VivaPackEditor *self);
 void _viva_pack_editor_rebuild_drafts   (VivaPackEditor *self);
+
+VivaProblem *_viva_pack_editor_new_problem (const char *id);
 
 G_END_DECLS

@@ -120,7 +120,7 @@ card_new (void)
   return card;
 }
 
-static void
+static GtkWidget *
 append_test_row (VivaPackEditor *self,
                  const char     *name,
                  const char     *code)
@@ -159,6 +159,8 @@ append_test_row (VivaPackEditor *self,
   g_signal_connect_swapped (viva_editor_get_buffer (VIVA_EDITOR (editor)), "changed",
                             G_CALLBACK (_viva_pack_editor_field_changed), self);
   gtk_box_append (self->tests_box, card);
+
+  return editor;
 }
 
 static GtkWidget *
@@ -243,14 +245,15 @@ append_structured_test_row (VivaPackEditor        *self,
   gtk_box_append (self->tests_box, card);
 }
 
-static void
+static GtkWidget *
 append_question_row (VivaPackEditor     *self,
                      const char         *question,
                      const char * const *points)
 {
   GtkWidget *card = card_new ();
   GtkWidget *header = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
-  GtkWidget *entry = gtk_entry_new ();
+  GtkWidget *question_frame = gtk_frame_new (NULL);
+  GtkWidget *question_view = gtk_text_view_new ();
   GtkWidget *label = gtk_label_new (_("Points a good answer makes, one a line"));
   GtkWidget *frame = gtk_frame_new (NULL);
   GtkWidget *view = gtk_text_view_new ();
@@ -259,11 +262,20 @@ append_question_row (VivaPackEditor     *self,
   gtk_widget_set_margin_top (header, 10);
   gtk_widget_set_margin_start (header, 12);
   gtk_widget_set_margin_end (header, 6);
-  gtk_widget_set_hexpand (entry, TRUE);
-  gtk_entry_set_placeholder_text (GTK_ENTRY (entry), _("The question the examiner asks"));
-  gtk_editable_set_text (GTK_EDITABLE (entry), question ? question : "");
-  gtk_accessible_update_property (GTK_ACCESSIBLE (entry), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Question"), -1);
-  gtk_box_append (GTK_BOX (header), entry);
+  /* A question can take a few lines (a snippet, a scenario). */
+  gtk_widget_set_hexpand (question_frame, TRUE);
+  gtk_text_view_set_wrap_mode (GTK_TEXT_VIEW (question_view), GTK_WRAP_WORD_CHAR);
+  gtk_text_view_set_accepts_tab (GTK_TEXT_VIEW (question_view), FALSE);
+  gtk_text_view_set_top_margin (GTK_TEXT_VIEW (question_view), 6);
+  gtk_text_view_set_bottom_margin (GTK_TEXT_VIEW (question_view), 6);
+  gtk_text_view_set_left_margin (GTK_TEXT_VIEW (question_view), 8);
+  gtk_text_view_set_right_margin (GTK_TEXT_VIEW (question_view), 8);
+  gtk_widget_set_size_request (question_view, -1, 48);
+  set_buffer_text (gtk_text_view_get_buffer (GTK_TEXT_VIEW (question_view)), question ? question : "");
+  gtk_widget_set_tooltip_text (question_view, _("The question the examiner asks"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (question_view), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Question"), -1);
+  gtk_frame_set_child (GTK_FRAME (question_frame), question_view);
+  gtk_box_append (GTK_BOX (header), question_frame);
   gtk_box_append (GTK_BOX (header), delete_button_new (_("Delete Question"), card));
 
   gtk_label_set_xalign (GTK_LABEL (label), 0);
@@ -287,13 +299,16 @@ append_question_row (VivaPackEditor     *self,
   gtk_box_append (GTK_BOX (card), header);
   gtk_box_append (GTK_BOX (card), label);
   gtk_box_append (GTK_BOX (card), frame);
-  g_object_set_data (G_OBJECT (card), "question", entry);
+  g_object_set_data (G_OBJECT (card), "question", question_view);
   g_object_set_data (G_OBJECT (card), "points", view);
 
-  g_signal_connect_swapped (entry, "changed", G_CALLBACK (_viva_pack_editor_field_changed), self);
+  g_signal_connect_swapped (gtk_text_view_get_buffer (GTK_TEXT_VIEW (question_view)), "changed",
+                            G_CALLBACK (_viva_pack_editor_field_changed), self);
   g_signal_connect_swapped (gtk_text_view_get_buffer (GTK_TEXT_VIEW (view)), "changed",
                             G_CALLBACK (_viva_pack_editor_field_changed), self);
   gtk_box_append (self->questions_box, card);
+
+  return question_view;
 }
 
 static void
@@ -318,6 +333,14 @@ _viva_pack_editor_load_problem (VivaPackEditor *self,
   self->loading = TRUE;
   gtk_editable_set_text (GTK_EDITABLE (self->title_row), viva_problem_get_title (problem) ?: "");
   gtk_editable_set_text (GTK_EDITABLE (self->id_row), viva_problem_get_id (problem) ?: "");
+  {
+    g_autofree char *slug = _viva_pack_editor_slugify (viva_problem_get_title (problem));
+
+    /* A new problem's placeholder id, or one made from the title, follows
+     * the title; an id of the teacher's own stays. */
+    self->id_follows = g_strcmp0 (slug, viva_problem_get_id (problem)) == 0 ||
+                       g_regex_match_simple ("^problem(-[0-9]+)?$", viva_problem_get_id (problem), 0, 0);
+  }
   adw_combo_row_set_selected (self->type_row, viva_problem_get_problem_type (problem));
   gtk_spin_button_set_value (self->time_spin, viva_problem_get_time_limit (problem));
   set_buffer_text (gtk_text_view_get_buffer (self->hint_view), viva_problem_get_hint (problem));
@@ -424,6 +447,7 @@ _viva_pack_editor_sync_problem (VivaPackEditor *self)
        card != NULL; card = gtk_widget_get_next_sibling (card))
     {
       g_autofree char *text = dup_buffer_text (gtk_text_view_get_buffer (g_object_get_data (G_OBJECT (card), "points")));
+      g_autofree char *question = dup_buffer_text (gtk_text_view_get_buffer (g_object_get_data (G_OBJECT (card), "question")));
       g_auto(GStrv) lines = g_strsplit (text, "\n", -1);
       g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
       g_auto(GStrv) points = NULL;
@@ -432,9 +456,7 @@ _viva_pack_editor_sync_problem (VivaPackEditor *self)
         if (g_strstrip (lines[i])[0] != '\0')
           g_strv_builder_add (builder, lines[i]);
       points = g_strv_builder_end (builder);
-      viva_problem_add_question (problem,
-                                 gtk_editable_get_text (g_object_get_data (G_OBJECT (card), "question")),
-                                 (const char * const *)points);
+      viva_problem_add_question (problem, g_strstrip (question), (const char * const *)points);
     }
 }
 
@@ -442,17 +464,21 @@ void
 _viva_pack_editor_add_test (VivaPackEditor *self)
 {
   g_autofree char *name = g_strdup_printf (_("test %u"), viva_problem_get_n_tests (self->problem) + 1);
+  GtkWidget *editor = append_test_row (self, name, "");
 
-  append_test_row (self, name, "");
   _viva_pack_editor_field_changed (self);
   _viva_pack_editor_rebuild_list (self);
+  /* Straight to the new test's code, so Space does not add another. */
+  gtk_widget_grab_focus (editor);
 }
 
 void
 _viva_pack_editor_add_question (VivaPackEditor *self)
 {
-  append_question_row (self, "", NULL);
+  GtkWidget *question = append_question_row (self, "", NULL);
+
   _viva_pack_editor_field_changed (self);
+  gtk_widget_grab_focus (question);
 }
 
 /* Renaming makes a new problem with the new id in the same place: a
@@ -569,14 +595,22 @@ _viva_pack_editor_show_results (VivaPackEditor *self)
 
       title = g_strdup_printf (reference ? _("Reference solution · test “%s”") : _("Starter code · test “%s”"),
                                check->test_name);
-      if (check->passed)
-        subtitle = g_strdup_printf (_("Passed in %.0f ms"), check->duration_ms);
+      /* Each row says whether the outcome is the one wanted, in words: a
+       * starter code that fails a test is right, and a tick beside
+       * “Failed” alone read as a contradiction. */
+      if (reference && check->passed)
+        subtitle = g_strdup_printf (_("Passed in %.0f ms, as it should"), check->duration_ms);
+      else if (reference)
+        subtitle = g_strdup_printf (_("Failed, and the reference solution must pass: %s"), failure);
+      else if (!check->passed)
+        subtitle = g_strdup_printf (_("Fails, as it should: it leaves work to do (%s)"), failure);
       else
-        subtitle = g_strdup_printf (_("Failed: %s"), failure);
+        subtitle = g_strdup (_("Already passes with the starter code: this test asks nothing of the student"));
 
       gtk_list_box_append (self->results_list,
-                           result_row_new (check->passed == reference ? "emblem-ok-symbolic" : "dialog-information-symbolic",
-                                           check->passed == reference ? "success" : "dim-label",
+                           result_row_new (check->passed == reference ? "emblem-ok-symbolic"
+                                           : reference ? "dialog-error-symbolic" : "dialog-information-symbolic",
+                                           check->passed == reference ? "success" : reference ? "error" : "dim-label",
                                            title, subtitle));
     }
 

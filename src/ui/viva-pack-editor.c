@@ -292,6 +292,41 @@ id_apply_cb (VivaPackEditor *self)
   _viva_pack_editor_apply_id (self);
 }
 
+/* Until the teacher edits the id, it is made from the title as they type
+ * it, and applied when they leave the title. */
+static void
+title_changed_cb (VivaPackEditor *self)
+{
+  _viva_pack_editor_field_changed (self);
+
+  if (!self->loading && self->problem != NULL && self->id_follows)
+    {
+      const char *title = gtk_editable_get_text (GTK_EDITABLE (self->title_row));
+      g_autofree char *slug = _viva_pack_editor_slugify (title);
+      g_autofree char *id = g_strcmp0 (slug, viva_problem_get_id (self->problem)) == 0
+                            ? g_strdup (slug) : _viva_pack_editor_unique_id (self, title);
+
+      self->setting_id = TRUE;
+      gtk_editable_set_text (GTK_EDITABLE (self->id_row), id);
+      self->setting_id = FALSE;
+    }
+}
+
+static void
+id_changed_cb (VivaPackEditor *self)
+{
+  if (!self->loading && !self->setting_id)
+    self->id_follows = FALSE;
+}
+
+static void
+title_focus_leave_cb (VivaPackEditor *self)
+{
+  if (self->id_follows && self->problem != NULL &&
+      g_strcmp0 (gtk_editable_get_text (GTK_EDITABLE (self->id_row)), viva_problem_get_id (self->problem)) != 0)
+    _viva_pack_editor_apply_id (self);
+}
+
 static void
 topic_changed_cb (VivaPackEditor *self)
 {
@@ -387,7 +422,7 @@ add_action (GtkWidget  *widget,
 {
   VivaPackEditor *self = VIVA_PACK_EDITOR (widget);
   g_autofree char *id = _viva_pack_editor_unique_id (self, "problem");
-  g_autoptr(VivaProblem) problem = viva_problem_new (id, _("New problem"));
+  g_autoptr(VivaProblem) problem = _viva_pack_editor_new_problem (id);
 
   insert_problem (self, problem);
   gtk_stack_set_visible_child_name (self->problem_stack, "details");
@@ -741,6 +776,7 @@ viva_pack_editor_class_init (VivaPackEditorClass *klass)
   CHILD (empty_page);
   CHILD (problem_stack);
   CHILD (title_row);
+  CHILD (problem_switcher);
   CHILD (id_row);
   CHILD (type_row);
   CHILD (time_spin);
@@ -774,6 +810,8 @@ viva_pack_editor_class_init (VivaPackEditorClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, draft_row_selected_cb);
   gtk_widget_class_bind_template_callback (widget_class, field_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, id_apply_cb);
+  gtk_widget_class_bind_template_callback (widget_class, id_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, title_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, topic_changed_cb);
 
   gtk_widget_class_install_action (widget_class, "editor.new", NULL, _viva_pack_editor_new_action);
@@ -804,6 +842,8 @@ viva_pack_editor_class_init (VivaPackEditorClass *klass)
 static void
 viva_pack_editor_init (VivaPackEditor *self)
 {
+  GtkEventController *focus;
+
   gtk_widget_init_template (GTK_WIDGET (self));
 
   self->cancellable = g_cancellable_new ();
@@ -816,6 +856,15 @@ viva_pack_editor_init (VivaPackEditor *self)
   g_signal_connect (self->checker, "checked", G_CALLBACK (_viva_pack_editor_checked_cb), self);
 
   g_signal_connect (self->open_list, "row-activated", G_CALLBACK (_viva_pack_editor_open_row_activated_cb), self);
+
+  /* Tabs as wide as their names, not all as wide as the widest: seven of
+   * them fit the editor's default width instead of running off its edge. */
+  gtk_box_layout_set_homogeneous (GTK_BOX_LAYOUT (gtk_widget_get_layout_manager (GTK_WIDGET (self->problem_switcher))),
+                                  FALSE);
+  focus = gtk_event_controller_focus_new ();
+  g_signal_connect_object (focus, "leave", G_CALLBACK (title_focus_leave_cb), self, G_CONNECT_SWAPPED);
+  gtk_widget_add_controller (GTK_WIDGET (self->title_row), focus);
+
   _viva_pack_editor_problem_init (self);
   _viva_pack_editor_update_title (self);
   _viva_pack_editor_select_problem (self, NULL);

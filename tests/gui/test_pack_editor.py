@@ -132,6 +132,14 @@ def type_into(node, text):
     rawinput.typeText(text)
 
 
+def replace_into(node, text):
+    """Replaces what a field holds, as a teacher editing the template does."""
+    vivagui.click(node)
+    time.sleep(0.2)
+    rawinput.keyCombo("<Control>a")
+    rawinput.typeText(text)
+
+
 def find_in_editor(app, role, name, timeout=10):
     """A node inside the pack editor's window (the student window has
     buttons of the same names)."""
@@ -217,10 +225,19 @@ rawinput.pressKey("Return")
 tap.ok(wait_for(lambda: app.find("label", "Week 3: Arithmetic", timeout=1) is not None),
        "the new pack is open, its title in the header")
 
-# A problem, every field.
+# A problem, every field, from the template a new problem starts with.
 press(app, "Add Problem")
 title = find_any(app, "text", lambda n: n == "Title")
 tap.ok(title is not None, "a new problem shows its Title field")
+tab(app, "Tests")
+tap.ok(app.find("text", "Test code", timeout=5) is not None and
+       "Check the type as well as the value" in vivagui.text_of(app.find("text", "Test code")),
+       "a new problem starts from a template whose test says what a good test checks")
+for _ in range(2):
+    press(app, "Delete Test")
+tab(app, "Questions")
+press(app, "Delete Question")
+tab(app, "Details")
 if title is not None:
     vivagui.click(title)
     rawinput.keyCombo("<Control>a")
@@ -229,14 +246,14 @@ tap.ok(wait_for(lambda: find_any(app, "list item", lambda n: n.startswith("Doubl
        "the problem list follows the title as it is typed")
 hint = app.find("text", "Hint")
 if hint is not None:
-    type_into(hint, "Think of multiplication.")
+    replace_into(hint, "Think of multiplication.")
 app.screenshot("pack-editor-details")
 
 tab(app, "Description")
 description = app.find("text", "Description source")
 tap.ok(description is not None, "the description has a source editor")
 if description is not None:
-    type_into(description, "Write `double(x)` that returns **twice** `x`.")
+    replace_into(description, "Write `double(x)` that returns **twice** `x`.")
 preview = app.find("text", "Description preview")
 tap.ok(preview is not None and wait_for(lambda: "twice" in vivagui.text_of(preview) and "**" not in vivagui.text_of(preview)),
        "the preview renders the Markdown as it is typed")
@@ -245,19 +262,21 @@ app.screenshot("pack-editor-description")
 tab(app, "Starter")
 starter = app.find("text", "Starter code")
 if starter is not None:
-    type_into(starter, "def double(x): return 0")
+    replace_into(starter, "def double(x): return 0")
 tab(app, "Solution")
 reference = app.find("text", "Reference solution")
 tap.ok(starter is not None and reference is not None, "starter code and reference solution have code editors")
 if reference is not None:
-    type_into(reference, "def double(x): return x * 2")
+    replace_into(reference, "def double(x): return x * 2")
 
 tab(app, "Tests")
 press(app, "Add Test")
 test_code = app.find("text", "Test code")
 tap.ok(test_code is not None, "Add Test adds a test with a code editor")
-if test_code is not None:
-    type_into(test_code, "assert double(2) == 4, 'double(2) should be 4'")
+# Add Test put the focus in the new test's code: typing goes there.
+rawinput.typeText("assert double(2) == 4, 'double(2) should be 4'")
+tap.ok(test_code is not None and wait_for(lambda: vivagui.text_of(test_code).startswith("assert double(2)"), 5),
+       "Add Test moves the focus into the new test's code")
 app.screenshot("pack-editor-tests")
 
 tab(app, "Questions")
@@ -276,8 +295,9 @@ passed = find_any(app, "label", lambda n: n.startswith("This problem passes its 
 tap.ok(passed is not None, "Validate runs the problem and it passes its checks")
 tap.ok(find_any(app, "label", lambda n: n == "Reference solution · test “test 1”", timeout=5) is not None,
        "each test's run is listed")
-tap.ok(find_any(app, "label", lambda n: n.startswith("Failed: The test failed: double(2) should be 4"), timeout=5) is not None,
-       "the starter's failing run shows its error")
+tap.ok(find_any(app, "label", lambda n: n.startswith("Fails, as it should: it leaves work to do (")
+                and "double(2) should be 4" in n, timeout=5) is not None,
+       "the starter's failing run says it fails as it should, with its error")
 tap.ok(find_any(app, "list item", lambda n: n == "Double a number, passes its checks", timeout=5) is not None,
        "the problem is marked as passing in the list")
 app.screenshot("pack-editor-validation")
@@ -288,6 +308,7 @@ tap.ok(wait_for(lambda: os.path.exists(saved)), "Save writes the pack into the l
 if os.path.exists(saved):
     pack = json.load(open(saved))
     problem = pack["problems"][0]
+    tap.ok(problem["id"] == "double-a-number", f"the problem's id followed its title ({problem['id']})")
     tap.ok(pack["title"] == "Week 3: Arithmetic" and problem["title"] == "Double a number"
            and problem["reference_solution"] == "def double(x): return x * 2"
            and problem["tests"][0]["code"].startswith("assert double(2) == 4")
