@@ -230,8 +230,8 @@ press(app, "Add Problem")
 title = find_any(app, "text", lambda n: n == "Title")
 tap.ok(title is not None, "a new problem shows its Title field")
 tab(app, "Tests")
-tap.ok(app.find("text", "Test code", timeout=5) is not None and
-       "Check the type as well as the value" in vivagui.text_of(app.find("text", "Test code")),
+tap.ok(app.find("text", "Test check", timeout=5) is not None and
+       "Check the type as well as the value" in vivagui.text_of(app.find("text", "Test check")),
        "a new problem starts from a template whose test says what a good test checks")
 for _ in range(2):
     press(app, "Delete Test")
