@@ -379,6 +379,7 @@ question_cb (VivaExaminerPanel *self,
 {
   viva_examiner_panel_end_message (self);
   viva_examiner_panel_add_row (self, VIVA_MESSAGE_QUESTION, question);
+  viva_chat_view_scroll_to_end (self->chat_view);
   viva_examiner_panel_update (self);
 
   gtk_widget_grab_focus (GTK_WIDGET (self->answer_view));
@@ -616,6 +617,10 @@ ask_cb (GObject      *object,
   if (answer != NULL && answer[0] != '\0' && !self->ask_streamed)
     viva_message_row_set_text (viva_examiner_panel_ensure_message (self), answer);
   viva_examiner_panel_end_message (self);
+  /* The reply is what the student waited for: in view, even if the focus
+   * wandered into the conversation and scrolled it meanwhile. */
+  if (error == NULL)
+    viva_chat_view_scroll_to_end (self->chat_view);
 
   if (error != NULL)
     {
