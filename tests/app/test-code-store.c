@@ -9,6 +9,7 @@
 
 #include "viva-code-store.h"
 #include "viva-id.h"
+#include "viva-test-util.h"
 
 typedef struct
 {
@@ -28,32 +29,12 @@ fixture_setup (Fixture       *f,
   g_assert_nonnull (f->dir);
 }
 
-static void
-remove_tree (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  if (dir == NULL)
-    {
-      g_unlink (path);
-      return;
-    }
-
-  while ((name = g_dir_read_name (dir)))
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-      remove_tree (child);
-    }
-
-  g_rmdir (path);
-}
 
 static void
 fixture_teardown (Fixture       *f,
                   gconstpointer  data)
 {
-  remove_tree (f->dir);
+  viva_test_remove_tree (f->dir);
   g_free (f->dir);
   g_free (f->text);
   g_clear_error (&f->error);

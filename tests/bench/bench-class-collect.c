@@ -10,6 +10,7 @@
 #include "viva-class-results.h"
 #include "viva-core.h"
 #include "viva-pack.h"
+#include "viva-test-util.h"
 
 /* Collecting and re-grading a class: two real offline defenses of K-NN
  * (one correct, one not) through viva-cli, copied into 200 reports of
@@ -92,24 +93,6 @@ defend (const char *dir,
   return g_steal_pointer (&out);
 }
 
-static void
-remove_tree (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  if (dir == NULL)
-    {
-      g_unlink (path);
-      return;
-    }
-  while ((name = g_dir_read_name (dir)))
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-      remove_tree (child);
-    }
-  g_rmdir (path);
-}
 
 static double
 run (const char *reports,
@@ -228,6 +211,6 @@ main (int   argc,
   g_print ("re-grade 50 reports, 2 at a time: %.1f s; longest main-loop wait %.0f ms (%.2fx of 1 at a time)\n",
            two_ms / 1000, max_gap_us / 1000.0, two_ms / one_ms);
 
-  remove_tree (dir);
+  viva_test_remove_tree (dir);
   return 0;
 }

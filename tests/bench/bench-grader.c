@@ -17,16 +17,10 @@
 #include "viva-pack.h"
 #include "viva-problem-grade.h"
 #include "viva-runner.h"
+#include "viva-test-util.h"
 
 #define ROUNDS 3
 
-static void
-store_result (GObject      *object,
-              GAsyncResult *result,
-              gpointer      user_data)
-{
-  *(GAsyncResult **) user_data = g_object_ref (result);
-}
 
 static GAsyncResult *
 wait_for (GAsyncResult **result)
@@ -44,7 +38,7 @@ grade_ms (VivaProblem *problem)
   g_autoptr(GError) error = NULL;
   gint64 start = g_get_monotonic_time ();
 
-  viva_problem_grade_async (problem, viva_problem_get_reference (problem), NULL, store_result, &result);
+  viva_problem_grade_async (problem, viva_problem_get_reference (problem), NULL, viva_test_store_result, &result);
   report = viva_problem_grade_finish (problem, wait_for (&result), &error);
   g_assert_no_error (error);
   if (!viva_grade_report_get_passed (report))
@@ -65,10 +59,10 @@ in_process_ms (VivaRunner  *runner,
       g_autoptr(GAsyncResult) result = NULL;
       g_autoptr(VivaRunResult) run = NULL;
 
-      viva_runner_reset_async (runner, FALSE, NULL, store_result, &reset);
+      viva_runner_reset_async (runner, FALSE, NULL, viva_test_store_result, &reset);
       g_assert_true (viva_runner_reset_finish (runner, wait_for (&reset), NULL));
       viva_runner_inject_async (runner, viva_problem_get_reference (problem),
-                                viva_problem_get_test (problem, i)->code, 0, NULL, store_result, &result);
+                                viva_problem_get_test (problem, i)->code, 0, NULL, viva_test_store_result, &result);
       run = viva_runner_inject_finish (runner, wait_for (&result), NULL);
       g_assert_nonnull (run);
     }
@@ -107,7 +101,7 @@ main (int   argc,
   pack = viva_pack_new_bundled ();
   problems = viva_pack_get_problems (pack);
   runner = viva_runner_new ();
-  viva_runner_start_async (runner, NULL, store_result, &started);
+  viva_runner_start_async (runner, NULL, viva_test_store_result, &started);
   g_assert_true (viva_runner_start_finish (runner, wait_for (&started), NULL));
 
   g_print ("%-24s %6s %14s %14s %7s\n", "problem", "tests", "grader ms", "in-process ms", "ratio");

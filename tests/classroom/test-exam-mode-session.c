@@ -16,6 +16,7 @@
 #include "viva-exam-file.h"
 #include "viva-exam-session.h"
 #include "viva-timeline.h"
+#include "viva-test-util.h"
 
 typedef struct
 {
@@ -37,29 +38,12 @@ fixture_set_up (Fixture       *fixture,
   g_assert_true (g_file_set_contents (fixture->exam_path, contents, length, NULL));
 }
 
-static void
-remove_tree (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-
-      if (g_file_test (child, G_FILE_TEST_IS_DIR))
-        remove_tree (child);
-      else
-        g_unlink (child);
-    }
-  g_rmdir (path);
-}
 
 static void
 fixture_tear_down (Fixture       *fixture,
                    gconstpointer  data)
 {
-  remove_tree (fixture->dir);
+  viva_test_remove_tree (fixture->dir);
   g_clear_pointer (&fixture->dir, g_free);
   g_clear_pointer (&fixture->exam_path, g_free);
 }

@@ -99,13 +99,6 @@ bench_model_init (BenchModel *self)
 {
 }
 
-static void
-store_result (GObject      *object,
-              GAsyncResult *result,
-              gpointer      user_data)
-{
-  *(GAsyncResult **)user_data = g_object_ref (result);
-}
 
 static char *
 student_code (void)
@@ -171,7 +164,7 @@ one_defense (VivaRunner      *runner,
     viva_examiner_set_session (examiner, session);
 
   cpu_start = thread_cpu_ms ();
-  viva_examiner_run_async (examiner, NULL, store_result, &result);
+  viva_examiner_run_async (examiner, NULL, viva_test_store_result, &result);
   viva_test_run_until_result (&result);
   end = g_get_monotonic_time ();
   last_cpu_ms = thread_cpu_ms () - cpu_start;
@@ -225,7 +218,7 @@ main (int   argc,
 
   session = viva_exam_session_new (dir);
   one_defense (runner, session, &examiner);
-  viva_exam_session_flush_async (session, NULL, store_result, &result);
+  viva_exam_session_flush_async (session, NULL, viva_test_store_result, &result);
   viva_test_run_until_result (&result);
   g_assert_true (viva_exam_session_flush_finish (session, result, NULL));
 

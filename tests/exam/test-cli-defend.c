@@ -10,6 +10,7 @@
 #include "exam-test-common.h"
 #include "viva-core.h"
 #include "viva-pack.h"
+#include "viva-test-util.h"
 
 /* viva-cli defend and resume as DESIGN.md's CLI contract says: usage
  * errors exit 2, failures the command reports exit 1, and the offline
@@ -23,23 +24,6 @@ typedef struct
   char *answers;
 } Fixture;
 
-static void
-rm_rf (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-
-      if (g_file_test (child, G_FILE_TEST_IS_DIR))
-        rm_rf (child);
-      else
-        g_unlink (child);
-    }
-  g_rmdir (path);
-}
 
 static void
 fixture_setup (Fixture       *fixture,
@@ -64,7 +48,7 @@ static void
 fixture_teardown (Fixture       *fixture,
                   gconstpointer  data)
 {
-  rm_rf (fixture->dir);
+  viva_test_remove_tree (fixture->dir);
   g_clear_pointer (&fixture->dir, g_free);
   g_clear_pointer (&fixture->pack, g_free);
   g_clear_pointer (&fixture->code, g_free);

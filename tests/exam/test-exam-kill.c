@@ -53,23 +53,6 @@ typedef struct
   int               status;
 } Child;
 
-static void
-rm_rf (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-
-      if (g_file_test (child, G_FILE_TEST_IS_DIR))
-        rm_rf (child);
-      else
-        g_unlink (child);
-    }
-  g_rmdir (path);
-}
 
 static void
 fixture_setup (Fixture       *fixture,
@@ -98,7 +81,7 @@ fixture_teardown (Fixture       *fixture,
                   gconstpointer  data)
 {
   g_assert_finalize_object (g_steal_pointer (&fixture->server));
-  rm_rf (fixture->dir);
+  viva_test_remove_tree (fixture->dir);
   g_clear_pointer (&fixture->dir, g_free);
   g_clear_pointer (&fixture->base_url, g_free);
   g_clear_pointer (&fixture->pack, g_free);

@@ -22,13 +22,6 @@ typedef struct
   GString      *steps;
 } Defense;
 
-static void
-store_result (GObject      *object,
-              GAsyncResult *result,
-              gpointer      user_data)
-{
-  *(GAsyncResult **)user_data = g_object_ref (result);
-}
 
 static void
 on_question (VivaExaminer *examiner,
@@ -61,7 +54,7 @@ defend (VivaProblem *problem,
   viva_examiner_set_runner (examiner, runner);
   g_signal_connect (examiner, "question", G_CALLBACK (on_question), NULL);
 
-  viva_examiner_run_async (examiner, NULL, store_result, &result);
+  viva_examiner_run_async (examiner, NULL, viva_test_store_result, &result);
   viva_test_run_until_result (&result);
   verdict = viva_examiner_run_finish (examiner, result, &error);
   g_assert_no_error (error);
@@ -75,7 +68,7 @@ reset (VivaRunner *runner)
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
 
-  viva_runner_reset_async (runner, FALSE, NULL, store_result, &result);
+  viva_runner_reset_async (runner, FALSE, NULL, viva_test_store_result, &result);
   viva_test_run_until_result (&result);
   g_assert_true (viva_runner_reset_finish (runner, result, &error));
   g_assert_no_error (error);
@@ -156,7 +149,7 @@ stream_under_redraws (gboolean cancel,
   viva_chat_request_add_message (request, user);
   *n_redraws = 0;
   redraw_id = g_idle_add_full (REDRAW_PRIORITY, redraw_cb, n_redraws, NULL);
-  viva_chat_model_stream_async (VIVA_CHAT_MODEL (model), request, cancellable, store_result, &result);
+  viva_chat_model_stream_async (VIVA_CHAT_MODEL (model), request, cancellable, viva_test_store_result, &result);
   if (cancel)
     g_cancellable_cancel (cancellable);
   while (result == NULL && *n_redraws < STARVED)

@@ -235,13 +235,6 @@ test_code_source (void)
   g_assert_finalize_object (g_steal_pointer (&source));
 }
 
-static void
-store_result (GObject      *object,
-              GAsyncResult *result,
-              gpointer      user_data)
-{
-  *(GAsyncResult **)user_data = g_object_ref (result);
-}
 
 static void
 test_answer_channel (void)
@@ -258,7 +251,7 @@ test_answer_channel (void)
   g_assert_error (error, VIVA_EXAM_ERROR, VIVA_EXAM_ERROR_NOT_WAITING);
   g_clear_error (&error);
 
-  viva_exam_context_wait_answer_async (context, "Why?", NULL, store_result, &result);
+  viva_exam_context_wait_answer_async (context, "Why?", NULL, viva_test_store_result, &result);
   g_assert_cmpstr (viva_exam_context_get_pending_question (context), ==, "Why?");
   g_assert_true (viva_exam_context_give_answer (context, "Because.", &error));
   g_assert_no_error (error);

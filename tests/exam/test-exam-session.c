@@ -30,23 +30,6 @@ typedef struct
   GCancellable *cancellable;
 } Fixture;
 
-static void
-rm_rf (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-
-      if (g_file_test (child, G_FILE_TEST_IS_DIR))
-        rm_rf (child);
-      else
-        g_unlink (child);
-    }
-  g_rmdir (path);
-}
 
 static void
 fixture_setup (Fixture       *fixture,
@@ -62,7 +45,7 @@ static void
 fixture_teardown (Fixture       *fixture,
                   gconstpointer  data)
 {
-  rm_rf (fixture->dir);
+  viva_test_remove_tree (fixture->dir);
   g_clear_pointer (&fixture->dir, g_free);
   g_clear_pointer (&fixture->question_step, g_free);
   g_clear_object (&fixture->problem);
@@ -70,13 +53,6 @@ fixture_teardown (Fixture       *fixture,
   g_clear_object (&fixture->cancellable);
 }
 
-static void
-store_result (GObject      *object,
-              GAsyncResult *result,
-              gpointer      user_data)
-{
-  *(GAsyncResult **)user_data = g_object_ref (result);
-}
 
 static void
 on_question (VivaExaminer *examiner,
@@ -119,7 +95,7 @@ flush (VivaExamSession *session)
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
 
-  viva_exam_session_flush_async (session, NULL, store_result, &result);
+  viva_exam_session_flush_async (session, NULL, viva_test_store_result, &result);
   viva_test_run_until_result (&result);
   g_assert_true (viva_exam_session_flush_finish (session, result, &error));
   g_assert_no_error (error);
@@ -134,12 +110,12 @@ run (Fixture          *fixture,
   g_clear_object (&fixture->result);
   if (resume_from != NULL)
     {
-      viva_examiner_resume_async (examiner, resume_from, fixture->cancellable, store_result, &fixture->result);
+      viva_examiner_resume_async (examiner, resume_from, fixture->cancellable, viva_test_store_result, &fixture->result);
       viva_test_run_until_result (&fixture->result);
       return viva_examiner_resume_finish (examiner, fixture->result, error);
     }
 
-  viva_examiner_run_async (examiner, fixture->cancellable, store_result, &fixture->result);
+  viva_examiner_run_async (examiner, fixture->cancellable, viva_test_store_result, &fixture->result);
   viva_test_run_until_result (&fixture->result);
   return viva_examiner_run_finish (examiner, fixture->result, error);
 }
@@ -151,7 +127,7 @@ load (Fixture    *fixture,
 {
   g_autoptr(GAsyncResult) result = NULL;
 
-  viva_exam_session_load_async (fixture->dir, id, NULL, store_result, &result);
+  viva_exam_session_load_async (fixture->dir, id, NULL, viva_test_store_result, &result);
   viva_test_run_until_result (&result);
   return viva_exam_session_load_finish (result, error);
 }
@@ -620,7 +596,7 @@ test_list_unfinished (Fixture       *fixture,
   flush (done);
   flush (open);
 
-  viva_exam_session_list_unfinished_async (fixture->dir, "test-pack", "add", NULL, store_result, &result);
+  viva_exam_session_list_unfinished_async (fixture->dir, "test-pack", "add", NULL, viva_test_store_result, &result);
   viva_test_run_until_result (&result);
   ids = viva_exam_session_list_unfinished_finish (result, &error);
   g_assert_no_error (error);

@@ -117,13 +117,6 @@ fixture_teardown (Fixture       *fixture,
   g_free (fixture->log);
 }
 
-static void
-store_result (GObject      *object,
-              GAsyncResult *result,
-              gpointer      user_data)
-{
-  *(GAsyncResult **) user_data = g_object_ref (result);
-}
 
 static VivaRunResult *
 run (Fixture    *fixture,
@@ -134,7 +127,7 @@ run (Fixture    *fixture,
   g_autoptr(GError) error = NULL;
   VivaRunResult *run_result;
 
-  viva_runner_run_async (fixture->runner, code, timeout_ms, NULL, store_result, &result);
+  viva_runner_run_async (fixture->runner, code, timeout_ms, NULL, viva_test_store_result, &result);
   viva_test_run_until_result (&result);
   run_result = viva_runner_run_finish (fixture->runner, result, &error);
   g_assert_no_error (error);

@@ -105,23 +105,6 @@ fixture_setup (Fixture       *fixture,
   g_signal_connect (fixture->generator, "progress", G_CALLBACK (on_progress), fixture);
 }
 
-static void
-remove_tree (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-
-      if (g_file_test (child, G_FILE_TEST_IS_DIR))
-        remove_tree (child);
-      else
-        g_unlink (child);
-    }
-  g_rmdir (path);
-}
 
 static void
 fixture_teardown (Fixture       *fixture,
@@ -133,7 +116,7 @@ fixture_teardown (Fixture       *fixture,
   g_clear_object (&fixture->secrets);
   g_clear_object (&fixture->server);
   g_string_free (fixture->stages, TRUE);
-  remove_tree (fixture->tmpdir);
+  viva_test_remove_tree (fixture->tmpdir);
   g_free (fixture->tmpdir);
 }
 

@@ -314,7 +314,9 @@ if vivagui.RENDERER != "cairo":
 
 home3 = vivagui.make_home()
 save_code(home3, SOLUTION)
-server, url = start_server("--script", "long", "--tokens", "20000", "--slow-load", "6000")
+# The load outlasts running the code even on a loaded machine, so the
+# state line is still saying so at Submit.
+server, url = start_server("--script", "long", "--tokens", "20000", "--slow-load", "15000")
 set_settings(home3, base_url=f"'{url}'", examiner_mode="'model'")
 app = vivagui.App(home3)
 tap.ok(run_code(app), "the solution runs before the long reply")
@@ -322,7 +324,7 @@ tap.ok(submit(app), "Submit for Defense starts the long reply")
 tap.ok(find_named(app, "Loading the model", prefix=True, timeout=5) is not None,
        "a model still loading is said so in the state line")
 streaming = wait_for(lambda: any("centroid update" in vivagui.text_of(n) for n in app.node.findChildren(
-    lambda n: n.roleName == "text", recursive=True)), 30)
+    lambda n: n.roleName == "text", recursive=True)), 45)
 tap.ok(streaming, "the examiner's long reply streams into the panel")
 time.sleep(3)
 app.screenshot("examiner-8-long-stream")

@@ -42,13 +42,6 @@ fixture_teardown (Fixture       *fixture,
   g_clear_pointer (&fixture->base_url, g_free);
 }
 
-static void
-store_result (GObject      *object,
-              GAsyncResult *result,
-              gpointer      user_data)
-{
-  *(GAsyncResult **)user_data = g_object_ref (result);
-}
 
 static GSubprocess *
 spawn (const char * const *args)
@@ -79,7 +72,7 @@ finish (GSubprocess  *process,
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
 
-  g_subprocess_communicate_utf8_async (process, NULL, NULL, store_result, &result);
+  g_subprocess_communicate_utf8_async (process, NULL, NULL, viva_test_store_result, &result);
   viva_test_run_until_result (&result);
   g_subprocess_communicate_utf8_finish (process, result, out, err, &error);
   g_assert_no_error (error);

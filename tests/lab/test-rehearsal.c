@@ -63,13 +63,6 @@ on_defense (VivaRehearsal *rehearsal,
   g_ptr_array_add (fixture->events, json_object_ref (event));
 }
 
-static void
-store_result (GObject      *object,
-              GAsyncResult *result,
-              gpointer      user_data)
-{
-  *(GAsyncResult **)user_data = g_object_ref (result);
-}
 
 static VivaRehearsal *
 rehearsal_new (Fixture    *fixture,
@@ -94,7 +87,7 @@ run (VivaRehearsal  *rehearsal,
 {
   g_autoptr(GAsyncResult) result = NULL;
 
-  viva_rehearsal_run_async (rehearsal, cancellable, store_result, &result);
+  viva_rehearsal_run_async (rehearsal, cancellable, viva_test_store_result, &result);
   viva_test_run_until_result (&result);
   return viva_rehearsal_run_finish (rehearsal, result, error);
 }
@@ -316,7 +309,7 @@ on_busy_check_checkpoint (VivaOpenAIModel *model,
   {
     g_autoptr(GAsyncResult) flushed = NULL;
 
-    viva_exam_session_flush_async (check->session, NULL, store_result, &flushed);
+    viva_exam_session_flush_async (check->session, NULL, viva_test_store_result, &flushed);
     viva_test_run_until_result (&flushed);
     g_assert_true (viva_exam_session_flush_finish (check->session, flushed, &error));
   }
@@ -356,7 +349,7 @@ test_busy_keeps_checkpoint (Fixture       *fixture,
 
   examiner = viva_scripted_student_new_examiner (student, VIVA_CHAT_MODEL (model));
   viva_examiner_set_session (examiner, check.session);
-  viva_scripted_student_defend_async (student, examiner, NULL, store_result, &result);
+  viva_scripted_student_defend_async (student, examiner, NULL, viva_test_store_result, &result);
   viva_test_run_until_result (&result);
   verdict = viva_scripted_student_defend_finish (student, result, &error);
   g_assert_no_error (error);

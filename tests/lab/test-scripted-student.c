@@ -17,13 +17,6 @@
  * with the real worker: the reference passes, the starter code fails, a
  * buggy student submits code that is neither. */
 
-static void
-store_result (GObject      *object,
-              GAsyncResult *result,
-              gpointer      user_data)
-{
-  *(GAsyncResult **)user_data = g_object_ref (result);
-}
 
 static VivaProblem *
 bundled_problem (const char *id)
@@ -45,7 +38,7 @@ defend (VivaScriptedStudent *student)
   g_autoptr(GError) error = NULL;
   VivaExamVerdict *verdict;
 
-  viva_scripted_student_defend_async (student, examiner, NULL, store_result, &result);
+  viva_scripted_student_defend_async (student, examiner, NULL, viva_test_store_result, &result);
   viva_test_run_until_result (&result);
   verdict = viva_scripted_student_defend_finish (student, result, &error);
   g_assert_no_error (error);

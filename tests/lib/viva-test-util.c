@@ -5,6 +5,8 @@
 
 #include "config.h"
 
+#include <glib/gstdio.h>
+
 #include "viva-test-util.h"
 
 static void
@@ -64,4 +66,45 @@ viva_test_run_until_result (GAsyncResult **result)
   while (*result == NULL)
     g_main_context_iteration (NULL, TRUE);
   return *result;
+}
+
+/**
+ * viva_test_store_result:
+ * @user_data: a `GAsyncResult **`, %NULL until the call completes
+ *
+ * The callback of an async call a test waits on with
+ * viva_test_run_until_result(): it keeps a reference to the result.
+ */
+void
+viva_test_store_result (GObject      *object,
+                        GAsyncResult *result,
+                        gpointer      user_data)
+{
+  *(GAsyncResult **)user_data = g_object_ref (result);
+}
+
+/**
+ * viva_test_remove_tree:
+ * @path: a file or a folder a test made
+ *
+ * Removes @path and everything below it; a link is removed, never followed.
+ */
+void
+viva_test_remove_tree (const char *path)
+{
+  if (g_file_test (path, G_FILE_TEST_IS_DIR) && !g_file_test (path, G_FILE_TEST_IS_SYMLINK))
+    {
+      g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+      const char *name;
+
+      while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+        {
+          g_autofree char *child = g_build_filename (path, name, NULL);
+
+          viva_test_remove_tree (child);
+        }
+      g_rmdir (path);
+    }
+  else
+    g_unlink (path);
 }

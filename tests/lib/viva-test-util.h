@@ -14,5 +14,9 @@ void      viva_test_assert_notify      (gpointer      object,
                                         const GValue *value);
 void      viva_test_run_until          (gboolean     *flag);
 gpointer  viva_test_run_until_result   (GAsyncResult **result);
+void      viva_test_remove_tree        (const char    *path);
+void      viva_test_store_result       (GObject       *object,
+                                        GAsyncResult  *result,
+                                        gpointer       user_data);
 
 G_END_DECLS

@@ -53,13 +53,6 @@ count_delta (VivaChatModel   *model,
     (*count)++;
 }
 
-static void
-store_result (GObject      *object,
-              GAsyncResult *result,
-              gpointer      user_data)
-{
-  *(GAsyncResult **)user_data = g_object_ref (result);
-}
 
 /* Returns CPU µs per delta over HTTP; *wall_us gets wall-clock µs. */
 static double
@@ -83,7 +76,7 @@ run_http (guint   n_deltas,
   double cpu;
 
   /* Ask once so detection and the connection are not measured. */
-  viva_openai_model_detect_server_async (model, NULL, store_result, &result);
+  viva_openai_model_detect_server_async (model, NULL, viva_test_store_result, &result);
   viva_test_run_until_result (&result);
   g_clear_object (&result);
 
@@ -94,7 +87,7 @@ run_http (guint   n_deltas,
 
   wall = g_get_monotonic_time ();
   cpu = cpu_seconds ();
-  viva_chat_model_stream_async (VIVA_CHAT_MODEL (model), request, NULL, store_result, &result);
+  viva_chat_model_stream_async (VIVA_CHAT_MODEL (model), request, NULL, viva_test_store_result, &result);
   viva_test_run_until_result (&result);
   reply = viva_chat_model_stream_finish (VIVA_CHAT_MODEL (model), result, &error);
   cpu = cpu_seconds () - cpu;

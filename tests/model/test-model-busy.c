@@ -82,13 +82,6 @@ fixture_teardown (Fixture       *fixture,
   g_clear_pointer (&fixture->base_url, g_free);
 }
 
-static void
-store_result (GObject      *object,
-              GAsyncResult *result,
-              gpointer      user_data)
-{
-  *(GAsyncResult **)user_data = g_object_ref (result);
-}
 
 static VivaChatReply *
 stream (Fixture  *fixture,
@@ -99,7 +92,7 @@ stream (Fixture  *fixture,
   g_autoptr(GAsyncResult) result = NULL;
 
   viva_chat_request_add_message (request, user);
-  viva_chat_model_stream_async (VIVA_CHAT_MODEL (fixture->model), request, NULL, store_result, &result);
+  viva_chat_model_stream_async (VIVA_CHAT_MODEL (fixture->model), request, NULL, viva_test_store_result, &result);
   viva_test_run_until_result (&result);
 
   return viva_chat_model_stream_finish (VIVA_CHAT_MODEL (fixture->model), result, error);

@@ -9,6 +9,7 @@
 
 #include "viva-core.h"
 #include "viva-pack-library.h"
+#include "viva-test-util.h"
 
 typedef struct
 {
@@ -53,26 +54,6 @@ fixture_set_up (Fixture       *fixture,
   fixture->library = viva_pack_library_new (fixture->packs_dir);
 }
 
-static void
-remove_tree (const char *path)
-{
-  if (g_file_test (path, G_FILE_TEST_IS_DIR))
-    {
-      g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-      const char *name;
-
-      while (dir && (name = g_dir_read_name (dir)))
-        {
-          g_autofree char *child = g_build_filename (path, name, NULL);
-          remove_tree (child);
-        }
-      g_rmdir (path);
-    }
-  else
-    {
-      g_unlink (path);
-    }
-}
 
 static void
 fixture_tear_down (Fixture       *fixture,
@@ -80,7 +61,7 @@ fixture_tear_down (Fixture       *fixture,
 {
   g_clear_object (&fixture->result);
   assert_finalize_soon (fixture->library);
-  remove_tree (fixture->dir);
+  viva_test_remove_tree (fixture->dir);
   g_clear_pointer (&fixture->dir, g_free);
   g_clear_pointer (&fixture->packs_dir, g_free);
   g_clear_pointer (&fixture->loop, g_main_loop_unref);

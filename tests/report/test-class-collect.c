@@ -9,6 +9,7 @@
 
 #include "viva-class-results.h"
 #include "viva-core.h"
+#include "viva-test-util.h"
 
 /* A classroom: five students defend the same problem through the real
  * viva-cli and worker with the offline examiner — one correct, one wrong,
@@ -34,26 +35,6 @@ static char *classroom;     /* a folder holding reports/ and the work files */
 static char *reports_dir;
 static char *pack_path;
 
-static void
-remove_tree (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  if (dir == NULL)
-    {
-      g_unlink (path);
-      return;
-    }
-
-  while ((name = g_dir_read_name (dir)))
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-      remove_tree (child);
-    }
-
-  g_rmdir (path);
-}
 
 static int
 cli (const char * const  *args,
@@ -496,7 +477,7 @@ test_bad_input (void)
   g_assert_cmpuint (unknown_pack, ==, 1);
   g_assert_cmpuint (unreadable, ==, 3);
 
-  remove_tree (bad);
+  viva_test_remove_tree (bad);
 }
 
 static void
@@ -614,7 +595,7 @@ main (int   argc,
   g_test_add_func ("/viva/class/results/csv-quoting", test_csv_quoting);
 
   status = g_test_run ();
-  remove_tree (classroom);
+  viva_test_remove_tree (classroom);
 
   return status;
 }

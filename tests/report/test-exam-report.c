@@ -10,6 +10,7 @@
 #include "viva-core.h"
 #include "viva-exam-history.h"
 #include "viva-exam-report.h"
+#include "viva-test-util.h"
 
 /* Reports and history over real sessions: each test runs a defense with
  * the offline examiner through the real viva-cli and worker, then reads
@@ -24,26 +25,6 @@ typedef struct
   GError    *error;
 } Fixture;
 
-static void
-remove_tree (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  if (dir == NULL)
-    {
-      g_unlink (path);
-      return;
-    }
-
-  while ((name = g_dir_read_name (dir)))
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-      remove_tree (child);
-    }
-
-  g_rmdir (path);
-}
 
 static void
 fixture_setup (Fixture       *f,
@@ -58,7 +39,7 @@ static void
 fixture_teardown (Fixture       *f,
                   gconstpointer  data)
 {
-  remove_tree (f->dir);
+  viva_test_remove_tree (f->dir);
   g_free (f->dir);
   g_free (f->sessions);
   g_clear_pointer (&f->history, g_ptr_array_unref);

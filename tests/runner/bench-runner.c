@@ -24,18 +24,12 @@
 #include <unistd.h>
 
 #include "viva-runner.h"
+#include "viva-test-util.h"
 
 #define ROUND_TRIPS  2000
 #define COLD_STARTS  10
 #define KMEANS_RUNS  3
 
-static void
-store_result (GObject      *object,
-              GAsyncResult *result,
-              gpointer      user_data)
-{
-  *(GAsyncResult **) user_data = g_object_ref (result);
-}
 
 static void
 wait_for (GAsyncResult **result)
@@ -70,7 +64,7 @@ run (VivaRunner *runner,
   gint64 started = g_get_monotonic_time ();
   VivaRunResult *result;
 
-  viva_runner_run_async (runner, code, 120000, NULL, store_result, &async);
+  viva_runner_run_async (runner, code, 120000, NULL, viva_test_store_result, &async);
   wait_for (&async);
   if (wall_ms != NULL)
     *wall_ms = (g_get_monotonic_time () - started) / 1000.0;
@@ -99,7 +93,7 @@ cold_start_n (const char *sandbox,
       gint64 started = g_get_monotonic_time ();
       double ms;
 
-      viva_runner_start_async (runner, NULL, store_result, &async);
+      viva_runner_start_async (runner, NULL, viva_test_store_result, &async);
       wait_for (&async);
       ms = (g_get_monotonic_time () - started) / 1000.0;
       g_assert_true (viva_runner_start_finish (runner, async, &error));

@@ -22,13 +22,6 @@
 #include "viva-core.h"
 #include "viva-test-util.h"
 
-static void
-store_result (GObject      *object,
-              GAsyncResult *result,
-              gpointer      user_data)
-{
-  *(GAsyncResult **) user_data = g_object_ref (result);
-}
 
 /* `add (x, 3)` where the setup says x = 2: the answer is 5. */
 #define ADD_SETUP "x = 2\n"
@@ -48,7 +41,7 @@ grade_tests (const char *student,
   VivaGradeReport *report;
 
   viva_grader_grade_async (grader, student, reference, tests, threshold, NULL,
-                           store_result, &result);
+                           viva_test_store_result, &result);
   viva_test_run_until_result (&result);
   report = viva_grader_grade_finish (grader, result, &error);
   g_assert_no_error (error);
@@ -335,7 +328,7 @@ test_hook_does_not_survive (void)
                          "import builtins, sys\n"
                          "builtins.add = lambda a, b: 5\n"
                          "sys.modules['_viva_boot'].encode = lambda v: '5'\n",
-                         0, NULL, store_result, &result);
+                         0, NULL, viva_test_store_result, &result);
   viva_test_run_until_result (&result);
   run = viva_runner_run_finish (repl, result, NULL);
   g_assert_nonnull (run);
@@ -518,7 +511,7 @@ grade_problem (VivaProblem *problem,
   g_autoptr(GError) error = NULL;
   VivaGradeReport *report;
 
-  viva_problem_grade_async (problem, code, NULL, store_result, &result);
+  viva_problem_grade_async (problem, code, NULL, viva_test_store_result, &result);
   viva_test_run_until_result (&result);
   report = viva_problem_grade_finish (problem, result, &error);
   g_assert_no_error (error);

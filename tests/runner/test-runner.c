@@ -75,13 +75,6 @@ fixture_teardown (Fixture       *fixture,
   g_ptr_array_unref (fixture->images);
 }
 
-static void
-store_result (GObject      *object,
-              GAsyncResult *result,
-              gpointer      user_data)
-{
-  *(GAsyncResult **) user_data = g_object_ref (result);
-}
 
 static VivaRunResult *
 run (Fixture    *fixture,
@@ -95,7 +88,7 @@ run (Fixture    *fixture,
   g_string_truncate (fixture->out, 0);
   g_string_truncate (fixture->err, 0);
   fixture->first_out_us = 0;
-  viva_runner_run_async (fixture->runner, code, timeout_ms, NULL, store_result, &result);
+  viva_runner_run_async (fixture->runner, code, timeout_ms, NULL, viva_test_store_result, &result);
   viva_test_run_until_result (&result);
   run_result = viva_runner_run_finish (fixture->runner, result, &error);
   g_assert_no_error (error);
@@ -176,7 +169,7 @@ test_start_and_destroy (Fixture       *fixture,
   g_signal_connect (fixture->runner, "notify::python-version", G_CALLBACK (count_notify), &version_changes);
 
   /* Warming up is not busy: the Run button must not flicker to Stop. */
-  viva_runner_start_async (fixture->runner, NULL, store_result, &result);
+  viva_runner_start_async (fixture->runner, NULL, viva_test_store_result, &result);
   g_assert_false (viva_runner_get_busy (fixture->runner));
   viva_test_run_until_result (&result);
   g_assert_true (viva_runner_start_finish (fixture->runner, result, &error));
@@ -200,7 +193,7 @@ test_busy (Fixture       *fixture,
   guint busy_changes = 0;
 
   g_signal_connect (fixture->runner, "notify::busy", G_CALLBACK (count_notify), &busy_changes);
-  viva_runner_run_async (fixture->runner, "pass", 0, NULL, store_result, &result);
+  viva_runner_run_async (fixture->runner, "pass", 0, NULL, viva_test_store_result, &result);
   g_assert_true (viva_runner_get_busy (fixture->runner));
   g_assert_cmpuint (busy_changes, ==, 1);
   viva_test_run_until_result (&result);
@@ -274,7 +267,7 @@ test_syntax_error (Fixture       *fixture,
   g_autoptr(VivaRunResult) result = NULL;
   g_autoptr(GError) error = NULL;
 
-  viva_runner_check_async (fixture->runner, code, NULL, store_result, &async);
+  viva_runner_check_async (fixture->runner, code, NULL, viva_test_store_result, &async);
   viva_test_run_until_result (&async);
   checked = viva_runner_check_finish (fixture->runner, async, &error);
   g_assert_no_error (error);
@@ -527,7 +520,7 @@ test_worker_missing (void)
 
   g_setenv ("VIVA_WORKER", "/nonexistent/viva-python-worker", TRUE);
   runner = viva_runner_new ();
-  viva_runner_run_async (runner, "print(1)", 0, NULL, store_result, &async);
+  viva_runner_run_async (runner, "print(1)", 0, NULL, viva_test_store_result, &async);
   viva_test_run_until_result (&async);
   g_assert_null (viva_runner_run_finish (runner, async, &error));
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND);
@@ -678,7 +671,7 @@ inject (Fixture    *fixture,
   VivaRunResult *result;
 
   g_string_truncate (fixture->out, 0);
-  viva_runner_inject_async (fixture->runner, code, probe, 0, NULL, store_result, &async);
+  viva_runner_inject_async (fixture->runner, code, probe, 0, NULL, viva_test_store_result, &async);
   viva_test_run_until_result (&async);
   result = viva_runner_inject_finish (fixture->runner, async, &error);
   g_assert_no_error (error);
@@ -729,7 +722,7 @@ test_cancel (Fixture       *fixture,
   g_autoptr(VivaRunResult) after = NULL;
   gint64 started = g_get_monotonic_time ();
 
-  viva_runner_run_async (fixture->runner, "survivor = 7\nwhile True:\n    pass\n", 20000, cancellable, store_result, &async);
+  viva_runner_run_async (fixture->runner, "survivor = 7\nwhile True:\n    pass\n", 20000, cancellable, viva_test_store_result, &async);
   g_timeout_add (300, cancel_cb, cancellable);
   viva_test_run_until_result (&async);
   result = viva_runner_run_finish (fixture->runner, async, &error);
@@ -759,8 +752,8 @@ test_stop (Fixture       *fixture,
   g_autoptr(GError) error = NULL;
   g_autoptr(GError) waiting_error = NULL;
 
-  viva_runner_run_async (fixture->runner, "while True:\n    pass\n", 20000, NULL, store_result, &running);
-  viva_runner_run_async (fixture->runner, "print('queued')", 0, NULL, store_result, &waiting);
+  viva_runner_run_async (fixture->runner, "while True:\n    pass\n", 20000, NULL, viva_test_store_result, &running);
+  viva_runner_run_async (fixture->runner, "print('queued')", 0, NULL, viva_test_store_result, &waiting);
   g_assert_true (viva_runner_get_busy (fixture->runner));
   g_timeout_add (200, stop_cb, fixture->runner);
   viva_test_run_until_result (&running);
@@ -782,7 +775,7 @@ reset (Fixture  *fixture,
   g_autoptr(GAsyncResult) async = NULL;
   g_autoptr(GError) error = NULL;
 
-  viva_runner_reset_async (fixture->runner, new_process, NULL, store_result, &async);
+  viva_runner_reset_async (fixture->runner, new_process, NULL, viva_test_store_result, &async);
   viva_test_run_until_result (&async);
   g_assert_true (viva_runner_reset_finish (fixture->runner, async, &error));
   g_assert_no_error (error);

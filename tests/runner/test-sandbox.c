@@ -74,13 +74,6 @@ fixture_teardown (Fixture       *fixture,
   g_ptr_array_unref (fixture->images);
 }
 
-static void
-store_result (GObject      *object,
-              GAsyncResult *result,
-              gpointer      user_data)
-{
-  *(GAsyncResult **) user_data = g_object_ref (result);
-}
 
 static VivaRunResult *
 run (Fixture    *fixture,
@@ -94,7 +87,7 @@ run (Fixture    *fixture,
   g_string_truncate (fixture->out, 0);
   g_string_truncate (fixture->err, 0);
   g_ptr_array_set_size (fixture->images, 0);
-  viva_runner_run_async (fixture->runner, code, timeout_ms, NULL, store_result, &result);
+  viva_runner_run_async (fixture->runner, code, timeout_ms, NULL, viva_test_store_result, &result);
   viva_test_run_until_result (&result);
   run_result = viva_runner_run_finish (fixture->runner, result, &error);
   g_assert_no_error (error);
@@ -524,7 +517,7 @@ run_expecting_error (Fixture    *fixture,
   g_autoptr(VivaRunResult) run_result = NULL;
   GError *error = NULL;
 
-  viva_runner_run_async (fixture->runner, code, 0, NULL, store_result, &result);
+  viva_runner_run_async (fixture->runner, code, 0, NULL, viva_test_store_result, &result);
   viva_test_run_until_result (&result);
   run_result = viva_runner_run_finish (fixture->runner, result, &error);
   g_assert_null (run_result);
@@ -537,7 +530,7 @@ restart (Fixture *fixture)
 {
   g_autoptr(GAsyncResult) result = NULL;
 
-  viva_runner_reset_async (fixture->runner, TRUE, NULL, store_result, &result);
+  viva_runner_reset_async (fixture->runner, TRUE, NULL, viva_test_store_result, &result);
   viva_test_run_until_result (&result);
   g_assert_true (viva_runner_reset_finish (fixture->runner, result, NULL));
 }
