@@ -8,12 +8,19 @@
 #include <glib/gi18n.h>
 
 #include "viva-chat-reply.h"
+#include "viva-problem-grade.h"
 #include "viva-scripted-model.h"
 
 /* The offline examiner. It keeps no state of its own: each reply is
  * decided from the conversation in the request (which tools already
  * answered, and what), so it resumes from a checkpoint like any model and
- * goes through the same engine, tools and protocol checks. */
+ * goes through the same engine, tools and protocol checks.
+ *
+ * A structured hidden test's assertions never enter the student's sandbox
+ * or the transcript: its probe runs only the test's setup and call (the
+ * inputs the grader hands the student's code anyway), and the verdict comes
+ * from grading the code it read through the grader, out of the student's
+ * process, as the engine does again at finishDefense. */
 
 struct _VivaScriptedModel
 {
@@ -174,8 +181,10 @@ to_json_text (JsonBuilder *builder)
 }
 
 static VivaChatReply *
-decide (VivaScriptedModel *self,
-        VivaChatRequest   *request)
+decide (VivaScriptedModel  *self,
+        VivaChatRequest    *request,
+        char              **grade_code,
+        GPtrArray         **evidence)
 {
   g_auto(Progress) progress = { 0 };
   g_autoptr(JsonBuilder) builder = json_builder_new ();
@@ -228,8 +237,20 @@ decide (VivaScriptedModel *self,
         {
           const VivaProblemTest *test = viva_problem_get_test (self->problem, progress.injected);
 
-          content = g_strdup_printf (_("Hidden test %u of %u: %s."), progress.injected + 1, n_tests, test->name);
-          json_builder_add_string_value (builder, test->code);
+          if (viva_problem_test_is_structured (test))
+            {
+              g_autofree char *probe = g_strdup_printf ("%s\n%s\n", test->setup ? test->setup : "", test->call);
+
+              content = g_strdup_printf (_("Hidden test %u of %u: %s. Your code runs on its input here; "
+                                           "what it returns is judged outside your code's reach."),
+                                         progress.injected + 1, n_tests, test->name);
+              json_builder_add_string_value (builder, probe);
+            }
+          else
+            {
+              content = g_strdup_printf (_("Hidden test %u of %u: %s."), progress.injected + 1, n_tests, test->name);
+              json_builder_add_string_value (builder, test->code);
+            }
         }
     }
   else if (!progress.asked)
@@ -244,46 +265,10 @@ decide (VivaScriptedModel *self,
     }
   else
     {
-      /* A pass needs every valid hidden test to pass. */
-      gboolean pass = n_tests > 0 && progress.valid > 0 && progress.passed == progress.valid;
-      int score = progress.valid > 0 ? (int)(100.0 * progress.passed / progress.valid + 0.5) : 0;
-      g_autofree char *comment = NULL;
-      const char *recorded = _("Your answer to the question is recorded for your teacher; the "
-                               "offline examiner does not grade answers.");
-
-      if (n_tests == 0)
-        comment = g_strdup_printf ("%s %s", _("This problem has no hidden tests, so the offline "
-                                              "examiner cannot pass it; your teacher will grade it."),
-                                   recorded);
-      else if (pass && progress.valid == 1)
-        comment = g_strdup_printf (_("The hidden test passed. %s"), recorded);
-      else if (pass)
-        comment = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-                                                "All %u hidden test passed. %s",
-                                                "All %u hidden tests passed. %s",
-                                                progress.valid),
-                                   progress.valid, recorded);
-      else
-        comment = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-                                                "%u of %u hidden test passed; a pass needs all of them. Failed: %s. %s",
-                                                "%u of %u hidden tests passed; a pass needs all of them. Failed: %s. %s",
-                                                progress.valid),
-                                   progress.passed, progress.valid,
-                                   progress.failed->len ? progress.failed->str : "—", recorded);
-
-      tool = "finishDefense";
-      content = g_strdup (_("That completes the defense."));
-      json_builder_set_member_name (builder, "verdict");
-      json_builder_add_string_value (builder, pass ? "pass" : "fail");
-      json_builder_set_member_name (builder, "score");
-      json_builder_add_int_value (builder, score);
-      json_builder_set_member_name (builder, "comment");
-      json_builder_add_string_value (builder, comment);
-      json_builder_set_member_name (builder, "evidence");
-      json_builder_begin_array (builder);
-      for (guint i = 0; i < progress.evidence->len; i++)
-        json_builder_add_string_value (builder, g_ptr_array_index (progress.evidence, i));
-      json_builder_end_array (builder);
+      /* The verdict waits for the grade: see finish_reply(). */
+      *grade_code = g_strdup (progress.code ? progress.code : "");
+      *evidence = g_steal_pointer (&progress.evidence);
+      return NULL;
     }
 
   json_builder_end_object (builder);
@@ -292,6 +277,81 @@ decide (VivaScriptedModel *self,
 
   viva_chat_reply_take_content (reply, content);
   viva_chat_reply_add_tool_call (reply, viva_tool_call_new (id, tool, arguments));
+  viva_chat_reply_set_finish_reason (reply, "tool_calls");
+
+  return g_steal_pointer (&reply);
+}
+
+/* The last step: a verdict bound to the grade of the code it read. */
+static VivaChatReply *
+finish_reply (VivaScriptedModel *self,
+              VivaGradeReport   *grade,
+              GPtrArray         *evidence,
+              guint              n_assistant)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autoptr(VivaChatReply) reply = viva_chat_reply_new ();
+  g_autoptr(GString) failed = g_string_new (NULL);
+  g_autofree char *comment = NULL;
+  g_autofree char *arguments = NULL;
+  g_autofree char *id = NULL;
+  guint n_tests = viva_problem_get_n_tests (self->problem);
+  guint total = grade ? viva_grade_report_get_n_tests (grade) : 0;
+  guint passed = grade ? viva_grade_report_get_n_passed (grade) : 0;
+  gboolean pass = n_tests > 0 && grade != NULL && viva_grade_report_get_passed (grade);
+  int score = total > 0 ? (int)(100.0 * passed / total + 0.5) : 0;
+  const char *recorded = _("Your answer to the question is recorded for your teacher; the "
+                           "offline examiner does not grade answers.");
+
+  for (guint i = 0; i < total; i++)
+    {
+      const VivaGradeTest *test = viva_grade_report_get_test (grade, i);
+
+      if (!test->passed)
+        g_string_append_printf (failed, "%s“%s”", failed->len ? ", " : "", test->name);
+    }
+
+  if (n_tests == 0)
+    comment = g_strdup_printf ("%s %s", _("This problem has no hidden tests, so the offline "
+                                          "examiner cannot pass it; your teacher will grade it."),
+                               recorded);
+  else if (grade == NULL)
+    comment = g_strdup_printf ("%s %s", _("The hidden tests could not be run, so the offline "
+                                          "examiner cannot pass this defense."), recorded);
+  else if (pass && passed == total && total == 1)
+    comment = g_strdup_printf (_("The hidden test passed. %s"), recorded);
+  else if (pass && passed == total)
+    comment = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                            "All %u hidden test passed. %s",
+                                            "All %u hidden tests passed. %s",
+                                            total),
+                               total, recorded);
+  else
+    comment = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                            "%u of %u hidden test passed; a pass needs all of them. Failed: %s. %s",
+                                            "%u of %u hidden tests passed; a pass needs all of them. Failed: %s. %s",
+                                            total),
+                               passed, total, failed->len ? failed->str : "—", recorded);
+
+  viva_chat_reply_set_model (reply, "viva-offline");
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "verdict");
+  json_builder_add_string_value (builder, pass ? "pass" : "fail");
+  json_builder_set_member_name (builder, "score");
+  json_builder_add_int_value (builder, score);
+  json_builder_set_member_name (builder, "comment");
+  json_builder_add_string_value (builder, comment);
+  json_builder_set_member_name (builder, "evidence");
+  json_builder_begin_array (builder);
+  for (guint i = 0; evidence != NULL && i < evidence->len; i++)
+    json_builder_add_string_value (builder, g_ptr_array_index (evidence, i));
+  json_builder_end_array (builder);
+  json_builder_end_object (builder);
+
+  arguments = to_json_text (builder);
+  id = g_strdup_printf ("offline_%u", n_assistant + 1);
+  viva_chat_reply_take_content (reply, g_strdup (_("That completes the defense.")));
+  viva_chat_reply_add_tool_call (reply, viva_tool_call_new (id, "finishDefense", arguments));
   viva_chat_reply_set_finish_reason (reply, "tool_calls");
 
   return g_steal_pointer (&reply);
@@ -332,6 +392,8 @@ typedef struct
   VivaChatRequest *request;
   GSource         *reply_source;
   GSource         *cancel_source;
+  GPtrArray       *evidence;      /* while the last step waits for its grade */
+  guint            n_assistant;
 } Pending;
 
 static void
@@ -350,7 +412,48 @@ pending_free (Pending *pending)
   g_clear_pointer (&pending->reply_source, g_source_unref);
   g_clear_pointer (&pending->cancel_source, g_source_unref);
   g_clear_pointer (&pending->request, viva_chat_request_unref);
+  g_clear_pointer (&pending->evidence, g_ptr_array_unref);
   g_free (pending);
+}
+
+static guint
+count_assistant (VivaChatRequest *request)
+{
+  GPtrArray *messages = viva_chat_request_get_messages (request);
+  guint n = 0;
+
+  for (guint i = 0; i < messages->len; i++)
+    n += viva_chat_message_get_role (g_ptr_array_index (messages, i)) == VIVA_CHAT_ROLE_ASSISTANT;
+
+  return n;
+}
+
+static void
+grade_cb (GObject      *object,
+          GAsyncResult *result,
+          gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  VivaScriptedModel *self = g_task_get_source_object (task);
+  Pending *pending = g_task_get_task_data (task);
+  g_autoptr(VivaGradeReport) grade = NULL;
+  g_autoptr(VivaChatReply) reply = NULL;
+  g_autoptr(GError) error = NULL;
+
+  grade = viva_problem_grade_finish (VIVA_PROBLEM (object), result, &error);
+
+  /* A cancel may have returned the task already. */
+  if (g_task_had_error (task) || g_task_get_completed (task))
+    return;
+  if (g_task_return_error_if_cancelled (task))
+    return;
+
+  if (grade == NULL)
+    g_debug ("offline examiner: grading failed: %s", error->message);
+
+  reply = finish_reply (self, grade, pending->evidence, pending->n_assistant);
+  emit_reply (self, pending->request, reply);
+  g_task_return_pointer (task, g_steal_pointer (&reply), (GDestroyNotify)viva_chat_reply_unref);
 }
 
 static gboolean
@@ -360,6 +463,7 @@ reply_cb (gpointer user_data)
   VivaScriptedModel *self = g_task_get_source_object (task);
   Pending *pending = g_task_get_task_data (task);
   g_autoptr(VivaChatReply) reply = NULL;
+  g_autofree char *code = NULL;
 
   /* Destroying a source drops its task reference: ours keeps it alive. */
   pending_drop_sources (pending);
@@ -367,7 +471,15 @@ reply_cb (gpointer user_data)
   if (g_task_return_error_if_cancelled (task))
     return G_SOURCE_REMOVE;
 
-  reply = decide (self, pending->request);
+  reply = decide (self, pending->request, &code, &pending->evidence);
+  if (reply == NULL)
+    {
+      pending->n_assistant = count_assistant (pending->request);
+      viva_problem_grade_async (self->problem, code, g_task_get_cancellable (task),
+                                grade_cb, g_object_ref (task));
+      return G_SOURCE_REMOVE;
+    }
+
   emit_reply (self, pending->request, reply);
   g_task_return_pointer (task, g_steal_pointer (&reply), (GDestroyNotify)viva_chat_reply_unref);
 
