@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "viva-core.h"
+#include "viva-file-writer.h"
 #include "viva-cli-commands.h"
 #include "viva-cli-util.h"
 
@@ -70,7 +71,13 @@ main (int   argc,
   for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
     {
       if (commands[i].name != NULL && g_str_equal (commands[i].name, argv[1]))
-        return commands[i].func (argc - 1, argv + 1);
+        {
+          int status = commands[i].func (argc - 1, argv + 1);
+
+          /* Nothing a command queued is lost when the process ends. */
+          viva_file_writer_flush ();
+          return status;
+        }
     }
 
   fprintf (stderr, _("viva-cli: “%s” is not a command.\n\n"), argv[1]);

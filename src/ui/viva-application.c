@@ -12,6 +12,7 @@
 #include "viva-class-results-window.h"
 #include "viva-code-zoom.h"
 #include "viva-core.h"
+#include "viva-file-writer.h"
 #include "viva-pack-editor.h"
 #include "viva-settings.h"
 #include "viva-preferences-window.h"
@@ -142,6 +143,16 @@ viva_application_startup (GApplication *app)
   gtk_application_set_accels_for_action (GTK_APPLICATION (app), "exam.focus-answer", answer_accels);
   gtk_application_set_accels_for_action (GTK_APPLICATION (app), "exam.stop", stop_accels);
   viva_code_zoom_install (GTK_APPLICATION (app));
+}
+
+static void
+viva_application_shutdown (GApplication *app)
+{
+  /* Whatever is still queued (the last code, a status, a report) reaches
+   * the disk before the process ends. */
+  viva_file_writer_flush ();
+
+  G_APPLICATION_CLASS (viva_application_parent_class)->shutdown (app);
 }
 
 static void
@@ -330,6 +341,7 @@ viva_application_class_init (VivaApplicationClass *klass)
 
   app_class->activate = viva_application_activate;
   app_class->startup = viva_application_startup;
+  app_class->shutdown = viva_application_shutdown;
   app_class->handle_local_options = viva_application_handle_local_options;
 }
 
