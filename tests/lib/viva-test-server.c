@@ -1,4 +1,9 @@
-/* viva-test-server.c
+/* viva-test-server.c: the scripted HTTP server on 127.0.0.1.
+ *
+ * A SoupServer that answers each "METHOD /path" from its queue, default or
+ * responder, serves a response in the chunks and at the pace it asks for,
+ * holds streams to a capacity like a busy lab server, and records every
+ * request. The responses themselves are built in viva-test-response.c.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -7,22 +12,7 @@
 
 #include <string.h>
 
-#include "viva-test-server.h"
-
-struct _VivaTestResponse
-{
-  grefcount           ref_count;
-  guint               status;
-  char               *content_type;
-  GBytes             *body;
-  GPtrArray          *headers;     /* name, value, name, value… */
-  GArray             *splits;      /* sorted offsets */
-  gsize               chunk_size;
-  guint               header_delay;
-  guint               chunk_delay;
-  gssize              stall_after;
-  gssize              drop_after;
-};
+#include "viva-test-server-private.h"
 
 struct _VivaTestServer
 {
@@ -46,328 +36,6 @@ struct _VivaTestServer
 };
 
 G_DEFINE_FINAL_TYPE (VivaTestServer, viva_test_server, G_TYPE_OBJECT)
-
-/* Responses. */
-
-VivaTestResponse *
-viva_test_response_new (guint       status,
-                        const char *content_type,
-                        GBytes     *body)
-{
-  VivaTestResponse *self = g_new0 (VivaTestResponse, 1);
-
-  g_ref_count_init (&self->ref_count);
-  self->status = status;
-  self->content_type = g_strdup (content_type);
-  self->body = body != NULL ? g_bytes_ref (body) : g_bytes_new (NULL, 0);
-  self->headers = g_ptr_array_new_with_free_func (g_free);
-  self->splits = g_array_new (FALSE, FALSE, sizeof (gsize));
-  self->stall_after = -1;
-  self->drop_after = -1;
-
-  return self;
-}
-
-VivaTestResponse *
-viva_test_response_new_text (guint       status,
-                             const char *content_type,
-                             const char *body)
-{
-  g_autoptr(GBytes) bytes = g_bytes_new (body, strlen (body));
-
-  return viva_test_response_new (status, content_type, bytes);
-}
-
-VivaTestResponse *
-viva_test_response_new_json (guint       status,
-                             const char *json)
-{
-  return viva_test_response_new_text (status, "application/json", json);
-}
-
-/* @path is absolute, or relative to G_TEST_SRCDIR. */
-VivaTestResponse *
-viva_test_response_new_from_file (guint       status,
-                                  const char *content_type,
-                                  const char *path)
-{
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GBytes) bytes = NULL;
-  g_autofree char *full = NULL;
-  char *contents = NULL;
-  gsize length = 0;
-
-  full = g_path_is_absolute (path) ? g_strdup (path) : g_test_build_filename (G_TEST_DIST, path, NULL);
-  g_file_get_contents (full, &contents, &length, &error);
-  g_assert_no_error (error);
-  bytes = g_bytes_new_take (contents, length);
-
-  return viva_test_response_new (status, content_type, bytes);
-}
-
-static void
-add_chunk (GString    *out,
-           const char *delta_json,
-           const char *finish_reason)
-{
-  g_string_append_printf (out,
-                          "data: {\"id\":\"chatcmpl-test\",\"object\":\"chat.completion.chunk\","
-                          "\"created\":1730000000,\"model\":\"test-model\",\"choices\":[{\"index\":0,"
-                          "\"delta\":%s,\"logprobs\":null,\"finish_reason\":%s}]}\n\n",
-                          delta_json, finish_reason);
-}
-
-static char *
-json_string (const char *text)
-{
-  g_autoptr(JsonNode) node = json_node_new (JSON_NODE_VALUE);
-
-  json_node_set_string (node, text);
-  return json_to_string (node, FALSE);
-}
-
-/* Splits @text into words (keeping the spaces) so a stream has many deltas. */
-static void
-add_text_chunks (GString    *out,
-                 const char *member,
-                 const char *text)
-{
-  const char *p = text;
-
-  while (*p != '\0')
-    {
-      const char *end = strchr (p + 1, ' ');
-      g_autofree char *piece = end != NULL ? g_strndup (p, end - p) : g_strdup (p);
-      g_autofree char *quoted = json_string (piece);
-      g_autofree char *delta = g_strdup_printf ("{\"%s\":%s}", member, quoted);
-
-      add_chunk (out, delta, "null");
-      p = end != NULL ? end : p + strlen (p);
-    }
-}
-
-/**
- * viva_test_response_new_chat_stream:
- * @content: (nullable): the answer
- * @reasoning: (nullable): reasoning sent before it
- * @tool_name: (nullable): a tool to call after the content
- * @tool_arguments: (nullable): its arguments as JSON text, sent in pieces
- *
- * A 200 `text/event-stream` reply in vLLM's shape: a role chunk,
- * reasoning and content a word a chunk, the tool call's id and name then
- * its arguments in fragments, a finish chunk, a usage chunk, `[DONE]`.
- */
-VivaTestResponse *
-viva_test_response_new_chat_stream (const char *content,
-                                    const char *reasoning,
-                                    const char *tool_name,
-                                    const char *tool_arguments)
-{
-  g_autoptr(GString) out = g_string_new (NULL);
-  g_autoptr(GBytes) bytes = NULL;
-
-  add_chunk (out, "{\"role\":\"assistant\",\"content\":\"\"}", "null");
-  if (reasoning != NULL)
-    add_text_chunks (out, "reasoning_content", reasoning);
-  if (content != NULL)
-    add_text_chunks (out, "content", content);
-
-  if (tool_name != NULL)
-    {
-      g_autofree char *name = json_string (tool_name);
-      g_autofree char *first = g_strdup_printf ("{\"tool_calls\":[{\"id\":\"chatcmpl-tool-1\",\"type\":\"function\","
-                                                "\"index\":0,\"function\":{\"name\":%s,\"arguments\":\"\"}}]}",
-                                                name);
-      const char *arguments = tool_arguments != NULL ? tool_arguments : "{}";
-      gsize length = strlen (arguments);
-
-      add_chunk (out, first, "null");
-      for (gsize i = 0, n; i < length; i += n)
-        {
-          g_autofree char *piece = NULL;
-          g_autofree char *quoted = NULL;
-          g_autofree char *delta = NULL;
-
-          /* Eight bytes a fragment, never cutting a character in two. */
-          for (n = MIN (8, length - i); i + n < length && (arguments[i + n] & 0xC0) == 0x80; n++)
-            ;
-          piece = g_strndup (arguments + i, n);
-          quoted = json_string (piece);
-          delta = g_strdup_printf ("{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":%s}}]}", quoted);
-
-          add_chunk (out, delta, "null");
-        }
-    }
-
-  add_chunk (out, "{}", tool_name != NULL ? "\"tool_calls\"" : "\"stop\"");
-  g_string_append (out,
-                   "data: {\"id\":\"chatcmpl-test\",\"object\":\"chat.completion.chunk\",\"created\":1730000000,"
-                   "\"model\":\"test-model\",\"choices\":[],\"usage\":{\"prompt_tokens\":10,"
-                   "\"total_tokens\":30,\"completion_tokens\":20}}\n\n"
-                   "data: [DONE]\n\n");
-
-  bytes = g_bytes_new (out->str, out->len);
-  return viva_test_response_new (200, "text/event-stream", bytes);
-}
-
-VivaTestResponse *
-viva_test_response_ref (VivaTestResponse *self)
-{
-  g_ref_count_inc (&self->ref_count);
-  return self;
-}
-
-void
-viva_test_response_unref (VivaTestResponse *self)
-{
-  if (!g_ref_count_dec (&self->ref_count))
-    return;
-
-  g_free (self->content_type);
-  g_bytes_unref (self->body);
-  g_ptr_array_unref (self->headers);
-  g_array_unref (self->splits);
-  g_free (self);
-}
-
-GBytes *
-viva_test_response_get_body (VivaTestResponse *self)
-{
-  return self->body;
-}
-
-void
-viva_test_response_add_header (VivaTestResponse *self,
-                               const char       *name,
-                               const char       *value)
-{
-  g_ptr_array_add (self->headers, g_strdup (name));
-  g_ptr_array_add (self->headers, g_strdup (value));
-}
-
-/* Every @chunk_size bytes a chunk of its own (0: one chunk). */
-void
-viva_test_response_set_chunk_size (VivaTestResponse *self,
-                                   gsize             chunk_size)
-{
-  self->chunk_size = chunk_size;
-}
-
-static int
-compare_offsets (gconstpointer a,
-                 gconstpointer b)
-{
-  gsize x = *(const gsize *)a;
-  gsize y = *(const gsize *)b;
-
-  return x < y ? -1 : x > y;
-}
-
-/* Chunks end exactly at these offsets (as well as at the chunk size). */
-void
-viva_test_response_set_split_points (VivaTestResponse *self,
-                                     const gsize      *offsets,
-                                     guint             n_offsets)
-{
-  g_array_set_size (self->splits, 0);
-  g_array_append_vals (self->splits, offsets, n_offsets);
-  g_array_sort (self->splits, compare_offsets);
-}
-
-/* Wait before sending the status and headers. */
-void
-viva_test_response_set_header_delay (VivaTestResponse *self,
-                                     guint             delay_ms)
-{
-  self->header_delay = delay_ms;
-}
-
-/* Wait between chunks. */
-void
-viva_test_response_set_chunk_delay (VivaTestResponse *self,
-                                    guint             delay_ms)
-{
-  self->chunk_delay = delay_ms;
-}
-
-/* Send @offset bytes, then nothing more, keeping the connection open. */
-void
-viva_test_response_set_stall_after (VivaTestResponse *self,
-                                    gsize             offset)
-{
-  self->stall_after = offset;
-}
-
-/* Send @offset bytes, then close the connection without ending the body. */
-void
-viva_test_response_set_drop_after (VivaTestResponse *self,
-                                   gsize             offset)
-{
-  self->drop_after = offset;
-}
-
-/**
- * viva_test_response_new_busy:
- * @status: 503 (Ollama's full queue, in its words) or 429 (a rate limit, in
- *   OpenAI's)
- * @retry_after_s: the Retry-After header, or 0 for none
- */
-VivaTestResponse *
-viva_test_response_new_busy (guint status,
-                             guint retry_after_s)
-{
-  VivaTestResponse *self;
-
-  if (status == 429)
-    self = viva_test_response_new_json (429, "{\"error\":{\"message\":\"Rate limit reached for requests\","
-                                             "\"type\":\"requests\",\"param\":null,\"code\":\"rate_limit_exceeded\"}}");
-  else
-    self = viva_test_response_new_json (status, "{\"error\":\"server busy, please try again.  "
-                                                "maximum pending requests exceeded\"}");
-
-  if (retry_after_s > 0)
-    {
-      g_autofree char *value = g_strdup_printf ("%u", retry_after_s);
-
-      viva_test_response_add_header (self, "Retry-After", value);
-    }
-
-  return self;
-}
-
-/* Requests. */
-
-static void
-viva_test_request_free (VivaTestRequest *request)
-{
-  g_free (request->method);
-  g_free (request->path);
-  soup_message_headers_unref (request->headers);
-  g_bytes_unref (request->body);
-  g_free (request);
-}
-
-/* Returns: (transfer full): the body parsed; asserts it is JSON */
-JsonNode *
-viva_test_request_get_json (const VivaTestRequest *request)
-{
-  g_autoptr(JsonParser) parser = json_parser_new ();
-  g_autoptr(GError) error = NULL;
-
-  json_parser_load_from_data (parser, g_bytes_get_data (request->body, NULL),
-                              g_bytes_get_size (request->body), &error);
-  g_assert_no_error (error);
-
-  return json_node_copy (json_parser_get_root (parser));
-}
-
-const char *
-viva_test_request_get_header (const VivaTestRequest *request,
-                              const char            *name)
-{
-  return soup_message_headers_get_one (request->headers, name);
-}
-
 /* Serving one response. */
 
 typedef struct
@@ -736,7 +404,7 @@ viva_test_server_init (VivaTestServer *self)
   self->queues = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify)free_queue);
   self->defaults = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify)viva_test_response_unref);
   self->responders = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-  self->requests = g_ptr_array_new_with_free_func ((GDestroyNotify)viva_test_request_free);
+  self->requests = g_ptr_array_new_with_free_func ((GDestroyNotify)_viva_test_request_free);
   self->servings = g_ptr_array_new_with_free_func ((GDestroyNotify)serving_free);
   g_queue_init (&self->waiting);
 }
@@ -894,7 +562,7 @@ models_json (const char * const *models,
       g_string_append_c (out, '[');
       for (guint i = 0; models[i] != NULL; i++)
         {
-          g_autofree char *name = json_string (models[i]);
+          g_autofree char *name = _viva_test_json_string (models[i]);
 
           g_string_append_printf (out, "%s{\"%s\":%s,\"object\":\"model\",\"created\":1730000000,\"owned_by\":\"test\"}",
                                   i > 0 ? "," : "", name_member, name);
