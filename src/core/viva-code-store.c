@@ -5,17 +5,19 @@
 
 #include "config.h"
 
+#include <string.h>
 #include <glib/gi18n.h>
 
 #include "viva-code-store.h"
+#include "viva-file-writer.h"
 #include "viva-id.h"
 
 /* The student's code, one file per problem under
  * $XDG_DATA_HOME/viva/code/<pack>/<problem>.py. Edits are debounced, then
- * written off the main loop with g_file_set_contents_full(), which writes a
- * temporary file, fsyncs it and renames it over the old one: a crash leaves
- * the old code or the new, never half of either. Writes go one at a time so
- * an older text can never land after a newer one. */
+ * handed to the file writer (viva-file-writer.c), which writes off the main
+ * loop, temporary file, fsync, rename: a crash leaves the old code or the
+ * new, never half of either, and an older text never lands after a newer
+ * one. */
 
 #define DEFAULT_DELAY_MS 600
 
@@ -24,11 +26,12 @@ struct _VivaCodeStore
   GObject     parent_instance;
   char       *directory;
   char       *error_message;
-  GHashTable *pending;   /* path → text */
+  GHashTable *pending;   /* path → text, waiting for the quiet spell */
+  GHashTable *writing;   /* path → the newest text handed to the writer */
   GQueue      flushes;   /* GTask waiting for every pending write */
   guint       delay_ms;
   guint       timeout_id;
-  gboolean    writing;
+  guint       outstanding;
 };
 
 enum {
@@ -44,17 +47,15 @@ static GParamSpec *properties[N_PROPS];
 
 typedef struct
 {
-  char  *path;
-  char  *text;
+  VivaCodeStore *store;
+  char          *path;
+  char          *text;
 } WriteData;
 
-static void viva_code_store_write_next (VivaCodeStore *self);
-
 static void
-write_data_free (gpointer data)
+write_data_free (WriteData *wd)
 {
-  WriteData *wd = data;
-
+  g_object_unref (wd->store);
   g_free (wd->path);
   g_free (wd->text);
   g_free (wd);
@@ -87,7 +88,7 @@ viva_code_store_complete_flushes (VivaCodeStore *self)
 {
   GTask *task;
 
-  if (self->writing || g_hash_table_size (self->pending) > 0)
+  if (self->outstanding > 0 || g_hash_table_size (self->pending) > 0)
     return;
 
   while ((task = g_queue_pop_head (&self->flushes)))
@@ -101,47 +102,19 @@ viva_code_store_complete_flushes (VivaCodeStore *self)
 }
 
 static void
-write_thread (GTask        *task,
-              gpointer      source_object,
-              gpointer      task_data,
-              GCancellable *cancellable)
-{
-  WriteData *wd = task_data;
-  g_autofree char *dir = g_path_get_dirname (wd->path);
-  g_autoptr(GError) error = NULL;
-
-  if (g_mkdir_with_parents (dir, 0700) != 0)
-    {
-      int errsv = errno;
-      g_task_return_new_error (task, G_IO_ERROR, g_io_error_from_errno (errsv),
-                               "%s", g_strerror (errsv));
-      return;
-    }
-
-  if (!g_file_set_contents_full (wd->path, wd->text, -1,
-                                 G_FILE_SET_CONTENTS_CONSISTENT | G_FILE_SET_CONTENTS_DURABLE,
-                                 0600, &error))
-    {
-      g_task_return_error (task, g_steal_pointer (&error));
-      return;
-    }
-
-  g_task_return_boolean (task, TRUE);
-}
-
-static void
 write_cb (GObject      *object,
           GAsyncResult *result,
           gpointer      user_data)
 {
-  VivaCodeStore *self = VIVA_CODE_STORE (object);
+  WriteData *wd = user_data;
+  VivaCodeStore *self = wd->store;
   g_autoptr(GError) error = NULL;
 
   g_assert (VIVA_IS_CODE_STORE (self));
 
-  self->writing = FALSE;
+  self->outstanding--;
 
-  if (!g_task_propagate_boolean (G_TASK (result), &error))
+  if (!viva_file_writer_write_finish (result, &error))
     {
       /* Keeping the message as state lets the window show it in a banner
        * while the text stays safe in the editor. */
@@ -156,38 +129,37 @@ write_cb (GObject      *object,
       viva_code_store_set_error_message (self, NULL);
     }
 
-  viva_code_store_write_next (self);
+  /* Until the newest text is on disk, a load answers with it. */
+  if (g_strcmp0 (g_hash_table_lookup (self->writing, wd->path), wd->text) == 0)
+    g_hash_table_remove (self->writing, wd->path);
+
   viva_code_store_complete_flushes (self);
+  write_data_free (wd);
 }
 
 static void
-viva_code_store_write_next (VivaCodeStore *self)
+viva_code_store_write_pending (VivaCodeStore *self)
 {
-  g_autoptr(GTask) task = NULL;
   GHashTableIter iter;
-  WriteData *wd;
   gpointer key, value;
 
-  if (self->writing || g_hash_table_size (self->pending) == 0)
-    return;
-
   g_hash_table_iter_init (&iter, self->pending);
-  if (!g_hash_table_iter_next (&iter, &key, &value))
-    return;
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      g_autoptr(GFile) file = g_file_new_for_path (key);
+      g_autoptr(GBytes) bytes = g_bytes_new (value, strlen (value));
+      WriteData *wd = g_new0 (WriteData, 1);
 
-  wd = g_new0 (WriteData, 1);
-  wd->path = g_strdup (key);
-  wd->text = g_strdup (value);
-  g_hash_table_iter_remove (&iter);
-
-  self->writing = TRUE;
-
-  /* The task holds a reference on the store, so a write finishes even when
-   * the window closes meanwhile. */
-  task = g_task_new (self, NULL, write_cb, NULL);
-  g_task_set_source_tag (task, viva_code_store_write_next);
-  g_task_set_task_data (task, wd, write_data_free);
-  g_task_run_in_thread (task, write_thread);
+      /* The store stays alive until the write is on disk, even when the
+       * window closes meanwhile. */
+      wd->store = g_object_ref (self);
+      wd->path = g_strdup (key);
+      wd->text = g_strdup (value);
+      g_hash_table_insert (self->writing, g_strdup (key), g_strdup (value));
+      self->outstanding++;
+      viva_file_writer_write_async (file, bytes, 0600, NULL, write_cb, wd);
+      g_hash_table_iter_remove (&iter);
+    }
 }
 
 static gboolean
@@ -196,7 +168,7 @@ viva_code_store_timeout_cb (gpointer user_data)
   VivaCodeStore *self = user_data;
 
   self->timeout_id = 0;
-  viva_code_store_write_next (self);
+  viva_code_store_write_pending (self);
 
   return G_SOURCE_REMOVE;
 }
@@ -219,6 +191,7 @@ viva_code_store_finalize (GObject *object)
   g_assert (g_queue_is_empty (&self->flushes));
 
   g_clear_pointer (&self->pending, g_hash_table_unref);
+  g_clear_pointer (&self->writing, g_hash_table_unref);
   g_clear_pointer (&self->directory, g_free);
   g_clear_pointer (&self->error_message, g_free);
 
@@ -294,6 +267,7 @@ static void
 viva_code_store_init (VivaCodeStore *self)
 {
   self->pending = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  self->writing = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   self->delay_ms = DEFAULT_DELAY_MS;
   g_queue_init (&self->flushes);
 }
@@ -395,7 +369,8 @@ viva_code_store_load_async (VivaCodeStore       *self,
 
   path = viva_code_store_path (self, pack_id, problem_id);
 
-  if ((queued = g_hash_table_lookup (self->pending, path)))
+  if ((queued = g_hash_table_lookup (self->pending, path)) ||
+      (queued = g_hash_table_lookup (self->writing, path)))
     return g_task_return_pointer (task, g_strdup (queued), g_free);
 
   file = g_file_new_for_path (path);
@@ -452,7 +427,7 @@ viva_code_store_has_pending (VivaCodeStore *self)
 {
   g_return_val_if_fail (VIVA_IS_CODE_STORE (self), FALSE);
 
-  return self->writing || g_hash_table_size (self->pending) > 0;
+  return self->outstanding > 0 || g_hash_table_size (self->pending) > 0;
 }
 
 /**
@@ -475,7 +450,7 @@ viva_code_store_flush_async (VivaCodeStore       *self,
   g_queue_push_tail (&self->flushes, task);
 
   g_clear_handle_id (&self->timeout_id, g_source_remove);
-  viva_code_store_write_next (self);
+  viva_code_store_write_pending (self);
   viva_code_store_complete_flushes (self);
 }
 

@@ -5,21 +5,21 @@
 
 #include "config.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <glib/gi18n.h>
 #include <json-glib/json-glib.h>
 
+#include "viva-file-writer.h"
 #include "viva-id.h"
 #include "viva-status-store.h"
 
 /* Where the student stands on each problem, for the problem list: kept in
  * one small JSON file, $XDG_DATA_HOME/viva/status.json. Every change is
- * written at once (they are rare: a first clean run, a finished defense),
- * off the main loop, one write at a time, each a complete file renamed over
- * the old one. */
+ * written at once (they are rare: a first clean run, a finished defense)
+ * by the file writer (viva-file-writer.c): off the main loop, one write at
+ * a time, each a complete file renamed over the old one. */
 
 #define STATUS_FORMAT   1
 #define MAX_STATUS_SIZE (4 * 1024 * 1024)
@@ -39,8 +39,7 @@ struct _VivaStatusStore
   char       *error_message;
   GHashTable *entries;   /* "pack/problem" → Entry */
   GQueue      flushes;
-  guint       dirty : 1;
-  guint       writing : 1;
+  guint       outstanding;   /* writes not yet on disk */
 };
 
 enum {
@@ -62,7 +61,7 @@ static guint signals[N_SIGNALS];
 
 static const char * const status_names[] = { "not-started", "runs", "defended" };
 
-static void viva_status_store_write_next (VivaStatusStore *self);
+static void viva_status_store_write (VivaStatusStore *self);
 
 static void
 entry_free (gpointer data)
@@ -439,8 +438,7 @@ viva_status_store_changed (VivaStatusStore *self,
                            const char      *pack_id,
                            const char      *problem_id)
 {
-  self->dirty = TRUE;
-  viva_status_store_write_next (self);
+  viva_status_store_write (self);
   g_signal_emit (self, signals[CHANGED], 0, pack_id, problem_id);
 }
 
@@ -611,53 +609,12 @@ viva_status_store_serialize (VivaStatusStore *self)
   return json_generator_to_data (generator, NULL);
 }
 
-typedef struct
-{
-  char *path;
-  char *text;
-} WriteData;
-
-static void
-write_data_free (gpointer data)
-{
-  WriteData *wd = data;
-
-  g_free (wd->path);
-  g_free (wd->text);
-  g_free (wd);
-}
-
-static void
-write_thread (GTask        *task,
-              gpointer      source_object,
-              gpointer      task_data,
-              GCancellable *cancellable)
-{
-  WriteData *wd = task_data;
-  g_autofree char *dir = g_path_get_dirname (wd->path);
-  g_autoptr(GError) error = NULL;
-
-  if (g_mkdir_with_parents (dir, 0700) != 0)
-    {
-      int errsv = errno;
-      return g_task_return_new_error (task, G_IO_ERROR, g_io_error_from_errno (errsv),
-                                      "%s", g_strerror (errsv));
-    }
-
-  if (!g_file_set_contents_full (wd->path, wd->text, -1,
-                                 G_FILE_SET_CONTENTS_CONSISTENT | G_FILE_SET_CONTENTS_DURABLE,
-                                 0600, &error))
-    return g_task_return_error (task, g_steal_pointer (&error));
-
-  g_task_return_boolean (task, TRUE);
-}
-
 static void
 viva_status_store_complete_flushes (VivaStatusStore *self)
 {
   GTask *task;
 
-  if (self->writing || self->dirty)
+  if (self->outstanding > 0)
     return;
 
   while ((task = g_queue_pop_head (&self->flushes)))
@@ -675,51 +632,38 @@ write_cb (GObject      *object,
           GAsyncResult *result,
           gpointer      user_data)
 {
-  VivaStatusStore *self = VIVA_STATUS_STORE (object);
+  g_autoptr(VivaStatusStore) self = user_data;
   g_autoptr(GError) error = NULL;
 
-  self->writing = FALSE;
+  self->outstanding--;
 
-  if (!g_task_propagate_boolean (G_TASK (result), &error))
+  /* A failed write is not retried in a loop; the next change tries again. */
+  if (!viva_file_writer_write_finish (result, &error))
     {
       g_autofree char *message =
         g_strdup_printf (_("Your progress on the problems could not be saved: %s. Free some disk space or check the folder’s permissions."),
                          error->message);
       viva_status_store_set_error_message (self, message);
-      /* Dropped rather than retried in a loop; the next change tries again. */
-      self->dirty = FALSE;
     }
   else
     {
       viva_status_store_set_error_message (self, NULL);
     }
 
-  viva_status_store_write_next (self);
   viva_status_store_complete_flushes (self);
 }
 
 static void
-viva_status_store_write_next (VivaStatusStore *self)
+viva_status_store_write (VivaStatusStore *self)
 {
-  g_autoptr(GTask) task = NULL;
-  WriteData *wd;
+  g_autoptr(GFile) file = g_file_new_for_path (self->path);
+  char *text = viva_status_store_serialize (self);
+  g_autoptr(GBytes) bytes = g_bytes_new_take (text, strlen (text));
 
-  if (self->writing || !self->dirty)
-    return;
-
-  wd = g_new0 (WriteData, 1);
-  wd->path = g_strdup (self->path);
-  wd->text = viva_status_store_serialize (self);
-
-  self->dirty = FALSE;
-  self->writing = TRUE;
-
-  /* The task holds a reference, so a write completes even if the window
-   * closes meanwhile. */
-  task = g_task_new (self, NULL, write_cb, NULL);
-  g_task_set_source_tag (task, viva_status_store_write_next);
-  g_task_set_task_data (task, wd, write_data_free);
-  g_task_run_in_thread (task, write_thread);
+  /* The writer keeps only the newest of the texts waiting, and the store
+   * alive until it is on disk, even if the window closes meanwhile. */
+  self->outstanding++;
+  viva_file_writer_write_async (file, bytes, 0600, NULL, write_cb, g_object_ref (self));
 }
 
 gboolean
@@ -727,7 +671,7 @@ viva_status_store_has_pending (VivaStatusStore *self)
 {
   g_return_val_if_fail (VIVA_IS_STATUS_STORE (self), FALSE);
 
-  return self->writing || self->dirty;
+  return self->outstanding > 0;
 }
 
 /**
@@ -750,7 +694,6 @@ viva_status_store_flush_async (VivaStatusStore     *self,
   g_task_set_source_tag (task, viva_status_store_flush_async);
   g_queue_push_tail (&self->flushes, task);
 
-  viva_status_store_write_next (self);
   viva_status_store_complete_flushes (self);
 }
 
