@@ -31,6 +31,9 @@ gboolean    _viva_pack_check_bytes        (const char   *data,
 VivaPack   *_viva_pack_new_from_node      (JsonNode     *root);
 void        _viva_pack_set_file           (VivaPack     *self,
                                            GFile        *file);
+JsonObject *_viva_pack_get_source         (VivaPack     *self);
+void        _viva_pack_set_source         (VivaPack     *self,
+                                           JsonObject   *source);
 
 JsonObject  *_viva_problem_to_json       (VivaProblem  *problem);
 VivaProblem *_viva_problem_new_from_json (JsonObject   *object);
