@@ -5,10 +5,10 @@
 
 #include "config.h"
 
-#include <errno.h>
 #include <glib/gi18n.h>
 
 #include "viva-draft-store.h"
+#include "viva-file-writer.h"
 #include "viva-json-bytes.h"
 
 /* The drafts awaiting a teacher's decision, one `<id>.json` file each in
@@ -327,9 +327,9 @@ save_cb (GObject      *object,
   g_autoptr(GTask) task = user_data;
   g_autoptr(GError) error = NULL;
 
-  if (!g_file_replace_contents_finish (G_FILE (object), result, NULL, &error))
+  if (!viva_file_writer_write_finish (result, &error))
     {
-      g_autofree char *path = g_file_get_path (G_FILE (object));
+      const char *path = g_task_get_task_data (task);
 
       return g_task_return_new_error (task, error->domain, error->code,
                                       _("The draft could not be kept in %s: %s"), path, error->message);
@@ -342,8 +342,8 @@ save_cb (GObject      *object,
  * viva_draft_store_save_async:
  *
  * Adds @draft to the list (or keeps its place if it is there) and writes
- * it, atomically, to `<id>.json` in the directory, which is created if
- * needed.
+ * it through the file writer to `<id>.json` in the directory, which is
+ * created if needed.
  */
 void
 viva_draft_store_save_async (VivaDraftStore      *self,
@@ -368,20 +368,10 @@ viva_draft_store_save_async (VivaDraftStore      *self,
   else
     g_list_store_insert_sorted (self->drafts, draft, compare_drafts, NULL);
 
-  /* One mkdir is no reason for a thread: the directory is local and small. */
-  if (g_mkdir_with_parents (self->directory, 0700) != 0)
-    {
-      int saved_errno = errno;
-
-      return g_task_return_new_error (task, G_IO_ERROR, g_io_error_from_errno (saved_errno),
-                                      _("The folder for drafts, %s, could not be created: %s"),
-                                      self->directory, g_strerror (saved_errno));
-    }
-
   bytes = viva_problem_draft_to_bytes (draft);
   file = draft_file (self, draft);
-  g_file_replace_contents_bytes_async (file, bytes, NULL, FALSE, G_FILE_CREATE_REPLACE_DESTINATION,
-                                       cancellable, save_cb, g_steal_pointer (&task));
+  g_task_set_task_data (task, g_file_get_path (file), g_free);
+  viva_file_writer_write_async (file, bytes, 0666, cancellable, save_cb, g_steal_pointer (&task));
 }
 
 gboolean

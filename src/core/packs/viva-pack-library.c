@@ -9,6 +9,7 @@
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
 
+#include "viva-file-writer.h"
 #include "viva-pack-library.h"
 #include "viva-pack-private.h"
 
@@ -507,8 +508,6 @@ typedef struct
 {
   VivaPack  *pack;
   GPtrArray *issues;
-  /* Plain data for the writing thread. */
-  char      *directory;
   char      *path;
   char      *old_path;
   GBytes    *bytes;
@@ -521,42 +520,10 @@ import_data_free (gpointer data)
 
   g_clear_object (&id->pack);
   g_clear_pointer (&id->issues, g_ptr_array_unref);
-  g_clear_pointer (&id->directory, g_free);
   g_clear_pointer (&id->path, g_free);
   g_clear_pointer (&id->old_path, g_free);
   g_clear_pointer (&id->bytes, g_bytes_unref);
   g_free (id);
-}
-
-static void
-import_write_thread (GTask        *task,
-                     gpointer      source_object,
-                     gpointer      task_data,
-                     GCancellable *cancellable)
-{
-  ImportData *id = task_data;
-  g_autoptr(GError) error = NULL;
-
-  if (g_mkdir_with_parents (id->directory, 0700) != 0)
-    {
-      int errsv = errno;
-      return g_task_return_new_error (task, G_IO_ERROR, g_io_error_from_errno (errsv),
-                                      _("The packs folder %s could not be created: %s"),
-                                      id->directory, g_strerror (errsv));
-    }
-
-  if (!g_file_set_contents_full (id->path, g_bytes_get_data (id->bytes, NULL),
-                                 g_bytes_get_size (id->bytes),
-                                 G_FILE_SET_CONTENTS_CONSISTENT | G_FILE_SET_CONTENTS_DURABLE,
-                                 0644, &error))
-    return g_task_return_error (task, g_steal_pointer (&error));
-
-  /* The pack was installed under another file name: only now that its new
-   * file is complete may the old one go. */
-  if (id->old_path != NULL && g_unlink (id->old_path) != 0)
-    g_debug ("pack-library: could not remove %s: %s", id->old_path, g_strerror (errno));
-
-  g_task_return_boolean (task, TRUE);
 }
 
 static void
@@ -571,8 +538,13 @@ import_write_cb (GObject      *object,
   g_autoptr(GFile) file = NULL;
   guint position;
 
-  if (!g_task_propagate_boolean (G_TASK (result), &error))
+  if (!viva_file_writer_write_finish (result, &error))
     return g_task_return_error (task, g_steal_pointer (&error));
+
+  /* The pack was installed under another file name: only now that its new
+   * file is complete may the old one go. */
+  if (id->old_path != NULL && g_unlink (id->old_path) != 0)
+    g_debug ("pack-library: could not remove %s: %s", id->old_path, g_strerror (errno));
 
   file = g_file_new_for_path (id->path);
   _viva_pack_set_file (id->pack, file);
@@ -591,7 +563,8 @@ import_load_cb (GObject      *object,
                 gpointer      user_data)
 {
   g_autoptr(GTask) task = user_data;
-  g_autoptr(GTask) write = NULL;
+  g_autoptr(GFile) file = NULL;
+  GCancellable *cancellable;
   VivaPackLibrary *self = g_task_get_source_object (task);
   ImportData *id = g_task_get_task_data (task);
   g_autoptr(GError) error = NULL;
@@ -612,7 +585,6 @@ import_load_cb (GObject      *object,
                                     viva_pack_get_id (id->pack));
 
   name = g_strconcat (viva_pack_get_id (id->pack), ".json", NULL);
-  id->directory = g_strdup (self->directory);
   id->path = g_build_filename (self->directory, name, NULL);
   id->bytes = viva_pack_to_bytes (id->pack);
 
@@ -625,10 +597,10 @@ import_load_cb (GObject      *object,
         id->old_path = g_steal_pointer (&old_path);
     }
 
-  write = g_task_new (self, g_task_get_cancellable (task), import_write_cb, g_object_ref (task));
-  g_task_set_source_tag (write, import_load_cb);
-  g_task_set_task_data (write, id, NULL);
-  g_task_run_in_thread (write, import_write_thread);
+  file = g_file_new_for_path (id->path);
+  cancellable = g_task_get_cancellable (task);
+  viva_file_writer_write_async (file, id->bytes, 0644, cancellable,
+                                import_write_cb, g_steal_pointer (&task));
 }
 
 /**
