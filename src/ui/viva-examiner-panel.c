@@ -9,6 +9,7 @@
 #include <glib/gi18n.h>
 
 #include "viva-chat-view.h"
+#include "viva-exam-tool.h"
 #include "viva-examiner-panel.h"
 #include "viva-message-row.h"
 #include "viva-openai-model.h"
@@ -421,7 +422,7 @@ refused_cb (VivaExaminerPanel *self,
   g_autofree char *text = NULL;
 
   text = g_strdup_printf (_("Viva did not let the examiner do this yet (%s): %s"),
-                          viva_tool_card_human_name (name), reason ? reason : "");
+                          viva_exam_tool_title (name), reason ? reason : "");
   viva_examiner_panel_add_note (self, text);
 }
 

@@ -168,7 +168,7 @@ render_tool (GtkTextBuffer *buffer,
     g_string_append_printf (header, "%s · ", get_string (entry, "step"));
   /* A question reads as in the panel, where the examiner asked it. */
   g_string_append (header, g_strcmp0 (name, "askStudent") == 0 ? _("The examiner asks")
-                                                              : viva_exam_tool_human_name (name));
+                                                              : viva_exam_tool_title (name));
   if (probe != NULL && json_object_has_member (probe, "passed"))
     g_string_append_printf (header, " — %s", json_object_get_boolean_member (probe, "passed") ? _("passed") : _("failed"));
   g_string_append_c (header, '\n');

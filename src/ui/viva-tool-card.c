@@ -69,17 +69,6 @@ static const struct {
   { "finishDefense", "document-edit-symbolic" },
 };
 
-/**
- * viva_tool_card_human_name:
- *
- * Returns: what the tool does, in the student's words
- */
-const char *
-viva_tool_card_human_name (const char *tool_name)
-{
-  return viva_exam_tool_human_name (tool_name);
-}
-
 static const char *
 tool_icon (const char *tool_name)
 {
@@ -165,7 +154,7 @@ viva_tool_card_set_tool_name (VivaToolCard *self,
   g_assert (self->tool_name == NULL);
 
   self->tool_name = g_strdup (tool_name ? tool_name : "");
-  gtk_label_set_label (self->title_label, viva_tool_card_human_name (self->tool_name));
+  gtk_label_set_label (self->title_label, viva_exam_tool_title (self->tool_name));
   gtk_image_set_from_icon_name (self->icon, tool_icon (self->tool_name));
   viva_tool_card_update_accessible (self);
 }

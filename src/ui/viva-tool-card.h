@@ -46,6 +46,5 @@ void                viva_tool_card_set_result      (VivaToolCard       *self,
                                                     double              duration_ms);
 void                viva_tool_card_set_error       (VivaToolCard       *self,
                                                     const char         *message);
-const char         *viva_tool_card_human_name      (const char         *tool_name);
 
 G_END_DECLS

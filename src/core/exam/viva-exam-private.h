@@ -15,10 +15,8 @@ G_BEGIN_DECLS
  * starts; reports show these as notes. */
 #define VIVA_EXAM_SYSTEM_PREFIX "From the exam system"
 
-/* Tools built on a GTask returning a JsonObject share this finish. */
-JsonObject      *_viva_exam_tool_finish_object (VivaExamTool     *self,
-                                                GAsyncResult     *result,
-                                                GError          **error);
+/* Registers the default tools' types, so a lookup by name finds them. */
+void             _viva_exam_tools_ensure_types (void);
 JsonObject      *_viva_run_result_to_json      (VivaRunResult    *result);
 
 /* The verdict is built by the examiner only. */

@@ -8,7 +8,12 @@
 #include <glib/gi18n.h>
 
 #include "viva-exam-error.h"
+#include "viva-exam-private.h"
 #include "viva-exam-tool.h"
+
+/* The tool contract: a tool's facts, its arguments checked against its
+ * schema, the GTask every invocation runs in, and the lookup of a tool's
+ * facts by the name a recorded session keeps. */
 
 typedef struct
 {
@@ -24,6 +29,14 @@ G_DEFINE_ENUM_TYPE (VivaExamToolKind, viva_exam_tool_kind,
                     G_DEFINE_ENUM_VALUE (VIVA_EXAM_TOOL_KIND_WAITS, "waits"),
                     G_DEFINE_ENUM_VALUE (VIVA_EXAM_TOOL_KIND_FINISHES, "finishes"))
 
+G_DEFINE_ENUM_TYPE (VivaExamProtocolStep, viva_exam_protocol_step,
+                    G_DEFINE_ENUM_VALUE (VIVA_EXAM_PROTOCOL_NONE, "none"),
+                    G_DEFINE_ENUM_VALUE (VIVA_EXAM_PROTOCOL_READ, "read"),
+                    G_DEFINE_ENUM_VALUE (VIVA_EXAM_PROTOCOL_RUN, "run"),
+                    G_DEFINE_ENUM_VALUE (VIVA_EXAM_PROTOCOL_PROBE, "probe"),
+                    G_DEFINE_ENUM_VALUE (VIVA_EXAM_PROTOCOL_ASK, "ask"),
+                    G_DEFINE_ENUM_VALUE (VIVA_EXAM_PROTOCOL_FINISH, "finish"))
+
 static void
 viva_exam_tool_constructed (GObject *object)
 {
@@ -34,15 +47,16 @@ viva_exam_tool_constructed (GObject *object)
 
   G_OBJECT_CLASS (viva_exam_tool_parent_class)->constructed (object);
 
-  g_assert (klass->name != NULL);
+  g_assert (klass->facts != NULL && klass->facts->name != NULL);
   g_assert (klass->parameters != NULL);
+  g_assert (klass->invoke != NULL);
 
   /* The schema is ours, in the source: failing to parse it is a bug. */
   priv->parameters = json_from_string (klass->parameters, &error);
   g_assert_no_error (error);
   g_assert (JSON_NODE_HOLDS_OBJECT (priv->parameters));
 
-  priv->definition = viva_tool_definition_new (klass->name, klass->description, priv->parameters);
+  priv->definition = viva_tool_definition_new (klass->facts->name, klass->description, priv->parameters);
 }
 
 static void
@@ -76,7 +90,7 @@ viva_exam_tool_get_name (VivaExamTool *self)
 {
   g_return_val_if_fail (VIVA_IS_EXAM_TOOL (self), NULL);
 
-  return VIVA_EXAM_TOOL_GET_CLASS (self)->name;
+  return VIVA_EXAM_TOOL_GET_CLASS (self)->facts->name;
 }
 
 const char *
@@ -92,7 +106,20 @@ viva_exam_tool_get_kind (VivaExamTool *self)
 {
   g_return_val_if_fail (VIVA_IS_EXAM_TOOL (self), VIVA_EXAM_TOOL_KIND_ORDINARY);
 
-  return VIVA_EXAM_TOOL_GET_CLASS (self)->kind;
+  return VIVA_EXAM_TOOL_GET_CLASS (self)->facts->kind;
+}
+
+/**
+ * viva_exam_tool_get_facts:
+ *
+ * Returns: (transfer none): what the tool says about itself
+ */
+const VivaExamToolFacts *
+viva_exam_tool_get_facts (VivaExamTool *self)
+{
+  g_return_val_if_fail (VIVA_IS_EXAM_TOOL (self), NULL);
+
+  return VIVA_EXAM_TOOL_GET_CLASS (self)->facts;
 }
 
 /**
@@ -325,11 +352,16 @@ viva_exam_tool_invoke_async (VivaExamTool        *self,
                              GAsyncReadyCallback  callback,
                              gpointer             user_data)
 {
+  g_autoptr(GTask) task = NULL;
+
   g_return_if_fail (VIVA_IS_EXAM_TOOL (self));
   g_return_if_fail (VIVA_IS_EXAM_CONTEXT (context));
   g_return_if_fail (arguments != NULL);
 
-  VIVA_EXAM_TOOL_GET_CLASS (self)->invoke_async (self, context, arguments, cancellable, callback, user_data);
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, viva_exam_tool_invoke_async);
+
+  VIVA_EXAM_TOOL_GET_CLASS (self)->invoke (self, context, arguments, task);
 }
 
 /**
@@ -344,36 +376,134 @@ viva_exam_tool_invoke_finish (VivaExamTool  *self,
                               GError       **error)
 {
   g_return_val_if_fail (VIVA_IS_EXAM_TOOL (self), NULL);
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
 
-  return VIVA_EXAM_TOOL_GET_CLASS (self)->invoke_finish (self, result, error);
+  return g_task_propagate_pointer (G_TASK (result), error);
 }
 
-static const struct {
-  const char *tool;
-  const char *title;
-} human_names[] = {
-  { "readStudentCode", N_("Reading your code") },
-  { "runPython", N_("Running your code") },
-  { "injectTestCase", N_("Testing an edge case") },
-  { "askStudent", N_("Asking you a question") },
-  { "message", N_("Telling you something") },
-  { "finishDefense", N_("Writing the verdict") },
-};
+/**
+ * viva_exam_tool_return:
+ * @task: the task an invocation was given
+ * @data: (transfer full): the data for the model
+ *
+ * Completes a tool's invocation with its data.
+ */
+void
+viva_exam_tool_return (GTask      *task,
+                       JsonObject *data)
+{
+  g_return_if_fail (G_IS_TASK (task));
+  g_return_if_fail (data != NULL);
+
+  g_task_return_pointer (task, data, (GDestroyNotify)json_object_unref);
+}
+
+static const VivaExamToolFacts *
+lookup_in (GType       type,
+           const char *name)
+{
+  g_autofree GType *children = NULL;
+  guint n_children = 0;
+
+  if (!G_TYPE_IS_ABSTRACT (type))
+    {
+      VivaExamToolClass *klass = g_type_class_peek (type);
+
+      /* Kept for the life of the process, as a static type's class is. */
+      if (klass == NULL)
+        klass = g_type_class_ref (type);
+      if (klass->facts != NULL && g_strcmp0 (klass->facts->name, name) == 0)
+        return klass->facts;
+    }
+
+  children = g_type_children (type, &n_children);
+  for (guint i = 0; i < n_children; i++)
+    {
+      const VivaExamToolFacts *facts = lookup_in (children[i], name);
+
+      if (facts != NULL)
+        return facts;
+    }
+
+  return NULL;
+}
 
 /**
- * viva_exam_tool_human_name:
- * @tool_name: a tool's name, as the model calls it
+ * viva_exam_tool_facts_lookup:
+ * @name: a tool's name, as the model calls it (and a session records it)
  *
- * Returns: what the tool does, in the student's words (the panel's cards,
- *   the history and the report all say the same), or @tool_name for a tool
- *   Viva does not know
+ * Finds a tool's facts by its name, among the default tools and any other
+ * tool type registered so far.
+ *
+ * Returns: (nullable) (transfer none): the facts, or %NULL for a tool
+ *   Viva does not know. Any thread.
+ */
+const VivaExamToolFacts *
+viva_exam_tool_facts_lookup (const char *name)
+{
+  if (name == NULL)
+    return NULL;
+
+  _viva_exam_tools_ensure_types ();
+
+  return lookup_in (VIVA_TYPE_EXAM_TOOL, name);
+}
+
+/**
+ * viva_exam_tool_facts_get_title:
+ *
+ * Returns: what the tool does, in the student's words, translated
  */
 const char *
-viva_exam_tool_human_name (const char *tool_name)
+viva_exam_tool_facts_get_title (const VivaExamToolFacts *facts)
 {
-  for (guint i = 0; i < G_N_ELEMENTS (human_names); i++)
-    if (g_strcmp0 (human_names[i].tool, tool_name) == 0)
-      return _(human_names[i].title);
+  g_return_val_if_fail (facts != NULL, NULL);
 
-  return tool_name;
+  return facts->title ? _(facts->title) : facts->name;
+}
+
+/**
+ * viva_exam_tool_facts_get_running_text:
+ *
+ * Returns: what the panel says while the tool runs, translated
+ */
+const char *
+viva_exam_tool_facts_get_running_text (const VivaExamToolFacts *facts)
+{
+  g_return_val_if_fail (facts != NULL, NULL);
+
+  return facts->running_text ? _(facts->running_text) : _("Working…");
+}
+
+/**
+ * viva_exam_tool_facts_get_done_text:
+ * @count: how many times the tool ran
+ *
+ * Returns: what the tool did, for the list of a defense's steps, translated
+ */
+const char *
+viva_exam_tool_facts_get_done_text (const VivaExamToolFacts *facts,
+                                    guint                    count)
+{
+  g_return_val_if_fail (facts != NULL, NULL);
+
+  if (count > 1 && facts->done_several_text != NULL)
+    return _(facts->done_several_text);
+
+  return facts->done_text ? _(facts->done_text) : facts->name;
+}
+
+/**
+ * viva_exam_tool_title:
+ * @name: a tool's name, as a session records it
+ *
+ * Returns: the tool's title, translated, or @name for a tool Viva does not
+ *   know (a session from another version)
+ */
+const char *
+viva_exam_tool_title (const char *name)
+{
+  const VivaExamToolFacts *facts = viva_exam_tool_facts_lookup (name);
+
+  return facts ? viva_exam_tool_facts_get_title (facts) : name;
 }

@@ -8,16 +8,6 @@
 #include "viva-exam-language.h"
 #include "viva-exam-private.h"
 
-JsonObject *
-_viva_exam_tool_finish_object (VivaExamTool  *self,
-                               GAsyncResult  *result,
-                               GError       **error)
-{
-  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
-
-  return g_task_propagate_pointer (G_TASK (result), error);
-}
-
 /* The runner's structured result as plain data, the facts the examiner
  * and the model both read. */
 JsonObject *

@@ -204,7 +204,7 @@ append_run (GString    *html,
   const char *status = _viva_report_get_string (result, "status");
 
   open_block (html, entry, g_strcmp0 (status, "ok") == 0 ? "passed" : status ? "failed" : "",
-              viva_exam_tool_human_name ("runPython"), status ? run_status_words (status) : NULL);
+              viva_exam_tool_title ("runPython"), status ? run_status_words (status) : NULL);
   g_string_append_printf (html, "<details><summary>%s</summary>\n", _("The code it ran"));
   _viva_report_append_code (html, _viva_report_get_string (arguments, "code"), NULL);
   g_string_append (html, "</details>\n");
@@ -228,7 +228,7 @@ append_probe (GString    *html,
                         passed ? _("passed") : _("failed");
 
   open_block (html, entry, !has_passed ? "" : passed ? "passed" : "failed",
-              viva_exam_tool_human_name ("injectTestCase"), outcome);
+              viva_exam_tool_title ("injectTestCase"), outcome);
   _viva_report_append_code (html, _viva_report_get_string (arguments, "code"), NULL);
   append_output (html, _("Output"), _viva_report_get_string (result, "stdout"), "stdout");
   if (!passed)
@@ -252,7 +252,7 @@ append_finish (GString    *html,
     : g_strdup (g_strcmp0 (verdict, "pass") == 0 ? _("pass") : _("fail"));
 
   open_block (html, entry, g_strcmp0 (verdict, "pass") == 0 ? "passed" : "failed",
-              viva_exam_tool_human_name ("finishDefense"), outcome);
+              viva_exam_tool_title ("finishDefense"), outcome);
   _viva_report_append_markdown (html, _viva_report_get_string (arguments, "comment"));
   g_string_append (html, "</div>\n");
 }
@@ -290,12 +290,12 @@ _viva_report_append_tool (GString    *html,
         lines = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u line", "%u lines",
                                               (guint)json_object_get_int_member (result, "lines")),
                                  (guint)json_object_get_int_member (result, "lines"));
-      open_block (html, entry, "", viva_exam_tool_human_name (name), lines);
+      open_block (html, entry, "", viva_exam_tool_title (name), lines);
       g_string_append (html, "</div>\n");
       return;
     }
 
-  open_block (html, entry, "", viva_exam_tool_human_name (name), NULL);
+  open_block (html, entry, "", viva_exam_tool_title (name), NULL);
   if (arguments != NULL && json_object_get_size (arguments) > 0)
     append_fields (html, arguments);
   if (result_node != NULL)

@@ -1,19 +1,30 @@
 /* viva-ask-student-tool.c
  *
+ * The tool that asks the student one question and completes with the
+ * answer, seconds, minutes or a restart later.
+ *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
 #include "config.h"
 
-#include "viva-ask-student-tool.h"
+#include <glib/gi18n.h>
+
 #include "viva-exam-private.h"
 
-struct _VivaAskStudentTool
-{
-  VivaExamTool parent_instance;
-};
+VIVA_DEFINE_EXAM_TOOL (VivaAskStudentTool, viva_ask_student_tool)
 
-G_DEFINE_FINAL_TYPE (VivaAskStudentTool, viva_ask_student_tool, VIVA_TYPE_EXAM_TOOL)
+static const VivaExamToolFacts facts = {
+  .name = "askStudent",
+  .title = N_("Asking you a question"),
+  .icon_name = "dialog-question-symbolic",
+  .running_text = N_("Waiting for your answer"),
+  .done_text = N_("Asked you a question"),
+  .done_several_text = N_("Asked you several questions"),
+  .shown_argument = "question",
+  .step = VIVA_EXAM_PROTOCOL_ASK,
+  .kind = VIVA_EXAM_TOOL_KIND_WAITS,
+};
 
 static void
 answer_cb (GObject      *object,
@@ -30,27 +41,21 @@ answer_cb (GObject      *object,
 
   data = json_object_new ();
   json_object_set_string_member (data, "answer", answer);
-  g_task_return_pointer (task, g_steal_pointer (&data), (GDestroyNotify)json_object_unref);
+  viva_exam_tool_return (task, g_steal_pointer (&data));
 }
 
 static void
-viva_ask_student_tool_invoke_async (VivaExamTool        *tool,
-                                    VivaExamContext     *context,
-                                    JsonObject          *arguments,
-                                    GCancellable        *cancellable,
-                                    GAsyncReadyCallback  callback,
-                                    gpointer             user_data)
+viva_ask_student_tool_invoke (VivaExamTool    *tool,
+                              VivaExamContext *context,
+                              JsonObject      *arguments,
+                              GTask           *task)
 {
-  g_autoptr(GTask) task = g_task_new (tool, cancellable, callback, user_data);
-
-  g_task_set_source_tag (task, viva_ask_student_tool_invoke_async);
-
   /* Completes when the student answers: seconds, minutes or a restart later. */
   viva_exam_context_wait_answer_async (context,
                                        json_object_get_string_member (arguments, "question"),
-                                       cancellable,
+                                       g_task_get_cancellable (task),
                                        answer_cb,
-                                       g_steal_pointer (&task));
+                                       g_object_ref (task));
 }
 
 static void
@@ -58,7 +63,7 @@ viva_ask_student_tool_class_init (VivaAskStudentToolClass *klass)
 {
   VivaExamToolClass *tool_class = VIVA_EXAM_TOOL_CLASS (klass);
 
-  tool_class->name = "askStudent";
+  tool_class->facts = &facts;
   tool_class->description =
     "Asks the student one conceptual question about their solution and waits for the "
     "answer, which is returned. Ask one question per call.";
@@ -67,18 +72,5 @@ viva_ask_student_tool_class_init (VivaAskStudentToolClass *klass)
     " \"properties\": {\"question\": {\"type\": \"string\", \"minLength\": 1,"
     "                                 \"description\": \"the question, in the student's language\"}},"
     " \"required\": [\"question\"]}";
-  tool_class->kind = VIVA_EXAM_TOOL_KIND_WAITS;
-  tool_class->invoke_async = viva_ask_student_tool_invoke_async;
-  tool_class->invoke_finish = _viva_exam_tool_finish_object;
-}
-
-static void
-viva_ask_student_tool_init (VivaAskStudentTool *self)
-{
-}
-
-VivaExamTool *
-viva_ask_student_tool_new (void)
-{
-  return g_object_new (VIVA_TYPE_ASK_STUDENT_TOOL, NULL);
+  tool_class->invoke = viva_ask_student_tool_invoke;
 }

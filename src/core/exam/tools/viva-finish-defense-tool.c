@@ -1,32 +1,37 @@
 /* viva-finish-defense-tool.c
  *
+ * The tool that ends the defense: its result is the examiner's verdict,
+ * which the examiner checks against the protocol and the evidence.
+ *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
 #include "config.h"
 
-#include "viva-exam-private.h"
-#include "viva-finish-defense-tool.h"
+#include <glib/gi18n.h>
 
-struct _VivaFinishDefenseTool
-{
-  VivaExamTool parent_instance;
+#include "viva-exam-private.h"
+
+VIVA_DEFINE_EXAM_TOOL (VivaFinishDefenseTool, viva_finish_defense_tool)
+
+static const VivaExamToolFacts facts = {
+  .name = "finishDefense",
+  .title = N_("Writing the verdict"),
+  .icon_name = "document-edit-symbolic",
+  .running_text = N_("Writing the verdict…"),
+  .done_text = N_("Gave the verdict"),
+  .shown_argument = "comment",
+  .step = VIVA_EXAM_PROTOCOL_FINISH,
+  .kind = VIVA_EXAM_TOOL_KIND_FINISHES,
 };
 
-G_DEFINE_FINAL_TYPE (VivaFinishDefenseTool, viva_finish_defense_tool, VIVA_TYPE_EXAM_TOOL)
-
 static void
-viva_finish_defense_tool_invoke_async (VivaExamTool        *tool,
-                                       VivaExamContext     *context,
-                                       JsonObject          *arguments,
-                                       GCancellable        *cancellable,
-                                       GAsyncReadyCallback  callback,
-                                       gpointer             user_data)
+viva_finish_defense_tool_invoke (VivaExamTool    *tool,
+                                 VivaExamContext *context,
+                                 JsonObject      *arguments,
+                                 GTask           *task)
 {
-  g_autoptr(GTask) task = g_task_new (tool, cancellable, callback, user_data);
   g_autoptr(JsonObject) data = json_object_new ();
-
-  g_task_set_source_tag (task, viva_finish_defense_tool_invoke_async);
 
   /* The arguments were checked against the schema (verdict, score range,
    * evidence ids as strings); whether the evidence exists is the
@@ -37,7 +42,7 @@ viva_finish_defense_tool_invoke_async (VivaExamTool        *tool,
   json_object_set_member (data, "evidence", json_object_dup_member (arguments, "evidence"));
   json_object_set_boolean_member (data, "recorded", TRUE);
 
-  g_task_return_pointer (task, g_steal_pointer (&data), (GDestroyNotify)json_object_unref);
+  viva_exam_tool_return (task, g_steal_pointer (&data));
 }
 
 static void
@@ -45,7 +50,7 @@ viva_finish_defense_tool_class_init (VivaFinishDefenseToolClass *klass)
 {
   VivaExamToolClass *tool_class = VIVA_EXAM_TOOL_CLASS (klass);
 
-  tool_class->name = "finishDefense";
+  tool_class->facts = &facts;
   tool_class->description =
     "Ends the defense with your verdict. Allowed only after readStudentCode, runPython, at "
     "least one injectTestCase and askStudent. evidence lists the step ids (S1, S2, …) your "
@@ -60,18 +65,5 @@ viva_finish_defense_tool_class_init (VivaFinishDefenseToolClass *klass)
     "   \"evidence\": {\"type\": \"array\", \"items\": {\"type\": \"string\"},"
     "                  \"description\": \"ids of the steps the verdict rests on\"}},"
     " \"required\": [\"verdict\", \"score\", \"comment\", \"evidence\"]}";
-  tool_class->kind = VIVA_EXAM_TOOL_KIND_FINISHES;
-  tool_class->invoke_async = viva_finish_defense_tool_invoke_async;
-  tool_class->invoke_finish = _viva_exam_tool_finish_object;
-}
-
-static void
-viva_finish_defense_tool_init (VivaFinishDefenseTool *self)
-{
-}
-
-VivaExamTool *
-viva_finish_defense_tool_new (void)
-{
-  return g_object_new (VIVA_TYPE_FINISH_DEFENSE_TOOL, NULL);
+  tool_class->invoke = viva_finish_defense_tool_invoke;
 }

@@ -1,19 +1,29 @@
 /* viva-inject-test-case-tool.c
  *
+ * The tool that probes the student's code with a test of the examiner's,
+ * judged by a marker, and checks the same probe against the reference.
+ *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
 #include "config.h"
 
+#include <glib/gi18n.h>
+
 #include "viva-exam-private.h"
-#include "viva-inject-test-case-tool.h"
 
-struct _VivaInjectTestCaseTool
-{
-  VivaExamTool parent_instance;
+VIVA_DEFINE_EXAM_TOOL (VivaInjectTestCaseTool, viva_inject_test_case_tool)
+
+static const VivaExamToolFacts facts = {
+  .name = "injectTestCase",
+  .title = N_("Testing an edge case"),
+  .icon_name = "applications-science-symbolic",
+  .running_text = N_("Running a test…"),
+  .done_text = N_("Tested an edge case"),
+  .done_several_text = N_("Tested several edge cases"),
+  .step = VIVA_EXAM_PROTOCOL_PROBE,
+  .kind = VIVA_EXAM_TOOL_KIND_ORDINARY,
 };
-
-G_DEFINE_FINAL_TYPE (VivaInjectTestCaseTool, viva_inject_test_case_tool, VIVA_TYPE_EXAM_TOOL)
 
 typedef struct
 {
@@ -138,7 +148,7 @@ reference_cb (GObject      *object,
       json_object_set_string_member (inject->result, "note", note->str);
     }
 
-  g_task_return_pointer (task, g_steal_pointer (&inject->result), (GDestroyNotify)json_object_unref);
+  viva_exam_tool_return (task, g_steal_pointer (&inject->result));
 }
 
 static void
@@ -187,7 +197,7 @@ student_cb (GObject      *object,
   /* Every probe is checked against the reference, even one the student
    * passes: a probe the reference fails tests the wrong thing either way. */
   if (reference_runner == NULL || reference == NULL || *reference == '\0')
-    return g_task_return_pointer (task, g_steal_pointer (&inject->result), (GDestroyNotify)json_object_unref);
+    return viva_exam_tool_return (task, g_steal_pointer (&inject->result));
 
   /* A fresh namespace, so nothing of an earlier probe leaks into this one. */
   cancellable = g_task_get_cancellable (task);
@@ -195,19 +205,14 @@ student_cb (GObject      *object,
 }
 
 static void
-viva_inject_test_case_tool_invoke_async (VivaExamTool        *tool,
-                                         VivaExamContext     *context,
-                                         JsonObject          *arguments,
-                                         GCancellable        *cancellable,
-                                         GAsyncReadyCallback  callback,
-                                         gpointer             user_data)
+viva_inject_test_case_tool_invoke (VivaExamTool    *tool,
+                                   VivaExamContext *context,
+                                   JsonObject      *arguments,
+                                   GTask           *task)
 {
-  g_autoptr(GTask) task = g_task_new (tool, cancellable, callback, user_data);
   g_autofree char *code = viva_exam_context_dup_code (context);
   g_autofree char *uuid = g_uuid_string_random ();
   Inject *inject = g_new0 (Inject, 1);
-
-  g_task_set_source_tag (task, viva_inject_test_case_tool_invoke_async);
   g_task_set_task_data (task, inject, (GDestroyNotify)inject_free);
 
   g_strdelimit (uuid, "-", '_');
@@ -221,9 +226,9 @@ viva_inject_test_case_tool_invoke_async (VivaExamTool        *tool,
                             code,
                             inject->probe,
                             viva_exam_context_get_run_timeout (context),
-                            cancellable,
+                            g_task_get_cancellable (task),
                             student_cb,
-                            g_steal_pointer (&task));
+                            g_object_ref (task));
 }
 
 static void
@@ -231,7 +236,7 @@ viva_inject_test_case_tool_class_init (VivaInjectTestCaseToolClass *klass)
 {
   VivaExamToolClass *tool_class = VIVA_EXAM_TOOL_CLASS (klass);
 
-  tool_class->name = "injectTestCase";
+  tool_class->facts = &facts;
   tool_class->description =
     "Appends a probe (Python code, typically assert statements) to the student's current "
     "code and runs them together. The probe passes only if it runs to its end without an "
@@ -242,18 +247,5 @@ viva_inject_test_case_tool_class_init (VivaInjectTestCaseToolClass *klass)
     " \"properties\": {\"code\": {\"type\": \"string\", \"minLength\": 1,"
     "                             \"description\": \"the probe, run after the student's code\"}},"
     " \"required\": [\"code\"]}";
-  tool_class->kind = VIVA_EXAM_TOOL_KIND_ORDINARY;
-  tool_class->invoke_async = viva_inject_test_case_tool_invoke_async;
-  tool_class->invoke_finish = _viva_exam_tool_finish_object;
-}
-
-static void
-viva_inject_test_case_tool_init (VivaInjectTestCaseTool *self)
-{
-}
-
-VivaExamTool *
-viva_inject_test_case_tool_new (void)
-{
-  return g_object_new (VIVA_TYPE_INJECT_TEST_CASE_TOOL, NULL);
+  tool_class->invoke = viva_inject_test_case_tool_invoke;
 }

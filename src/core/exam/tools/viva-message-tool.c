@@ -1,37 +1,41 @@
 /* viva-message-tool.c
  *
+ * The tool that says something to the student without waiting.
+ *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
 #include "config.h"
 
-#include "viva-exam-private.h"
-#include "viva-message-tool.h"
+#include <glib/gi18n.h>
 
-struct _VivaMessageTool
-{
-  VivaExamTool parent_instance;
+#include "viva-exam-private.h"
+
+VIVA_DEFINE_EXAM_TOOL (VivaMessageTool, viva_message_tool)
+
+static const VivaExamToolFacts facts = {
+  .name = "message",
+  .title = N_("Telling you something"),
+  .icon_name = "user-available-symbolic",
+  .running_text = N_("Working…"),
+  .done_text = N_("Told you something"),
+  .shown_argument = "text",
+  .step = VIVA_EXAM_PROTOCOL_NONE,
+  .kind = VIVA_EXAM_TOOL_KIND_SPEAKS,
 };
 
-G_DEFINE_FINAL_TYPE (VivaMessageTool, viva_message_tool, VIVA_TYPE_EXAM_TOOL)
-
 static void
-viva_message_tool_invoke_async (VivaExamTool        *tool,
-                                VivaExamContext     *context,
-                                JsonObject          *arguments,
-                                GCancellable        *cancellable,
-                                GAsyncReadyCallback  callback,
-                                gpointer             user_data)
+viva_message_tool_invoke (VivaExamTool    *tool,
+                          VivaExamContext *context,
+                          JsonObject      *arguments,
+                          GTask           *task)
 {
-  g_autoptr(GTask) task = g_task_new (tool, cancellable, callback, user_data);
   g_autoptr(JsonObject) data = json_object_new ();
-
-  g_task_set_source_tag (task, viva_message_tool_invoke_async);
 
   /* The examiner shows the text from the call itself, by the tool's kind;
    * the model only needs to know it was delivered. */
   json_object_set_boolean_member (data, "delivered", TRUE);
-  g_task_return_pointer (task, g_steal_pointer (&data), (GDestroyNotify)json_object_unref);
+  viva_exam_tool_return (task, g_steal_pointer (&data));
 }
 
 static void
@@ -39,7 +43,7 @@ viva_message_tool_class_init (VivaMessageToolClass *klass)
 {
   VivaExamToolClass *tool_class = VIVA_EXAM_TOOL_CLASS (klass);
 
-  tool_class->name = "message";
+  tool_class->facts = &facts;
   tool_class->description =
     "Shows a short message to the student without waiting for a reply. Not for questions: "
     "use askStudent to ask.";
@@ -47,18 +51,5 @@ viva_message_tool_class_init (VivaMessageToolClass *klass)
     "{\"type\": \"object\","
     " \"properties\": {\"text\": {\"type\": \"string\", \"minLength\": 1}},"
     " \"required\": [\"text\"]}";
-  tool_class->kind = VIVA_EXAM_TOOL_KIND_SPEAKS;
-  tool_class->invoke_async = viva_message_tool_invoke_async;
-  tool_class->invoke_finish = _viva_exam_tool_finish_object;
-}
-
-static void
-viva_message_tool_init (VivaMessageTool *self)
-{
-}
-
-VivaExamTool *
-viva_message_tool_new (void)
-{
-  return g_object_new (VIVA_TYPE_MESSAGE_TOOL, NULL);
+  tool_class->invoke = viva_message_tool_invoke;
 }

@@ -1,35 +1,38 @@
 /* viva-read-student-code-tool.c
  *
+ * The tool that returns the student's current code, its lines numbered.
+ *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
 #include "config.h"
 
-#include "viva-exam-private.h"
-#include "viva-read-student-code-tool.h"
+#include <glib/gi18n.h>
 
-struct _VivaReadStudentCodeTool
-{
-  VivaExamTool parent_instance;
+#include "viva-exam-private.h"
+
+VIVA_DEFINE_EXAM_TOOL (VivaReadStudentCodeTool, viva_read_student_code_tool)
+
+static const VivaExamToolFacts facts = {
+  .name = "readStudentCode",
+  .title = N_("Reading your code"),
+  .icon_name = "document-open-symbolic",
+  .running_text = N_("Reading your code…"),
+  .done_text = N_("Read your code"),
+  .step = VIVA_EXAM_PROTOCOL_READ,
+  .kind = VIVA_EXAM_TOOL_KIND_ORDINARY,
 };
 
-G_DEFINE_FINAL_TYPE (VivaReadStudentCodeTool, viva_read_student_code_tool, VIVA_TYPE_EXAM_TOOL)
-
 static void
-viva_read_student_code_tool_invoke_async (VivaExamTool        *tool,
-                                          VivaExamContext     *context,
-                                          JsonObject          *arguments,
-                                          GCancellable        *cancellable,
-                                          GAsyncReadyCallback  callback,
-                                          gpointer             user_data)
+viva_read_student_code_tool_invoke (VivaExamTool    *tool,
+                                    VivaExamContext *context,
+                                    JsonObject      *arguments,
+                                    GTask           *task)
 {
-  g_autoptr(GTask) task = g_task_new (tool, cancellable, callback, user_data);
   g_autofree char *code = viva_exam_context_dup_code (context);
   g_autofree char *numbered = _viva_exam_number_lines (code);
   g_autoptr(JsonObject) object = json_object_new ();
   guint n_lines = 0;
-
-  g_task_set_source_tag (task, viva_read_student_code_tool_invoke_async);
 
   for (const char *p = code; *p; p++)
     n_lines += *p == '\n';
@@ -39,7 +42,7 @@ viva_read_student_code_tool_invoke_async (VivaExamTool        *tool,
   json_object_set_string_member (object, "code", numbered);
   json_object_set_int_member (object, "lines", n_lines);
 
-  g_task_return_pointer (task, g_steal_pointer (&object), (GDestroyNotify)json_object_unref);
+  viva_exam_tool_return (task, g_steal_pointer (&object));
 }
 
 static void
@@ -47,23 +50,10 @@ viva_read_student_code_tool_class_init (VivaReadStudentCodeToolClass *klass)
 {
   VivaExamToolClass *tool_class = VIVA_EXAM_TOOL_CLASS (klass);
 
-  tool_class->name = "readStudentCode";
+  tool_class->facts = &facts;
   tool_class->description =
     "Returns the student's current code, each line prefixed with its number. "
     "The code may have changed since you last read it.";
   tool_class->parameters = "{\"type\": \"object\", \"properties\": {}}";
-  tool_class->kind = VIVA_EXAM_TOOL_KIND_ORDINARY;
-  tool_class->invoke_async = viva_read_student_code_tool_invoke_async;
-  tool_class->invoke_finish = _viva_exam_tool_finish_object;
-}
-
-static void
-viva_read_student_code_tool_init (VivaReadStudentCodeTool *self)
-{
-}
-
-VivaExamTool *
-viva_read_student_code_tool_new (void)
-{
-  return g_object_new (VIVA_TYPE_READ_STUDENT_CODE_TOOL, NULL);
+  tool_class->invoke = viva_read_student_code_tool_invoke;
 }

@@ -1,19 +1,29 @@
 /* viva-run-python-tool.c
  *
+ * The tool that runs code in the student's interpreter, where earlier runs'
+ * globals persist.
+ *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
 #include "config.h"
 
+#include <glib/gi18n.h>
+
 #include "viva-exam-private.h"
-#include "viva-run-python-tool.h"
 
-struct _VivaRunPythonTool
-{
-  VivaExamTool parent_instance;
+VIVA_DEFINE_EXAM_TOOL (VivaRunPythonTool, viva_run_python_tool)
+
+static const VivaExamToolFacts facts = {
+  .name = "runPython",
+  .title = N_("Running your code"),
+  .icon_name = "media-playback-start-symbolic",
+  .running_text = N_("Running your code…"),
+  .done_text = N_("Ran your code"),
+  .done_several_text = N_("Ran code several times"),
+  .step = VIVA_EXAM_PROTOCOL_RUN,
+  .kind = VIVA_EXAM_TOOL_KIND_ORDINARY,
 };
-
-G_DEFINE_FINAL_TYPE (VivaRunPythonTool, viva_run_python_tool, VIVA_TYPE_EXAM_TOOL)
 
 static void
 run_cb (GObject      *object,
@@ -27,27 +37,21 @@ run_cb (GObject      *object,
   if (!(run = viva_runner_run_finish (VIVA_RUNNER (object), result, &error)))
     return g_task_return_error (task, g_steal_pointer (&error));
 
-  g_task_return_pointer (task, _viva_run_result_to_json (run), (GDestroyNotify)json_object_unref);
+  viva_exam_tool_return (task, _viva_run_result_to_json (run));
 }
 
 static void
-viva_run_python_tool_invoke_async (VivaExamTool        *tool,
-                                   VivaExamContext     *context,
-                                   JsonObject          *arguments,
-                                   GCancellable        *cancellable,
-                                   GAsyncReadyCallback  callback,
-                                   gpointer             user_data)
+viva_run_python_tool_invoke (VivaExamTool    *tool,
+                             VivaExamContext *context,
+                             JsonObject      *arguments,
+                             GTask           *task)
 {
-  g_autoptr(GTask) task = g_task_new (tool, cancellable, callback, user_data);
-
-  g_task_set_source_tag (task, viva_run_python_tool_invoke_async);
-
   viva_runner_run_async (viva_exam_context_get_runner (context),
                          json_object_get_string_member (arguments, "code"),
                          viva_exam_context_get_run_timeout (context),
-                         cancellable,
+                         g_task_get_cancellable (task),
                          run_cb,
-                         g_steal_pointer (&task));
+                         g_object_ref (task));
 }
 
 static void
@@ -55,7 +59,7 @@ viva_run_python_tool_class_init (VivaRunPythonToolClass *klass)
 {
   VivaExamToolClass *tool_class = VIVA_EXAM_TOOL_CLASS (klass);
 
-  tool_class->name = "runPython";
+  tool_class->facts = &facts;
   tool_class->description =
     "Runs Python code in the student's interpreter, where the globals of earlier runs persist "
     "(to run the student's program, pass its code). Returns the status (ok, error, timeout, "
@@ -65,18 +69,5 @@ viva_run_python_tool_class_init (VivaRunPythonToolClass *klass)
     " \"properties\": {\"code\": {\"type\": \"string\", \"minLength\": 1,"
     "                             \"description\": \"the Python code to run\"}},"
     " \"required\": [\"code\"]}";
-  tool_class->kind = VIVA_EXAM_TOOL_KIND_ORDINARY;
-  tool_class->invoke_async = viva_run_python_tool_invoke_async;
-  tool_class->invoke_finish = _viva_exam_tool_finish_object;
-}
-
-static void
-viva_run_python_tool_init (VivaRunPythonTool *self)
-{
-}
-
-VivaExamTool *
-viva_run_python_tool_new (void)
-{
-  return g_object_new (VIVA_TYPE_RUN_PYTHON_TOOL, NULL);
+  tool_class->invoke = viva_run_python_tool_invoke;
 }
