@@ -15,9 +15,9 @@
 static void tool_cb (GObject      *object,
                      GAsyncResult *result,
                      gpointer      user_data);
-static VivaExamTool *
-find_tool (VivaExaminer *self,
-           const char   *name)
+VivaExamTool *
+_viva_examiner_find_tool (VivaExaminer *self,
+                          const char   *name)
 {
   for (guint i = 0; i < self->tools->len; i++)
     {
@@ -28,6 +28,17 @@ find_tool (VivaExaminer *self,
     }
 
   return NULL;
+}
+
+/* Returns: (nullable): the facts of the examiner's tool called @name, which
+ * is what every decision about a recorded step reads */
+const VivaExamToolFacts *
+_viva_examiner_tool_facts (VivaExaminer *self,
+                           const char   *name)
+{
+  VivaExamTool *tool = _viva_examiner_find_tool (self, name);
+
+  return tool ? viva_exam_tool_get_facts (tool) : NULL;
 }
 
 static void
@@ -101,12 +112,24 @@ reject_call (VivaExaminer       *self,
   _viva_examiner_next_turn (self);
 }
 
+/* What the student reads of a call: its question or message. */
+static const char *
+shown_text (const VivaExamToolFacts *facts,
+            JsonObject              *arguments)
+{
+  if (facts->shown_argument == NULL)
+    return NULL;
+
+  return json_object_get_string_member_with_default (arguments, facts->shown_argument, NULL);
+}
+
 void
 _viva_examiner_start_call (VivaExaminer       *self,
                            const VivaToolCall *call,
                            const char         *redo_step)
 {
-  VivaExamTool *tool = find_tool (self, viva_tool_call_get_name (call));
+  VivaExamTool *tool = _viva_examiner_find_tool (self, viva_tool_call_get_name (call));
+  const VivaExamToolFacts *facts = tool ? viva_exam_tool_get_facts (tool) : NULL;
   g_autoptr(JsonObject) arguments = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *signature = NULL;
@@ -151,16 +174,16 @@ _viva_examiner_start_call (VivaExaminer       *self,
   _viva_examiner_emit (self, TOOL_STARTED, self->pending_step,
                        viva_exam_tool_get_name (tool), viva_tool_call_get_arguments (call));
 
-  switch (viva_exam_tool_get_kind (tool))
+  switch (facts->kind)
     {
     case VIVA_EXAM_TOOL_KIND_WAITS:
-      _viva_examiner_set_pending_question (self, json_object_get_string_member (arguments, "question"));
+      _viva_examiner_set_pending_question (self, shown_text (facts, arguments));
       _viva_examiner_set_state (self, VIVA_EXAMINER_STATE_WAITING_FOR_STUDENT);
       break;
 
     case VIVA_EXAM_TOOL_KIND_SPEAKS:
       _viva_examiner_set_state (self, VIVA_EXAMINER_STATE_RUNNING_TOOL);
-      _viva_examiner_emit (self, MESSAGE, json_object_get_string_member (arguments, "text"));
+      _viva_examiner_emit (self, MESSAGE, shown_text (facts, arguments));
       break;
 
     case VIVA_EXAM_TOOL_KIND_ORDINARY:
@@ -353,7 +376,7 @@ tool_cb (GObject      *object,
       json_object_set_object_member (trace_data, "result", json_object_ref (data));
       _viva_examiner_cap_output (content, self->limits.tool_output_limit);
 
-      if (g_str_equal (step->name, "injectTestCase"))
+      if (viva_exam_tool_get_facts (tool)->step == VIVA_EXAM_PROTOCOL_PROBE)
         step->probe = probe_from_result (step->id, arguments, data);
     }
   else
@@ -366,7 +389,8 @@ tool_cb (GObject      *object,
   g_ptr_array_add (self->steps, step);
   _viva_examiner_trace (self, "tool_result", trace_data);
 
-  if (!g_str_equal (step->name, "askStudent") || step->ok)
+  /* A question that got no answer may be asked again. */
+  if (kind != VIVA_EXAM_TOOL_KIND_WAITS || step->ok)
     {
       g_autofree char *signature = _viva_examiner_call_signature (step->name, arguments);
 

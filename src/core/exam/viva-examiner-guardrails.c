@@ -8,20 +8,35 @@
 #include "viva-examiner-private.h"
 
 /* The guardrails, as pure checks on the examiner's record: the protocol
- * table finishDefense needs, cited evidence, repeated calls, the cap on a
- * tool's output and the compaction of older turns. They decide; the
- * dispatcher and the turn loop act. */
+ * table the finishing tool needs, cited evidence, repeated calls, the cap
+ * on a tool's output and the compaction of older turns. They decide; the
+ * dispatcher and the turn loop act. Each reads a tool's place in the
+ * protocol from its facts, never from its name. */
 
-/* The protocol: what must have run before finishDefense, in order. */
-static const struct
-{
-  const char *tool;
-} required_steps[] = {
-  { "readStudentCode" },
-  { "runPython" },
-  { "injectTestCase" },
-  { "askStudent" },
+/* The protocol: the steps that must have run before the one that
+ * finishes, in order. */
+static const VivaExamProtocolStep required_steps[] = {
+  VIVA_EXAM_PROTOCOL_READ,
+  VIVA_EXAM_PROTOCOL_RUN,
+  VIVA_EXAM_PROTOCOL_PROBE,
+  VIVA_EXAM_PROTOCOL_ASK,
 };
+
+/* The name of the examiner's tool that holds @step, for the model. */
+static const char *
+step_tool_name (VivaExaminer         *self,
+                VivaExamProtocolStep  step)
+{
+  for (guint i = 0; i < self->tools->len; i++)
+    {
+      const VivaExamToolFacts *facts = viva_exam_tool_get_facts (g_ptr_array_index (self->tools, i));
+
+      if (facts->step == step)
+        return facts->name;
+    }
+
+  return NULL;
+}
 
 /* Long strings in a tool's data are cut in the middle, with a note of how
  * much was cut, so one flood of output cannot fill the model's context. */
@@ -140,26 +155,30 @@ _viva_examiner_check_protocol (VivaExaminer *self)
 {
   g_autoptr(GString) missing = g_string_new (NULL);
 
+  const char *finish = step_tool_name (self, VIVA_EXAM_PROTOCOL_FINISH);
+
   for (guint r = 0; r < G_N_ELEMENTS (required_steps); r++)
     {
-      gboolean done = FALSE;
+      const char *name = step_tool_name (self, required_steps[r]);
+      gboolean done = name == NULL;
 
       for (guint i = 0; i < self->steps->len && !done; i++)
         {
           VivaExamStep *step = g_ptr_array_index (self->steps, i);
+          const VivaExamToolFacts *facts = _viva_examiner_tool_facts (self, step->name);
 
-          done = step->ok && g_str_equal (step->name, required_steps[r].tool);
+          done = step->ok && facts != NULL && facts->step == required_steps[r];
         }
 
       if (!done)
-        g_string_append_printf (missing, "%s%s", missing->len ? ", " : "", required_steps[r].tool);
+        g_string_append_printf (missing, "%s%s", missing->len ? ", " : "", name);
     }
 
   if (missing->len == 0)
     return NULL;
 
-  return g_strdup_printf ("finishDefense refused: these required steps have not run yet: %s. "
-                          "Run them first, then call finishDefense again.", missing->str);
+  return g_strdup_printf ("%s refused: these required steps have not run yet: %s. "
+                          "Run them first, then call %s again.", finish, missing->str, finish);
 }
 
 char *
@@ -167,6 +186,7 @@ _viva_examiner_check_evidence (VivaExaminer *self,
                                JsonObject   *arguments)
 {
   JsonArray *evidence = json_object_get_array_member (arguments, "evidence");
+  const char *finish = step_tool_name (self, VIVA_EXAM_PROTOCOL_FINISH);
   g_autoptr(GString) probes = g_string_new (NULL);
   gboolean cites_probe = FALSE;
 
@@ -188,14 +208,14 @@ _viva_examiner_check_evidence (VivaExaminer *self,
           found = g_ptr_array_index (self->steps, i);
 
       if (found == NULL)
-        return g_strdup_printf ("finishDefense refused: evidence cites %s, which is not a step of "
-                                "this defense. Cite the step ids shown in the tool results.", id);
+        return g_strdup_printf ("%s refused: evidence cites %s, which is not a step of "
+                                "this defense. Cite the step ids shown in the tool results.", finish, id);
       cites_probe |= found->probe != NULL;
     }
 
   if (!cites_probe)
-    return g_strdup_printf ("finishDefense refused: the evidence must include at least one "
-                            "injectTestCase step (%s).", probes->str);
+    return g_strdup_printf ("%s refused: the evidence must include at least one "
+                            "%s step (%s).", finish, step_tool_name (self, VIVA_EXAM_PROTOCOL_PROBE), probes->str);
 
   return NULL;
 }

@@ -17,17 +17,14 @@
  * withheld passage is counted (viva_examiner_get_n_withheld(), the
  * verdict's `withheld`) and traced as `leak_withheld`, without its text. */
 
-/* Which argument of a tool reaches the student. */
+/* Which argument of a tool reaches the student, as the tool says. */
 static const char *
-shown_argument (const char *tool)
+shown_argument (VivaExaminer *self,
+                const char   *tool)
 {
-  if (g_strcmp0 (tool, "askStudent") == 0)
-    return "question";
-  if (g_strcmp0 (tool, "message") == 0)
-    return "text";
-  if (g_strcmp0 (tool, "finishDefense") == 0)
-    return "comment";
-  return NULL;
+  const VivaExamToolFacts *facts = _viva_examiner_tool_facts (self, tool);
+
+  return facts ? facts->shown_argument : NULL;
 }
 
 static VivaExamLeakGuard *
@@ -218,7 +215,7 @@ _viva_examiner_guard_reply (VivaExaminer  *self,
   for (guint i = 0; calls != NULL && i < calls->len; i++)
     {
       const VivaToolCall *call = g_ptr_array_index (calls, i);
-      const char *member = shown_argument (viva_tool_call_get_name (call));
+      const char *member = shown_argument (self, viva_tool_call_get_name (call));
       g_autoptr(JsonNode) node = member ? json_from_string (viva_tool_call_get_arguments (call), NULL) : NULL;
       g_autofree char *cleaned = NULL;
 

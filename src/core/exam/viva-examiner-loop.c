@@ -504,12 +504,14 @@ static JsonObject *
 last_finish (VivaExaminer *self)
 {
   VivaExamStep *step;
+  const VivaExamToolFacts *facts;
   g_autoptr(JsonNode) node = NULL;
 
   if (self->steps->len == 0 || self->verdict != NULL)
     return NULL;
   step = g_ptr_array_index (self->steps, self->steps->len - 1);
-  if (!step->ok || !g_str_equal (step->name, "finishDefense") ||
+  facts = _viva_examiner_tool_facts (self, step->name);
+  if (!step->ok || facts == NULL || facts->kind != VIVA_EXAM_TOOL_KIND_FINISHES ||
       !(node = json_from_string (step->arguments, NULL)) || !JSON_NODE_HOLDS_OBJECT (node))
     return NULL;
 

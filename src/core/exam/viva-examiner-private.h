@@ -175,6 +175,10 @@ VivaChatMessage *_viva_examiner_guard_reply     (VivaExaminer        *self,
                                                  JsonObject          *trace_json);
 
 /* Tool dispatch (viva-examiner-dispatch.c) */
+VivaExamTool *_viva_examiner_find_tool          (VivaExaminer       *self,
+                                                 const char         *name);
+const VivaExamToolFacts *_viva_examiner_tool_facts (VivaExaminer    *self,
+                                                    const char      *name);
 void          _viva_examiner_start_call         (VivaExaminer       *self,
                                                  const VivaToolCall *call,
                                                  const char         *redo_step);
