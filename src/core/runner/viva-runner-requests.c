@@ -11,11 +11,18 @@
  * queue (viva-runner.c), each _finish takes its answer back. */
 
 #define CHECK_TIMEOUT_MS 5000
+#define OR_DEFAULT(timeout_ms) ((timeout_ms) ? (timeout_ms) : VIVA_RUNNER_DEFAULT_TIMEOUT_MS)
 
-static Op *
-op_new (VivaRunner          *self,
+/* Every request: an Op of @kind whose task carries @source_tag, queued.
+ * Takes @extra. */
+static void
+submit (VivaRunner          *self,
         OpKind               kind,
         gpointer             source_tag,
+        const char          *code,
+        const char          *probe,
+        JsonObject          *extra,
+        guint                timeout_ms,
         GCancellable        *cancellable,
         GAsyncReadyCallback  callback,
         gpointer             user_data)
@@ -25,7 +32,35 @@ op_new (VivaRunner          *self,
   op->kind = kind;
   op->task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (op->task, source_tag);
-  return op;
+  op->code = g_strdup (code);
+  op->probe = g_strdup (probe);
+  op->extra = extra;
+  op->timeout_ms = timeout_ms;
+  _viva_runner_push (self, op, cancellable);
+}
+
+/* The answer to a request that runs code: a VivaRunResult. */
+static VivaRunResult *
+finish_result (VivaRunner    *self,
+               GAsyncResult  *result,
+               GError       **error)
+{
+  g_return_val_if_fail (VIVA_IS_RUNNER (self), NULL);
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+/* The answer to a request that runs none (start, reset). */
+static gboolean
+finish_done (VivaRunner    *self,
+             GAsyncResult  *result,
+             GError       **error)
+{
+  g_return_val_if_fail (VIVA_IS_RUNNER (self), FALSE);
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
 }
 
 /**
@@ -43,8 +78,8 @@ viva_runner_start_async (VivaRunner          *self,
   g_return_if_fail (VIVA_IS_RUNNER (self));
   g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
 
-  _viva_runner_push (self, op_new (self, OP_START, viva_runner_start_async, cancellable, callback, user_data),
-                    cancellable);
+  submit (self, OP_START, viva_runner_start_async, NULL, NULL, NULL, 0,
+          cancellable, callback, user_data);
 }
 
 gboolean
@@ -52,10 +87,7 @@ viva_runner_start_finish (VivaRunner    *self,
                           GAsyncResult  *result,
                           GError       **error)
 {
-  g_return_val_if_fail (VIVA_IS_RUNNER (self), FALSE);
-  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
-
-  return g_task_propagate_boolean (G_TASK (result), error);
+  return finish_done (self, result, error);
 }
 
 /**
@@ -77,16 +109,12 @@ viva_runner_run_async (VivaRunner          *self,
                        GAsyncReadyCallback  callback,
                        gpointer             user_data)
 {
-  Op *op;
-
   g_return_if_fail (VIVA_IS_RUNNER (self));
   g_return_if_fail (code != NULL);
   g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
 
-  op = op_new (self, OP_RUN, viva_runner_run_async, cancellable, callback, user_data);
-  op->code = g_strdup (code);
-  op->timeout_ms = timeout_ms ? timeout_ms : VIVA_RUNNER_DEFAULT_TIMEOUT_MS;
-  _viva_runner_push (self, op, cancellable);
+  submit (self, OP_RUN, viva_runner_run_async, code, NULL, NULL, OR_DEFAULT (timeout_ms),
+          cancellable, callback, user_data);
 }
 
 /**
@@ -100,10 +128,7 @@ viva_runner_run_finish (VivaRunner    *self,
                         GAsyncResult  *result,
                         GError       **error)
 {
-  g_return_val_if_fail (VIVA_IS_RUNNER (self), NULL);
-  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
-
-  return g_task_propagate_pointer (G_TASK (result), error);
+  return finish_result (self, result, error);
 }
 
 /**
@@ -123,18 +148,13 @@ viva_runner_inject_async (VivaRunner          *self,
                           GAsyncReadyCallback  callback,
                           gpointer             user_data)
 {
-  Op *op;
-
   g_return_if_fail (VIVA_IS_RUNNER (self));
   g_return_if_fail (code != NULL);
   g_return_if_fail (probe != NULL);
   g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
 
-  op = op_new (self, OP_INJECT, viva_runner_inject_async, cancellable, callback, user_data);
-  op->code = g_strdup (code);
-  op->probe = g_strdup (probe);
-  op->timeout_ms = timeout_ms ? timeout_ms : VIVA_RUNNER_DEFAULT_TIMEOUT_MS;
-  _viva_runner_push (self, op, cancellable);
+  submit (self, OP_INJECT, viva_runner_inject_async, code, probe, NULL, OR_DEFAULT (timeout_ms),
+          cancellable, callback, user_data);
 }
 
 /**
@@ -147,10 +167,7 @@ viva_runner_inject_finish (VivaRunner    *self,
                            GAsyncResult  *result,
                            GError       **error)
 {
-  g_return_val_if_fail (VIVA_IS_RUNNER (self), NULL);
-  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
-
-  return g_task_propagate_pointer (G_TASK (result), error);
+  return finish_result (self, result, error);
 }
 
 /**
@@ -165,16 +182,12 @@ viva_runner_check_async (VivaRunner          *self,
                          GAsyncReadyCallback  callback,
                          gpointer             user_data)
 {
-  Op *op;
-
   g_return_if_fail (VIVA_IS_RUNNER (self));
   g_return_if_fail (code != NULL);
   g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
 
-  op = op_new (self, OP_CHECK, viva_runner_check_async, cancellable, callback, user_data);
-  op->code = g_strdup (code);
-  op->timeout_ms = CHECK_TIMEOUT_MS;
-  _viva_runner_push (self, op, cancellable);
+  submit (self, OP_CHECK, viva_runner_check_async, code, NULL, NULL, CHECK_TIMEOUT_MS,
+          cancellable, callback, user_data);
 }
 
 /**
@@ -188,10 +201,7 @@ viva_runner_check_finish (VivaRunner    *self,
                           GAsyncResult  *result,
                           GError       **error)
 {
-  g_return_val_if_fail (VIVA_IS_RUNNER (self), NULL);
-  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
-
-  return g_task_propagate_pointer (G_TASK (result), error);
+  return finish_result (self, result, error);
 }
 
 /**
@@ -211,10 +221,8 @@ viva_runner_reset_async (VivaRunner          *self,
   g_return_if_fail (VIVA_IS_RUNNER (self));
   g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
 
-  _viva_runner_push (self,
-                    op_new (self, new_process ? OP_RESTART : OP_RESET, viva_runner_reset_async,
-                            cancellable, callback, user_data),
-                    cancellable);
+  submit (self, new_process ? OP_RESTART : OP_RESET, viva_runner_reset_async, NULL, NULL, NULL, 0,
+          cancellable, callback, user_data);
 }
 
 gboolean
@@ -222,10 +230,7 @@ viva_runner_reset_finish (VivaRunner    *self,
                           GAsyncResult  *result,
                           GError       **error)
 {
-  g_return_val_if_fail (VIVA_IS_RUNNER (self), FALSE);
-  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
-
-  return g_task_propagate_boolean (G_TASK (result), error);
+  return finish_done (self, result, error);
 }
 
 
@@ -251,19 +256,17 @@ _viva_runner_call_async (VivaRunner          *self,
                          GAsyncReadyCallback  callback,
                          gpointer             user_data)
 {
-  Op *op;
+  g_autoptr(JsonObject) extra = NULL;
 
   g_return_if_fail (VIVA_IS_RUNNER (self));
   g_return_if_fail (code != NULL);
   g_return_if_fail (call != NULL);
 
-  op = op_new (self, OP_CALL, _viva_runner_call_async, cancellable, callback, user_data);
-  op->code = g_strdup (code);
-  op->extra = json_object_new ();
-  json_object_set_string_member (op->extra, "setup", setup ? setup : "");
-  json_object_set_string_member (op->extra, "call", call);
-  op->timeout_ms = timeout_ms ? timeout_ms : VIVA_RUNNER_DEFAULT_TIMEOUT_MS;
-  _viva_runner_push (self, op, cancellable);
+  extra = json_object_new ();
+  json_object_set_string_member (extra, "setup", setup ? setup : "");
+  json_object_set_string_member (extra, "call", call);
+  submit (self, OP_CALL, _viva_runner_call_async, code, NULL, g_steal_pointer (&extra), OR_DEFAULT (timeout_ms),
+          cancellable, callback, user_data);
 }
 
 VivaRunResult *
@@ -271,10 +274,7 @@ _viva_runner_call_finish (VivaRunner    *self,
                           GAsyncResult  *result,
                           GError       **error)
 {
-  g_return_val_if_fail (VIVA_IS_RUNNER (self), NULL);
-  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
-
-  return g_task_propagate_pointer (G_TASK (result), error);
+  return finish_result (self, result, error);
 }
 
 /**
@@ -299,25 +299,22 @@ _viva_runner_judge_async (VivaRunner          *self,
                           GAsyncReadyCallback  callback,
                           gpointer             user_data)
 {
-  Op *op;
+  g_autoptr(JsonObject) extra = NULL;
 
   g_return_if_fail (VIVA_IS_RUNNER (self));
   g_return_if_fail (result_value != NULL);
   g_return_if_fail (!compare || expected_value != NULL);
 
-  op = op_new (self, OP_JUDGE, _viva_runner_judge_async, cancellable, callback, user_data);
-  op->code = g_strdup (setup ? setup : "");
-  op->probe = g_strdup (check ? check : "");
-  op->extra = json_object_new ();
-  json_object_set_string_member (op->extra, "setup", setup ? setup : "");
-  json_object_set_string_member (op->extra, "check", check ? check : "");
-  json_object_set_string_member (op->extra, "result", result_value);
+  extra = json_object_new ();
+  json_object_set_string_member (extra, "setup", setup ? setup : "");
+  json_object_set_string_member (extra, "check", check ? check : "");
+  json_object_set_string_member (extra, "result", result_value);
   if (expected_value != NULL)
-    json_object_set_string_member (op->extra, "expected", expected_value);
-  json_object_set_boolean_member (op->extra, "compare", compare);
-  json_object_set_double_member (op->extra, "tolerance", tolerance);
-  op->timeout_ms = timeout_ms ? timeout_ms : VIVA_RUNNER_DEFAULT_TIMEOUT_MS;
-  _viva_runner_push (self, op, cancellable);
+    json_object_set_string_member (extra, "expected", expected_value);
+  json_object_set_boolean_member (extra, "compare", compare);
+  json_object_set_double_member (extra, "tolerance", tolerance);
+  submit (self, OP_JUDGE, _viva_runner_judge_async, setup ? setup : "", check ? check : "",
+          g_steal_pointer (&extra), OR_DEFAULT (timeout_ms), cancellable, callback, user_data);
 }
 
 VivaRunResult *
@@ -325,8 +322,5 @@ _viva_runner_judge_finish (VivaRunner    *self,
                            GAsyncResult  *result,
                            GError       **error)
 {
-  g_return_val_if_fail (VIVA_IS_RUNNER (self), NULL);
-  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
-
-  return g_task_propagate_pointer (G_TASK (result), error);
+  return finish_result (self, result, error);
 }
