@@ -7,14 +7,9 @@
 
 #include <glib/gi18n.h>
 #include <json-glib/json-glib.h>
-#include <string.h>
 
 #include "viva-run-result-private.h"
-#include "viva-runner-private.h"
-#include "viva-runner-op-private.h"
-#include "viva-settings.h"
-#include "viva-worker-frame-private.h"
-#include "viva-worker-process-private.h"
+#include "viva-runner-queue-private.h"
 
 /* The app's side of viva-python-worker.
  *
@@ -24,51 +19,12 @@
  * worker interrupts a run itself at its deadline, and if the code does not
  * stop (stuck in C) the runner kills the worker GRACE_MS later. A worker
  * that dies is reported on the request it was running and replaced on the
- * next request. The process and its channel are viva-worker-process.c's;
- * this file is the queue and the public API. Everything here runs on the
- * main thread, asynchronously. */
+ * next request. The process and its channel are viva-worker-process.c's,
+ * what it says and how its death is told viva-runner-worker.c's; this file
+ * is the queue and the class. Everything here runs on the main thread,
+ * asynchronously. */
 
 #define GRACE_MS         1000
-#define OUTPUT_SLACK     65536
-#define MAX_IMAGES       50      /* per run, as the worker's own cap */
-
-
-struct _VivaRunner
-{
-  GObject            parent_instance;
-  VivaRunnerLaunch  *launch;
-  VivaWorkerProcess *worker;
-  GQueue             queue;
-  Op                *current;
-  gint64             next_id;
-  char              *python_version;
-  char              *sandbox_message;
-  VivaRunnerSandbox  sandbox;
-  gboolean           bwrap_failed;  /* the last start: the next one may go without, once */
-  gboolean           warned;
-  guint64            idle_output;   /* bytes received while no request ran */
-  gboolean           busy;
-  guint64            memory_limit;
-  guint              output_limit;
-};
-
-enum {
-  PROP_0,
-  PROP_BUSY,
-  PROP_PYTHON_VERSION,
-  PROP_SANDBOX,
-  PROP_SANDBOX_MESSAGE,
-  PROP_MEMORY_LIMIT,
-  PROP_OUTPUT_LIMIT,
-  N_PROPS
-};
-
-enum {
-  STDOUT,
-  STDERR,
-  IMAGE,
-  N_SIGNALS
-};
 
 G_DEFINE_ENUM_TYPE (VivaRunnerSandbox, viva_runner_sandbox,
   G_DEFINE_ENUM_VALUE (VIVA_RUNNER_SANDBOX_NONE, "none"),
@@ -77,12 +33,8 @@ G_DEFINE_ENUM_TYPE (VivaRunnerSandbox, viva_runner_sandbox,
 
 G_DEFINE_FINAL_TYPE (VivaRunner, viva_runner, G_TYPE_OBJECT)
 
-static GParamSpec *properties[N_PROPS];
-static guint signals[N_SIGNALS];
-
-static void viva_runner_next        (VivaRunner *self);
-static void viva_runner_worker_died (VivaWorkerProcess *worker,
-                                     gpointer           user_data);
+GParamSpec *_viva_runner_properties[N_PROPS];
+guint _viva_runner_signals[N_SIGNALS];
 
 /* Ops */
 
@@ -125,7 +77,7 @@ viva_runner_update_busy (VivaRunner *self)
     return;
 
   self->busy = busy;
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
+  g_object_notify_by_pspec (G_OBJECT (self), _viva_runner_properties[PROP_BUSY]);
 }
 
 /* Gives @op's caller @result (or an error), then forgets @op. */
@@ -151,8 +103,8 @@ op_complete (Op            *op,
     g_task_return_boolean (task, TRUE);
 }
 
-static void
-viva_runner_complete_current (VivaRunner    *self,
+void
+_viva_runner_complete_current (VivaRunner    *self,
                               VivaRunResult *result)
 {
   Op *op = g_steal_pointer (&self->current);
@@ -173,7 +125,7 @@ viva_runner_complete_current (VivaRunner    *self,
   /* The caller may start the next run from its callback: the runner is
    * consistent before it is called. */
   op_complete (op, result, NULL);
-  viva_runner_next (self);
+  _viva_runner_next (self);
 }
 
 static void
@@ -278,240 +230,12 @@ _viva_runner_push (VivaRunner   *self,
     }
 
   g_queue_push_tail (&self->queue, op);
-  viva_runner_next (self);
+  _viva_runner_next (self);
   viva_runner_update_busy (self);
 }
 
-/* Output */
-
-static void viva_runner_truncated (VivaRunner *self);
-
-static void
-viva_runner_take_output (VivaRunner *self,
-                         int         stream,
-                         const char *text,
-                         gsize       length)
-{
-  Op *op = self->current;
-
-  /* Between requests (a thread of the program still printing) the same
-   * cap holds, on what arrives until the next request. */
-  if (op == NULL)
-    {
-      if (self->idle_output + length > (guint64) self->output_limit + OUTPUT_SLACK)
-        return;
-      self->idle_output += length;
-    }
-  else
-    {
-      /* The worker caps what the program prints; this is the backstop for
-       * what would get past it, so the app's memory stays bounded. */
-      if (op->truncated)
-        return;
-      if (op->stdout_text->len + op->stderr_text->len + length > (gsize) self->output_limit + OUTPUT_SLACK)
-        {
-          viva_runner_truncated (self);
-          return;
-        }
-      g_string_append_len (stream == 1 ? op->stdout_text : op->stderr_text, text, length);
-    }
-
-  g_signal_emit (self, signals[stream == 1 ? STDOUT : STDERR], 0, text);
-}
-
-static void
-viva_runner_truncated (VivaRunner *self)
-{
-  g_autofree char *size = g_format_size (self->output_limit);
-  g_autofree char *notice = NULL;
-
-  if (self->current == NULL || self->current->truncated)
-    return;
-
-  notice = g_strdup_printf (_("\n[Output truncated: the program printed more than %s. The rest was dropped; the program went on running.]\n"),
-                            size);
-  g_string_append (self->current->stderr_text, notice);
-  self->current->truncated = TRUE;
-  g_signal_emit (self, signals[STDERR], 0, notice);
-}
-
-/* The runner's own notice in the console and in the result's stderr. */
-static void
-viva_runner_notice (VivaRunner *self,
-                    const char *sentence)
-{
-  g_autofree char *notice = g_strdup_printf ("\n[%s]\n", sentence);
-
-  if (self->current != NULL)
-    g_string_append (self->current->stderr_text, notice);
-  g_signal_emit (self, signals[STDERR], 0, notice);
-}
-
-static void
-viva_runner_take_image (VivaRunner *self,
-                        const char *data)
-{
-  g_autoptr(GBytes) png = NULL;
-  g_autofree char *why = NULL;
-
-  if (self->current == NULL || self->current->images->len >= MAX_IMAGES)
-    return; /* the worker sends none between requests, nor more than this */
-
-  /* Checked before anything decodes it: a small file can claim a huge
-   * picture, and only PNG reaches gdk-pixbuf. */
-  if (!(png = _viva_worker_image_check (data, &why)))
-    {
-      viva_runner_notice (self, why);
-      return;
-    }
-
-  g_ptr_array_add (self->current->images, g_bytes_ref (png));
-  g_signal_emit (self, signals[IMAGE], 0, png);
-}
-
-/* Events from the worker */
-
-static void viva_runner_fail_all (VivaRunner *self,
-                                  GError     *error);
-
-static void
-viva_runner_handle_event (VivaWorkerProcess *worker,
-                          JsonObject        *event,
-                          gpointer           user_data)
-{
-  VivaRunner *self = user_data;
-  const char *name;
-  gint64 id;
-
-  g_assert (self->worker == worker);
-
-  name = json_object_get_string_member_with_default (event, "event", "");
-  id = json_object_get_int_member_with_default (event, "id", 0);
-
-  if (g_str_equal (name, "ready"))
-    {
-      const char *version = json_object_get_string_member_with_default (event, "python", NULL);
-      VivaRunnerSandbox sandbox = _viva_worker_process_get_sandbox (worker);
-
-      if (g_strcmp0 (self->python_version, version) != 0)
-        {
-          g_free (self->python_version);
-          self->python_version = g_strdup (version);
-          g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PYTHON_VERSION]);
-        }
-      if (self->sandbox != sandbox)
-        {
-          self->sandbox = sandbox;
-          g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SANDBOX]);
-        }
-      if (sandbox != VIVA_RUNNER_SANDBOX_NONE && self->sandbox_message != NULL)
-        {
-          /* Sandboxed again: the warning goes. */
-          g_clear_pointer (&self->sandbox_message, g_free);
-          self->warned = FALSE;
-          g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SANDBOX_MESSAGE]);
-        }
-      viva_runner_next (self);
-    }
-  else if (g_str_equal (name, "stdout") || g_str_equal (name, "stderr"))
-    {
-      const char *text = json_object_get_string_member_with_default (event, "text", "");
-
-      viva_runner_take_output (self, name[3] == 'o' ? 1 : 2, text, strlen (text));
-    }
-  else if (g_str_equal (name, "image"))
-    viva_runner_take_image (self, json_object_get_string_member_with_default (event, "data", ""));
-  else if (g_str_equal (name, "truncated"))
-    viva_runner_truncated (self);
-  else if (g_str_equal (name, "result") && self->current != NULL && self->current->id == id)
-    {
-      Op *op = self->current;
-
-      if (op->kind == OP_RESET)
-        viva_runner_complete_current (self, NULL);
-      else
-        viva_runner_complete_current (self, _viva_run_result_new_from_event (event, op->timeout_ms));
-    }
-}
-
-static void
-viva_runner_worker_output (VivaWorkerProcess *worker,
-                           int                fd,
-                           const char        *text,
-                           gpointer           user_data)
-{
-  VivaRunner *self = user_data;
-
-  g_assert (self->worker == worker);
-  viva_runner_take_output (self, fd, text, strlen (text));
-}
-
-static void
-viva_runner_discard_worker (VivaRunner *self)
-{
-  _viva_worker_process_discard (g_steal_pointer (&self->worker));
-}
-
-static void
-viva_runner_start_failed (VivaWorkerProcess *worker,
-                          const GError      *error,
-                          gpointer           user_data)
-{
-  VivaRunner *self = user_data;
-
-  /* The worker discarded itself: it is only forgotten here. */
-  g_assert (self->worker == worker);
-  self->worker = NULL;
-  viva_runner_fail_all (self, (GError *) error);
-}
-
-static const VivaWorkerProcessCallbacks worker_callbacks = {
-  .event = viva_runner_handle_event,
-  .output = viva_runner_worker_output,
-  .died = viva_runner_worker_died,
-  .start_failed = viva_runner_start_failed,
-};
-
-static gboolean
-viva_runner_spawn (VivaRunner  *self,
-                   GError     **error)
-{
-  VivaRunnerSandbox sandbox;
-
-  g_assert (self->worker == NULL);
-
-  if (self->launch == NULL && !(self->launch = _viva_runner_launch_new (error)))
-    return FALSE;
-
-  /* Every start tries the sandbox; going without it takes the
-   * run-without-sandbox setting, and counts for that one start. */
-  sandbox = self->launch->sandbox;
-  if (sandbox == VIVA_RUNNER_SANDBOX_BUBBLEWRAP && self->bwrap_failed)
-    sandbox = VIVA_RUNNER_SANDBOX_NONE;
-  self->bwrap_failed = FALSE;
-
-  if (sandbox == VIVA_RUNNER_SANDBOX_NONE && self->launch->bwrap_missing &&
-      !viva_settings_get_run_without_sandbox (viva_settings_get_default ()))
-    {
-      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
-                           _("Code cannot run: bubblewrap, the sandbox Viva runs code in, is not installed. Install the “bubblewrap” package, or turn on the run-without-sandbox setting to run code unprotected."));
-      return FALSE;
-    }
-
-  if (sandbox == VIVA_RUNNER_SANDBOX_NONE && self->sandbox_message == NULL)
-    {
-      self->sandbox_message = _viva_runner_launch_why_unsandboxed (self->launch);
-      g_message ("%s", self->sandbox_message);
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SANDBOX_MESSAGE]);
-    }
-
-  self->worker = _viva_worker_process_spawn (self->launch, sandbox, self->memory_limit,
-                                             &worker_callbacks, self, error);
-  return self->worker != NULL;
-}
-
-static void
-viva_runner_fail_all (VivaRunner *self,
+void
+_viva_runner_fail_all (VivaRunner *self,
                       GError     *error)
 {
   Op *op;
@@ -521,99 +245,9 @@ viva_runner_fail_all (VivaRunner *self,
   viva_runner_update_busy (self);
 }
 
-static void
-viva_runner_worker_died (VivaWorkerProcess *worker,
-                         gpointer           user_data)
-{
-  VivaRunner *self = user_data;
-  GSubprocess *process = _viva_worker_process_get_subprocess (worker);
-  gboolean never_ready = !_viva_worker_process_get_ready (worker);
-  gboolean bwrap = _viva_worker_process_get_sandbox (worker) == VIVA_RUNNER_SANDBOX_BUBBLEWRAP;
-  gboolean setup_failed = g_subprocess_get_if_exited (process) &&
-                          g_subprocess_get_exit_status (process) == 1;
-  gboolean killed = _viva_worker_process_get_killed (worker);
-  g_autofree char *why = g_strstrip (g_strdup (_viva_worker_process_get_early_stderr (worker)));
-
-  g_assert (self->worker == worker);
-
-  _viva_worker_process_ref (worker);
-  viva_runner_discard_worker (self);
-
-  if (never_ready && bwrap && setup_failed && !killed)
-    {
-      /* Bubblewrap could not set up its namespaces (Ubuntu's AppArmor
-       * forbids them, for one): the code does not run, unless the
-       * setting allows this one start without it. */
-      g_autofree char *first = g_strdup (why);
-      char *newline = strchr (first, '\n');
-
-      if (newline != NULL)
-        *newline = '\0';
-      if (!viva_settings_get_run_without_sandbox (viva_settings_get_default ()))
-        {
-          g_autoptr(GError) error = NULL;
-
-          error = g_error_new (G_IO_ERROR, G_IO_ERROR_PERMISSION_DENIED,
-                               _("The sandbox could not start (%s), so the code did not run. Ask for bubblewrap to be allowed on this computer, or turn on the run-without-sandbox setting to run code unprotected."),
-                               first[0] ? first : _("bubblewrap failed"));
-          viva_runner_fail_all (self, error);
-          _viva_worker_process_unref (worker);
-          return;
-        }
-      self->bwrap_failed = TRUE;
-      g_free (self->sandbox_message);
-      self->sandbox_message = g_strdup_printf (_("The sandbox could not start (%s), so code runs without it: it can read and change your files and use the network."),
-                                               first[0] ? first : _("bubblewrap failed"));
-      g_message ("%s", self->sandbox_message);
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SANDBOX_MESSAGE]);
-      _viva_worker_process_unref (worker);
-      viva_runner_next (self);
-      return;
-    }
-
-  if (never_ready)
-    {
-      g_autoptr(GError) error = NULL;
-
-      error = g_error_new (G_IO_ERROR, G_IO_ERROR_FAILED,
-                           _("Python could not start: %s"),
-                           why[0] ? why : _("the worker ended without a word"));
-      viva_runner_fail_all (self, error);
-      _viva_worker_process_unref (worker);
-      return;
-    }
-
-  g_debug ("runner: worker died%s", killed ? " (killed)" : "");
-
-  if (self->current != NULL)
-    {
-      if (self->current->kind == OP_RESET)
-        viva_runner_complete_current (self, NULL);
-      else
-        {
-          VivaRunResult *result = _viva_run_result_new_for_death (process,
-                                                                  _viva_worker_process_get_sandbox (worker),
-                                                                  killed,
-                                                                  self->current->started_us);
-          const char *violation = _viva_worker_process_get_violation (worker);
-
-          /* Killed for what it sent: that is the reason to show. */
-          if (violation != NULL)
-            {
-              g_free (result->summary);
-              result->summary = g_strdup (violation);
-            }
-          viva_runner_complete_current (self, result);
-        }
-    }
-
-  _viva_worker_process_unref (worker);
-  viva_runner_next (self);
-}
-
 /* Sends the next request when the worker is free, starting one if needed. */
-static void
-viva_runner_next (VivaRunner *self)
+void
+_viva_runner_next (VivaRunner *self)
 {
   while (self->current == NULL && !g_queue_is_empty (&self->queue))
     {
@@ -624,9 +258,9 @@ viva_runner_next (VivaRunner *self)
         {
           g_autoptr(GError) error = NULL;
 
-          if (!viva_runner_spawn (self, &error))
+          if (!_viva_runner_spawn (self, &error))
             {
-              viva_runner_fail_all (self, error);
+              _viva_runner_fail_all (self, error);
               return;
             }
         }
@@ -645,7 +279,7 @@ viva_runner_next (VivaRunner *self)
       if (op->kind == OP_RESTART)
         {
           /* A new process, and the caller hears back once it is ready. */
-          viva_runner_discard_worker (self);
+          _viva_runner_discard_worker (self);
           op->kind = OP_START;
           g_queue_push_head (&self->queue, op);
           continue;
@@ -656,7 +290,7 @@ viva_runner_next (VivaRunner *self)
           g_autofree char *notice = g_strdup_printf ("%s\n", self->sandbox_message);
 
           self->warned = TRUE;
-          g_signal_emit (self, signals[STDERR], 0, notice);
+          g_signal_emit (self, _viva_runner_signals[STDERR], 0, notice);
         }
 
       self->current = op;
@@ -797,7 +431,7 @@ viva_runner_set_memory_limit (VivaRunner *self,
     return;
 
   self->memory_limit = bytes;
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MEMORY_LIMIT]);
+  g_object_notify_by_pspec (G_OBJECT (self), _viva_runner_properties[PROP_MEMORY_LIMIT]);
 }
 
 guint
@@ -822,7 +456,7 @@ viva_runner_set_output_limit (VivaRunner *self,
     return;
 
   self->output_limit = bytes;
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_OUTPUT_LIMIT]);
+  g_object_notify_by_pspec (G_OBJECT (self), _viva_runner_properties[PROP_OUTPUT_LIMIT]);
 }
 
 /**
@@ -851,10 +485,10 @@ viva_runner_dispose (GObject *object)
   g_autoptr(GError) error = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CLOSED, _("The runner was closed."));
 
   if (self->worker != NULL)
-    viva_runner_discard_worker (self);
+    _viva_runner_discard_worker (self);
   if (self->current != NULL)
     op_complete (g_steal_pointer (&self->current), NULL, g_error_copy (error));
-  viva_runner_fail_all (self, error);
+  _viva_runner_fail_all (self, error);
 
   G_OBJECT_CLASS (viva_runner_parent_class)->dispose (object);
 }
@@ -949,15 +583,15 @@ viva_runner_class_init (VivaRunnerClass *klass)
    * Whether a request (run, inject, check, reset) is running or waiting:
    * the Run button shows Stop. Starting the worker alone is not busy.
    */
-  properties[PROP_BUSY] =
+  _viva_runner_properties[PROP_BUSY] =
     g_param_spec_boolean ("busy", NULL, NULL, FALSE,
                           G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
 
-  properties[PROP_PYTHON_VERSION] =
+  _viva_runner_properties[PROP_PYTHON_VERSION] =
     g_param_spec_string ("python-version", NULL, NULL, NULL,
                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
 
-  properties[PROP_SANDBOX] =
+  _viva_runner_properties[PROP_SANDBOX] =
     g_param_spec_enum ("sandbox", NULL, NULL,
                        VIVA_TYPE_RUNNER_SANDBOX, VIVA_RUNNER_SANDBOX_NONE,
                        G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
@@ -967,21 +601,21 @@ viva_runner_class_init (VivaRunnerClass *klass)
    *
    * Set when code runs without a sandbox, saying why: bind it to a banner.
    */
-  properties[PROP_SANDBOX_MESSAGE] =
+  _viva_runner_properties[PROP_SANDBOX_MESSAGE] =
     g_param_spec_string ("sandbox-message", NULL, NULL, NULL,
                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
 
-  properties[PROP_MEMORY_LIMIT] =
+  _viva_runner_properties[PROP_MEMORY_LIMIT] =
     g_param_spec_uint64 ("memory-limit", NULL, NULL,
                          0, G_MAXUINT64, VIVA_RUNNER_DEFAULT_MEMORY_LIMIT,
                          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
 
-  properties[PROP_OUTPUT_LIMIT] =
+  _viva_runner_properties[PROP_OUTPUT_LIMIT] =
     g_param_spec_uint ("output-limit", NULL, NULL,
                        1, G_MAXUINT, VIVA_RUNNER_DEFAULT_OUTPUT_LIMIT,
                        G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
 
-  g_object_class_install_properties (object_class, N_PROPS, properties);
+  g_object_class_install_properties (object_class, N_PROPS, _viva_runner_properties);
 
   /**
    * VivaRunner::stdout:
@@ -990,7 +624,7 @@ viva_runner_class_init (VivaRunnerClass *klass)
    * Emitted as the code writes to standard output, a few times a second at
    * most per flood.
    */
-  signals[STDOUT] =
+  _viva_runner_signals[STDOUT] =
     g_signal_new ("stdout", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
 
@@ -999,7 +633,7 @@ viva_runner_class_init (VivaRunnerClass *klass)
    * @text: a chunk of standard error, or a notice from the runner (output
    *   truncated, no sandbox)
    */
-  signals[STDERR] =
+  _viva_runner_signals[STDERR] =
     g_signal_new ("stderr", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
 
@@ -1007,7 +641,7 @@ viva_runner_class_init (VivaRunnerClass *klass)
    * VivaRunner::image:
    * @png: a matplotlib figure as PNG data
    */
-  signals[IMAGE] =
+  _viva_runner_signals[IMAGE] =
     g_signal_new ("image", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_BYTES);
 }
