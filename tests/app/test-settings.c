@@ -6,14 +6,7 @@
 #include "config.h"
 
 #include "viva-settings.h"
-
-static void
-count_notify (GObject    *object,
-              GParamSpec *pspec,
-              guint      *count)
-{
-  (*count)++;
-}
+#include "viva-test-util.h"
 
 static void
 test_create_destroy (void)
@@ -47,7 +40,7 @@ test_notify_once_per_change (void)
   g_autoptr(VivaSettings) settings = viva_settings_new ();
   guint count = 0;
 
-  g_signal_connect (settings, "notify::base-url", G_CALLBACK (count_notify), &count);
+  g_signal_connect (settings, "notify::base-url", G_CALLBACK (viva_test_count_notify), &count);
 
   viva_settings_set_base_url (settings, "http://lab-server:8000/v1");
   g_assert_cmpuint (count, ==, 1);
@@ -65,7 +58,7 @@ test_shared_through_gsettings (void)
   g_autoptr(VivaSettings) b = viva_settings_new ();
   guint count = 0;
 
-  g_signal_connect (b, "notify::model", G_CALLBACK (count_notify), &count);
+  g_signal_connect (b, "notify::model", G_CALLBACK (viva_test_count_notify), &count);
 
   /* Two objects over one backend: a change made through one reaches the
    * other, as a change in Preferences reaches the examiner. */

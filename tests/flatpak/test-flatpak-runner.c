@@ -20,6 +20,7 @@
 #include "viva-run-result.h"
 #include "viva-runner-private.h"
 #include "viva-runner.h"
+#include "viva-test-runner.h"
 #include "viva-test-util.h"
 
 #define MEMORY_LIMIT (G_GUINT64_CONSTANT (768) << 20)
@@ -134,14 +135,6 @@ run (Fixture    *fixture,
   return run_result;
 }
 
-static void
-assert_ok (VivaRunResult *result)
-{
-  if (viva_run_result_get_status (result) != VIVA_RUN_STATUS_OK)
-    g_error ("expected ok, got %s: %s\n%s", viva_run_status_to_string (viva_run_result_get_status (result)),
-             viva_run_result_get_summary (result), viva_run_result_get_traceback (result));
-}
-
 static char *
 read_file (const char *path)
 {
@@ -196,7 +189,7 @@ test_spawn (Fixture       *fixture,
                 "print(resource.getrlimit(resource.RLIMIT_AS)[0])\n"
                 "print(resource.getrlimit(resource.RLIMIT_FSIZE)[0])\n"
                 "print(os.environ['HOME'], os.getcwd())\n", 0);
-  assert_ok (result);
+  viva_test_assert_run_ok (result);
 
   g_assert_cmpint (viva_runner_get_sandbox (fixture->runner), ==, VIVA_RUNNER_SANDBOX_FLATPAK);
   g_assert_null (viva_runner_get_sandbox_message (fixture->runner));
@@ -249,7 +242,7 @@ test_hard_kill (Fixture       *fixture,
   GPid pid;
   gint64 deadline;
 
-  assert_ok (first);
+  viva_test_assert_run_ok (first);
   pid_text = read_file (pid_path);
   g_assert_nonnull (pid_text);
   pid = atoi (pid_text);
@@ -269,7 +262,7 @@ test_hard_kill (Fixture       *fixture,
     }
 
   after = run (fixture, "print(6 * 7)", 0);
-  assert_ok (after);
+  viva_test_assert_run_ok (after);
   g_assert_cmpstr (viva_run_result_get_stdout (after), ==, "42\n");
 }
 
@@ -283,7 +276,7 @@ test_build_fallback (Fixture       *fixture,
   g_autoptr(VivaRunResult) result = run (fixture, "print('runs')", 0);
   const char *message;
 
-  assert_ok (result);
+  viva_test_assert_run_ok (result);
   g_assert_cmpstr (viva_run_result_get_stdout (result), ==, "runs\n");
   g_assert_cmpint (viva_runner_get_sandbox (fixture->runner), ==, VIVA_RUNNER_SANDBOX_NONE);
   message = viva_runner_get_sandbox_message (fixture->runner);
@@ -321,7 +314,7 @@ test_turtle (Fixture       *fixture,
   g_assert_cmpint (viva_run_result_get_error_line (absent), ==, 3);
 
   probe = run (fixture, "import importlib.util\nprint(importlib.util.find_spec('_tkinter') is not None)\n", 0);
-  assert_ok (probe);
+  viva_test_assert_run_ok (probe);
   if (g_str_equal (viva_run_result_get_stdout (probe), "True\n"))
     {
       /* Where Tk is installed, it finds no display. */

@@ -9,10 +9,11 @@
 
 #include "viva-test-util.h"
 
-static void
-count_notify (GObject    *object,
-              GParamSpec *pspec,
-              guint      *count)
+/* A notify handler that counts into the guint at its user data. */
+void
+viva_test_count_notify (GObject    *object,
+                        GParamSpec *pspec,
+                        guint      *count)
 {
   (*count)++;
 }
@@ -38,7 +39,7 @@ viva_test_assert_notify (gpointer      object,
   g_assert_nonnull (pspec);
   g_assert_true (pspec->flags & G_PARAM_EXPLICIT_NOTIFY);
 
-  id = g_signal_connect (object, signal, G_CALLBACK (count_notify), &count);
+  id = g_signal_connect (object, signal, G_CALLBACK (viva_test_count_notify), &count);
   g_object_set_property (object, property, value);
   g_assert_cmpuint (count, ==, 1);
   g_object_set_property (object, property, value);

@@ -15,6 +15,9 @@ void      viva_test_assert_notify      (gpointer      object,
 void      viva_test_run_until          (gboolean     *flag);
 gpointer  viva_test_run_until_result   (GAsyncResult **result);
 void      viva_test_remove_tree        (const char    *path);
+void      viva_test_count_notify       (GObject       *object,
+                                        GParamSpec    *pspec,
+                                        guint         *count);
 void      viva_test_store_result       (GObject       *object,
                                         GAsyncResult  *result,
                                         gpointer       user_data);

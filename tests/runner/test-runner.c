@@ -14,102 +14,17 @@
 
 #include "viva-run-result-private.h"
 #include "viva-runner.h"
+#include "viva-test-runner.h"
 #include "viva-test-util.h"
 
-typedef struct
-{
-  VivaRunner *runner;
-  GString    *out;
-  GString    *err;
-  GPtrArray  *images;
-  gint64      first_out_us;
-} Fixture;
-
-static void
-on_stdout (VivaRunner *runner,
-           const char *text,
-           Fixture    *fixture)
-{
-  if (fixture->first_out_us == 0)
-    fixture->first_out_us = g_get_monotonic_time ();
-  g_string_append (fixture->out, text);
-}
-
-static void
-on_stderr (VivaRunner *runner,
-           const char *text,
-           Fixture    *fixture)
-{
-  g_string_append (fixture->err, text);
-}
-
-static void
-on_image (VivaRunner *runner,
-          GBytes     *png,
-          Fixture    *fixture)
-{
-  g_ptr_array_add (fixture->images, g_bytes_ref (png));
-}
-
-static void
-fixture_setup (Fixture       *fixture,
-               gconstpointer  data)
-{
-  fixture->runner = viva_runner_new ();
-  fixture->out = g_string_new (NULL);
-  fixture->err = g_string_new (NULL);
-  fixture->images = g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref);
-  g_signal_connect (fixture->runner, "stdout", G_CALLBACK (on_stdout), fixture);
-  g_signal_connect (fixture->runner, "stderr", G_CALLBACK (on_stderr), fixture);
-  g_signal_connect (fixture->runner, "image", G_CALLBACK (on_image), fixture);
-}
-
-static void
-fixture_teardown (Fixture       *fixture,
-                  gconstpointer  data)
-{
-  g_signal_handlers_disconnect_by_data (fixture->runner, fixture);
-  g_assert_finalize_object (fixture->runner);
-  g_string_free (fixture->out, TRUE);
-  g_string_free (fixture->err, TRUE);
-  g_ptr_array_unref (fixture->images);
-}
-
-
-static VivaRunResult *
-run (Fixture    *fixture,
-     const char *code,
-     guint       timeout_ms)
-{
-  g_autoptr(GAsyncResult) result = NULL;
-  g_autoptr(GError) error = NULL;
-  VivaRunResult *run_result;
-
-  g_string_truncate (fixture->out, 0);
-  g_string_truncate (fixture->err, 0);
-  fixture->first_out_us = 0;
-  viva_runner_run_async (fixture->runner, code, timeout_ms, NULL, viva_test_store_result, &result);
-  viva_test_run_until_result (&result);
-  run_result = viva_runner_run_finish (fixture->runner, result, &error);
-  g_assert_no_error (error);
-  g_assert_true (VIVA_IS_RUN_RESULT (run_result));
-  return run_result;
-}
-
-static void
-assert_ok (VivaRunResult *result)
-{
-  if (viva_run_result_get_status (result) != VIVA_RUN_STATUS_OK)
-    g_error ("expected ok, got %s: %s\n%s", viva_run_status_to_string (viva_run_result_get_status (result)),
-             viva_run_result_get_summary (result), viva_run_result_get_traceback (result));
-}
+typedef VivaTestRunner Fixture;
 
 static gboolean
 python_has (Fixture    *fixture,
             const char *module)
 {
   g_autofree char *code = g_strdup_printf ("import %s", module);
-  g_autoptr(VivaRunResult) result = run (fixture, code, 30000);
+  g_autoptr(VivaRunResult) result = viva_test_runner_run (fixture, code, 30000);
 
   return viva_run_result_get_status (result) == VIVA_RUN_STATUS_OK;
 }
@@ -147,14 +62,6 @@ test_properties (void)
   viva_test_assert_notify (runner, "output-limit", &value);
 }
 
-static void
-count_notify (GObject    *object,
-              GParamSpec *pspec,
-              guint      *count)
-{
-  (*count)++;
-}
-
 /* A started worker is ready, says its version, and dies with the runner. */
 static void
 test_start_and_destroy (Fixture       *fixture,
@@ -165,8 +72,8 @@ test_start_and_destroy (Fixture       *fixture,
   guint busy_changes = 0;
   guint version_changes = 0;
 
-  g_signal_connect (fixture->runner, "notify::busy", G_CALLBACK (count_notify), &busy_changes);
-  g_signal_connect (fixture->runner, "notify::python-version", G_CALLBACK (count_notify), &version_changes);
+  g_signal_connect (fixture->runner, "notify::busy", G_CALLBACK (viva_test_count_notify), &busy_changes);
+  g_signal_connect (fixture->runner, "notify::python-version", G_CALLBACK (viva_test_count_notify), &version_changes);
 
   /* Warming up is not busy: the Run button must not flicker to Stop. */
   viva_runner_start_async (fixture->runner, NULL, viva_test_store_result, &result);
@@ -179,8 +86,8 @@ test_start_and_destroy (Fixture       *fixture,
   g_assert_cmpuint (busy_changes, ==, 0);
   g_assert_cmpuint (version_changes, ==, 1);
   g_assert_true (g_str_has_prefix (viva_runner_get_python_version (fixture->runner), "3."));
-  g_signal_handlers_disconnect_by_func (fixture->runner, count_notify, &busy_changes);
-  g_signal_handlers_disconnect_by_func (fixture->runner, count_notify, &version_changes);
+  g_signal_handlers_disconnect_by_func (fixture->runner, viva_test_count_notify, &busy_changes);
+  g_signal_handlers_disconnect_by_func (fixture->runner, viva_test_count_notify, &version_changes);
 }
 
 /* Busy from the request to its answer, for the Run/Stop button. */
@@ -192,7 +99,7 @@ test_busy (Fixture       *fixture,
   g_autoptr(VivaRunResult) run_result = NULL;
   guint busy_changes = 0;
 
-  g_signal_connect (fixture->runner, "notify::busy", G_CALLBACK (count_notify), &busy_changes);
+  g_signal_connect (fixture->runner, "notify::busy", G_CALLBACK (viva_test_count_notify), &busy_changes);
   viva_runner_run_async (fixture->runner, "pass", 0, NULL, viva_test_store_result, &result);
   g_assert_true (viva_runner_get_busy (fixture->runner));
   g_assert_cmpuint (busy_changes, ==, 1);
@@ -200,20 +107,20 @@ test_busy (Fixture       *fixture,
   g_assert_false (viva_runner_get_busy (fixture->runner));
   g_assert_cmpuint (busy_changes, ==, 2);
   run_result = viva_runner_run_finish (fixture->runner, result, NULL);
-  assert_ok (run_result);
-  g_signal_handlers_disconnect_by_func (fixture->runner, count_notify, &busy_changes);
+  viva_test_assert_run_ok (run_result);
+  g_signal_handlers_disconnect_by_func (fixture->runner, viva_test_count_notify, &busy_changes);
 }
 
 static void
 test_globals_persist (Fixture       *fixture,
                       gconstpointer  data)
 {
-  g_autoptr(VivaRunResult) first = run (fixture, "x = 41\ndef double(n):\n    return 2 * n\n", 0);
+  g_autoptr(VivaRunResult) first = viva_test_runner_run (fixture, "x = 41\ndef double(n):\n    return 2 * n\n", 0);
   g_autoptr(VivaRunResult) second = NULL;
 
-  assert_ok (first);
-  second = run (fixture, "print(double(x + 1) // 2)", 0);
-  assert_ok (second);
+  viva_test_assert_run_ok (first);
+  second = viva_test_runner_run (fixture, "print(double(x + 1) // 2)", 0);
+  viva_test_assert_run_ok (second);
   g_assert_cmpstr (fixture->out->str, ==, "42\n");
   g_assert_cmpstr (viva_run_result_get_stdout (second), ==, "42\n");
 }
@@ -223,10 +130,10 @@ static void
 test_streams (Fixture       *fixture,
               gconstpointer  data)
 {
-  g_autoptr(VivaRunResult) result = run (fixture, "import time, sys\nprint('first')\ntime.sleep(0.6)\nprint('late', file=sys.stderr)\n", 0);
+  g_autoptr(VivaRunResult) result = viva_test_runner_run (fixture, "import time, sys\nprint('first')\ntime.sleep(0.6)\nprint('late', file=sys.stderr)\n", 0);
   gint64 ended = g_get_monotonic_time ();
 
-  assert_ok (result);
+  viva_test_assert_run_ok (result);
   g_assert_cmpint (fixture->first_out_us, >, 0);
   g_assert_cmpint (ended - fixture->first_out_us, >=, 300 * G_TIME_SPAN_MILLISECOND);
   g_assert_cmpstr (viva_run_result_get_stdout (result), ==, "first\n");
@@ -240,10 +147,10 @@ static void
 test_fd_output (Fixture       *fixture,
                 gconstpointer  data)
 {
-  g_autoptr(VivaRunResult) result = run (fixture, "import os\nprint('a', flush=True)\nos.write(1, b'b\\n')\nprint('c')\nos.write(2, 'd \\u00e9\\n'.encode())\n", 0);
+  g_autoptr(VivaRunResult) result = viva_test_runner_run (fixture, "import os\nprint('a', flush=True)\nos.write(1, b'b\\n')\nprint('c')\nos.write(2, 'd \\u00e9\\n'.encode())\n", 0);
   g_autoptr(VivaRunResult) flood = NULL;
 
-  assert_ok (result);
+  viva_test_assert_run_ok (result);
   g_assert_cmpuint (strlen (viva_run_result_get_stdout (result)), ==, strlen ("a\nb\nc\n"));
   g_assert_true (g_str_has_prefix (viva_run_result_get_stdout (result), "a\n"));
   g_assert_nonnull (strstr (viva_run_result_get_stdout (result), "b\n"));
@@ -251,8 +158,8 @@ test_fd_output (Fixture       *fixture,
   g_assert_cmpstr (viva_run_result_get_stderr (result), ==, "d \u00e9\n");
 
   viva_runner_set_output_limit (fixture->runner, 64 * 1024);
-  flood = run (fixture, "import os\nfor i in range(200):\n    os.write(1, b'x' * 100000)\nprint('end')\n", 10000);
-  assert_ok (flood);
+  flood = viva_test_runner_run (fixture, "import os\nfor i in range(200):\n    os.write(1, b'x' * 100000)\nprint('end')\n", 10000);
+  viva_test_assert_run_ok (flood);
   g_assert_true (viva_run_result_get_output_truncated (flood));
   g_assert_cmpuint (strlen (viva_run_result_get_stdout (flood)), <=, 64 * 1024);
 }
@@ -276,7 +183,7 @@ test_syntax_error (Fixture       *fixture,
   g_assert_cmpint (viva_run_result_get_error_line (checked), ==, 2);
   g_assert_cmpint (viva_run_result_get_error_column (checked), >, 0);
 
-  result = run (fixture, code, 0);
+  result = viva_test_runner_run (fixture, code, 0);
   g_assert_cmpint (viva_run_result_get_status (result), ==, VIVA_RUN_STATUS_ERROR);
   g_assert_cmpint (viva_run_result_get_error_line (result), ==, 2);
   g_assert_cmpstr (fixture->out->str, ==, "");
@@ -288,7 +195,7 @@ static void
 test_error_line (Fixture       *fixture,
                  gconstpointer  data)
 {
-  g_autoptr(VivaRunResult) result = run (fixture, "import json\n\ndef parse(text):\n    return json.loads(text)\n\nparse('{')\n", 0);
+  g_autoptr(VivaRunResult) result = viva_test_runner_run (fixture, "import json\n\ndef parse(text):\n    return json.loads(text)\n\nparse('{')\n", 0);
   const char *traceback = viva_run_result_get_traceback (result);
 
   g_assert_cmpint (viva_run_result_get_status (result), ==, VIVA_RUN_STATUS_ERROR);
@@ -305,21 +212,21 @@ static void
 test_infinite_loop (Fixture       *fixture,
                     gconstpointer  data)
 {
-  g_autoptr(VivaRunResult) warm = run (fixture, "pass", 0);
+  g_autoptr(VivaRunResult) warm = viva_test_runner_run (fixture, "pass", 0);
   g_autoptr(VivaRunResult) result = NULL;
   g_autoptr(VivaRunResult) after = NULL;
   gint64 started = g_get_monotonic_time ();
 
   /* Within the timeout + 0.5 s, on a started worker. */
-  result = run (fixture, "kept = 'yes'\nn = 0\nwhile True:\n    n += 1\n", 500);
+  result = viva_test_runner_run (fixture, "kept = 'yes'\nn = 0\nwhile True:\n    n += 1\n", 500);
   g_assert_cmpint (g_get_monotonic_time () - started, <, 1000 * G_TIME_SPAN_MILLISECOND);
   g_assert_cmpint (viva_run_result_get_status (result), ==, VIVA_RUN_STATUS_TIMEOUT);
   g_assert_cmpint (viva_run_result_get_error_line (result), >=, 3);
   g_assert_false (viva_run_result_get_state_reset (result));
   g_assert_nonnull (viva_run_result_get_summary (result));
 
-  after = run (fixture, "print(kept, n > 0)", 0);
-  assert_ok (after);
+  after = viva_test_runner_run (fixture, "print(kept, n > 0)", 0);
+  viva_test_assert_run_ok (after);
   g_assert_cmpstr (fixture->out->str, ==, "yes True\n");
 }
 
@@ -329,20 +236,20 @@ static void
 test_hang_killed (Fixture       *fixture,
                   gconstpointer  data)
 {
-  g_autoptr(VivaRunResult) setup = run (fixture, "lost = 1", 0);
+  g_autoptr(VivaRunResult) setup = viva_test_runner_run (fixture, "lost = 1", 0);
   g_autoptr(VivaRunResult) result = NULL;
   g_autoptr(VivaRunResult) after = NULL;
   gint64 started = g_get_monotonic_time ();
 
-  assert_ok (setup);
-  result = run (fixture, "import signal\nsignal.pthread_sigmask(signal.SIG_BLOCK, [signal.SIGINT])\nwhile True:\n    pass\n", 300);
+  viva_test_assert_run_ok (setup);
+  result = viva_test_runner_run (fixture, "import signal\nsignal.pthread_sigmask(signal.SIG_BLOCK, [signal.SIGINT])\nwhile True:\n    pass\n", 300);
   g_assert_cmpint (g_get_monotonic_time () - started, <, 2500 * G_TIME_SPAN_MILLISECOND);
   g_assert_cmpint (viva_run_result_get_status (result), ==, VIVA_RUN_STATUS_KILLED);
   g_assert_true (viva_run_result_get_state_reset (result));
   g_assert_nonnull (viva_run_result_get_summary (result));
 
-  after = run (fixture, "print('lost' in globals())", 0);
-  assert_ok (after);
+  after = viva_test_runner_run (fixture, "print('lost' in globals())", 0);
+  viva_test_assert_run_ok (after);
   g_assert_cmpstr (fixture->out->str, ==, "False\n");
 }
 
@@ -350,7 +257,7 @@ static void
 test_segfault (Fixture       *fixture,
                gconstpointer  data)
 {
-  g_autoptr(VivaRunResult) result = run (fixture, "import ctypes\nctypes.string_at(0)\n", 0);
+  g_autoptr(VivaRunResult) result = viva_test_runner_run (fixture, "import ctypes\nctypes.string_at(0)\n", 0);
   g_autoptr(VivaRunResult) after = NULL;
 
   g_assert_cmpint (viva_run_result_get_status (result), ==, VIVA_RUN_STATUS_CRASHED);
@@ -362,8 +269,8 @@ test_segfault (Fixture       *fixture,
   g_assert_nonnull (strstr (viva_run_result_get_stderr (result), "<code>\", line 2"));
 #endif
 
-  after = run (fixture, "print(6 * 7)", 0);
-  assert_ok (after);
+  after = viva_test_runner_run (fixture, "print(6 * 7)", 0);
+  viva_test_assert_run_ok (after);
   g_assert_cmpstr (fixture->out->str, ==, "42\n");
 }
 
@@ -381,20 +288,20 @@ test_memory_bomb (Fixture       *fixture,
 #endif
 
   viva_runner_set_memory_limit (fixture->runner, 256 << 20);
-  result = run (fixture, "blocks = []\nwhile True:\n    blocks.append(bytearray(16 << 20))\n", 5000);
+  result = viva_test_runner_run (fixture, "blocks = []\nwhile True:\n    blocks.append(bytearray(16 << 20))\n", 5000);
   g_assert_cmpint (viva_run_result_get_status (result), ==, VIVA_RUN_STATUS_ERROR);
   g_assert_cmpstr (viva_run_result_get_error_type (result), ==, "MemoryError");
   g_assert_cmpint (viva_run_result_get_error_line (result), ==, 3);
 
-  after = run (fixture, "blocks.clear()\nprint('still here')", 0);
-  assert_ok (after);
+  after = viva_test_runner_run (fixture, "blocks.clear()\nprint('still here')", 0);
+  viva_test_assert_run_ok (after);
 }
 
 static void
 test_fork_bomb (Fixture       *fixture,
                 gconstpointer  data)
 {
-  g_autoptr(VivaRunResult) result = run (fixture, "import os\nwhile True:\n    os.fork()\n", 2000);
+  g_autoptr(VivaRunResult) result = viva_test_runner_run (fixture, "import os\nwhile True:\n    os.fork()\n", 2000);
   g_autoptr(VivaRunResult) spawn = NULL;
   g_autoptr(VivaRunResult) threads = NULL;
 
@@ -402,12 +309,12 @@ test_fork_bomb (Fixture       *fixture,
   g_assert_cmpstr (viva_run_result_get_error_type (result), ==, "PermissionError");
   g_assert_cmpint (viva_run_result_get_error_line (result), ==, 3);
 
-  spawn = run (fixture, "import subprocess\nsubprocess.run(['true'])\n", 2000);
+  spawn = viva_test_runner_run (fixture, "import subprocess\nsubprocess.run(['true'])\n", 2000);
   g_assert_cmpint (viva_run_result_get_status (spawn), ==, VIVA_RUN_STATUS_ERROR);
 
   /* Threads are not processes: they still work. */
-  threads = run (fixture, "import threading\nt = threading.Thread(target=print, args=('from a thread',))\nt.start(); t.join()\n", 0);
-  assert_ok (threads);
+  threads = viva_test_runner_run (fixture, "import threading\nt = threading.Thread(target=print, args=('from a thread',))\nt.start(); t.join()\n", 0);
+  viva_test_assert_run_ok (threads);
   g_assert_cmpstr (fixture->out->str, ==, "from a thread\n");
 }
 
@@ -424,9 +331,9 @@ accepted_cb (GSocketService    *service,
 static gboolean
 require_sandbox (Fixture *fixture)
 {
-  g_autoptr(VivaRunResult) result = run (fixture, "pass", 0);
+  g_autoptr(VivaRunResult) result = viva_test_runner_run (fixture, "pass", 0);
 
-  assert_ok (result);
+  viva_test_assert_run_ok (result);
   if (viva_runner_get_sandbox (fixture->runner) != VIVA_RUNNER_SANDBOX_NONE)
     return TRUE;
 
@@ -454,7 +361,7 @@ test_sandbox_network (Fixture       *fixture,
   g_socket_service_start (service);
 
   code = g_strdup_printf ("import socket\nsocket.create_connection(('127.0.0.1', %u), timeout=2)\n", port);
-  result = run (fixture, code, 5000);
+  result = viva_test_runner_run (fixture, code, 5000);
   g_assert_cmpint (viva_run_result_get_status (result), ==, VIVA_RUN_STATUS_ERROR);
   g_assert_cmpint (viva_run_result_get_error_line (result), ==, 2);
   g_main_context_iteration (NULL, FALSE);
@@ -478,14 +385,14 @@ test_sandbox_home (Fixture       *fixture,
   /* A single-quoted shell word is also a Python string literal. */
   quoted = g_shell_quote (path);
   code = g_strdup_printf ("with open(%s, 'w') as f:\n    f.write('x')\n", quoted);
-  result = run (fixture, code, 0);
+  result = viva_test_runner_run (fixture, code, 0);
   g_assert_cmpint (viva_run_result_get_status (result), ==, VIVA_RUN_STATUS_ERROR);
   g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
 
   /* The working directory is private and writable. */
   g_clear_object (&result);
-  result = run (fixture, "with open('notes.txt', 'w') as f:\n    f.write('ok')\nprint(open('notes.txt').read())\n", 0);
-  assert_ok (result);
+  result = viva_test_runner_run (fixture, "with open('notes.txt', 'w') as f:\n    f.write('ok')\nprint(open('notes.txt').read())\n", 0);
+  viva_test_assert_run_ok (result);
   g_assert_cmpstr (fixture->out->str, ==, "ok\n");
 }
 
@@ -497,15 +404,15 @@ test_file_size (Fixture       *fixture,
   g_autoptr(VivaRunResult) result = NULL;
   g_autoptr(VivaRunResult) after = NULL;
 
-  result = run (fixture,
+  result = viva_test_runner_run (fixture,
                 "import os\nchunk = b'x' * (1 << 20)\nwith open('big.bin', 'wb') as f:\n"
                 "    for i in range(100):\n        f.write(chunk)\n        f.flush()\n", 10000);
   g_assert_cmpint (viva_run_result_get_status (result), ==, VIVA_RUN_STATUS_ERROR);
   g_assert_cmpstr (viva_run_result_get_error_type (result), ==, "OSError");
   g_assert_nonnull (strstr (viva_run_result_get_error_message (result), "File too large"));
 
-  after = run (fixture, "import os\nos.remove('big.bin')\nprint(i)", 0);
-  assert_ok (after);
+  after = viva_test_runner_run (fixture, "import os\nos.remove('big.bin')\nprint(i)", 0);
+  viva_test_assert_run_ok (after);
   g_assert_cmpstr (fixture->out->str, ==, "64\n");
 }
 
@@ -558,10 +465,10 @@ test_output_flood (Fixture       *fixture,
 
   viva_runner_set_output_limit (fixture->runner, 256 * 1024);
   tick_id = g_timeout_add (10, tick_cb, ticks);
-  result = run (fixture, "for i in range(300000):\n    print('line', i)\nprint('done', file=__import__('sys').stderr)\n", 10000);
+  result = viva_test_runner_run (fixture, "for i in range(300000):\n    print('line', i)\nprint('done', file=__import__('sys').stderr)\n", 10000);
   g_source_remove (tick_id);
 
-  assert_ok (result);
+  viva_test_assert_run_ok (result);
   g_assert_true (viva_run_result_get_output_truncated (result));
   g_assert_cmpuint (strlen (viva_run_result_get_stdout (result)), <=, 256 * 1024);
   g_assert_cmpuint (strlen (viva_run_result_get_stdout (result)), >, 200 * 1024);
@@ -586,8 +493,8 @@ test_matplotlib (Fixture       *fixture,
       return;
     }
 
-  result = run (fixture, "import matplotlib.pyplot as plt\nplt.plot([1, 4, 9])\nplt.title('squares')\nplt.show()\n", 30000);
-  assert_ok (result);
+  result = viva_test_runner_run (fixture, "import matplotlib.pyplot as plt\nplt.plot([1, 4, 9])\nplt.title('squares')\nplt.show()\n", 30000);
+  viva_test_assert_run_ok (result);
   g_assert_cmpstr (fixture->err->str, ==, "");
   g_assert_cmpuint (fixture->images->len, ==, 1);
   g_assert_cmpuint (viva_run_result_get_n_images (result), ==, 1);
@@ -596,8 +503,8 @@ test_matplotlib (Fixture       *fixture,
   g_assert_cmpmem (png, 8, "\x89PNG\r\n\x1a\n", 8);
 
   /* A figure left open at the end of a run is sent too. */
-  open_figure = run (fixture, "plt.figure()\nplt.bar(['a', 'b'], [1, 2])\n", 10000);
-  assert_ok (open_figure);
+  open_figure = viva_test_runner_run (fixture, "plt.figure()\nplt.bar(['a', 'b'], [1, 2])\n", 10000);
+  viva_test_assert_run_ok (open_figure);
   g_assert_cmpuint (viva_run_result_get_n_images (open_figure), ==, 1);
   g_assert_cmpuint (fixture->images->len, ==, 2);
 }
@@ -619,8 +526,8 @@ test_kmeans_numpy (Fixture       *fixture,
 
   g_file_get_contents (path, &code, NULL, &error);
   g_assert_no_error (error);
-  result = run (fixture, code, 30000);
-  assert_ok (result);
+  result = viva_test_runner_run (fixture, code, 30000);
+  viva_test_assert_run_ok (result);
   g_assert_true (g_str_has_prefix (fixture->out->str, "centroids:"));
   g_assert_nonnull (strstr (fixture->out->str, "converged: True"));
 }
@@ -630,7 +537,7 @@ test_input (Fixture       *fixture,
             gconstpointer  data)
 {
   gint64 started = g_get_monotonic_time ();
-  g_autoptr(VivaRunResult) result = run (fixture, "name = input('Your name? ')\nprint('hello', name)\n", 5000);
+  g_autoptr(VivaRunResult) result = viva_test_runner_run (fixture, "name = input('Your name? ')\nprint('hello', name)\n", 5000);
 
   g_assert_cmpint (g_get_monotonic_time () - started, <, 2 * G_TIME_SPAN_SECOND);
   g_assert_cmpint (viva_run_result_get_status (result), ==, VIVA_RUN_STATUS_ERROR);
@@ -644,21 +551,21 @@ static void
 test_sys_exit (Fixture       *fixture,
                gconstpointer  data)
 {
-  g_autoptr(VivaRunResult) clean = run (fixture, "import sys\nprint('bye')\nsys.exit()\nprint('never')\n", 0);
+  g_autoptr(VivaRunResult) clean = viva_test_runner_run (fixture, "import sys\nprint('bye')\nsys.exit()\nprint('never')\n", 0);
   g_autoptr(VivaRunResult) failed = NULL;
   g_autoptr(VivaRunResult) after = NULL;
 
-  assert_ok (clean);
+  viva_test_assert_run_ok (clean);
   g_assert_cmpstr (fixture->out->str, ==, "bye\n");
 
-  failed = run (fixture, "import sys\nsys.exit('bad input')\n", 0);
+  failed = viva_test_runner_run (fixture, "import sys\nsys.exit('bad input')\n", 0);
   g_assert_cmpint (viva_run_result_get_status (failed), ==, VIVA_RUN_STATUS_ERROR);
   g_assert_cmpstr (viva_run_result_get_error_type (failed), ==, "SystemExit");
   g_assert_cmpint (viva_run_result_get_error_line (failed), ==, 2);
   g_assert_false (viva_run_result_get_state_reset (failed));
 
-  after = run (fixture, "print('alive')", 0);
-  assert_ok (after);
+  after = viva_test_runner_run (fixture, "print('alive')", 0);
+  viva_test_assert_run_ok (after);
 }
 
 static VivaRunResult *
@@ -687,7 +594,7 @@ test_inject (Fixture       *fixture,
   g_autoptr(VivaRunResult) failed = NULL;
   g_autoptr(VivaRunResult) in_code = NULL;
 
-  assert_ok (passed);
+  viva_test_assert_run_ok (passed);
   g_assert_cmpstr (fixture->out->str, ==, "passed\n");
 
   failed = inject (fixture, code, "assert square(3) == 10, 'square(3) should be 10'\n");
@@ -717,7 +624,7 @@ test_cancel (Fixture       *fixture,
   g_autoptr(GCancellable) cancellable = g_cancellable_new ();
   g_autoptr(GAsyncResult) async = NULL;
   g_autoptr(GError) error = NULL;
-  g_autoptr(VivaRunResult) warm = run (fixture, "pass", 0);
+  g_autoptr(VivaRunResult) warm = viva_test_runner_run (fixture, "pass", 0);
   g_autoptr(VivaRunResult) result = NULL;
   g_autoptr(VivaRunResult) after = NULL;
   gint64 started = g_get_monotonic_time ();
@@ -730,8 +637,8 @@ test_cancel (Fixture       *fixture,
   g_assert_null (result);
   g_assert_cmpint (g_get_monotonic_time () - started, <, 1500 * G_TIME_SPAN_MILLISECOND);
 
-  after = run (fixture, "print(survivor)", 0);
-  assert_ok (after);
+  after = viva_test_runner_run (fixture, "print(survivor)", 0);
+  viva_test_assert_run_ok (after);
   g_assert_cmpstr (fixture->out->str, ==, "7\n");
   g_assert_cmpint (g_get_monotonic_time () - started, <, 1500 * G_TIME_SPAN_MILLISECOND);
 }
@@ -785,26 +692,26 @@ static void
 test_reset (Fixture       *fixture,
             gconstpointer  data)
 {
-  g_autoptr(VivaRunResult) define = run (fixture, "import sys\nsys.modules['__main__'].marker = 1\nold = 1", 0);
+  g_autoptr(VivaRunResult) define = viva_test_runner_run (fixture, "import sys\nsys.modules['__main__'].marker = 1\nold = 1", 0);
   g_autoptr(VivaRunResult) after_reset = NULL;
   g_autoptr(VivaRunResult) after_restart = NULL;
 
-  assert_ok (define);
+  viva_test_assert_run_ok (define);
   reset (fixture, FALSE);
-  after_reset = run (fixture, "print('old' in globals(), __name__)", 0);
-  assert_ok (after_reset);
+  after_reset = viva_test_runner_run (fixture, "print('old' in globals(), __name__)", 0);
+  viva_test_assert_run_ok (after_reset);
   g_assert_cmpstr (fixture->out->str, ==, "False __main__\n");
 
   g_clear_object (&define);
-  define = run (fixture, "import sys\nsys.viva_marker = 1", 0);
+  define = viva_test_runner_run (fixture, "import sys\nsys.viva_marker = 1", 0);
   reset (fixture, TRUE);
-  after_restart = run (fixture, "import sys\nprint(hasattr(sys, 'viva_marker'))", 0);
-  assert_ok (after_restart);
+  after_restart = viva_test_runner_run (fixture, "import sys\nprint(hasattr(sys, 'viva_marker'))", 0);
+  viva_test_assert_run_ok (after_restart);
   g_assert_cmpstr (fixture->out->str, ==, "False\n");
 }
 
 #define ADD(path, func) \
-  g_test_add ("/viva/runner/" path, Fixture, NULL, fixture_setup, func, fixture_teardown)
+  g_test_add ("/viva/runner/" path, Fixture, NULL, viva_test_runner_setup, func, viva_test_runner_teardown)
 
 int
 main (int   argc,

@@ -16,91 +16,19 @@
 #include "viva-run-result-private.h"
 #include "viva-runner.h"
 #include "viva-settings.h"
+#include "viva-test-runner.h"
 #include "viva-test-util.h"
 
-typedef struct
-{
-  VivaRunner *runner;
-  GString    *out;
-  GString    *err;
-  GPtrArray  *images;
-} Fixture;
+typedef VivaTestRunner Fixture;
 
-static void
-on_stdout (VivaRunner *runner,
-           const char *text,
-           Fixture    *fixture)
-{
-  g_string_append (fixture->out, text);
-}
-
-static void
-on_stderr (VivaRunner *runner,
-           const char *text,
-           Fixture    *fixture)
-{
-  g_string_append (fixture->err, text);
-}
-
-static void
-on_image (VivaRunner *runner,
-          GBytes     *png,
-          Fixture    *fixture)
-{
-  g_ptr_array_add (fixture->images, g_bytes_ref (png));
-}
-
-static void
-fixture_setup (Fixture       *fixture,
-               gconstpointer  data)
-{
-  fixture->runner = viva_runner_new ();
-  fixture->out = g_string_new (NULL);
-  fixture->err = g_string_new (NULL);
-  fixture->images = g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref);
-  g_signal_connect (fixture->runner, "stdout", G_CALLBACK (on_stdout), fixture);
-  g_signal_connect (fixture->runner, "stderr", G_CALLBACK (on_stderr), fixture);
-  g_signal_connect (fixture->runner, "image", G_CALLBACK (on_image), fixture);
-}
-
-static void
-fixture_teardown (Fixture       *fixture,
-                  gconstpointer  data)
-{
-  g_signal_handlers_disconnect_by_data (fixture->runner, fixture);
-  g_assert_finalize_object (fixture->runner);
-  g_string_free (fixture->out, TRUE);
-  g_string_free (fixture->err, TRUE);
-  g_ptr_array_unref (fixture->images);
-}
-
-
+/* Each case here counts the plots of one run. */
 static VivaRunResult *
 run (Fixture    *fixture,
      const char *code,
      guint       timeout_ms)
 {
-  g_autoptr(GAsyncResult) result = NULL;
-  g_autoptr(GError) error = NULL;
-  VivaRunResult *run_result;
-
-  g_string_truncate (fixture->out, 0);
-  g_string_truncate (fixture->err, 0);
   g_ptr_array_set_size (fixture->images, 0);
-  viva_runner_run_async (fixture->runner, code, timeout_ms, NULL, viva_test_store_result, &result);
-  viva_test_run_until_result (&result);
-  run_result = viva_runner_run_finish (fixture->runner, result, &error);
-  g_assert_no_error (error);
-  g_assert_true (VIVA_IS_RUN_RESULT (run_result));
-  return run_result;
-}
-
-static void
-assert_ok (VivaRunResult *result)
-{
-  if (viva_run_result_get_status (result) != VIVA_RUN_STATUS_OK)
-    g_error ("expected ok, got %s: %s\n%s", viva_run_status_to_string (viva_run_result_get_status (result)),
-             viva_run_result_get_summary (result), viva_run_result_get_traceback (result));
+  return viva_test_runner_run (fixture, code, timeout_ms);
 }
 
 /* The worker answers again after whatever came before. */
@@ -109,7 +37,7 @@ assert_responsive (Fixture *fixture)
 {
   g_autoptr(VivaRunResult) result = run (fixture, "print(6 * 7)", 0);
 
-  assert_ok (result);
+  viva_test_assert_run_ok (result);
   g_assert_cmpstr (fixture->out->str, ==, "42\n");
 }
 
@@ -125,7 +53,7 @@ require_bubblewrap (Fixture *fixture)
     }
 
   result = run (fixture, "pass", 0);
-  assert_ok (result);
+  viva_test_assert_run_ok (result);
   if (viva_runner_get_sandbox (fixture->runner) == VIVA_RUNNER_SANDBOX_BUBBLEWRAP)
     return TRUE;
 
@@ -169,7 +97,7 @@ test_ptrace (Fixture       *fixture,
                 "        r = call(pid)\n"
                 "        print(name, pid, r, os.strerror(ctypes.get_errno()) if r < 0 else 'ALLOWED')\n",
                 10000);
-  assert_ok (result);
+  viva_test_assert_run_ok (result);
   /* The worker is pid 1 itself. */
   g_assert_true (g_str_has_prefix (fixture->out->str, "visible True 1\n"));
   g_assert_null (strstr (fixture->out->str, "ALLOWED"));
@@ -198,7 +126,7 @@ test_host_paths (Fixture       *fixture,
                 "        print(f.read().replace(b'\\0', b' ').decode())\n"
                 "print(os.getcwd(), os.environ.get('HOME'), os.path.realpath('/proc/self/exe'))\n",
                 10000);
-  assert_ok (result);
+  viva_test_assert_run_ok (result);
   g_assert_nonnull (strstr (fixture->out->str, "/usr/libexec/viva-python-worker"));
   g_assert_null (strstr (fixture->out->str, g_get_home_dir ()));
   g_assert_null (strstr (fixture->out->str, g_get_user_cache_dir ()));
@@ -247,7 +175,7 @@ test_app_unreadable (Fixture       *fixture,
                    "print(sorted(os.listdir('/usr')))\n");
 
   result = run (fixture, code->str, 10000);
-  assert_ok (result);
+  viva_test_assert_run_ok (result);
   g_assert_null (strstr (fixture->out->str, "READ"));
   g_assert_nonnull (strstr (fixture->out->str, "FileNotFoundError /usr/bin/viva-cli"));
   if (pack != NULL)
@@ -287,7 +215,7 @@ test_disk_fill (Fixture       *fixture,
                 "        pass\n"
                 "print('writable', writable)\n",
                 10000);
-  assert_ok (result);
+  viva_test_assert_run_ok (result);
   g_assert_cmpstr (fixture->out->str, ==, "writable []\n");
 
   fill = run (fixture,
@@ -312,7 +240,7 @@ test_disk_fill (Fixture       *fixture,
 
   g_clear_object (&result);
   result = run (fixture, "import os\nfor n in range(4):\n    os.path.exists(f'fill{n}.bin') and os.remove(f'fill{n}.bin')\n", 0);
-  assert_ok (result);
+  viva_test_assert_run_ok (result);
   assert_responsive (fixture);
 }
 
@@ -412,7 +340,7 @@ test_forged_flood (Fixture       *fixture,
                 "for i in range(100):\n"
                 "    os.write(3, frame)\n",
                 20000);
-  assert_ok (result);
+  viva_test_assert_run_ok (result);
   g_assert_cmpuint (fixture->out->len, <=, viva_runner_get_output_limit (fixture->runner) + 65536);
   g_assert_true (viva_run_result_get_output_truncated (result));
   assert_responsive (fixture);
@@ -431,7 +359,7 @@ test_nul_bytes (Fixture       *fixture,
                 "sys.stdout.flush()\n"
                 "os.write(1, b'x\\0y\\xffz\\n')\n",
                 10000);
-  assert_ok (result);
+  viva_test_assert_run_ok (result);
   g_assert_nonnull (strstr (fixture->out->str, "a\u2400b\u2401c\u241b[31md\n"));
   g_assert_nonnull (strstr (fixture->out->str, "x\u2400y\ufffdz\n"));
 }
@@ -466,7 +394,7 @@ test_image_bomb (Fixture       *fixture,
         "print('after')\n", cases[i].image);
       g_autoptr(VivaRunResult) result = run (fixture, code, 10000);
 
-      assert_ok (result);
+      viva_test_assert_run_ok (result);
       g_assert_cmpuint (fixture->images->len, ==, 0);
       g_assert_nonnull (strstr (fixture->err->str, cases[i].sentence));
       g_assert_cmpstr (fixture->out->str, ==, "after\n");
@@ -494,19 +422,11 @@ test_image_flood (Fixture       *fixture,
                 "    os.write(3, frame)\n"
                 "print('sent')\n",
                 10000);
-  assert_ok (result);
+  viva_test_assert_run_ok (result);
   g_assert_cmpstr (fixture->out->str, ==, "sent\n");
   g_assert_cmpuint (fixture->images->len, ==, 50);
   g_assert_cmpuint (viva_run_result_get_n_images (result), ==, 50);
   assert_responsive (fixture);
-}
-
-static void
-count_notify (GObject    *object,
-              GParamSpec *pspec,
-              guint      *count)
-{
-  (*count)++;
 }
 
 static GError *
@@ -570,8 +490,8 @@ test_sandbox_failure (void)
   g_chmod (script, 0755);
   g_setenv ("VIVA_BWRAP", script, TRUE);
 
-  fixture_setup (&fixture, NULL);
-  g_signal_connect (fixture.runner, "notify::sandbox-message", G_CALLBACK (count_notify), &message_changes);
+  viva_test_runner_setup (&fixture, NULL);
+  g_signal_connect (fixture.runner, "notify::sandbox-message", G_CALLBACK (viva_test_count_notify), &message_changes);
 
   /* Off (the default): the code does not run, and says why. */
   g_assert_false (viva_settings_get_run_without_sandbox (settings));
@@ -582,7 +502,7 @@ test_sandbox_failure (void)
 
   /* The next start tries the sandbox again, and gets it. */
   result = run (&fixture, "print('sandboxed')", 0);
-  assert_ok (result);
+  viva_test_assert_run_ok (result);
   g_assert_cmpstr (fixture.out->str, ==, "sandboxed\n");
   g_assert_cmpint (viva_runner_get_sandbox (fixture.runner), ==, VIVA_RUNNER_SANDBOX_BUBBLEWRAP);
 
@@ -592,7 +512,7 @@ test_sandbox_failure (void)
   restart (&fixture);
   g_clear_object (&result);
   result = run (&fixture, "print('unprotected')", 0);
-  assert_ok (result);
+  viva_test_assert_run_ok (result);
   g_assert_cmpstr (fixture.out->str, ==, "unprotected\n");
   g_assert_cmpint (viva_runner_get_sandbox (fixture.runner), ==, VIVA_RUNNER_SANDBOX_NONE);
   g_assert_nonnull (viva_runner_get_sandbox_message (fixture.runner));
@@ -603,14 +523,14 @@ test_sandbox_failure (void)
   restart (&fixture);
   g_clear_object (&result);
   result = run (&fixture, "print('sandboxed again')", 0);
-  assert_ok (result);
+  viva_test_assert_run_ok (result);
   g_assert_cmpint (viva_runner_get_sandbox (fixture.runner), ==, VIVA_RUNNER_SANDBOX_BUBBLEWRAP);
   g_assert_null (viva_runner_get_sandbox_message (fixture.runner));
   g_assert_cmpuint (message_changes, ==, 2);
 
   g_object_set (settings, "run-without-sandbox", FALSE, NULL);
-  g_signal_handlers_disconnect_by_func (fixture.runner, count_notify, &message_changes);
-  fixture_teardown (&fixture, NULL);
+  g_signal_handlers_disconnect_by_func (fixture.runner, viva_test_count_notify, &message_changes);
+  viva_test_runner_teardown (&fixture, NULL);
   g_unsetenv ("VIVA_BWRAP");
   g_remove (marker);
   g_remove (script);
@@ -634,24 +554,24 @@ test_sandbox_missing (void)
 
   g_setenv ("VIVA_BWRAP", "", TRUE);
   g_setenv ("PATH", "/nonexistent", TRUE);
-  fixture_setup (&fixture, NULL);
+  viva_test_runner_setup (&fixture, NULL);
 
   error = run_expecting_error (&fixture, "print('never')");
   g_assert_nonnull (strstr (error->message, "bubblewrap, the sandbox Viva runs code in, is not installed"));
 
   g_object_set (settings, "run-without-sandbox", TRUE, NULL);
   result = run (&fixture, "print('unprotected')", 0);
-  assert_ok (result);
+  viva_test_assert_run_ok (result);
   g_assert_cmpint (viva_runner_get_sandbox (fixture.runner), ==, VIVA_RUNNER_SANDBOX_NONE);
   g_assert_nonnull (strstr (viva_runner_get_sandbox_message (fixture.runner), "Bubblewrap is not installed"));
 
   g_object_set (settings, "run-without-sandbox", FALSE, NULL);
-  fixture_teardown (&fixture, NULL);
+  viva_test_runner_teardown (&fixture, NULL);
   g_unsetenv ("VIVA_BWRAP");
 }
 
 #define ADD(path, func) \
-  g_test_add ("/viva/sandbox/" path, Fixture, NULL, fixture_setup, func, fixture_teardown)
+  g_test_add ("/viva/sandbox/" path, Fixture, NULL, viva_test_runner_setup, func, viva_test_runner_teardown)
 
 int
 main (int   argc,
