@@ -5,16 +5,16 @@
 
 #include "config.h"
 
-#include <errno.h>
-#include <glib/gi18n.h>
+#include <string.h>
 
 #include "viva-eval-card-store.h"
+#include "viva-file-writer.h"
 
 /* The last report card per endpoint and model, for Preferences: one small
  * JSON file, `$XDG_DATA_HOME/viva/eval-cards.json`
  * ({"format": "viva-eval-cards/1", "cards": {"<url> <model>": card}}),
- * read and replaced (temp file, fsync, rename) on a worker thread that
- * sees only strings and JSON, never the card object. */
+ * read and replaced (by the file writer) on a worker thread that sees only
+ * strings and JSON, never the card object. */
 
 #define FORMAT "viva-eval-cards/1"
 
@@ -170,7 +170,8 @@ save_thread (GTask        *task,
   g_autoptr(JsonObject) root = json_object_new ();
   g_autoptr(JsonNode) node = json_node_new (JSON_NODE_OBJECT);
   g_autoptr(JsonNode) card = NULL;
-  g_autofree char *dir = g_path_get_dirname (data->path);
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GBytes) bytes = NULL;
   g_autofree char *text = NULL;
   GError *error = NULL;
 
@@ -185,12 +186,10 @@ save_thread (GTask        *task,
       json_object_set_object_member (root, "cards", json_object_ref (cards));
       json_node_set_object (node, root);
       text = json_to_string (node, TRUE);
-
-      if (g_mkdir_with_parents (dir, 0700) != 0)
-        g_set_error (&error, G_IO_ERROR, g_io_error_from_errno (errno),
-                     _("Could not create %s to keep the report card; check that the folder is writable."), dir);
-      else
-        g_file_set_contents_full (data->path, text, -1, G_FILE_SET_CONTENTS_CONSISTENT, 0600, &error);
+      file = g_file_new_for_path (data->path);
+      bytes = g_bytes_new_static (text, strlen (text));
+      /* Still under the lock: the next card reads this one back. */
+      viva_file_writer_write (file, bytes, 0600, &error);
     }
   G_UNLOCK (store);
 

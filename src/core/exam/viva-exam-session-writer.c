@@ -12,11 +12,13 @@
 #include <unistd.h>
 
 #include "viva-exam-session-private.h"
+#include "viva-file-writer.h"
 
-/* Writes go to one thread, in order (a GThreadPool of one). Only plain
- * data crosses: the text to write and a small shared block. A checkpoint
- * job whose generation is older than the newest queued one is skipped, so
- * a slow disk costs writes, never memory or order. */
+/* Writes go to one thread, in order (a GThreadPool of one): a checkpoint
+ * through the file writer, waited for on that thread; a trace line
+ * appended. Only plain data crosses: the text to write and a small shared
+ * block. A checkpoint job whose generation is older than the newest queued
+ * one is skipped, so a slow disk costs writes, never memory or order. */
 
 typedef struct
 {
@@ -106,16 +108,17 @@ write_job (gpointer data,
   switch (job->kind)
     {
     case JOB_CHECKPOINT:
-      if (job->generation >= g_atomic_int_get (&shared->latest) && ensure_dir (shared))
+      if (job->generation >= g_atomic_int_get (&shared->latest))
         {
           g_autofree char *path = g_build_filename (shared->dir, "checkpoint.json", NULL);
+          g_autoptr(GFile) file = g_file_new_for_path (path);
+          g_autoptr(GBytes) bytes = g_bytes_new_static (job->text, job->length);
           g_autoptr(GError) error = NULL;
 
-          /* Temporary file, fsync, rename: a crash leaves the old or the new
-           * checkpoint, never a torn one. */
-          if (!g_file_set_contents_full (path, job->text, job->length,
-                                         G_FILE_SET_CONTENTS_CONSISTENT | G_FILE_SET_CONTENTS_DURABLE,
-                                         0600, &error))
+          /* The file writer's temporary file, fsync, rename: a crash leaves
+           * the old or the new checkpoint, never a torn one. Waiting for it
+           * here keeps checkpoints and trace lines in the order they came. */
+          if (!viva_file_writer_write (file, bytes, 0600, &error))
             record_error (shared, error->message);
           else
             g_atomic_int_inc (&shared->writes);

@@ -5,11 +5,13 @@
 
 #include "config.h"
 
+#include <string.h>
 #include <glib/gi18n.h>
 
 #include "viva-exam-report.h"
 #include "viva-exam-report-private.h"
 #include "viva-exam-session.h"
+#include "viva-file-writer.h"
 
 /* A defense as a teacher collects it: the problem, the final code, the
  * transcript with each tool call and its result, the verdict beside the
@@ -502,15 +504,9 @@ write_file (GFile       *file,
             const char  *contents,
             GError     **error)
 {
-  g_autofree char *path = g_file_get_path (file);
+  g_autoptr(GBytes) bytes = g_bytes_new_static (contents, strlen (contents));
 
-  if (path == NULL)
-    return g_file_replace_contents (file, contents, strlen (contents), NULL, FALSE,
-                                    G_FILE_CREATE_REPLACE_DESTINATION, NULL, NULL, error);
-
-  return g_file_set_contents_full (path, contents, -1,
-                                   G_FILE_SET_CONTENTS_CONSISTENT | G_FILE_SET_CONTENTS_DURABLE,
-                                   0644, error);
+  return viva_file_writer_write (file, bytes, 0644, error);
 }
 
 static void
