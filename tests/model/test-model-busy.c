@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "viva-openai-model.h"
+#include "viva-test-model.h"
 #include "viva-test-server.h"
 #include "viva-test-util.h"
 
@@ -19,10 +20,7 @@
 
 typedef struct
 {
-  VivaTestServer  *server;
-  VivaOpenAIModel *model;
-  VivaSecrets     *secrets;
-  char            *base_url;
+  VivaTestModel    base;
   guint            n_busy;      /* times busy went TRUE */
   guint            n_idle;      /* times busy went FALSE */
   guint            max_wait;    /* the largest busy-wait seen */
@@ -57,31 +55,17 @@ static void
 fixture_setup (Fixture       *fixture,
                gconstpointer  data)
 {
-  fixture->server = viva_test_server_new ();
-  fixture->base_url = viva_test_server_get_base_url (fixture->server);
-  fixture->secrets = viva_secrets_new_in_memory ();
-  fixture->model = g_object_new (VIVA_TYPE_OPENAI_MODEL,
-                                 "secrets", fixture->secrets,
-                                 "base-url", fixture->base_url,
-                                 "model", "qwen2.5:7b",
-                                 "retry-delay", 10,
-                                 "first-byte-timeout", 5000,
-                                 "idle-timeout", 5000,
-                                 NULL);
-  g_signal_connect (fixture->model, "notify::busy", G_CALLBACK (on_busy), fixture);
-  g_signal_connect (fixture->model, "notify::busy-wait", G_CALLBACK (on_busy_wait), fixture);
+  viva_test_model_setup (&fixture->base, data);
+  g_signal_connect (fixture->base.model, "notify::busy", G_CALLBACK (on_busy), fixture);
+  g_signal_connect (fixture->base.model, "notify::busy-wait", G_CALLBACK (on_busy_wait), fixture);
 }
 
 static void
 fixture_teardown (Fixture       *fixture,
                   gconstpointer  data)
 {
-  g_assert_finalize_object (g_steal_pointer (&fixture->model));
-  g_assert_finalize_object (g_steal_pointer (&fixture->server));
-  g_assert_finalize_object (g_steal_pointer (&fixture->secrets));
-  g_clear_pointer (&fixture->base_url, g_free);
+  viva_test_model_teardown (&fixture->base, data);
 }
-
 
 static VivaChatReply *
 stream (Fixture  *fixture,
@@ -89,13 +73,9 @@ stream (Fixture  *fixture,
 {
   g_autoptr(VivaChatRequest) request = viva_chat_request_new ();
   g_autoptr(VivaChatMessage) user = viva_chat_message_new_user ("Hello?");
-  g_autoptr(GAsyncResult) result = NULL;
 
   viva_chat_request_add_message (request, user);
-  viva_chat_model_stream_async (VIVA_CHAT_MODEL (fixture->model), request, NULL, viva_test_store_result, &result);
-  viva_test_run_until_result (&result);
-
-  return viva_chat_model_stream_finish (VIVA_CHAT_MODEL (fixture->model), result, error);
+  return viva_test_model_stream (&fixture->base, request, NULL, NULL, error);
 }
 
 static VivaTestResponse *
@@ -118,18 +98,18 @@ test_queue_full_waited (Fixture       *fixture,
   g_autoptr(GError) error = NULL;
 
   for (guint i = 0; i < 6; i++)
-    viva_test_server_queue (fixture->server, "POST", "/v1/chat/completions", busy);
-  viva_test_server_queue (fixture->server, "POST", "/v1/chat/completions", ok);
+    viva_test_server_queue (fixture->base.server, "POST", "/v1/chat/completions", busy);
+  viva_test_server_queue (fixture->base.server, "POST", "/v1/chat/completions", ok);
 
   reply = stream (fixture, &error);
   g_assert_no_error (error);
   g_assert_cmpstr (viva_chat_reply_get_content (reply), ==, "Your turn.");
-  g_assert_cmpuint (viva_test_server_count_requests (fixture->server, "POST", "/v1/chat/completions"), ==, 7);
-  g_assert_cmpuint (viva_openai_model_get_n_retries (fixture->model), ==, 6);
+  g_assert_cmpuint (viva_test_server_count_requests (fixture->base.server, "POST", "/v1/chat/completions"), ==, 7);
+  g_assert_cmpuint (viva_openai_model_get_n_retries (fixture->base.model), ==, 6);
   g_assert_cmpuint (fixture->n_busy, ==, 1);
   g_assert_cmpuint (fixture->n_idle, ==, 1);
-  g_assert_false (viva_openai_model_get_busy (fixture->model));
-  g_assert_null (viva_openai_model_get_error_message (fixture->model));
+  g_assert_false (viva_openai_model_get_busy (fixture->base.model));
+  g_assert_null (viva_openai_model_get_error_message (fixture->base.model));
 }
 
 /* A 429 with Retry-After: the wait is said, and the next attempt gets the
@@ -147,16 +127,16 @@ test_retry_after_raises_first_byte_timeout (Fixture       *fixture,
 
   viva_test_response_add_header (busy, "Retry-After", "1");
   viva_test_response_set_header_delay (slow, 1200);
-  viva_openai_model_set_first_byte_timeout (fixture->model, 600);
-  viva_test_server_queue (fixture->server, "POST", "/v1/chat/completions", busy);
-  viva_test_server_queue (fixture->server, "POST", "/v1/chat/completions", slow);
+  viva_openai_model_set_first_byte_timeout (fixture->base.model, 600);
+  viva_test_server_queue (fixture->base.server, "POST", "/v1/chat/completions", busy);
+  viva_test_server_queue (fixture->base.server, "POST", "/v1/chat/completions", slow);
 
   reply = stream (fixture, &error);
   g_assert_no_error (error);
   g_assert_cmpstr (viva_chat_reply_get_content (reply), ==, "Slow but sure.");
-  g_assert_cmpuint (viva_test_server_count_requests (fixture->server, "POST", "/v1/chat/completions"), ==, 2);
+  g_assert_cmpuint (viva_test_server_count_requests (fixture->base.server, "POST", "/v1/chat/completions"), ==, 2);
   g_assert_cmpuint (fixture->max_wait, ==, 1);
-  g_assert_cmpuint (viva_openai_model_get_busy_wait (fixture->model), ==, 0);
+  g_assert_cmpuint (viva_openai_model_get_busy_wait (fixture->base.model), ==, 0);
 }
 
 /* No byte for a while: the stream is waiting its turn, shown as busy, and
@@ -170,16 +150,16 @@ test_slow_first_token_is_busy (Fixture       *fixture,
   g_autoptr(GError) error = NULL;
 
   /* Busy after half the first-byte timeout (1.5 s); the reply at 2.5 s. */
-  viva_openai_model_set_first_byte_timeout (fixture->model, 3000);
+  viva_openai_model_set_first_byte_timeout (fixture->base.model, 3000);
   viva_test_response_set_header_delay (slow, 2500);
-  viva_test_server_queue (fixture->server, "POST", "/v1/chat/completions", slow);
+  viva_test_server_queue (fixture->base.server, "POST", "/v1/chat/completions", slow);
 
   reply = stream (fixture, &error);
   g_assert_no_error (error);
   g_assert_cmpstr (viva_chat_reply_get_content (reply), ==, "At last.");
   g_assert_cmpuint (fixture->n_busy, ==, 1);
-  g_assert_false (viva_openai_model_get_busy (fixture->model));
-  g_assert_cmpuint (viva_openai_model_get_n_retries (fixture->model), ==, 0);
+  g_assert_false (viva_openai_model_get_busy (fixture->base.model));
+  g_assert_cmpuint (viva_openai_model_get_n_retries (fixture->base.model), ==, 0);
 }
 
 /* A server busy for longer than the model waits: one error that says so
@@ -192,18 +172,18 @@ test_busy_too_long (Fixture       *fixture,
   g_autoptr(VivaChatReply) reply = NULL;
   g_autoptr(GError) error = NULL;
 
-  viva_openai_model_set_max_busy_wait (fixture->model, 400);
-  viva_test_server_set_default (fixture->server, "POST", "/v1/chat/completions", busy);
+  viva_openai_model_set_max_busy_wait (fixture->base.model, 400);
+  viva_test_server_set_default (fixture->base.server, "POST", "/v1/chat/completions", busy);
 
   reply = stream (fixture, &error);
   g_assert_null (reply);
   g_assert_error (error, VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_BUSY);
   g_assert_nonnull (strstr (error->message, "was still busy after 1 minute"));
   g_assert_nonnull (strstr (error->message, "serve more students at once"));
-  g_assert_cmpuint (viva_test_server_count_requests (fixture->server, "POST", "/v1/chat/completions"), >, 3);
-  g_assert_false (viva_openai_model_get_busy (fixture->model));
+  g_assert_cmpuint (viva_test_server_count_requests (fixture->base.server, "POST", "/v1/chat/completions"), >, 3);
+  g_assert_false (viva_openai_model_get_busy (fixture->base.model));
   g_assert_cmpuint (fixture->n_busy, ==, 1);
-  g_assert_cmpstr (viva_openai_model_get_error_message (fixture->model), ==, error->message);
+  g_assert_cmpstr (viva_openai_model_get_error_message (fixture->base.model), ==, error->message);
 }
 
 /* Ollama's own hint survives as a command: pull the model, or choose
@@ -218,16 +198,16 @@ test_ollama_pull_hint (Fixture       *fixture,
   g_autoptr(VivaChatReply) reply = NULL;
   g_autoptr(GError) error = NULL;
 
-  viva_test_server_serve_ollama (fixture->server, "0.6.2", models);
-  viva_test_server_set_default (fixture->server, "POST", "/api/chat", missing);
-  viva_openai_model_set_model (fixture->model, "qwen3:14b");
+  viva_test_server_serve_ollama (fixture->base.server, "0.6.2", models);
+  viva_test_server_set_default (fixture->base.server, "POST", "/api/chat", missing);
+  viva_openai_model_set_model (fixture->base.model, "qwen3:14b");
 
   reply = stream (fixture, &error);
   g_assert_error (error, VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_MODEL_NOT_FOUND);
   g_assert_cmpstr (error->message, ==,
                    "Ollama has no model `qwen3:14b`. Run `ollama pull qwen3:14b` on the server, "
                    "or choose another model in Preferences.");
-  g_assert_cmpuint (viva_test_server_count_requests (fixture->server, "POST", "/api/chat"), ==, 1);
+  g_assert_cmpuint (viva_test_server_count_requests (fixture->base.server, "POST", "/api/chat"), ==, 1);
   g_assert_cmpuint (fixture->n_busy, ==, 0);
 }
 

@@ -9,168 +9,18 @@
 
 #include "viva-exam-model.h"
 #include "viva-openai-model.h"
+#include "viva-test-model.h"
 #include "viva-test-server.h"
 #include "viva-test-util.h"
 #include "model-fixtures.h"
 
-typedef struct
-{
-  VivaTestServer  *server;
-  VivaOpenAIModel *model;
-  VivaSecrets     *secrets;
-  char            *base_url;
-} Fixture;
-
-typedef struct
-{
-  VivaChatRequest *request;
-  GString         *content;
-  GString         *reasoning;
-  guint            n_tool_fragments;
-  guint            n_usage;
-  guint            n_deltas;
-  GCancellable    *cancel_after_first;
-} Collected;
-
-static void
-fixture_setup (Fixture       *fixture,
-               gconstpointer  data)
-{
-  fixture->server = viva_test_server_new ();
-  fixture->base_url = viva_test_server_get_base_url (fixture->server);
-  fixture->secrets = viva_secrets_new_in_memory ();
-  fixture->model = g_object_new (VIVA_TYPE_OPENAI_MODEL,
-                                 "secrets", fixture->secrets,
-                                 "base-url", fixture->base_url,
-                                 "model", "qwen2.5:7b",
-                                 "retry-delay", 10,
-                                 "first-byte-timeout", 5000,
-                                 "idle-timeout", 5000,
-                                 NULL);
-}
-
-static void
-fixture_teardown (Fixture       *fixture,
-                  gconstpointer  data)
-{
-  g_assert_finalize_object (g_steal_pointer (&fixture->model));
-  g_assert_finalize_object (g_steal_pointer (&fixture->server));
-  g_assert_finalize_object (g_steal_pointer (&fixture->secrets));
-  g_clear_pointer (&fixture->base_url, g_free);
-}
-
-static void
-on_delta (VivaChatModel   *model,
-          VivaChatRequest *request,
-          VivaChatDelta   *delta,
-          Collected       *collected)
-{
-  g_assert_true (request == collected->request);
-  collected->n_deltas++;
-
-  switch (delta->kind)
-    {
-    case VIVA_CHAT_DELTA_CONTENT:
-      g_string_append (collected->content, delta->text);
-      break;
-    case VIVA_CHAT_DELTA_REASONING:
-      g_string_append (collected->reasoning, delta->text);
-      break;
-    case VIVA_CHAT_DELTA_TOOL_CALL:
-      collected->n_tool_fragments++;
-      break;
-    case VIVA_CHAT_DELTA_USAGE:
-      collected->n_usage++;
-      break;
-    default:
-      g_assert_not_reached ();
-    }
-
-  if (collected->cancel_after_first != NULL && delta->kind == VIVA_CHAT_DELTA_CONTENT)
-    g_cancellable_cancel (collected->cancel_after_first);
-}
-
-static void
-store_result (GObject      *object,
-              GAsyncResult *result,
-              gpointer      user_data)
-{
-  GAsyncResult **out = user_data;
-
-  *out = g_object_ref (result);
-}
-
-static VivaChatRequest *
-simple_request (const char *prompt)
-{
-  VivaChatRequest *request = viva_chat_request_new ();
-  g_autoptr(VivaChatMessage) system = viva_chat_message_new_system ("You are an examiner.");
-  g_autoptr(VivaChatMessage) user = viva_chat_message_new_user (prompt);
-
-  viva_chat_request_add_message (request, system);
-  viva_chat_request_add_message (request, user);
-  return request;
-}
-
-/* Streams @request and runs the main loop until it is done. */
-static VivaChatReply *
-stream (Fixture          *fixture,
-        VivaChatRequest  *request,
-        GCancellable     *cancellable,
-        Collected        *collected,
-        GError          **error)
-{
-  g_autoptr(GAsyncResult) result = NULL;
-  Collected local = { 0 };
-  VivaChatReply *reply;
-  gulong id;
-
-  if (collected == NULL)
-    collected = &local;
-  collected->request = request;
-  collected->content = g_string_new (NULL);
-  collected->reasoning = g_string_new (NULL);
-
-  id = g_signal_connect (fixture->model, "delta", G_CALLBACK (on_delta), collected);
-  viva_chat_model_stream_async (VIVA_CHAT_MODEL (fixture->model), request, cancellable, store_result, &result);
-  viva_test_run_until_result (&result);
-  g_signal_handler_disconnect (fixture->model, id);
-
-  reply = viva_chat_model_stream_finish (VIVA_CHAT_MODEL (fixture->model), result, error);
-  if (collected == &local)
-    {
-      g_string_free (local.content, TRUE);
-      g_string_free (local.reasoning, TRUE);
-    }
-  return reply;
-}
-
-static void
-collected_clear (Collected *collected)
-{
-  g_string_free (collected->content, TRUE);
-  g_string_free (collected->reasoning, TRUE);
-}
-
-static VivaTestResponse *
-fixture_response (const char *file,
-                  gsize       chunk_size)
-{
-  g_autofree char *path = viva_test_fixture_path ("model", file);
-  VivaTestResponse *response = viva_test_response_new_from_file (200, g_str_has_suffix (file, ".sse")
-                                                                        ? "text/event-stream"
-                                                                        : "application/x-ndjson",
-                                                                 path);
-
-  viva_test_response_set_chunk_size (response, chunk_size);
-  return response;
-}
+typedef VivaTestModel Fixture;
 
 static void
 check_case (const FixtureCase *c,
             VivaChatReply     *reply,
             GError            *error,
-            Collected         *collected)
+            VivaTestDeltas    *collected)
 {
   GPtrArray *calls;
   guint n_calls = fixture_case_n_calls (c);
@@ -225,12 +75,12 @@ test_fixture_over_http (Fixture       *fixture,
 
   for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
     {
-      g_autoptr(VivaTestResponse) response = fixture_response (c->file, sizes[i]);
-      g_autoptr(VivaChatRequest) request = simple_request ("Hello");
+      g_autoptr(VivaTestResponse) response = viva_test_response_new_recorded (c->file, sizes[i]);
+      g_autoptr(VivaChatRequest) request = viva_test_chat_request_new ("Hello");
       g_autoptr(VivaChatReply) reply = NULL;
       g_autoptr(GError) error = NULL;
       g_auto(GStrv) tools = c->tools != NULL ? g_strsplit (c->tools, ",", -1) : NULL;
-      Collected collected = { 0 };
+      VivaTestDeltas collected = { 0 };
 
       for (guint j = 0; tools != NULL && tools[j] != NULL; j++)
         {
@@ -242,9 +92,9 @@ test_fixture_over_http (Fixture       *fixture,
       viva_test_server_queue (fixture->server, "POST",
                               c->format == VIVA_REPLY_FORMAT_OLLAMA ? "/api/chat" : "/v1/chat/completions",
                               response);
-      reply = stream (fixture, request, NULL, &collected, &error);
+      reply = viva_test_model_stream (fixture, request, NULL, &collected, &error);
       check_case (c, reply, error, &collected);
-      collected_clear (&collected);
+      viva_test_deltas_clear (&collected);
     }
 
   /* No retry for an answer the server gave: one request each. */
@@ -256,28 +106,12 @@ test_fixture_over_http (Fixture       *fixture,
                    c->format == VIVA_REPLY_FORMAT_OLLAMA ? VIVA_SERVER_KIND_OLLAMA : VIVA_SERVER_KIND_OPENAI);
 }
 
-static JsonObject *
-request_body (Fixture    *fixture,
-              const char *path,
-              guint       nth)
-{
-  const VivaTestRequest *request = viva_test_server_find_request (fixture->server, "POST", path, nth);
-  JsonNode *node;
-  JsonObject *object;
-
-  g_assert_nonnull (request);
-  node = viva_test_request_get_json (request);
-  object = json_object_ref (json_node_get_object (node));
-  json_node_unref (node);
-  return object;
-}
-
 static void
 test_request_body (Fixture       *fixture,
                    gconstpointer  data)
 {
   g_autoptr(VivaTestResponse) response = viva_test_response_new_chat_stream ("Hi", NULL, NULL, NULL);
-  g_autoptr(VivaChatRequest) request = simple_request ("Explain «recursion».");
+  g_autoptr(VivaChatRequest) request = viva_test_chat_request_new ("Explain «recursion».");
   g_autoptr(VivaToolDefinition) tool = viva_tool_definition_new ("askStudent", "Ask.", NULL);
   g_autoptr(VivaChatReply) reply = NULL;
   g_autoptr(VivaChatMessage) assistant = NULL;
@@ -301,12 +135,12 @@ test_request_body (Fixture       *fixture,
   viva_chat_request_set_temperature (request, 0.5);
   viva_chat_request_set_max_tokens (request, 100);
 
-  viva_secrets_store_async (fixture->secrets, fixture->base_url, "sk-test-key", NULL, store_result, &stored);
+  viva_secrets_store_async (fixture->secrets, fixture->base_url, "sk-test-key", NULL, viva_test_store_result, &stored);
   viva_test_run_until_result (&stored);
   g_assert_true (viva_secrets_store_finish (fixture->secrets, stored, NULL));
 
   viva_test_server_queue (fixture->server, "POST", "/v1/chat/completions", response);
-  reply = stream (fixture, request, NULL, NULL, &error);
+  reply = viva_test_model_stream (fixture, request, NULL, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpstr (viva_chat_reply_get_content (reply), ==, "Hi");
 
@@ -314,7 +148,7 @@ test_request_body (Fixture       *fixture,
   g_assert_cmpstr (viva_test_request_get_header (http, "Authorization"), ==, "Bearer sk-test-key");
   g_assert_cmpstr (viva_test_request_get_header (http, "Content-Type"), ==, "application/json");
 
-  body = request_body (fixture, "/v1/chat/completions", 0);
+  body = viva_test_model_request_body (fixture, "/v1/chat/completions", 0);
   g_assert_cmpstr (json_object_get_string_member (body, "model"), ==, "qwen2.5:7b");
   g_assert_true (json_object_get_boolean_member (body, "stream"));
   g_assert_true (json_object_get_boolean_member (json_object_get_object_member (body, "stream_options"), "include_usage"));
@@ -344,7 +178,7 @@ test_response_schema (Fixture       *fixture,
 {
   const char *models[] = { "qwen2.5:7b", NULL };
   g_autoptr(JsonParser) parser = json_parser_new ();
-  g_autoptr(VivaChatRequest) request = simple_request ("Judge it.");
+  g_autoptr(VivaChatRequest) request = viva_test_chat_request_new ("Judge it.");
   g_autoptr(GError) error = NULL;
   JsonNode *schema;
 
@@ -354,7 +188,7 @@ test_response_schema (Fixture       *fixture,
 
   for (guint native = 0; native < 2; native++)
     {
-      g_autoptr(VivaTestResponse) response = fixture_response (native ? "ollama-native-chat.ndjson" : "ollama-v1-content.sse", 0);
+      g_autoptr(VivaTestResponse) response = viva_test_response_new_recorded (native ? "ollama-native-chat.ndjson" : "ollama-v1-content.sse", 0);
       g_autoptr(VivaChatReply) reply = NULL;
       g_autoptr(JsonObject) body = NULL;
 
@@ -362,10 +196,10 @@ test_response_schema (Fixture       *fixture,
         viva_test_server_serve_ollama (fixture->server, "0.6.2", models);
       viva_openai_model_set_base_url (fixture->model, fixture->base_url);
       viva_test_server_queue (fixture->server, "POST", native ? "/api/chat" : "/v1/chat/completions", response);
-      reply = stream (fixture, request, NULL, NULL, &error);
+      reply = viva_test_model_stream (fixture, request, NULL, NULL, &error);
       g_assert_no_error (error);
 
-      body = request_body (fixture, native ? "/api/chat" : "/v1/chat/completions", 0);
+      body = viva_test_model_request_body (fixture, native ? "/api/chat" : "/v1/chat/completions", 0);
       if (native)
         g_assert_true (json_node_equal (json_object_get_member (body, "format"), schema));
       else
@@ -387,12 +221,12 @@ test_no_key_no_header (Fixture       *fixture,
                        gconstpointer  data)
 {
   g_autoptr(VivaTestResponse) response = viva_test_response_new_chat_stream ("Hi", NULL, NULL, NULL);
-  g_autoptr(VivaChatRequest) request = simple_request ("x");
+  g_autoptr(VivaChatRequest) request = viva_test_chat_request_new ("x");
   g_autoptr(VivaChatReply) reply = NULL;
   g_autoptr(GError) error = NULL;
 
   viva_test_server_queue (fixture->server, "POST", "/v1/chat/completions", response);
-  reply = stream (fixture, request, NULL, NULL, &error);
+  reply = viva_test_model_stream (fixture, request, NULL, NULL, &error);
   g_assert_no_error (error);
   g_assert_null (viva_test_request_get_header (viva_test_server_find_request (fixture->server, "POST", "/v1/chat/completions", 0),
                                                "Authorization"));
@@ -405,8 +239,8 @@ test_ollama_native (Fixture       *fixture,
                     gconstpointer  data)
 {
   const char *models[] = { "qwen2.5:7b", "llama3.2:3b", NULL };
-  g_autoptr(VivaTestResponse) response = fixture_response ("ollama-native-chat.ndjson", 0);
-  g_autoptr(VivaChatRequest) request = simple_request ("Hello");
+  g_autoptr(VivaTestResponse) response = viva_test_response_new_recorded ("ollama-native-chat.ndjson", 0);
+  g_autoptr(VivaChatRequest) request = viva_test_chat_request_new ("Hello");
   g_autoptr(VivaChatReply) reply = NULL;
   g_autoptr(JsonObject) body = NULL;
   g_autoptr(GError) error = NULL;
@@ -417,13 +251,13 @@ test_ollama_native (Fixture       *fixture,
   viva_openai_model_set_context_length (fixture->model, 8192);
   viva_openai_model_set_temperature (fixture->model, 0.3);
 
-  reply = stream (fixture, request, NULL, NULL, &error);
+  reply = viva_test_model_stream (fixture, request, NULL, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpstr (viva_chat_reply_get_content (reply), ==, "Your base case is missing — what stops it?");
   g_assert_cmpint (viva_openai_model_get_server_kind (fixture->model), ==, VIVA_SERVER_KIND_OLLAMA);
   g_assert_cmpstr (viva_openai_model_get_server_version (fixture->model), ==, "0.6.2");
 
-  body = request_body (fixture, "/api/chat", 0);
+  body = viva_test_model_request_body (fixture, "/api/chat", 0);
   options = json_object_get_object_member (body, "options");
   g_assert_cmpint (json_object_get_int_member (options, "num_ctx"), ==, 8192);
   g_assert_cmpfloat_with_epsilon (json_object_get_double_member (options, "temperature"), 0.3, 1e-9);
@@ -438,8 +272,8 @@ test_ollama_native_tool_history (Fixture       *fixture,
                                  gconstpointer  data)
 {
   const char *models[] = { "qwen2.5:7b", NULL };
-  g_autoptr(VivaTestResponse) response = fixture_response ("ollama-native-chat.ndjson", 0);
-  g_autoptr(VivaChatRequest) request = simple_request ("Hello");
+  g_autoptr(VivaTestResponse) response = viva_test_response_new_recorded ("ollama-native-chat.ndjson", 0);
+  g_autoptr(VivaChatRequest) request = viva_test_chat_request_new ("Hello");
   g_autoptr(GPtrArray) calls = g_ptr_array_new_with_free_func ((GDestroyNotify)viva_tool_call_free);
   g_autoptr(VivaChatMessage) assistant = NULL;
   g_autoptr(VivaChatMessage) tool_message = NULL;
@@ -457,10 +291,10 @@ test_ollama_native_tool_history (Fixture       *fixture,
 
   viva_test_server_serve_ollama (fixture->server, "0.6.2", models);
   viva_test_server_queue (fixture->server, "POST", "/api/chat", response);
-  reply = stream (fixture, request, NULL, NULL, &error);
+  reply = viva_test_model_stream (fixture, request, NULL, NULL, &error);
   g_assert_no_error (error);
 
-  body = request_body (fixture, "/api/chat", 0);
+  body = viva_test_model_request_body (fixture, "/api/chat", 0);
   message = json_array_get_object_element (json_object_get_array_member (body, "messages"), 2);
   g_assert_cmpstr (json_object_get_string_member (message, "content"), ==, "");
   function = json_object_get_object_member (json_array_get_object_element (json_object_get_array_member (message, "tool_calls"), 0),
@@ -476,8 +310,8 @@ test_ollama_openai_mode (Fixture       *fixture,
                          gconstpointer  data)
 {
   const char *models[] = { "qwen2.5:7b", NULL };
-  g_autoptr(VivaTestResponse) response = fixture_response ("ollama-v1-content.sse", 0);
-  g_autoptr(VivaChatRequest) request = simple_request ("Hello");
+  g_autoptr(VivaTestResponse) response = viva_test_response_new_recorded ("ollama-v1-content.sse", 0);
+  g_autoptr(VivaChatRequest) request = viva_test_chat_request_new ("Hello");
   g_autoptr(VivaChatReply) reply = NULL;
   g_autoptr(GError) error = NULL;
 
@@ -485,7 +319,7 @@ test_ollama_openai_mode (Fixture       *fixture,
   viva_test_server_queue (fixture->server, "POST", "/v1/chat/completions", response);
   viva_openai_model_set_ollama_native (fixture->model, FALSE);
 
-  reply = stream (fixture, request, NULL, NULL, &error);
+  reply = viva_test_model_stream (fixture, request, NULL, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpstr (viva_chat_reply_get_content (reply), ==, "Recursion is a function calling itself.");
   g_assert_cmpuint (viva_test_server_count_requests (fixture->server, "POST", "/api/chat"), ==, 0);
@@ -496,12 +330,12 @@ test_not_running (Fixture       *fixture,
                   gconstpointer  data)
 {
   g_autofree char *url = viva_test_get_unused_url ();
-  g_autoptr(VivaChatRequest) request = simple_request ("x");
+  g_autoptr(VivaChatRequest) request = viva_test_chat_request_new ("x");
   g_autoptr(VivaChatReply) reply = NULL;
   g_autoptr(GError) error = NULL;
 
   viva_openai_model_set_base_url (fixture->model, url);
-  reply = stream (fixture, request, NULL, NULL, &error);
+  reply = viva_test_model_stream (fixture, request, NULL, NULL, &error);
   g_assert_null (reply);
   g_assert_error (error, VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_NOT_RUNNING);
   g_assert_nonnull (strstr (error->message, url));
@@ -515,7 +349,7 @@ test_ollama_not_running (Fixture       *fixture,
 {
   g_autoptr(GSocketClient) client = g_socket_client_new ();
   g_autoptr(GSocketConnection) connection = g_socket_client_connect_to_host (client, "127.0.0.1:11434", 0, NULL, NULL);
-  g_autoptr(VivaChatRequest) request = simple_request ("x");
+  g_autoptr(VivaChatRequest) request = viva_test_chat_request_new ("x");
   g_autoptr(VivaChatReply) reply = NULL;
   g_autoptr(GError) error = NULL;
 
@@ -526,7 +360,7 @@ test_ollama_not_running (Fixture       *fixture,
     }
 
   viva_openai_model_set_base_url (fixture->model, "http://127.0.0.1:11434/v1");
-  reply = stream (fixture, request, NULL, NULL, &error);
+  reply = viva_test_model_stream (fixture, request, NULL, NULL, &error);
   g_assert_error (error, VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_NOT_RUNNING);
   g_assert_cmpstr (error->message, ==, "Ollama is not running at http://127.0.0.1:11434 — start it with “ollama serve”.");
 }
@@ -541,13 +375,13 @@ expect_status_error (Fixture    *fixture,
 {
   g_autofree char *path = viva_test_fixture_path ("model", fixture_file);
   g_autoptr(VivaTestResponse) response = viva_test_response_new_from_file (status, "application/json", path);
-  g_autoptr(VivaChatRequest) request = simple_request ("x");
+  g_autoptr(VivaChatRequest) request = viva_test_chat_request_new ("x");
   g_autoptr(VivaChatReply) reply = NULL;
   g_autoptr(GError) error = NULL;
 
   viva_test_server_set_default (fixture->server, "POST", "/v1/chat/completions", response);
   viva_test_server_set_default (fixture->server, "POST", "/api/chat", response);
-  reply = stream (fixture, request, NULL, NULL, &error);
+  reply = viva_test_model_stream (fixture, request, NULL, NULL, &error);
   g_assert_null (reply);
   g_assert_error (error, VIVA_MODEL_ERROR, code);
   if (message_part != NULL)
@@ -621,7 +455,7 @@ test_retry_after (Fixture       *fixture,
   g_autofree char *path = viva_test_fixture_path ("model", "error-openai-rate-limit.json");
   g_autoptr(VivaTestResponse) busy = viva_test_response_new_from_file (429, "application/json", path);
   g_autoptr(VivaTestResponse) ok = viva_test_response_new_chat_stream ("Fine.", NULL, NULL, NULL);
-  g_autoptr(VivaChatRequest) request = simple_request ("x");
+  g_autoptr(VivaChatRequest) request = viva_test_chat_request_new ("x");
   g_autoptr(VivaChatReply) reply = NULL;
   g_autoptr(GError) error = NULL;
   gint64 start = g_get_monotonic_time ();
@@ -629,7 +463,7 @@ test_retry_after (Fixture       *fixture,
   viva_test_response_add_header (busy, "Retry-After", "1");
   viva_test_server_queue (fixture->server, "POST", "/v1/chat/completions", busy);
   viva_test_server_queue (fixture->server, "POST", "/v1/chat/completions", ok);
-  reply = stream (fixture, request, NULL, NULL, &error);
+  reply = viva_test_model_stream (fixture, request, NULL, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpstr (viva_chat_reply_get_content (reply), ==, "Fine.");
   g_assert_cmpint (g_get_monotonic_time () - start, >=, G_USEC_PER_SEC);
@@ -644,22 +478,22 @@ test_transient_then_ok (Fixture       *fixture,
   g_autoptr(VivaTestResponse) failing = viva_test_response_new_json (502, "<html>Bad gateway</html>");
   g_autoptr(VivaTestResponse) dropped = viva_test_response_new_chat_stream ("Lost", NULL, NULL, NULL);
   g_autoptr(VivaTestResponse) ok = viva_test_response_new_chat_stream ("Third time.", NULL, NULL, NULL);
-  g_autoptr(VivaChatRequest) request = simple_request ("x");
+  g_autoptr(VivaChatRequest) request = viva_test_chat_request_new ("x");
   g_autoptr(VivaChatReply) reply = NULL;
   g_autoptr(GError) error = NULL;
-  Collected collected = { 0 };
+  VivaTestDeltas collected = { 0 };
 
   /* Dropped after the role chunk, before any content: safe to retry. */
   viva_test_response_set_drop_after (dropped, 100);
   viva_test_server_queue (fixture->server, "POST", "/v1/chat/completions", failing);
   viva_test_server_queue (fixture->server, "POST", "/v1/chat/completions", dropped);
   viva_test_server_queue (fixture->server, "POST", "/v1/chat/completions", ok);
-  reply = stream (fixture, request, NULL, &collected, &error);
+  reply = viva_test_model_stream (fixture, request, NULL, &collected, &error);
   g_assert_no_error (error);
   g_assert_cmpstr (viva_chat_reply_get_content (reply), ==, "Third time.");
   g_assert_cmpstr (collected.content->str, ==, "Third time.");
   g_assert_cmpuint (viva_test_server_count_requests (fixture->server, "POST", "/v1/chat/completions"), ==, 3);
-  collected_clear (&collected);
+  viva_test_deltas_clear (&collected);
 }
 
 /* A connection that breaks before any answer is retried, then reported. */
@@ -668,13 +502,13 @@ test_dropped_retried (Fixture       *fixture,
                       gconstpointer  data)
 {
   g_autoptr(VivaTestResponse) dropped = viva_test_response_new_chat_stream ("Never.", NULL, NULL, NULL);
-  g_autoptr(VivaChatRequest) request = simple_request ("x");
+  g_autoptr(VivaChatRequest) request = viva_test_chat_request_new ("x");
   g_autoptr(VivaChatReply) reply = NULL;
   g_autoptr(GError) error = NULL;
 
   viva_test_response_set_drop_after (dropped, 0);
   viva_test_server_set_default (fixture->server, "POST", "/v1/chat/completions", dropped);
-  reply = stream (fixture, request, NULL, NULL, &error);
+  reply = viva_test_model_stream (fixture, request, NULL, NULL, &error);
   g_assert_null (reply);
   g_assert_error (error, VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_CONNECTION);
   g_assert_cmpuint (viva_test_server_count_requests (fixture->server, "POST", "/v1/chat/completions"), ==, 3);
@@ -688,7 +522,7 @@ test_temperature_fallback (Fixture       *fixture,
   g_autofree char *path = viva_test_fixture_path ("model", "error-openai-temperature.json");
   g_autoptr(VivaTestResponse) rejected = viva_test_response_new_from_file (400, "application/json", path);
   g_autoptr(VivaTestResponse) ok = viva_test_response_new_chat_stream ("Fine.", NULL, NULL, NULL);
-  g_autoptr(VivaChatRequest) request = simple_request ("x");
+  g_autoptr(VivaChatRequest) request = viva_test_chat_request_new ("x");
   g_autoptr(GError) error = NULL;
 
   viva_chat_request_set_temperature (request, 0.7);
@@ -698,7 +532,7 @@ test_temperature_fallback (Fixture       *fixture,
 
   for (guint i = 0; i < 2; i++)
     {
-      g_autoptr(VivaChatReply) reply = stream (fixture, request, NULL, NULL, &error);
+      g_autoptr(VivaChatReply) reply = viva_test_model_stream (fixture, request, NULL, NULL, &error);
 
       g_assert_no_error (error);
       g_assert_cmpstr (viva_chat_reply_get_content (reply), ==, "Fine.");
@@ -707,7 +541,7 @@ test_temperature_fallback (Fixture       *fixture,
   g_assert_cmpuint (viva_test_server_count_requests (fixture->server, "POST", "/v1/chat/completions"), ==, 3);
   for (guint i = 0; i < 3; i++)
     {
-      g_autoptr(JsonObject) body = request_body (fixture, "/v1/chat/completions", i);
+      g_autoptr(JsonObject) body = viva_test_model_request_body (fixture, "/v1/chat/completions", i);
 
       g_assert_cmpint (json_object_has_member (body, "temperature"), ==, i == 0);
       g_assert_true (json_object_has_member (body, "stream_options"));
@@ -721,7 +555,7 @@ test_stream_options_fallback (Fixture       *fixture,
   g_autofree char *path = viva_test_fixture_path ("model", "error-vllm-stream-options.json");
   g_autoptr(VivaTestResponse) rejected = viva_test_response_new_from_file (400, "application/json", path);
   g_autoptr(VivaTestResponse) ok = viva_test_response_new_chat_stream ("Fine.", NULL, NULL, NULL);
-  g_autoptr(VivaChatRequest) request = simple_request ("x");
+  g_autoptr(VivaChatRequest) request = viva_test_chat_request_new ("x");
   g_autoptr(VivaChatReply) reply = NULL;
   g_autoptr(JsonObject) first = NULL;
   g_autoptr(JsonObject) second = NULL;
@@ -729,11 +563,11 @@ test_stream_options_fallback (Fixture       *fixture,
 
   viva_test_server_queue (fixture->server, "POST", "/v1/chat/completions", rejected);
   viva_test_server_queue (fixture->server, "POST", "/v1/chat/completions", ok);
-  reply = stream (fixture, request, NULL, NULL, &error);
+  reply = viva_test_model_stream (fixture, request, NULL, NULL, &error);
   g_assert_no_error (error);
 
-  first = request_body (fixture, "/v1/chat/completions", 0);
-  second = request_body (fixture, "/v1/chat/completions", 1);
+  first = viva_test_model_request_body (fixture, "/v1/chat/completions", 0);
+  second = viva_test_model_request_body (fixture, "/v1/chat/completions", 1);
   g_assert_true (json_object_has_member (first, "stream_options"));
   g_assert_false (json_object_has_member (second, "stream_options"));
 }
@@ -745,12 +579,12 @@ test_bad_request (Fixture       *fixture,
 {
   g_autoptr(VivaTestResponse) rejected =
     viva_test_response_new_json (400, "{\"error\":{\"message\":\"messages: field required\",\"code\":null}}");
-  g_autoptr(VivaChatRequest) request = simple_request ("x");
+  g_autoptr(VivaChatRequest) request = viva_test_chat_request_new ("x");
   g_autoptr(VivaChatReply) reply = NULL;
   g_autoptr(GError) error = NULL;
 
   viva_test_server_set_default (fixture->server, "POST", "/v1/chat/completions", rejected);
-  reply = stream (fixture, request, NULL, NULL, &error);
+  reply = viva_test_model_stream (fixture, request, NULL, NULL, &error);
   g_assert_error (error, VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_BAD_REQUEST);
   g_assert_nonnull (strstr (error->message, "messages: field required"));
   g_assert_cmpuint (viva_test_server_get_n_requests (fixture->server), ==, 2);  /* /api/version, then POST */
@@ -762,7 +596,7 @@ test_first_byte_timeout (Fixture       *fixture,
 {
   g_autoptr(VivaTestResponse) slow = viva_test_response_new_chat_stream ("Late.", NULL, NULL, NULL);
   g_autoptr(VivaTestResponse) ok = viva_test_response_new_chat_stream ("On time.", NULL, NULL, NULL);
-  g_autoptr(VivaChatRequest) request = simple_request ("x");
+  g_autoptr(VivaChatRequest) request = viva_test_chat_request_new ("x");
   g_autoptr(VivaChatReply) reply = NULL;
   g_autoptr(GError) error = NULL;
 
@@ -770,7 +604,7 @@ test_first_byte_timeout (Fixture       *fixture,
   viva_openai_model_set_first_byte_timeout (fixture->model, 500);
   viva_test_server_queue (fixture->server, "POST", "/v1/chat/completions", slow);
   viva_test_server_queue (fixture->server, "POST", "/v1/chat/completions", ok);
-  reply = stream (fixture, request, NULL, NULL, &error);
+  reply = viva_test_model_stream (fixture, request, NULL, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpstr (viva_chat_reply_get_content (reply), ==, "On time.");
 }
@@ -780,7 +614,7 @@ test_first_byte_timeout_fails (Fixture       *fixture,
                                gconstpointer  data)
 {
   g_autoptr(VivaTestResponse) slow = viva_test_response_new_chat_stream ("Late.", NULL, NULL, NULL);
-  g_autoptr(VivaChatRequest) request = simple_request ("x");
+  g_autoptr(VivaChatRequest) request = viva_test_chat_request_new ("x");
   g_autoptr(VivaChatReply) reply = NULL;
   g_autoptr(GError) error = NULL;
 
@@ -790,7 +624,7 @@ test_first_byte_timeout_fails (Fixture       *fixture,
   viva_openai_model_set_max_attempts (fixture->model, 2);
   viva_openai_model_set_max_busy_wait (fixture->model, 0);
   viva_test_server_set_default (fixture->server, "POST", "/v1/chat/completions", slow);
-  reply = stream (fixture, request, NULL, NULL, &error);
+  reply = viva_test_model_stream (fixture, request, NULL, NULL, &error);
   g_assert_error (error, VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_TIMEOUT);
   g_assert_nonnull (strstr (error->message, "did not start answering"));
   g_assert_cmpuint (viva_test_server_count_requests (fixture->server, "POST", "/v1/chat/completions"), ==, 2);
@@ -801,15 +635,15 @@ static void
 test_keep_alive_comments (Fixture       *fixture,
                           gconstpointer  data)
 {
-  g_autoptr(VivaTestResponse) response = fixture_response ("deepseek-reasoner.sse", 16);
-  g_autoptr(VivaChatRequest) request = simple_request ("x");
+  g_autoptr(VivaTestResponse) response = viva_test_response_new_recorded ("deepseek-reasoner.sse", 16);
+  g_autoptr(VivaChatRequest) request = viva_test_chat_request_new ("x");
   g_autoptr(VivaChatReply) reply = NULL;
   g_autoptr(GError) error = NULL;
 
   viva_test_response_set_chunk_delay (response, 5);
   viva_openai_model_set_idle_timeout (fixture->model, 2000);
   viva_test_server_queue (fixture->server, "POST", "/v1/chat/completions", response);
-  reply = stream (fixture, request, NULL, NULL, &error);
+  reply = viva_test_model_stream (fixture, request, NULL, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpstr (viva_chat_reply_get_content (reply), ==, "Start with n = 0.");
 }
@@ -820,7 +654,7 @@ test_idle_timeout_keeps_output (Fixture       *fixture,
                                 gconstpointer  data)
 {
   g_autoptr(VivaTestResponse) response = viva_test_response_new_chat_stream ("One two three four", NULL, NULL, NULL);
-  g_autoptr(VivaChatRequest) request = simple_request ("x");
+  g_autoptr(VivaChatRequest) request = viva_test_chat_request_new ("x");
   g_autoptr(VivaChatReply) reply = NULL;
   g_autoptr(GError) error = NULL;
   GBytes *body = viva_test_response_get_body (response);
@@ -831,7 +665,7 @@ test_idle_timeout_keeps_output (Fixture       *fixture,
   viva_test_response_set_stall_after (response, strstr (two, "\n\n") == NULL ? 0 : (gsize)(two - text) - 60);
   viva_openai_model_set_idle_timeout (fixture->model, 200);
   viva_test_server_set_default (fixture->server, "POST", "/v1/chat/completions", response);
-  reply = stream (fixture, request, NULL, NULL, &error);
+  reply = viva_test_model_stream (fixture, request, NULL, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpstr (viva_chat_reply_get_content (reply), ==, "One");
   g_assert_true (viva_chat_reply_get_truncated (reply));
@@ -843,15 +677,15 @@ static void
 test_drop_keeps_output (Fixture       *fixture,
                         gconstpointer  data)
 {
-  g_autoptr(VivaTestResponse) response = fixture_response ("vllm-tools.sse", 0);
-  g_autoptr(VivaChatRequest) request = simple_request ("x");
+  g_autoptr(VivaTestResponse) response = viva_test_response_new_recorded ("vllm-tools.sse", 0);
+  g_autoptr(VivaChatRequest) request = viva_test_chat_request_new ("x");
   g_autoptr(VivaChatReply) reply = NULL;
   g_autoptr(GError) error = NULL;
   const char *text = g_bytes_get_data (viva_test_response_get_body (response), NULL);
 
   viva_test_response_set_drop_after (response, strstr (text, "Running it.") - text + 80);
   viva_test_server_set_default (fixture->server, "POST", "/v1/chat/completions", response);
-  reply = stream (fixture, request, NULL, NULL, &error);
+  reply = viva_test_model_stream (fixture, request, NULL, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpstr (viva_chat_reply_get_content (reply), ==, "Running it.");
   g_assert_cmpstr (viva_chat_reply_get_reasoning (reply), ==, "Need to run the code.");
@@ -864,22 +698,22 @@ test_cancel_mid_stream (Fixture       *fixture,
                         gconstpointer  data)
 {
   g_autoptr(VivaTestResponse) response = viva_test_response_new_chat_stream ("a b c d e f g", NULL, NULL, NULL);
-  g_autoptr(VivaChatRequest) request = simple_request ("x");
+  g_autoptr(VivaChatRequest) request = viva_test_chat_request_new ("x");
   g_autoptr(GCancellable) cancellable = g_cancellable_new ();
   g_autoptr(VivaChatReply) reply = NULL;
   g_autoptr(GError) error = NULL;
-  Collected collected = { 0 };
+  VivaTestDeltas collected = { 0 };
 
   viva_test_response_set_chunk_size (response, 64);
   viva_test_response_set_chunk_delay (response, 20);
   viva_test_server_set_default (fixture->server, "POST", "/v1/chat/completions", response);
   collected.cancel_after_first = cancellable;
-  reply = stream (fixture, request, cancellable, &collected, &error);
+  reply = viva_test_model_stream (fixture, request, cancellable, &collected, &error);
   g_assert_null (reply);
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
   g_assert_cmpstr (collected.content->str, ==, "a");
   g_assert_null (viva_openai_model_get_error_message (fixture->model));
-  collected_clear (&collected);
+  viva_test_deltas_clear (&collected);
 }
 
 static gboolean
@@ -894,7 +728,7 @@ test_cancel_during_backoff (Fixture       *fixture,
                             gconstpointer  data)
 {
   g_autoptr(VivaTestResponse) failing = viva_test_response_new_json (503, "{\"error\":\"busy\"}");
-  g_autoptr(VivaChatRequest) request = simple_request ("x");
+  g_autoptr(VivaChatRequest) request = viva_test_chat_request_new ("x");
   g_autoptr(GCancellable) cancellable = g_cancellable_new ();
   g_autoptr(VivaChatReply) reply = NULL;
   g_autoptr(GError) error = NULL;
@@ -903,7 +737,7 @@ test_cancel_during_backoff (Fixture       *fixture,
   viva_openai_model_set_retry_delay (fixture->model, 10000);
   viva_test_server_set_default (fixture->server, "POST", "/v1/chat/completions", failing);
   g_timeout_add (300, cancel_cb, cancellable);
-  reply = stream (fixture, request, cancellable, NULL, &error);
+  reply = viva_test_model_stream (fixture, request, cancellable, NULL, &error);
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
   g_assert_cmpint (g_get_monotonic_time () - start, <, 3 * G_USEC_PER_SEC);
   g_assert_cmpuint (viva_test_server_count_requests (fixture->server, "POST", "/v1/chat/completions"), ==, 1);
@@ -914,12 +748,12 @@ test_not_a_stream (Fixture       *fixture,
                    gconstpointer  data)
 {
   g_autoptr(VivaTestResponse) html = viva_test_response_new_text (200, "text/html", "<html>login</html>");
-  g_autoptr(VivaChatRequest) request = simple_request ("x");
+  g_autoptr(VivaChatRequest) request = viva_test_chat_request_new ("x");
   g_autoptr(VivaChatReply) reply = NULL;
   g_autoptr(GError) error = NULL;
 
   viva_test_server_set_default (fixture->server, "POST", "/v1/chat/completions", html);
-  reply = stream (fixture, request, NULL, NULL, &error);
+  reply = viva_test_model_stream (fixture, request, NULL, NULL, &error);
   g_assert_error (error, VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_INVALID_RESPONSE);
 }
 
@@ -932,12 +766,12 @@ test_whole_json_reply (Fixture       *fixture,
     "{\"id\":\"x\",\"object\":\"chat.completion\",\"model\":\"m\",\"choices\":[{\"index\":0,\"message\":"
     "{\"role\":\"assistant\",\"content\":\"Whole.\"},\"finish_reason\":\"stop\"}],"
     "\"usage\":{\"prompt_tokens\":9,\"completion_tokens\":2,\"total_tokens\":11}}");
-  g_autoptr(VivaChatRequest) request = simple_request ("x");
+  g_autoptr(VivaChatRequest) request = viva_test_chat_request_new ("x");
   g_autoptr(VivaChatReply) reply = NULL;
   g_autoptr(GError) error = NULL;
 
   viva_test_server_set_default (fixture->server, "POST", "/v1/chat/completions", whole);
-  reply = stream (fixture, request, NULL, NULL, &error);
+  reply = viva_test_model_stream (fixture, request, NULL, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpstr (viva_chat_reply_get_content (reply), ==, "Whole.");
   g_assert_cmpstr (viva_chat_reply_get_finish_reason (reply), ==, "stop");
@@ -949,24 +783,24 @@ test_prompt_truncated (Fixture       *fixture,
                        gconstpointer  data)
 {
   g_autoptr(GString) long_prompt = g_string_new (NULL);
-  g_autoptr(VivaTestResponse) response = fixture_response ("ollama-v1-content.sse", 0);
+  g_autoptr(VivaTestResponse) response = viva_test_response_new_recorded ("ollama-v1-content.sse", 0);
   g_autoptr(VivaChatRequest) request = NULL;
-  g_autoptr(VivaChatRequest) short_request = simple_request ("Hi");
+  g_autoptr(VivaChatRequest) short_request = viva_test_chat_request_new ("Hi");
   g_autoptr(VivaChatReply) reply = NULL;
   g_autoptr(VivaChatReply) short_reply = NULL;
   g_autoptr(GError) error = NULL;
 
   for (guint i = 0; i < 400; i++)
     g_string_append (long_prompt, "The quick brown fox. ");
-  request = simple_request (long_prompt->str);
+  request = viva_test_chat_request_new (long_prompt->str);
 
   /* The fixture reports 31 prompt tokens: far fewer than sent. */
   viva_test_server_set_default (fixture->server, "POST", "/v1/chat/completions", response);
-  reply = stream (fixture, request, NULL, NULL, &error);
+  reply = viva_test_model_stream (fixture, request, NULL, NULL, &error);
   g_assert_no_error (error);
   g_assert_true (viva_chat_reply_get_prompt_truncated (reply));
 
-  short_reply = stream (fixture, short_request, NULL, NULL, &error);
+  short_reply = viva_test_model_stream (fixture, short_request, NULL, NULL, &error);
   g_assert_no_error (error);
   g_assert_false (viva_chat_reply_get_prompt_truncated (short_reply));
 }
@@ -979,7 +813,7 @@ test_two_turns (Fixture       *fixture,
 {
   g_autoptr(VivaTestResponse) first = viva_test_response_new_chat_stream (NULL, "Run it.", "runPython", "{\"code\": \"print(6*7)\"}");
   g_autoptr(VivaTestResponse) second = viva_test_response_new_chat_stream ("It printed 42.", NULL, NULL, NULL);
-  g_autoptr(VivaChatRequest) request = simple_request ("Check my code.");
+  g_autoptr(VivaChatRequest) request = viva_test_chat_request_new ("Check my code.");
   g_autoptr(VivaToolDefinition) tool = viva_tool_definition_new ("runPython", "Runs code.", NULL);
   g_autoptr(VivaChatReply) reply = NULL;
   g_autoptr(VivaChatReply) final = NULL;
@@ -994,7 +828,7 @@ test_two_turns (Fixture       *fixture,
   viva_test_server_queue (fixture->server, "POST", "/v1/chat/completions", first);
   viva_test_server_queue (fixture->server, "POST", "/v1/chat/completions", second);
 
-  reply = stream (fixture, request, NULL, NULL, &error);
+  reply = viva_test_model_stream (fixture, request, NULL, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (viva_chat_reply_get_tool_calls (reply)->len, ==, 1);
   call = g_ptr_array_index (viva_chat_reply_get_tool_calls (reply), 0);
@@ -1004,11 +838,11 @@ test_two_turns (Fixture       *fixture,
   result = viva_chat_message_new_tool (viva_tool_call_get_id (call), "runPython", "42\n");
   viva_chat_request_add_message (request, assistant);
   viva_chat_request_add_message (request, result);
-  final = stream (fixture, request, NULL, NULL, &error);
+  final = viva_test_model_stream (fixture, request, NULL, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpstr (viva_chat_reply_get_content (final), ==, "It printed 42.");
 
-  body = request_body (fixture, "/v1/chat/completions", 1);
+  body = viva_test_model_request_body (fixture, "/v1/chat/completions", 1);
   messages = json_object_get_array_member (body, "messages");
   g_assert_cmpuint (json_array_get_length (messages), ==, 4);
   g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (messages, 3), "tool_call_id"),
@@ -1021,7 +855,7 @@ test_first_model (Fixture       *fixture,
 {
   const char *models[] = { "Qwen/Qwen2.5-7B-Instruct", "other", NULL };
   g_autoptr(VivaTestResponse) response = viva_test_response_new_chat_stream ("Hi", NULL, NULL, NULL);
-  g_autoptr(VivaChatRequest) request = simple_request ("x");
+  g_autoptr(VivaChatRequest) request = viva_test_chat_request_new ("x");
   g_autoptr(VivaChatReply) reply = NULL;
   g_autoptr(JsonObject) body = NULL;
   g_autoptr(GError) error = NULL;
@@ -1029,9 +863,9 @@ test_first_model (Fixture       *fixture,
   viva_test_server_serve_models (fixture->server, models);
   viva_test_server_set_default (fixture->server, "POST", "/v1/chat/completions", response);
   viva_openai_model_set_model (fixture->model, NULL);
-  reply = stream (fixture, request, NULL, NULL, &error);
+  reply = viva_test_model_stream (fixture, request, NULL, NULL, &error);
   g_assert_no_error (error);
-  body = request_body (fixture, "/v1/chat/completions", 0);
+  body = viva_test_model_request_body (fixture, "/v1/chat/completions", 0);
   g_assert_cmpstr (json_object_get_string_member (body, "model"), ==, "Qwen/Qwen2.5-7B-Instruct");
 }
 
@@ -1041,13 +875,13 @@ test_no_model_at_all (Fixture       *fixture,
 {
   g_autofree char *path = viva_test_fixture_path ("model", "ollama-v1-models-empty.json");
   g_autoptr(VivaTestResponse) empty = viva_test_response_new_from_file (200, "application/json", path);
-  g_autoptr(VivaChatRequest) request = simple_request ("x");
+  g_autoptr(VivaChatRequest) request = viva_test_chat_request_new ("x");
   g_autoptr(VivaChatReply) reply = NULL;
   g_autoptr(GError) error = NULL;
 
   viva_test_server_set_default (fixture->server, "GET", "/v1/models", empty);
   viva_openai_model_set_model (fixture->model, "");
-  reply = stream (fixture, request, NULL, NULL, &error);
+  reply = viva_test_model_stream (fixture, request, NULL, NULL, &error);
   g_assert_error (error, VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_NO_MODEL);
 }
 
@@ -1059,7 +893,7 @@ test_models_retried (Fixture       *fixture,
   const char *models[] = { "first", NULL };
   g_autoptr(VivaTestResponse) busy = viva_test_response_new_json (503, "{\"error\":\"starting\"}");
   g_autoptr(VivaTestResponse) response = viva_test_response_new_chat_stream ("Hi", NULL, NULL, NULL);
-  g_autoptr(VivaChatRequest) request = simple_request ("x");
+  g_autoptr(VivaChatRequest) request = viva_test_chat_request_new ("x");
   g_autoptr(VivaChatReply) reply = NULL;
   g_autoptr(JsonObject) body = NULL;
   g_autoptr(GError) error = NULL;
@@ -1068,10 +902,10 @@ test_models_retried (Fixture       *fixture,
   viva_test_server_serve_models (fixture->server, models);
   viva_test_server_set_default (fixture->server, "POST", "/v1/chat/completions", response);
   viva_openai_model_set_model (fixture->model, NULL);
-  reply = stream (fixture, request, NULL, NULL, &error);
+  reply = viva_test_model_stream (fixture, request, NULL, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (viva_test_server_count_requests (fixture->server, "GET", "/v1/models"), ==, 2);
-  body = request_body (fixture, "/v1/chat/completions", 0);
+  body = viva_test_model_request_body (fixture, "/v1/chat/completions", 0);
   g_assert_cmpstr (json_object_get_string_member (body, "model"), ==, "first");
 }
 
@@ -1083,7 +917,7 @@ test_detect_timeout (Fixture       *fixture,
 {
   g_autoptr(VivaTestResponse) silent = viva_test_response_new_json (200, "{\"version\":\"0.6.2\"}");
   g_autoptr(VivaTestResponse) response = viva_test_response_new_chat_stream ("Hi", NULL, NULL, NULL);
-  g_autoptr(VivaChatRequest) request = simple_request ("x");
+  g_autoptr(VivaChatRequest) request = viva_test_chat_request_new ("x");
   g_autoptr(VivaChatReply) reply = NULL;
   g_autoptr(GError) error = NULL;
   gint64 start = g_get_monotonic_time ();
@@ -1092,7 +926,7 @@ test_detect_timeout (Fixture       *fixture,
   viva_test_server_set_default (fixture->server, "GET", "/api/version", silent);
   viva_test_server_set_default (fixture->server, "POST", "/v1/chat/completions", response);
   viva_openai_model_set_first_byte_timeout (fixture->model, 800);
-  reply = stream (fixture, request, NULL, NULL, &error);
+  reply = viva_test_model_stream (fixture, request, NULL, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpstr (viva_chat_reply_get_content (reply), ==, "Hi");
   g_assert_cmpint (g_get_monotonic_time () - start, <, 6 * G_USEC_PER_SEC);
@@ -1105,7 +939,7 @@ list_models (Fixture  *fixture,
 {
   g_autoptr(GAsyncResult) result = NULL;
 
-  viva_openai_model_list_models_async (fixture->model, NULL, store_result, &result);
+  viva_openai_model_list_models_async (fixture->model, NULL, viva_test_store_result, &result);
   viva_test_run_until_result (&result);
   return viva_openai_model_list_models_finish (fixture->model, result, error);
 }
@@ -1116,7 +950,7 @@ check_health (Fixture  *fixture,
 {
   g_autoptr(GAsyncResult) result = NULL;
 
-  viva_openai_model_check_health_async (fixture->model, NULL, store_result, &result);
+  viva_openai_model_check_health_async (fixture->model, NULL, viva_test_store_result, &result);
   viva_test_run_until_result (&result);
   return viva_openai_model_check_health_finish (fixture->model, result, error);
 }
@@ -1146,7 +980,7 @@ test_discovery_sends_key (Fixture       *fixture,
   g_autoptr(GError) error = NULL;
   g_auto(GStrv) names = NULL;
 
-  viva_secrets_store_async (fixture->secrets, fixture->base_url, "sk-list", NULL, store_result, &stored);
+  viva_secrets_store_async (fixture->secrets, fixture->base_url, "sk-list", NULL, viva_test_store_result, &stored);
   viva_test_run_until_result (&stored);
   g_assert_true (viva_secrets_store_finish (fixture->secrets, stored, NULL));
 
@@ -1242,13 +1076,13 @@ test_detect (Fixture       *fixture,
   g_autoptr(GError) error = NULL;
   const char *models[] = { NULL };
 
-  viva_openai_model_detect_server_async (fixture->model, NULL, store_result, &result);
+  viva_openai_model_detect_server_async (fixture->model, NULL, viva_test_store_result, &result);
   viva_test_run_until_result (&result);
   g_assert_cmpint (viva_openai_model_detect_server_finish (fixture->model, result, &error), ==, VIVA_SERVER_KIND_OPENAI);
   g_assert_no_error (error);
 
   viva_test_server_serve_ollama (fixture->server, "0.20.6", models);
-  viva_openai_model_detect_server_async (fixture->model, NULL, store_result, &again);
+  viva_openai_model_detect_server_async (fixture->model, NULL, viva_test_store_result, &again);
   viva_test_run_until_result (&again);
   g_assert_cmpint (viva_openai_model_detect_server_finish (fixture->model, again, &error), ==, VIVA_SERVER_KIND_OLLAMA);
   g_assert_cmpstr (viva_openai_model_get_server_version (fixture->model), ==, "0.20.6");
@@ -1266,7 +1100,7 @@ warm_up (Fixture     *fixture,
 {
   g_autoptr(GAsyncResult) result = NULL;
 
-  viva_openai_model_warm_up_async (fixture->model, name, NULL, store_result, &result);
+  viva_openai_model_warm_up_async (fixture->model, name, NULL, viva_test_store_result, &result);
   viva_test_run_until_result (&result);
   return viva_openai_model_warm_up_finish (fixture->model, result, error);
 }
@@ -1390,12 +1224,12 @@ test_secrets (void)
       g_autoptr(GAsyncResult) looked = NULL;
       g_autofree char *key = NULL;
 
-      viva_secrets_store_async (secrets, steps[i][0], steps[i][1], NULL, store_result, &stored);
+      viva_secrets_store_async (secrets, steps[i][0], steps[i][1], NULL, viva_test_store_result, &stored);
       viva_test_run_until_result (&stored);
       g_assert_true (viva_secrets_store_finish (secrets, stored, &error));
       g_assert_no_error (error);
 
-      viva_secrets_lookup_async (secrets, "http://h/v1", NULL, store_result, &looked);
+      viva_secrets_lookup_async (secrets, "http://h/v1", NULL, viva_test_store_result, &looked);
       viva_test_run_until_result (&looked);
       key = viva_secrets_lookup_finish (secrets, looked, &error);
       g_assert_no_error (error);
@@ -1424,7 +1258,7 @@ main (int   argc,
   g_setenv ("VIVA_SECRETS", "memory", TRUE);
   g_test_init (&argc, &argv, NULL);
 
-#define ADD(path, func) g_test_add ("/viva/model/openai-model/" path, Fixture, NULL, fixture_setup, func, fixture_teardown)
+#define ADD(path, func) g_test_add ("/viva/model/openai-model/" path, Fixture, NULL, viva_test_model_setup, func, viva_test_model_teardown)
   g_test_add_func ("/viva/model/openai-model/create-destroy", test_create_destroy);
   g_test_add_func ("/viva/model/openai-model/properties", test_properties);
   g_test_add_func ("/viva/model/openai-model/settings", test_settings);
@@ -1435,7 +1269,7 @@ main (int   argc,
       g_autofree char *path = g_strdup_printf ("/viva/model/openai-model/http/%s%s", fixture_cases[i].file,
                                                fixture_cases[i].tools != NULL ? "+tools" : "");
 
-      g_test_add (path, Fixture, &fixture_cases[i], fixture_setup, test_fixture_over_http, fixture_teardown);
+      g_test_add (path, Fixture, &fixture_cases[i], viva_test_model_setup, test_fixture_over_http, viva_test_model_teardown);
     }
 
   ADD ("request-body", test_request_body);
