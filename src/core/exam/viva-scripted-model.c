@@ -10,6 +10,7 @@
 #include "viva-chat-reply.h"
 #include "viva-problem-grade.h"
 #include "viva-scripted-model.h"
+#include "viva-text.h"
 
 /* The offline examiner. It keeps no state of its own: each reply is
  * decided from the conversation in the request (which tools already
@@ -162,16 +163,6 @@ read_progress (VivaScriptedModel *self,
     }
 }
 
-static gboolean
-is_blank (const char *text)
-{
-  for (; text != NULL && *text; text++)
-    if (!g_ascii_isspace (*text))
-      return FALSE;
-
-  return TRUE;
-}
-
 static char *
 to_json_text (JsonBuilder *builder)
 {
@@ -221,7 +212,7 @@ decide (VivaScriptedModel  *self,
       tool = "runPython";
       content = g_strdup (_("Now I will run it."));
       json_builder_set_member_name (builder, "code");
-      json_builder_add_string_value (builder, progress.code && !is_blank (progress.code)
+      json_builder_add_string_value (builder, progress.code && !viva_text_is_blank (progress.code)
                                               ? progress.code : "pass\n");
     }
   else if (progress.injected < MAX (n_tests, 1))

@@ -12,6 +12,7 @@
 #include "viva-grader-value-private.h"
 #include "viva-run-result-private.h"
 #include "viva-runner-op-private.h"
+#include "viva-text.h"
 
 /* The grader: judges hidden tests where the student's code cannot reach.
  *
@@ -323,7 +324,7 @@ student_failure (Grading       *g,
 
   {
     g_autofree char *type = sanitize_name (result->error_type ? result->error_type : "Exception");
-    g_autofree char *detail = g_utf8_substring (result->error_message ? result->error_message : "", 0, 200);
+    g_autofree char *detail = viva_text_prefix (result->error_message, 200);
     g_autofree char *message = NULL;
 
     if (!out_of_process && g_strcmp0 (result->error_type, "AssertionError") == 0)
@@ -392,7 +393,7 @@ judge_cb (GObject      *object,
 
   /* The check's own words (its assert messages) are for the student; its
    * source and the traceback are not. */
-  detail = g_utf8_substring (judged->error_message ? judged->error_message : "", 0, 300);
+  detail = viva_text_prefix (judged->error_message, 300);
   if (g_strcmp0 (judged->error_type, "AssertionError") == 0)
     message = detail[0] ? g_strdup_printf (_("The test failed: %s"), detail)
                         : g_strdup (_("The test failed."));
