@@ -9,6 +9,8 @@
 #include <string.h>
 
 #include "viva-exam-file.h"
+#include "viva-json-check.h"
+#include "viva-text.h"
 
 /* A `viva-exam/1` file: what a teacher fixes for a graded session. The
  * loader is strict in the way the pack loader is: it walks the whole file
@@ -79,29 +81,6 @@ viva_exam_file_init (VivaExamFile *self)
   self->examiner_mode = VIVA_EXAMINER_MODE_AUTO;
 }
 
-static void issue (GPtrArray     *issues,
-                   VivaPackError  code,
-                   const char    *path,
-                   const char    *format,
-                   ...) G_GNUC_PRINTF (4, 5);
-
-static void
-issue (GPtrArray     *issues,
-       VivaPackError  code,
-       const char    *path,
-       const char    *format,
-       ...)
-{
-  g_autofree char *message = NULL;
-  va_list args;
-
-  va_start (args, format);
-  message = g_strdup_vprintf (format, args);
-  va_end (args);
-
-  g_ptr_array_add (issues, viva_pack_issue_new (code, VIVA_PACK_ISSUE_ERROR, path, message));
-}
-
 /* Before the JSON parser: json-glib recurses once per level, so a file of
  * nested brackets must never reach it. */
 static gboolean
@@ -115,16 +94,16 @@ check_bytes (const char *data,
 
   if (len > MAX_SIZE)
     {
-      issue (issues, VIVA_PACK_ERROR_TOO_LARGE, NULL,
-             _("the file is %.1f MB, more than any exam file (the limit is %d MB) — check that you picked the right file"),
-             len / (1024.0 * 1024.0), MAX_SIZE / (1024 * 1024));
+      viva_pack_issues_add (issues, VIVA_PACK_ERROR_TOO_LARGE, VIVA_PACK_ISSUE_ERROR, NULL,
+                            _("the file is %.1f MB, more than any exam file (the limit is %d MB) — check that you picked the right file"),
+                            len / (1024.0 * 1024.0), MAX_SIZE / (1024 * 1024));
       return FALSE;
     }
 
   if (!g_utf8_validate_len (data, len, NULL))
     {
-      issue (issues, VIVA_PACK_ERROR_ENCODING, NULL,
-             _("the file is not UTF-8 text — an exam file is JSON saved as UTF-8"));
+      viva_pack_issues_add (issues, VIVA_PACK_ERROR_ENCODING, VIVA_PACK_ISSUE_ERROR, NULL,
+                            _("the file is not UTF-8 text — an exam file is JSON saved as UTF-8"));
       return FALSE;
     }
 
@@ -134,8 +113,8 @@ check_bytes (const char *data,
 
       if ((guchar)c < 0x20 && c != '\t' && c != '\n' && c != '\r')
         {
-          issue (issues, VIVA_PACK_ERROR_BINARY, NULL,
-                 _("the file holds binary data — an exam file is a JSON text file"));
+          viva_pack_issues_add (issues, VIVA_PACK_ERROR_BINARY, VIVA_PACK_ISSUE_ERROR, NULL,
+                                _("the file holds binary data — an exam file is a JSON text file"));
           return FALSE;
         }
       if (!g_ascii_isspace (c))
@@ -152,8 +131,8 @@ check_bytes (const char *data,
         in_string = TRUE;
       else if ((c == '[' || c == '{') && ++depth > MAX_DEPTH)
         {
-          issue (issues, VIVA_PACK_ERROR_TOO_DEEP, NULL,
-                 _("lists and objects nest more than %d deep — this file is not an exam file"), MAX_DEPTH);
+          viva_pack_issues_add (issues, VIVA_PACK_ERROR_TOO_DEEP, VIVA_PACK_ISSUE_ERROR, NULL,
+                                _("lists and objects nest more than %d deep — this file is not an exam file"), MAX_DEPTH);
           return FALSE;
         }
       else if ((c == ']' || c == '}') && depth > 0)
@@ -162,100 +141,12 @@ check_bytes (const char *data,
 
   if (blank)
     {
-      issue (issues, VIVA_PACK_ERROR_EMPTY, NULL,
-             _("the file is empty — an exam file is a JSON object starting with “{”"));
+      viva_pack_issues_add (issues, VIVA_PACK_ERROR_EMPTY, VIVA_PACK_ISSUE_ERROR, NULL,
+                            _("the file is empty — an exam file is a JSON object starting with “{”"));
       return FALSE;
     }
 
   return TRUE;
-}
-
-static char *
-join_path (const char *parent,
-           const char *key)
-{
-  if (parent == NULL || parent[0] == '\0')
-    return g_strdup (key);
-
-  return g_strdup_printf ("%s.%s", parent, key);
-}
-
-static const char *
-describe (JsonNode *node)
-{
-  if (JSON_NODE_HOLDS_OBJECT (node))
-    return _("an object");
-  if (JSON_NODE_HOLDS_ARRAY (node))
-    return _("a list");
-  if (JSON_NODE_HOLDS_NULL (node))
-    return _("null");
-  switch (json_node_get_value_type (node))
-    {
-    case G_TYPE_STRING:
-      return _("text");
-    case G_TYPE_BOOLEAN:
-      return _("true or false");
-    default:
-      return _("a number");
-    }
-}
-
-static gboolean
-is_string (JsonNode *node)
-{
-  return JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING;
-}
-
-static gboolean
-is_boolean (JsonNode *node)
-{
-  return JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_BOOLEAN;
-}
-
-static gboolean
-is_number (JsonNode *node)
-{
-  GType type;
-
-  if (!JSON_NODE_HOLDS_VALUE (node))
-    return FALSE;
-  type = json_node_get_value_type (node);
-  return type == G_TYPE_INT64 || type == G_TYPE_DOUBLE;
-}
-
-static gboolean
-is_blank (const char *text)
-{
-  for (; *text; text++)
-    if (!g_ascii_isspace (*text))
-      return FALSE;
-  return TRUE;
-}
-
-static guint
-edit_distance (const char *a,
-               const char *b)
-{
-  gsize la = strlen (a), lb = strlen (b);
-  g_autofree guint *row = g_new (guint, lb + 1);
-
-  for (gsize j = 0; j <= lb; j++)
-    row[j] = j;
-  for (gsize i = 1; i <= la; i++)
-    {
-      guint diagonal = row[0];
-
-      row[0] = i;
-      for (gsize j = 1; j <= lb; j++)
-        {
-          guint above = row[j];
-
-          row[j] = MIN (MIN (row[j] + 1, row[j - 1] + 1), diagonal + (a[i - 1] != b[j - 1]));
-          diagonal = above;
-        }
-    }
-
-  return row[lb];
 }
 
 static void
@@ -272,90 +163,20 @@ check_keys (JsonObject         *object,
   while (json_object_iter_next (&iter, &name, &value))
     {
       g_autofree char *path = NULL;
-      const char *close = NULL;
+      const char *close;
 
       if (g_strv_contains (known, name))
         continue;
 
-      for (guint i = 0; known[i] != NULL && close == NULL; i++)
-        if (edit_distance (name, known[i]) <= 2)
-          close = known[i];
-
-      path = join_path (parent, name);
+      close = viva_json_check_closest_key (name, known, FALSE);
+      path = viva_json_check_path (parent, name);
       if (close != NULL)
-        issue (issues, VIVA_PACK_ERROR_UNKNOWN_KEY, path,
-               _("unknown key — did you mean “%s”? An exam file may hold only the keys its format defines"), close);
+        viva_pack_issues_add (issues, VIVA_PACK_ERROR_UNKNOWN_KEY, VIVA_PACK_ISSUE_ERROR, path,
+                              _("unknown key — did you mean “%s”? An exam file may hold only the keys its format defines"), close);
       else
-        issue (issues, VIVA_PACK_ERROR_UNKNOWN_KEY, path,
-               _("unknown key — an exam file may hold only the keys its format defines; delete it"));
+        viva_pack_issues_add (issues, VIVA_PACK_ERROR_UNKNOWN_KEY, VIVA_PACK_ISSUE_ERROR, path,
+                              _("unknown key — an exam file may hold only the keys its format defines; delete it"));
     }
-}
-
-/* The member @key of @object when it is there and of the expected kind;
- * reports it otherwise. */
-static JsonNode *
-member (JsonObject  *object,
-        const char  *parent,
-        const char  *key,
-        gboolean     required,
-        gboolean   (*is_kind) (JsonNode *),
-        const char  *expected,
-        const char  *why,
-        GPtrArray   *issues)
-{
-  g_autofree char *path = join_path (parent, key);
-  JsonNode *node = json_object_get_member (object, key);
-
-  if (node == NULL)
-    {
-      if (required)
-        issue (issues, VIVA_PACK_ERROR_MISSING, path, _("missing — %s"), why);
-      return NULL;
-    }
-
-  if (is_kind != NULL && !is_kind (node))
-    {
-      issue (issues, VIVA_PACK_ERROR_WRONG_TYPE, path, _("is %s, not %s — %s"), describe (node), expected, why);
-      return NULL;
-    }
-
-  return node;
-}
-
-static const char *
-string_member (JsonObject *object,
-               const char *parent,
-               const char *key,
-               gboolean    required,
-               const char *why,
-               GPtrArray  *issues)
-{
-  JsonNode *node = member (object, parent, key, required, is_string, _("text"), why, issues);
-  g_autofree char *path = NULL;
-
-  if (node == NULL)
-    return NULL;
-
-  if (is_blank (json_node_get_string (node)))
-    {
-      path = join_path (parent, key);
-      issue (issues, VIVA_PACK_ERROR_INVALID, path, _("is empty — %s"), why);
-      return NULL;
-    }
-
-  return json_node_get_string (node);
-}
-
-static gboolean
-is_object (JsonNode *node)
-{
-  return JSON_NODE_HOLDS_OBJECT (node);
-}
-
-static gboolean
-is_array (JsonNode *node)
-{
-  return JSON_NODE_HOLDS_ARRAY (node);
 }
 
 /**
@@ -431,18 +252,18 @@ read_pack (VivaExamFile *self,
            GPtrArray    *issues)
 {
   const char *why = _("the problems: a whole viva-pack/1 object, or the id of a pack installed on the lab PCs");
-  JsonNode *node = member (root, NULL, "pack", TRUE, NULL, NULL, why, issues);
+  JsonNode *node = viva_json_check_member (root, NULL, "pack", TRUE, NULL, NULL, why, issues);
 
   if (node == NULL)
     return;
 
-  if (is_string (node))
+  if (viva_json_check_is_string (node))
     {
       const char *id = json_node_get_string (node);
 
-      if (is_blank (id) || !valid_id (id))
-        issue (issues, VIVA_PACK_ERROR_INVALID, "pack",
-               _("“%s” is not a pack id — write the id of an installed pack, like “intro-ai”"), id);
+      if (viva_text_is_blank (id) || !valid_id (id))
+        viva_pack_issues_add (issues, VIVA_PACK_ERROR_INVALID, VIVA_PACK_ISSUE_ERROR, "pack",
+                              _("“%s” is not a pack id — write the id of an installed pack, like “intro-ai”"), id);
       else
         self->pack_id = g_strdup (id);
     }
@@ -462,7 +283,7 @@ read_pack (VivaExamFile *self,
       for (guint i = 0; found != NULL && i < found->len; i++)
         {
           const VivaPackIssue *one = g_ptr_array_index (found, i);
-          g_autofree char *path = join_path ("pack", one->path);
+          g_autofree char *path = viva_json_check_path ("pack", one->path);
 
           if (one->level == VIVA_PACK_ISSUE_ERROR)
             g_ptr_array_add (issues, viva_pack_issue_new (one->code, VIVA_PACK_ISSUE_ERROR, path, one->message));
@@ -473,7 +294,8 @@ read_pack (VivaExamFile *self,
       self->pack_embedded = TRUE;
     }
   else
-    issue (issues, VIVA_PACK_ERROR_WRONG_TYPE, "pack", _("is %s, not an object or text — %s"), describe (node), why);
+    viva_pack_issues_add (issues, VIVA_PACK_ERROR_WRONG_TYPE, VIVA_PACK_ISSUE_ERROR, "pack",
+                          _("is %s, not an object or text — %s"), viva_json_check_describe (node), why);
 }
 
 static void
@@ -482,7 +304,8 @@ read_problems (VivaExamFile *self,
                GPtrArray    *issues)
 {
   const char *why = _("the ids of the pack’s problems this exam sets; leave the key out to set all of them");
-  JsonNode *node = member (root, NULL, "problems", FALSE, is_array, _("a list"), why, issues);
+  JsonNode *node = viva_json_check_member (root, NULL, "problems", FALSE, viva_json_check_is_array,
+                                           _("a list"), why, issues);
   g_autoptr(GStrvBuilder) builder = NULL;
   g_autoptr(GHashTable) seen = NULL;
   JsonArray *array;
@@ -494,7 +317,8 @@ read_problems (VivaExamFile *self,
   array = json_node_get_array (node);
   if (json_array_get_length (array) == 0)
     {
-      issue (issues, VIVA_PACK_ERROR_INVALID, "problems", _("is an empty list — %s"), why);
+      viva_pack_issues_add (issues, VIVA_PACK_ERROR_INVALID, VIVA_PACK_ISSUE_ERROR, "problems",
+                            _("is an empty list — %s"), why);
       return;
     }
 
@@ -506,9 +330,10 @@ read_problems (VivaExamFile *self,
       g_autofree char *path = g_strdup_printf ("problems[%u]", i);
       const char *id;
 
-      if (!is_string (element) || is_blank (json_node_get_string (element)))
+      if (!viva_json_check_is_string (element) || viva_text_is_blank (json_node_get_string (element)))
         {
-          issue (issues, VIVA_PACK_ERROR_WRONG_TYPE, path, _("is not a problem id — write the id as text, like “kmeans”"));
+          viva_pack_issues_add (issues, VIVA_PACK_ERROR_WRONG_TYPE, VIVA_PACK_ISSUE_ERROR, path,
+                                _("is not a problem id — write the id as text, like “kmeans”"));
           ok = FALSE;
           continue;
         }
@@ -516,7 +341,8 @@ read_problems (VivaExamFile *self,
       id = json_node_get_string (element);
       if (g_hash_table_contains (seen, id))
         {
-          issue (issues, VIVA_PACK_ERROR_DUPLICATE, path, _("“%s” is listed twice — list each problem once"), id);
+          viva_pack_issues_add (issues, VIVA_PACK_ERROR_DUPLICATE, VIVA_PACK_ISSUE_ERROR, path,
+                                _("“%s” is listed twice — list each problem once"), id);
           ok = FALSE;
           continue;
         }
@@ -524,9 +350,9 @@ read_problems (VivaExamFile *self,
 
       if (self->pack != NULL && viva_pack_find_problem (self->pack, id) == NULL)
         {
-          issue (issues, VIVA_PACK_ERROR_INVALID, path,
-                 _("the pack “%s” has no problem “%s” — check the id against the pack"),
-                 viva_pack_get_id (self->pack), id);
+          viva_pack_issues_add (issues, VIVA_PACK_ERROR_INVALID, VIVA_PACK_ISSUE_ERROR, path,
+                                _("the pack “%s” has no problem “%s” — check the id against the pack"),
+                                viva_pack_get_id (self->pack), id);
           ok = FALSE;
           continue;
         }
@@ -545,7 +371,8 @@ read_hints (VivaExamFile *self,
 {
   static const char * const known[] = { "allowed", "cost", NULL };
   const char *why = _("whether students may open a problem’s hint, and how many points of 100 each one costs");
-  JsonNode *node = member (root, NULL, "hints", FALSE, is_object, _("an object"), why, issues);
+  JsonNode *node = viva_json_check_member (root, NULL, "hints", FALSE, viva_json_check_is_object,
+                                           _("an object"), why, issues);
   JsonObject *hints;
 
   if (node == NULL)
@@ -554,16 +381,18 @@ read_hints (VivaExamFile *self,
   hints = json_node_get_object (node);
   check_keys (hints, "hints", known, issues);
 
-  if ((node = member (hints, "hints", "allowed", TRUE, is_boolean, _("true or false"), why, issues)))
+  if ((node = viva_json_check_member (hints, "hints", "allowed", TRUE, viva_json_check_is_boolean,
+                                      _("true or false"), why, issues)))
     self->hints_allowed = json_node_get_boolean (node);
 
-  if ((node = member (hints, "hints", "cost", FALSE, is_number, _("a number"), why, issues)))
+  if ((node = viva_json_check_member (hints, "hints", "cost", FALSE, viva_json_check_is_number,
+                                      _("a number"), why, issues)))
     {
       double cost = json_node_get_double (node);
 
       if (cost < 0 || cost > 100)
-        issue (issues, VIVA_PACK_ERROR_INVALID, "hints.cost",
-               _("%g is not between 0 and 100 — the points of 100 one hint costs"), cost);
+        viva_pack_issues_add (issues, VIVA_PACK_ERROR_INVALID, VIVA_PACK_ISSUE_ERROR, "hints.cost",
+                              _("%g is not between 0 and 100 — the points of 100 one hint costs"), cost);
       else
         self->hint_cost = cost;
     }
@@ -576,7 +405,8 @@ read_examiner (VivaExamFile *self,
 {
   static const char * const known[] = { "mode", "base_url", "model", "language", NULL };
   const char *why = _("which examiner runs the defenses: “offline”, or a model server with “base_url” and “model”");
-  JsonNode *node = member (root, NULL, "examiner", FALSE, is_object, _("an object"), why, issues);
+  JsonNode *node = viva_json_check_member (root, NULL, "examiner", FALSE, viva_json_check_is_object,
+                                           _("an object"), why, issues);
   JsonObject *examiner;
   const char *mode, *url;
 
@@ -587,7 +417,7 @@ read_examiner (VivaExamFile *self,
   examiner = json_node_get_object (node);
   check_keys (examiner, "examiner", known, issues);
 
-  if ((mode = string_member (examiner, "examiner", "mode", TRUE, why, issues)))
+  if ((mode = viva_json_check_string (examiner, "examiner", "mode", TRUE, FALSE, why, issues)))
     {
       if (g_str_equal (mode, "offline"))
         self->examiner_mode = VIVA_EXAMINER_MODE_OFFLINE;
@@ -596,27 +426,27 @@ read_examiner (VivaExamFile *self,
       else if (g_str_equal (mode, "auto"))
         self->examiner_mode = VIVA_EXAMINER_MODE_AUTO;
       else
-        issue (issues, VIVA_PACK_ERROR_INVALID, "examiner.mode",
-               _("“%s” is not an examiner mode — write “offline”, “model” or “auto”"), mode);
+        viva_pack_issues_add (issues, VIVA_PACK_ERROR_INVALID, VIVA_PACK_ISSUE_ERROR, "examiner.mode",
+                              _("“%s” is not an examiner mode — write “offline”, “model” or “auto”"), mode);
     }
 
-  if ((url = string_member (examiner, "examiner", "base_url", FALSE,
-                            _("the model server’s address, like “http://10.0.0.5:11434/v1”"), issues)))
+  if ((url = viva_json_check_string (examiner, "examiner", "base_url", FALSE, FALSE,
+                                     _("the model server’s address, like “http://10.0.0.5:11434/v1”"), issues)))
     {
       g_autoptr(GUri) uri = g_uri_parse (url, G_URI_FLAGS_NONE, NULL);
 
       if (uri == NULL || (g_strcmp0 (g_uri_get_scheme (uri), "http") != 0 &&
                           g_strcmp0 (g_uri_get_scheme (uri), "https") != 0))
-        issue (issues, VIVA_PACK_ERROR_INVALID, "examiner.base_url",
-               _("“%s” is not an http or https address — write it like “http://10.0.0.5:11434/v1”"), url);
+        viva_pack_issues_add (issues, VIVA_PACK_ERROR_INVALID, VIVA_PACK_ISSUE_ERROR, "examiner.base_url",
+                              _("“%s” is not an http or https address — write it like “http://10.0.0.5:11434/v1”"), url);
       else
         self->base_url = g_strdup (url);
     }
 
-  self->model = g_strdup (string_member (examiner, "examiner", "model", FALSE,
-                                         _("the model’s name as the server lists it"), issues));
-  self->language = g_strdup (string_member (examiner, "examiner", "language", FALSE,
-                                            _("the language the examiner speaks, as a locale name like “vi” or “zh_CN”"), issues));
+  self->model = g_strdup (viva_json_check_string (examiner, "examiner", "model", FALSE, FALSE,
+                                                  _("the model’s name as the server lists it"), issues));
+  self->language = g_strdup (viva_json_check_string (examiner, "examiner", "language", FALSE, FALSE,
+                                                     _("the language the examiner speaks, as a locale name like “vi” or “zh_CN”"), issues));
 }
 
 static char *
@@ -652,69 +482,71 @@ read_root (VivaExamFile *self,
 
   if (!JSON_NODE_HOLDS_OBJECT (node))
     {
-      issue (issues, VIVA_PACK_ERROR_WRONG_TYPE, NULL,
-             _("the file holds %s, not an object — an exam file is a JSON object starting with “{”"), describe (node));
+      viva_pack_issues_add (issues, VIVA_PACK_ERROR_WRONG_TYPE, VIVA_PACK_ISSUE_ERROR, NULL,
+                            _("the file holds %s, not an object — an exam file is a JSON object starting with “{”"),
+                            viva_json_check_describe (node));
       return;
     }
 
   root = json_node_get_object (node);
   check_keys (root, NULL, known, issues);
 
-  if ((format = string_member (root, NULL, "format", TRUE,
-                               _("write \"format\": \"viva-exam/1\" so Viva knows this is an exam file"), issues)) &&
+  if ((format = viva_json_check_string (root, NULL, "format", TRUE, FALSE,
+                                        _("write \"format\": \"viva-exam/1\" so Viva knows this is an exam file"), issues)) &&
       !g_str_equal (format, VIVA_EXAM_FILE_FORMAT))
     {
       if (g_str_has_prefix (format, "viva-exam/"))
-        issue (issues, VIVA_PACK_ERROR_FORMAT, "format",
-               _("“%s” is a newer exam format than this Viva reads (“%s”) — update Viva on this PC"),
-               format, VIVA_EXAM_FILE_FORMAT);
+        viva_pack_issues_add (issues, VIVA_PACK_ERROR_FORMAT, VIVA_PACK_ISSUE_ERROR, "format",
+                              _("“%s” is a newer exam format than this Viva reads (“%s”) — update Viva on this PC"),
+                              format, VIVA_EXAM_FILE_FORMAT);
       else
-        issue (issues, VIVA_PACK_ERROR_FORMAT, "format",
-               _("“%s” is not “%s” — this is not an exam file (a problem pack is opened from the Problems list)"),
-               format, VIVA_EXAM_FILE_FORMAT);
+        viva_pack_issues_add (issues, VIVA_PACK_ERROR_FORMAT, VIVA_PACK_ISSUE_ERROR, "format",
+                              _("“%s” is not “%s” — this is not an exam file (a problem pack is opened from the Problems list)"),
+                              format, VIVA_EXAM_FILE_FORMAT);
     }
 
-  if ((id = string_member (root, NULL, "id", TRUE,
-                           _("a short name for this exam, like “ai-midterm-2026”, kept in every report"), issues)))
+  if ((id = viva_json_check_string (root, NULL, "id", TRUE, FALSE,
+                                    _("a short name for this exam, like “ai-midterm-2026”, kept in every report"), issues)))
     {
       if (!valid_id (id))
-        issue (issues, VIVA_PACK_ERROR_INVALID, "id", _("“%s” may not hold “/” or “\\” or start with “.”"), id);
+        viva_pack_issues_add (issues, VIVA_PACK_ERROR_INVALID, VIVA_PACK_ISSUE_ERROR, "id",
+                              _("“%s” may not hold “/” or “\\” or start with “.”"), id);
       else
         self->id = g_strdup (id);
     }
 
-  self->title = g_strdup (string_member (root, NULL, "title", TRUE,
-                                         _("the exam’s name as students see it"), issues));
+  self->title = g_strdup (viva_json_check_string (root, NULL, "title", TRUE, FALSE,
+                                                  _("the exam’s name as students see it"), issues));
 
   read_pack (self, root, issues);
   read_problems (self, root, issues);
 
-  if ((limit = string_member (root, NULL, "time_limit", FALSE,
-                              _("how long the exam lasts, like “45m” or “1h30m”; leave it out for no limit"), issues)))
+  if ((limit = viva_json_check_string (root, NULL, "time_limit", FALSE, FALSE,
+                                       _("how long the exam lasts, like “45m” or “1h30m”; leave it out for no limit"), issues)))
     {
       guint seconds = 0;
 
       if (!viva_exam_file_parse_duration (limit, &seconds))
-        issue (issues, VIVA_PACK_ERROR_INVALID, "time_limit",
-               _("“%s” is not a duration — write hours, minutes and seconds like “45m”, “1h30m” or “90s”"), limit);
+        viva_pack_issues_add (issues, VIVA_PACK_ERROR_INVALID, VIVA_PACK_ISSUE_ERROR, "time_limit",
+                              _("“%s” is not a duration — write hours, minutes and seconds like “45m”, “1h30m” or “90s”"), limit);
       else if (seconds < VIVA_EXAM_FILE_MIN_TIME_LIMIT || seconds > VIVA_EXAM_FILE_MAX_TIME_LIMIT)
-        issue (issues, VIVA_PACK_ERROR_INVALID, "time_limit",
-               _("“%s” is not between %d seconds and %d hours"), limit,
-               VIVA_EXAM_FILE_MIN_TIME_LIMIT, VIVA_EXAM_FILE_MAX_TIME_LIMIT / 3600);
+        viva_pack_issues_add (issues, VIVA_PACK_ERROR_INVALID, VIVA_PACK_ISSUE_ERROR, "time_limit",
+                              _("“%s” is not between %d seconds and %d hours"), limit,
+                              VIVA_EXAM_FILE_MIN_TIME_LIMIT, VIVA_EXAM_FILE_MAX_TIME_LIMIT / 3600);
       else
         self->time_limit = seconds;
     }
 
   read_hints (self, root, issues);
 
-  if ((node = member (root, NULL, "followup", FALSE, is_boolean, _("true or false"),
-                      _("whether students may go on asking the examiner after the verdict"), issues)))
+  if ((node = viva_json_check_member (root, NULL, "followup", FALSE, viva_json_check_is_boolean, _("true or false"),
+                                      _("whether students may go on asking the examiner after the verdict"), issues)))
     self->followup_allowed = json_node_get_boolean (node);
 
   read_examiner (self, root, issues);
 
-  if ((folder = string_member (root, NULL, "report_folder", TRUE,
-                               _("the folder finished reports are written to, like a lab share or “~/Documents/Exam reports”"), issues)))
+  if ((folder = viva_json_check_string (root, NULL, "report_folder", TRUE, FALSE,
+                                        _("the folder finished reports are written to, like a lab share or “~/Documents/Exam reports”"), issues)))
     self->report_folder = resolve_folder (folder, self->path);
 }
 
@@ -794,11 +626,11 @@ viva_exam_file_new_from_bytes (GBytes      *bytes,
     {
       parser = json_parser_new_immutable ();
       if (!json_parser_load_from_data (parser, data, len, &local))
-        issue (found, VIVA_PACK_ERROR_SYNTAX, NULL,
-               _("the file is not valid JSON (%s) — a JSON checker or editor shows where"), local->message);
+        viva_pack_issues_add (found, VIVA_PACK_ERROR_SYNTAX, VIVA_PACK_ISSUE_ERROR, NULL,
+                              _("the file is not valid JSON (%s) — a JSON checker or editor shows where"), local->message);
       else if (json_parser_get_root (parser) == NULL)
-        issue (found, VIVA_PACK_ERROR_EMPTY, NULL,
-               _("the file is empty — an exam file is a JSON object starting with “{”"));
+        viva_pack_issues_add (found, VIVA_PACK_ERROR_EMPTY, VIVA_PACK_ISSUE_ERROR, NULL,
+                              _("the file is empty — an exam file is a JSON object starting with “{”"));
       else
         read_root (self, json_parser_get_root (parser), found);
     }

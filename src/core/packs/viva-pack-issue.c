@@ -113,6 +113,35 @@ viva_pack_issues_new (void)
   return g_ptr_array_new_with_free_func ((GDestroyNotify)viva_pack_issue_free);
 }
 
+/**
+ * viva_pack_issues_add:
+ * @issues: (element-type VivaPackIssue): the list to add to
+ * @path: (nullable): the JSON path; %NULL for the file as a whole
+ * @format: the message, a translated sentence: what is wrong — what to do
+ *
+ * Adds one issue, its message formatted like printf().
+ */
+void
+viva_pack_issues_add (GPtrArray          *issues,
+                      VivaPackError       code,
+                      VivaPackIssueLevel  level,
+                      const char         *path,
+                      const char         *format,
+                      ...)
+{
+  g_autofree char *message = NULL;
+  va_list args;
+
+  g_return_if_fail (issues != NULL);
+  g_return_if_fail (format != NULL);
+
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+
+  g_ptr_array_add (issues, viva_pack_issue_new (code, level, path, message));
+}
+
 guint
 viva_pack_issues_count_errors (GPtrArray *issues)
 {

@@ -98,6 +98,12 @@ GPtrArray     *viva_pack_issues_new         (void);
 guint          viva_pack_issues_count_errors (GPtrArray          *issues);
 gboolean       viva_pack_issues_to_error    (GPtrArray           *issues,
                                              GError             **error);
+void           viva_pack_issues_add         (GPtrArray           *issues,
+                                             VivaPackError        code,
+                                             VivaPackIssueLevel   level,
+                                             const char          *path,
+                                             const char          *format,
+                                             ...) G_GNUC_PRINTF (5, 6);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (VivaPackIssue, viva_pack_issue_free)
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "viva-id.h"
+#include "viva-json-check.h"
 #include "viva-pack-private.h"
 
 /* Reading a pack is two passes. The first looks at the bytes before any JSON
@@ -18,31 +19,6 @@
  * each with its JSON path, rather than stopping at the first. */
 
 #define MAX_TIME_LIMIT 600
-
-static void add_issue (GPtrArray          *issues,
-                       VivaPackError       code,
-                       VivaPackIssueLevel  level,
-                       const char         *path,
-                       const char         *format,
-                       ...) G_GNUC_PRINTF (5, 6);
-
-static void
-add_issue (GPtrArray          *issues,
-           VivaPackError       code,
-           VivaPackIssueLevel  level,
-           const char         *path,
-           const char         *format,
-           ...)
-{
-  g_autofree char *message = NULL;
-  va_list args;
-
-  va_start (args, format);
-  message = g_strdup_vprintf (format, args);
-  va_end (args);
-
-  g_ptr_array_add (issues, viva_pack_issue_new (code, level, path, message));
-}
 
 static guint
 line_at (const char *data,
@@ -81,9 +57,9 @@ check_duplicate_key (GHashTable **set,
 
   if (g_hash_table_contains (*set, key))
     {
-      add_issue (issues, VIVA_PACK_ERROR_DUPLICATE, VIVA_PACK_ISSUE_ERROR, NULL,
-                 _("line %u: the key “%s” appears twice in the same object — only one would be kept; delete or rename the other"),
-                 line_at (data, start), key);
+      viva_pack_issues_add (issues, VIVA_PACK_ERROR_DUPLICATE, VIVA_PACK_ISSUE_ERROR, NULL,
+                            _("line %u: the key “%s” appears twice in the same object — only one would be kept; delete or rename the other"),
+                            line_at (data, start), key);
       return;
     }
 
@@ -117,9 +93,9 @@ _viva_pack_check_bytes (const char *data,
 
   if (len > VIVA_PACK_MAX_SIZE)
     {
-      add_issue (issues, VIVA_PACK_ERROR_TOO_LARGE, VIVA_PACK_ISSUE_ERROR, NULL,
-                 _("the file is %.1f MB, more than any problem pack (the limit is %d MB) — check that you picked the right file"),
-                 len / (1024.0 * 1024.0), VIVA_PACK_MAX_SIZE / (1024 * 1024));
+      viva_pack_issues_add (issues, VIVA_PACK_ERROR_TOO_LARGE, VIVA_PACK_ISSUE_ERROR, NULL,
+                            _("the file is %.1f MB, more than any problem pack (the limit is %d MB) — check that you picked the right file"),
+                            len / (1024.0 * 1024.0), VIVA_PACK_MAX_SIZE / (1024 * 1024));
       return FALSE;
     }
 
@@ -129,9 +105,9 @@ _viva_pack_check_bytes (const char *data,
 
       if (c < 0x20 && c != '\t' && c != '\n' && c != '\r')
         {
-          add_issue (issues, VIVA_PACK_ERROR_BINARY, VIVA_PACK_ISSUE_ERROR, NULL,
-                     _("the file holds binary data (byte %u at offset %" G_GSIZE_FORMAT ") — a pack is a JSON text file saved as UTF-8"),
-                     (guint)c, i);
+          viva_pack_issues_add (issues, VIVA_PACK_ERROR_BINARY, VIVA_PACK_ISSUE_ERROR, NULL,
+                                _("the file holds binary data (byte %u at offset %" G_GSIZE_FORMAT ") — a pack is a JSON text file saved as UTF-8"),
+                                (guint)c, i);
           return FALSE;
         }
 
@@ -141,16 +117,16 @@ _viva_pack_check_bytes (const char *data,
 
   if (only_space)
     {
-      add_issue (issues, VIVA_PACK_ERROR_EMPTY, VIVA_PACK_ISSUE_ERROR, NULL,
-                 _("the file is empty — a pack is a JSON object starting with “{”"));
+      viva_pack_issues_add (issues, VIVA_PACK_ERROR_EMPTY, VIVA_PACK_ISSUE_ERROR, NULL,
+                            _("the file is empty — a pack is a JSON object starting with “{”"));
       return FALSE;
     }
 
   if (!g_utf8_validate_len (data, len, &end))
     {
-      add_issue (issues, VIVA_PACK_ERROR_ENCODING, VIVA_PACK_ISSUE_ERROR, NULL,
-                 _("line %u is not valid UTF-8 text — save the pack as UTF-8 in your editor"),
-                 line_at (data, end - data));
+      viva_pack_issues_add (issues, VIVA_PACK_ERROR_ENCODING, VIVA_PACK_ISSUE_ERROR, NULL,
+                            _("line %u is not valid UTF-8 text — save the pack as UTF-8 in your editor"),
+                            line_at (data, end - data));
       return FALSE;
     }
 
@@ -182,9 +158,9 @@ _viva_pack_check_bytes (const char *data,
         {
           if (++depth > VIVA_PACK_MAX_DEPTH)
             {
-              add_issue (issues, VIVA_PACK_ERROR_TOO_DEEP, VIVA_PACK_ISSUE_ERROR, NULL,
-                         _("line %u: lists and objects nest more than %d deep — a pack never needs that, so this file is not a pack"),
-                         line_at (data, i), VIVA_PACK_MAX_DEPTH);
+              viva_pack_issues_add (issues, VIVA_PACK_ERROR_TOO_DEEP, VIVA_PACK_ISSUE_ERROR, NULL,
+                                    _("line %u: lists and objects nest more than %d deep — a pack never needs that, so this file is not a pack"),
+                                    line_at (data, i), VIVA_PACK_MAX_DEPTH);
               clear_key_sets (keys);
               return FALSE;
             }
@@ -207,8 +183,8 @@ _viva_pack_check_bytes (const char *data,
 
   if (in_string || depth > 0)
     {
-      add_issue (issues, VIVA_PACK_ERROR_TRUNCATED, VIVA_PACK_ISSUE_ERROR, NULL,
-                 _("the file stops in the middle of the JSON text — it was probably cut short while copying or downloading; get the whole file again"));
+      viva_pack_issues_add (issues, VIVA_PACK_ERROR_TRUNCATED, VIVA_PACK_ISSUE_ERROR, NULL,
+                            _("the file stops in the middle of the JSON text — it was probably cut short while copying or downloading; get the whole file again"));
       return FALSE;
     }
 
@@ -244,148 +220,20 @@ _viva_pack_parse (const char *data,
   parser = json_parser_new_immutable ();
   if (!json_parser_load_from_data (parser, data, len, &error))
     {
-      add_issue (issues, VIVA_PACK_ERROR_SYNTAX, VIVA_PACK_ISSUE_ERROR, NULL,
-                 _("the file is not valid JSON (%s) — a JSON checker or editor shows where"),
-                 error->message);
+      viva_pack_issues_add (issues, VIVA_PACK_ERROR_SYNTAX, VIVA_PACK_ISSUE_ERROR, NULL,
+                            _("the file is not valid JSON (%s) — a JSON checker or editor shows where"),
+                            error->message);
       return NULL;
     }
 
   if (json_parser_get_root (parser) == NULL)
     {
-      add_issue (issues, VIVA_PACK_ERROR_EMPTY, VIVA_PACK_ISSUE_ERROR, NULL,
-                 _("the file is empty — a pack is a JSON object starting with “{”"));
+      viva_pack_issues_add (issues, VIVA_PACK_ERROR_EMPTY, VIVA_PACK_ISSUE_ERROR, NULL,
+                            _("the file is empty — a pack is a JSON object starting with “{”"));
       return NULL;
     }
 
   return json_node_copy (json_parser_get_root (parser));
-}
-
-static char *
-path_key (const char *parent,
-          const char *key)
-{
-  if (parent == NULL || parent[0] == '\0')
-    return g_strdup (key);
-
-  return g_strdup_printf ("%s.%s", parent, key);
-}
-
-static char *
-path_index (const char *parent,
-            guint       index)
-{
-  return g_strdup_printf ("%s[%u]", parent, index);
-}
-
-static const char *
-describe_node (JsonNode *node)
-{
-  switch (JSON_NODE_TYPE (node))
-    {
-    case JSON_NODE_OBJECT:
-      return _("an object");
-
-    case JSON_NODE_ARRAY:
-      return _("a list");
-
-    case JSON_NODE_NULL:
-      return _("null");
-
-    case JSON_NODE_VALUE:
-    default:
-      break;
-    }
-
-  switch (json_node_get_value_type (node))
-    {
-    case G_TYPE_STRING:
-      return _("text");
-
-    case G_TYPE_BOOLEAN:
-      return _("true or false");
-
-    default:
-      return _("a number");
-    }
-}
-
-static gboolean
-node_is_string (JsonNode *node)
-{
-  return JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING;
-}
-
-/* Looks up @key, reporting it when missing or of the wrong type. A NULL
- * return means the caller has nothing more to check. */
-static JsonNode *
-require_member (JsonObject    *object,
-                const char    *parent,
-                const char    *key,
-                gboolean       required,
-                JsonNodeType   type,
-                const char    *expected,
-                const char    *why,
-                GPtrArray     *issues)
-{
-  g_autofree char *path = path_key (parent, key);
-  JsonNode *node = json_object_get_member (object, key);
-
-  if (node == NULL)
-    {
-      if (required)
-        add_issue (issues, VIVA_PACK_ERROR_MISSING, VIVA_PACK_ISSUE_ERROR, path,
-                   _("missing — %s"), why);
-      return NULL;
-    }
-
-  if (JSON_NODE_TYPE (node) != type ||
-      (type == JSON_NODE_VALUE && json_node_get_value_type (node) != G_TYPE_STRING))
-    {
-      add_issue (issues, VIVA_PACK_ERROR_WRONG_TYPE, VIVA_PACK_ISSUE_ERROR, path,
-                 _("is %s, not %s — %s"), describe_node (node), expected, why);
-      return NULL;
-    }
-
-  return node;
-}
-
-static gboolean
-is_blank (const char *text)
-{
-  for (; *text; text++)
-    if (!g_ascii_isspace (*text))
-      return FALSE;
-
-  return TRUE;
-}
-
-static const char *
-check_string (JsonObject *object,
-              const char *parent,
-              const char *key,
-              gboolean    required,
-              gboolean    allow_empty,
-              const char *why,
-              GPtrArray  *issues)
-{
-  JsonNode *node = require_member (object, parent, key, required, JSON_NODE_VALUE,
-                                   _("text"), why, issues);
-  const char *value;
-
-  if (node == NULL)
-    return NULL;
-
-  value = json_node_get_string (node);
-  if (!allow_empty && is_blank (value))
-    {
-      g_autofree char *path = path_key (parent, key);
-
-      add_issue (issues, VIVA_PACK_ERROR_INVALID, VIVA_PACK_ISSUE_ERROR, path,
-                 _("is empty — %s"), why);
-      return NULL;
-    }
-
-  return value;
 }
 
 static JsonArray *
@@ -395,8 +243,8 @@ check_array (JsonObject *object,
              const char *why,
              GPtrArray  *issues)
 {
-  JsonNode *node = require_member (object, parent, key, TRUE, JSON_NODE_ARRAY,
-                                   _("a list"), why, issues);
+  JsonNode *node = viva_json_check_member (object, parent, key, TRUE, viva_json_check_is_array,
+                                           _("a list"), why, issues);
   g_autofree char *path = NULL;
 
   if (node == NULL)
@@ -404,9 +252,9 @@ check_array (JsonObject *object,
 
   if (json_array_get_length (json_node_get_array (node)) == 0)
     {
-      path = path_key (parent, key);
-      add_issue (issues, VIVA_PACK_ERROR_INVALID, VIVA_PACK_ISSUE_ERROR, path,
-                 _("is an empty list — %s"), why);
+      path = viva_json_check_path (parent, key);
+      viva_pack_issues_add (issues, VIVA_PACK_ERROR_INVALID, VIVA_PACK_ISSUE_ERROR, path,
+                            _("is an empty list — %s"), why);
       return NULL;
     }
 
@@ -424,40 +272,12 @@ check_element_object (JsonArray  *array,
 
   if (!JSON_NODE_HOLDS_OBJECT (node))
     {
-      add_issue (issues, VIVA_PACK_ERROR_WRONG_TYPE, VIVA_PACK_ISSUE_ERROR, path,
-                 _("is %s, not an object — %s"), describe_node (node), why);
+      viva_pack_issues_add (issues, VIVA_PACK_ERROR_WRONG_TYPE, VIVA_PACK_ISSUE_ERROR, path,
+                            _("is %s, not an object — %s"), viva_json_check_describe (node), why);
       return NULL;
     }
 
   return json_node_get_object (node);
-}
-
-static guint
-edit_distance (const char *a,
-               const char *b)
-{
-  gsize la = strlen (a), lb = strlen (b);
-  g_autofree guint *row = g_new (guint, lb + 1);
-
-  for (gsize j = 0; j <= lb; j++)
-    row[j] = j;
-
-  for (gsize i = 1; i <= la; i++)
-    {
-      guint diag = row[0];
-
-      row[0] = i;
-      for (gsize j = 1; j <= lb; j++)
-        {
-          guint up = row[j];
-          guint cost = g_ascii_tolower (a[i - 1]) == g_ascii_tolower (b[j - 1]) ? 0 : 1;
-
-          row[j] = MIN (MIN (row[j] + 1, row[j - 1] + 1), diag + cost);
-          diag = up;
-        }
-    }
-
-  return row[lb];
 }
 
 /* A misspelt key would silently lose its value, so unknown keys are warned
@@ -482,18 +302,16 @@ check_unknown_keys (JsonObject         *object,
         continue;
 
       if (strlen (name) > 2)
-        for (guint i = 0; known[i] && close == NULL; i++)
-          if (edit_distance (name, known[i]) <= 2)
-            close = known[i];
+        close = viva_json_check_closest_key (name, known, TRUE);
 
-      path = path_key (parent, name);
+      path = viva_json_check_path (parent, name);
       if (close != NULL)
-        add_issue (issues, VIVA_PACK_ERROR_UNKNOWN_KEY, VIVA_PACK_ISSUE_WARNING, path,
-                   _("unknown key — did you mean “%s”? Viva ignores this one but keeps it when saving"),
-                   close);
+        viva_pack_issues_add (issues, VIVA_PACK_ERROR_UNKNOWN_KEY, VIVA_PACK_ISSUE_WARNING, path,
+                              _("unknown key — did you mean “%s”? Viva ignores this one but keeps it when saving"),
+                              close);
       else
-        add_issue (issues, VIVA_PACK_ERROR_UNKNOWN_KEY, VIVA_PACK_ISSUE_WARNING, path,
-                   _("unknown key — Viva ignores it but keeps it when saving"));
+        viva_pack_issues_add (issues, VIVA_PACK_ERROR_UNKNOWN_KEY, VIVA_PACK_ISSUE_WARNING, path,
+                              _("unknown key — Viva ignores it but keeps it when saving"));
     }
 }
 
@@ -503,14 +321,14 @@ check_id (JsonObject *object,
           const char *why,
           GPtrArray  *issues)
 {
-  const char *id = check_string (object, parent, "id", TRUE, FALSE, why, issues);
+  const char *id = viva_json_check_string (object, parent, "id", TRUE, FALSE, why, issues);
 
   if (id != NULL && !viva_id_is_valid (id))
     {
-      g_autofree char *path = path_key (parent, "id");
+      g_autofree char *path = viva_json_check_path (parent, "id");
 
-      add_issue (issues, VIVA_PACK_ERROR_INVALID, VIVA_PACK_ISSUE_ERROR, path,
-                 _("“%s” is not a valid id — %s"), id, why);
+      viva_pack_issues_add (issues, VIVA_PACK_ERROR_INVALID, VIVA_PACK_ISSUE_ERROR, path,
+                            _("“%s” is not a valid id — %s"), id, why);
     }
 }
 
@@ -521,41 +339,39 @@ check_structured_test (JsonObject *test,
 {
   JsonNode *node;
 
-  check_string (test, path, "call", TRUE, FALSE,
-                _("a structured test needs a Python expression whose value is checked, like “kmeans(pts, 2)”"),
-                issues);
-  check_string (test, path, "setup", FALSE, TRUE,
-                _("a test's setup is Python code that builds the inputs"), issues);
-  check_string (test, path, "check", FALSE, TRUE,
-                _("a test's check is Python assertions about “result”"), issues);
+  viva_json_check_string (test, path, "call", TRUE, FALSE,
+                          _("a structured test needs a Python expression whose value is checked, like “kmeans(pts, 2)”"),
+                          issues);
+  viva_json_check_string (test, path, "setup", FALSE, TRUE,
+                          _("a test's setup is Python code that builds the inputs"), issues);
+  viva_json_check_string (test, path, "check", FALSE, TRUE,
+                          _("a test's check is Python assertions about “result”"), issues);
 
   if (json_object_has_member (test, "code"))
     {
-      g_autofree char *code_path = path_key (path, "code");
+      g_autofree char *code_path = viva_json_check_path (path, "code");
 
-      add_issue (issues, VIVA_PACK_ERROR_INVALID, VIVA_PACK_ISSUE_ERROR, code_path,
-                 _("a test has either “code” (the old form, run in the student's process) or “call” (judged by the grader), not both — delete one"));
+      viva_pack_issues_add (issues, VIVA_PACK_ERROR_INVALID, VIVA_PACK_ISSUE_ERROR, code_path,
+                            _("a test has either “code” (the old form, run in the student's process) or “call” (judged by the grader), not both — delete one"));
     }
 
   if ((node = json_object_get_member (test, "compare")) != NULL &&
-      (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_BOOLEAN))
+      !viva_json_check_is_boolean (node))
     {
-      g_autofree char *compare_path = path_key (path, "compare");
+      g_autofree char *compare_path = viva_json_check_path (path, "compare");
 
-      add_issue (issues, VIVA_PACK_ERROR_WRONG_TYPE, VIVA_PACK_ISSUE_ERROR, compare_path,
-                 _("is %s, not true or false — “compare” says whether the result must equal the reference solution's"),
-                 describe_node (node));
+      viva_pack_issues_add (issues, VIVA_PACK_ERROR_WRONG_TYPE, VIVA_PACK_ISSUE_ERROR, compare_path,
+                            _("is %s, not true or false — “compare” says whether the result must equal the reference solution's"),
+                            viva_json_check_describe (node));
     }
 
   if ((node = json_object_get_member (test, "tolerance")) != NULL &&
-      (!JSON_NODE_HOLDS_VALUE (node) ||
-       (json_node_get_value_type (node) != G_TYPE_DOUBLE && json_node_get_value_type (node) != G_TYPE_INT64) ||
-       json_node_get_double (node) < 0))
+      (!viva_json_check_is_number (node) || json_node_get_double (node) < 0))
     {
-      g_autofree char *tolerance_path = path_key (path, "tolerance");
+      g_autofree char *tolerance_path = viva_json_check_path (path, "tolerance");
 
-      add_issue (issues, VIVA_PACK_ERROR_INVALID, VIVA_PACK_ISSUE_ERROR, tolerance_path,
-                 _("the tolerance is a number of zero or more: how far a number may be from the reference's"));
+      viva_pack_issues_add (issues, VIVA_PACK_ERROR_INVALID, VIVA_PACK_ISSUE_ERROR, tolerance_path,
+                            _("the tolerance is a number of zero or more: how far a number may be from the reference's"));
     }
 }
 
@@ -566,7 +382,7 @@ check_tests (JsonObject *problem,
 {
   static const char * const known[] = { "name", "code", "setup", "call", "check", "compare", "tolerance", NULL };
   g_autoptr(GHashTable) names = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_free);
-  g_autofree char *tests_path = path_key (parent, "tests");
+  g_autofree char *tests_path = viva_json_check_path (parent, "tests");
   JsonArray *tests;
 
   tests = check_array (problem, parent, "tests",
@@ -576,7 +392,7 @@ check_tests (JsonObject *problem,
 
   for (guint i = 0; i < json_array_get_length (tests); i++)
     {
-      g_autofree char *path = path_index (tests_path, i);
+      g_autofree char *path = viva_json_check_path_index (tests_path, i);
       JsonObject *test;
       const char *name;
 
@@ -586,26 +402,26 @@ check_tests (JsonObject *problem,
       if (test == NULL)
         continue;
 
-      name = check_string (test, path, "name", TRUE, FALSE,
-                           _("each test needs a name the student sees when it fails"), issues);
+      name = viva_json_check_string (test, path, "name", TRUE, FALSE,
+                                     _("each test needs a name the student sees when it fails"), issues);
       if (json_object_has_member (test, "call"))
         check_structured_test (test, path, issues);
-      else if (check_string (test, path, "code", TRUE, FALSE,
-                             _("each test needs a “call” judged by the grader, or old-style Python “code” that raises on failure"),
-                             issues) != NULL)
-        add_issue (issues, VIVA_PACK_ERROR_INVALID, VIVA_PACK_ISSUE_WARNING, path,
-                   _("runs inside the student's process, where the student's code can change what the test sees — give it “setup”, “call” and “check” so that the grader judges it outside"));
+      else if (viva_json_check_string (test, path, "code", TRUE, FALSE,
+                                       _("each test needs a “call” judged by the grader, or old-style Python “code” that raises on failure"),
+                                       issues) != NULL)
+        viva_pack_issues_add (issues, VIVA_PACK_ERROR_INVALID, VIVA_PACK_ISSUE_WARNING, path,
+                              _("runs inside the student's process, where the student's code can change what the test sees — give it “setup”, “call” and “check” so that the grader judges it outside"));
       check_unknown_keys (test, path, known, issues);
 
       if (name != NULL)
         {
           const char *first = g_hash_table_lookup (names, name);
-          g_autofree char *name_path = path_key (path, "name");
+          g_autofree char *name_path = viva_json_check_path (path, "name");
 
           if (first != NULL)
-            add_issue (issues, VIVA_PACK_ERROR_DUPLICATE, VIVA_PACK_ISSUE_ERROR, name_path,
-                       _("“%s” is already the name of %s — give each test of a problem its own name"),
-                       name, first);
+            viva_pack_issues_add (issues, VIVA_PACK_ERROR_DUPLICATE, VIVA_PACK_ISSUE_ERROR, name_path,
+                                  _("“%s” is already the name of %s — give each test of a problem its own name"),
+                                  name, first);
           else
             g_hash_table_insert (names, (char *)name, g_steal_pointer (&path));
         }
@@ -626,15 +442,15 @@ check_pass_threshold (JsonObject *problem,
   if (node == NULL)
     return;
 
-  path = path_key (parent, "pass_threshold");
+  path = viva_json_check_path (parent, "pass_threshold");
 
   if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_INT64)
-    add_issue (issues, VIVA_PACK_ERROR_WRONG_TYPE, VIVA_PACK_ISSUE_ERROR, path,
-               _("is %s, not a whole number — %s"), describe_node (node), why);
+    viva_pack_issues_add (issues, VIVA_PACK_ERROR_WRONG_TYPE, VIVA_PACK_ISSUE_ERROR, path,
+                          _("is %s, not a whole number — %s"), viva_json_check_describe (node), why);
   else if (json_node_get_int (node) < 1 ||
            (tests != NULL && json_node_get_int (node) > (gint64) json_array_get_length (tests)))
-    add_issue (issues, VIVA_PACK_ERROR_INVALID, VIVA_PACK_ISSUE_ERROR, path,
-               _("%" G_GINT64_FORMAT " is out of range — %s"), json_node_get_int (node), why);
+    viva_pack_issues_add (issues, VIVA_PACK_ERROR_INVALID, VIVA_PACK_ISSUE_ERROR, path,
+                          _("%" G_GINT64_FORMAT " is out of range — %s"), json_node_get_int (node), why);
 }
 
 static void
@@ -643,7 +459,7 @@ check_questions (JsonObject *problem,
                  GPtrArray  *issues)
 {
   static const char * const known[] = { "question", "points", NULL };
-  g_autofree char *questions_path = path_key (parent, "questions");
+  g_autofree char *questions_path = viva_json_check_path (parent, "questions");
   JsonArray *questions;
 
   questions = check_array (problem, parent, "questions",
@@ -654,8 +470,8 @@ check_questions (JsonObject *problem,
 
   for (guint i = 0; i < json_array_get_length (questions); i++)
     {
-      g_autofree char *path = path_index (questions_path, i);
-      g_autofree char *points_path = path_key (path, "points");
+      g_autofree char *path = viva_json_check_path_index (questions_path, i);
+      g_autofree char *points_path = viva_json_check_path (path, "points");
       const char *points_why = _("each question needs the points a good answer covers, a list of text");
       JsonObject *question;
       JsonArray *points;
@@ -666,8 +482,8 @@ check_questions (JsonObject *problem,
       if (question == NULL)
         continue;
 
-      check_string (question, path, "question", TRUE, FALSE,
-                    _("each question needs its text"), issues);
+      viva_json_check_string (question, path, "question", TRUE, FALSE,
+                              _("each question needs its text"), issues);
       check_unknown_keys (question, path, known, issues);
 
       if ((points = check_array (question, path, "points", points_why, issues)) == NULL)
@@ -676,14 +492,14 @@ check_questions (JsonObject *problem,
       for (guint j = 0; j < json_array_get_length (points); j++)
         {
           JsonNode *point = json_array_get_element (points, j);
-          g_autofree char *point_path = path_index (points_path, j);
+          g_autofree char *point_path = viva_json_check_path_index (points_path, j);
 
-          if (!node_is_string (point))
-            add_issue (issues, VIVA_PACK_ERROR_WRONG_TYPE, VIVA_PACK_ISSUE_ERROR, point_path,
-                       _("is %s, not text — %s"), describe_node (point), points_why);
+          if (!viva_json_check_is_string (point))
+            viva_pack_issues_add (issues, VIVA_PACK_ERROR_WRONG_TYPE, VIVA_PACK_ISSUE_ERROR, point_path,
+                                  _("is %s, not text — %s"), viva_json_check_describe (point), points_why);
           else if (json_node_get_string (point)[0] == '\0')
-            add_issue (issues, VIVA_PACK_ERROR_INVALID, VIVA_PACK_ISSUE_ERROR, point_path,
-                       _("is empty — %s"), points_why);
+            viva_pack_issues_add (issues, VIVA_PACK_ERROR_INVALID, VIVA_PACK_ISSUE_ERROR, point_path,
+                                  _("is empty — %s"), points_why);
         }
     }
 }
@@ -700,14 +516,14 @@ check_time_limit (JsonObject *problem,
   if (node == NULL)
     return;
 
-  path = path_key (parent, "time_limit_minutes");
+  path = viva_json_check_path (parent, "time_limit_minutes");
 
   if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_INT64)
-    add_issue (issues, VIVA_PACK_ERROR_WRONG_TYPE, VIVA_PACK_ISSUE_ERROR, path,
-               _("is %s, not a whole number — %s"), describe_node (node), why);
+    viva_pack_issues_add (issues, VIVA_PACK_ERROR_WRONG_TYPE, VIVA_PACK_ISSUE_ERROR, path,
+                          _("is %s, not a whole number — %s"), viva_json_check_describe (node), why);
   else if (json_node_get_int (node) < 1 || json_node_get_int (node) > MAX_TIME_LIMIT)
-    add_issue (issues, VIVA_PACK_ERROR_INVALID, VIVA_PACK_ISSUE_ERROR, path,
-               _("%" G_GINT64_FORMAT " is out of range — %s"), json_node_get_int (node), why);
+    viva_pack_issues_add (issues, VIVA_PACK_ERROR_INVALID, VIVA_PACK_ISSUE_ERROR, path,
+                          _("%" G_GINT64_FORMAT " is out of range — %s"), json_node_get_int (node), why);
 }
 
 static void
@@ -724,31 +540,31 @@ check_problem (JsonObject *problem,
   check_id (problem, path,
             _("each problem needs an id of letters, digits, “-”, “_” and “.”, unique in the pack"),
             issues);
-  check_string (problem, path, "title", TRUE, FALSE,
-                _("each problem needs a title students see in the problem list"), issues);
+  viva_json_check_string (problem, path, "title", TRUE, FALSE,
+                          _("each problem needs a title students see in the problem list"), issues);
 
-  type = check_string (problem, path, "type", TRUE, FALSE,
-                       _("each problem is of type “implement”, “debug” or “explain”"), issues);
+  type = viva_json_check_string (problem, path, "type", TRUE, FALSE,
+                                 _("each problem is of type “implement”, “debug” or “explain”"), issues);
   if (type != NULL && !viva_problem_type_from_string (type, NULL))
     {
-      g_autofree char *type_path = path_key (path, "type");
+      g_autofree char *type_path = viva_json_check_path (path, "type");
 
-      add_issue (issues, VIVA_PACK_ERROR_INVALID, VIVA_PACK_ISSUE_ERROR, type_path,
-                 _("“%s” is not a problem type — use “implement”, “debug” or “explain”"), type);
+      viva_pack_issues_add (issues, VIVA_PACK_ERROR_INVALID, VIVA_PACK_ISSUE_ERROR, type_path,
+                            _("“%s” is not a problem type — use “implement”, “debug” or “explain”"), type);
     }
 
-  check_string (problem, path, "description", TRUE, FALSE,
-                _("each problem needs a Markdown description the student works from"), issues);
-  check_string (problem, path, "starter_code", TRUE, TRUE,
-                _("each problem needs the code the student starts from (it may be empty)"), issues);
-  check_string (problem, path, "hint", TRUE, FALSE,
-                _("each problem needs a hint the student can reveal"), issues);
-  check_string (problem, path, "reference_solution", TRUE, FALSE,
-                _("each problem needs a reference solution that passes its tests"), issues);
+  viva_json_check_string (problem, path, "description", TRUE, FALSE,
+                          _("each problem needs a Markdown description the student works from"), issues);
+  viva_json_check_string (problem, path, "starter_code", TRUE, TRUE,
+                          _("each problem needs the code the student starts from (it may be empty)"), issues);
+  viva_json_check_string (problem, path, "hint", TRUE, FALSE,
+                          _("each problem needs a hint the student can reveal"), issues);
+  viva_json_check_string (problem, path, "reference_solution", TRUE, FALSE,
+                          _("each problem needs a reference solution that passes its tests"), issues);
   check_tests (problem, path, issues);
   check_questions (problem, path, issues);
-  check_string (problem, path, "rubric", FALSE, TRUE,
-                _("rubric notes are text for the examiner and the teacher"), issues);
+  viva_json_check_string (problem, path, "rubric", FALSE, TRUE,
+                          _("rubric notes are text for the examiner and the teacher"), issues);
   check_time_limit (problem, path, issues);
   check_pass_threshold (problem, path, issues);
   check_unknown_keys (problem, path, known, issues);
@@ -759,7 +575,7 @@ check_format (JsonObject *root,
               GPtrArray  *issues)
 {
   const char *why = _("a Viva pack starts with \"format\": \"viva-pack/1\"");
-  const char *format = check_string (root, NULL, "format", TRUE, FALSE, why, issues);
+  const char *format = viva_json_check_string (root, NULL, "format", TRUE, FALSE, why, issues);
   guint64 version = 0;
 
   if (format == NULL || g_str_equal (format, VIVA_PACK_FORMAT))
@@ -767,13 +583,13 @@ check_format (JsonObject *root,
 
   if (g_str_has_prefix (format, "viva-pack/") &&
       g_ascii_string_to_unsigned (format + strlen ("viva-pack/"), 10, 2, G_MAXUINT, &version, NULL))
-    add_issue (issues, VIVA_PACK_ERROR_FORMAT, VIVA_PACK_ISSUE_ERROR, "format",
-               _("“%s” is a newer pack format than this version of Viva reads (%s) — update Viva to use this pack"),
-               format, VIVA_PACK_FORMAT);
+    viva_pack_issues_add (issues, VIVA_PACK_ERROR_FORMAT, VIVA_PACK_ISSUE_ERROR, "format",
+                          _("“%s” is a newer pack format than this version of Viva reads (%s) — update Viva to use this pack"),
+                          format, VIVA_PACK_FORMAT);
   else
-    add_issue (issues, VIVA_PACK_ERROR_FORMAT, VIVA_PACK_ISSUE_ERROR, "format",
-               _("“%s” is not a format Viva knows — this file is not a Viva pack (those say \"%s\")"),
-               format, VIVA_PACK_FORMAT);
+    viva_pack_issues_add (issues, VIVA_PACK_ERROR_FORMAT, VIVA_PACK_ISSUE_ERROR, "format",
+                          _("“%s” is not a format Viva knows — this file is not a Viva pack (those say \"%s\")"),
+                          format, VIVA_PACK_FORMAT);
 
   return FALSE;
 }
@@ -807,9 +623,9 @@ _viva_pack_validate (JsonNode  *root,
 
   if (!JSON_NODE_HOLDS_OBJECT (root))
     {
-      add_issue (issues, VIVA_PACK_ERROR_WRONG_TYPE, VIVA_PACK_ISSUE_ERROR, NULL,
-                 _("the file holds %s, not a JSON object — a pack starts with “{”"),
-                 describe_node (root));
+      viva_pack_issues_add (issues, VIVA_PACK_ERROR_WRONG_TYPE, VIVA_PACK_ISSUE_ERROR, NULL,
+                            _("the file holds %s, not a JSON object — a pack starts with “{”"),
+                            viva_json_check_describe (root));
       return FALSE;
     }
 
@@ -820,12 +636,12 @@ _viva_pack_validate (JsonNode  *root,
     return FALSE;
 
   check_id (object, NULL, _("the pack needs an id of letters, digits, “-”, “_” and “.”"), issues);
-  check_string (object, NULL, "title", TRUE, FALSE,
-                _("the pack needs a title students see above its problems"), issues);
-  check_string (object, NULL, "author", FALSE, TRUE, _("the author is text"), issues);
-  check_string (object, NULL, "language", FALSE, TRUE,
-                _("the language is a code like “en” or “pt-BR”"), issues);
-  check_string (object, NULL, "version", FALSE, TRUE, _("the version is text, like “1.2”"), issues);
+  viva_json_check_string (object, NULL, "title", TRUE, FALSE,
+                          _("the pack needs a title students see above its problems"), issues);
+  viva_json_check_string (object, NULL, "author", FALSE, TRUE, _("the author is text"), issues);
+  viva_json_check_string (object, NULL, "language", FALSE, TRUE,
+                          _("the language is a code like “en” or “pt-BR”"), issues);
+  viva_json_check_string (object, NULL, "version", FALSE, TRUE, _("the version is text, like “1.2”"), issues);
   check_unknown_keys (object, NULL, known, issues);
 
   problems = check_array (object, NULL, "problems",
@@ -833,7 +649,7 @@ _viva_pack_validate (JsonNode  *root,
 
   for (guint i = 0; problems && i < json_array_get_length (problems); i++)
     {
-      g_autofree char *path = path_index ("problems", i);
+      g_autofree char *path = viva_json_check_path_index ("problems", i);
       JsonObject *problem = check_element_object (problems, i, path, problem_why, issues);
       JsonNode *id;
 
@@ -843,15 +659,15 @@ _viva_pack_validate (JsonNode  *root,
       check_problem (problem, path, issues);
 
       id = json_object_get_member (problem, "id");
-      if (id != NULL && node_is_string (id))
+      if (id != NULL && viva_json_check_is_string (id))
         {
           const char *first = g_hash_table_lookup (ids, json_node_get_string (id));
-          g_autofree char *id_path = path_key (path, "id");
+          g_autofree char *id_path = viva_json_check_path (path, "id");
 
           if (first != NULL)
-            add_issue (issues, VIVA_PACK_ERROR_DUPLICATE, VIVA_PACK_ISSUE_ERROR, id_path,
-                       _("“%s” is already the id of %s — give each problem its own id"),
-                       json_node_get_string (id), first);
+            viva_pack_issues_add (issues, VIVA_PACK_ERROR_DUPLICATE, VIVA_PACK_ISSUE_ERROR, id_path,
+                                  _("“%s” is already the id of %s — give each problem its own id"),
+                                  json_node_get_string (id), first);
           else
             g_hash_table_insert (ids, (char *)json_node_get_string (id), g_steal_pointer (&path));
         }
