@@ -1,0 +1,45 @@
+/* viva-exam-file-private.h
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <json-glib/json-glib.h>
+
+#include "viva-exam-file.h"
+
+G_BEGIN_DECLS
+
+/* The fields, shared by the type (viva-exam-file.c), the reader that fills
+ * them from the JSON (viva-exam-file-reader.c) and the loader
+ * (viva-exam-file-load.c). */
+struct _VivaExamFile
+{
+  GObject           parent_instance;
+
+  char             *path;
+  char             *digest;
+  char             *id;
+  char             *title;
+  char             *pack_id;
+  VivaPack         *pack;
+  gboolean          pack_embedded;
+  GStrv             problems;
+  guint             time_limit;
+  gboolean          hints_allowed;
+  double            hint_cost;
+  gboolean          followup_allowed;
+  gboolean          has_examiner;
+  VivaExaminerMode  examiner_mode;
+  char             *base_url;
+  char             *model;
+  char             *language;
+  char             *report_folder;
+};
+
+void _viva_exam_file_read_root (VivaExamFile *self,
+                                JsonNode     *node,
+                                GPtrArray    *issues);
+
+G_END_DECLS
