@@ -248,7 +248,8 @@ request_new (GBytes *contents,
  *   %G_IO_ERROR_CANCELLED, so a caller that went away hears nothing else
  *
  * Queues a write of @contents to @file, off the main loop, behind any write
- * to the same file. Completes once @contents, or something queued for the
+ * to the same file. Missing folders are made private (0700); a caller that
+ * wants a folder others may read makes it first. Completes once @contents, or something queued for the
  * same file after it, is on disk, or with the error that stopped the write
  * (in %G_IO_ERROR; the old file is then untouched). Any thread.
  */

@@ -10,6 +10,7 @@
 #include "viva-class-results-window.h"
 #include "viva-class-results.h"
 #include "viva-exam-report.h"
+#include "viva-file-writer.h"
 #include "viva-pack-library.h"
 
 /* Class Results, in teacher mode: a folder of reports as a table of
@@ -506,6 +507,8 @@ render_thread (GTask        *task,
   g_autofree char *name = NULL;
   g_autofree char *dir = g_build_filename (g_get_user_cache_dir (), "viva", "class-reports", NULL);
   g_autofree char *out = NULL;
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GBytes) bytes = NULL;
 
   if (!json_parser_load_from_file (parser, path, &error))
     return g_task_return_error (task, g_steal_pointer (&error));
@@ -513,10 +516,10 @@ render_thread (GTask        *task,
   html = viva_exam_report_render_html (json_parser_get_root (parser));
   name = viva_exam_report_dup_file_name (json_parser_get_root (parser), "html");
   out = g_build_filename (dir, name, NULL);
-  if (g_mkdir_with_parents (dir, 0700) != 0 ||
-      !g_file_set_contents_full (out, html, -1, G_FILE_SET_CONTENTS_CONSISTENT, 0600, &error))
-    return g_task_return_error (task, error ? g_steal_pointer (&error)
-                                            : g_error_new (G_IO_ERROR, G_IO_ERROR_FAILED, _("The cache folder cannot be written.")));
+  file = g_file_new_for_path (out);
+  bytes = g_bytes_new_static (html, strlen (html));
+  if (!viva_file_writer_write (file, bytes, 0600, &error))
+    return g_task_return_error (task, g_steal_pointer (&error));
 
   g_task_return_pointer (task, g_steal_pointer (&out), g_free);
 }
@@ -589,17 +592,26 @@ row_activated_cb (VivaClassResultsWindow *self,
 
 /* Exports */
 
+typedef struct
+{
+  VivaClassResultsWindow *self;
+  char                   *name;
+} Export;
+
 static void
 save_cb (GObject      *object,
          GAsyncResult *result,
          gpointer      user_data)
 {
-  g_autoptr(VivaClassResultsWindow) self = user_data;
+  Export *export = user_data;
+  g_autoptr(VivaClassResultsWindow) self = export->self;
+  g_autofree char *name = export->name;
   g_autoptr(GError) error = NULL;
   g_autofree char *message = NULL;
-  g_autofree char *name = g_file_get_basename (G_FILE (object));
 
-  if (!g_file_replace_contents_finish (G_FILE (object), result, NULL, &error))
+  g_free (export);
+
+  if (!viva_file_writer_write_finish (result, &error))
     {
       if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         return;
@@ -622,6 +634,7 @@ export_response_cb (VivaClassResultsWindow *self,
     {
       g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
       g_autoptr(GBytes) bytes = NULL;
+      Export *export;
       char *text;
 
       if (g_str_equal (kind, "csv"))
@@ -632,8 +645,10 @@ export_response_cb (VivaClassResultsWindow *self,
         text = viva_class_results_to_html (self->results);
 
       bytes = g_bytes_new_take (text, strlen (text));
-      g_file_replace_contents_bytes_async (file, bytes, NULL, FALSE, G_FILE_CREATE_REPLACE_DESTINATION,
-                                           self->cancellable, save_cb, g_object_ref (self));
+      export = g_new0 (Export, 1);
+      export->self = g_object_ref (self);
+      export->name = g_file_get_basename (file);
+      viva_file_writer_write_async (file, bytes, 0666, self->cancellable, save_cb, export);
     }
 
   g_object_unref (chooser);

@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 
 #include "viva-figure-window.h"
+#include "viva-file-writer.h"
 
 /* A figure from the student's code at full size, over the main window,
  * with Save As: the console shows it shrunk to fit its pane. The PNG is
@@ -31,7 +32,7 @@ saved_cb (GObject      *object,
   g_autoptr(VivaFigureWindow) self = user_data;
   g_autoptr(GError) error = NULL;
 
-  if (!g_file_replace_contents_finish (G_FILE (object), result, NULL, &error))
+  if (!viva_file_writer_write_finish (result, &error))
     {
       g_autofree char *title = g_strdup_printf (_("The figure was not saved: %s"), error->message);
       GtkWidget *dialog = adw_message_dialog_new (GTK_WINDOW (self), title,
@@ -51,8 +52,7 @@ chooser_response_cb (VivaFigureWindow *self,
 
   if (response == GTK_RESPONSE_ACCEPT &&
       (file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser))) != NULL)
-    g_file_replace_contents_bytes_async (file, self->png, NULL, FALSE, G_FILE_CREATE_REPLACE_DESTINATION,
-                                         NULL, saved_cb, g_object_ref (self));
+    viva_file_writer_write_async (file, self->png, 0666, NULL, saved_cb, g_object_ref (self));
 
   g_clear_object (&self->chooser);
 }

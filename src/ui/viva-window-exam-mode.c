@@ -11,6 +11,7 @@
 
 #include "viva-exam-file.h"
 #include "viva-exam-report.h"
+#include "viva-file-writer.h"
 #include "viva-identity-dialog.h"
 #include "viva-settings.h"
 #include "viva-window-private.h"
@@ -99,15 +100,26 @@ read_state (VivaExamFile  *exam,
 }
 
 static void
+state_written_cb (GObject      *object,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!viva_file_writer_write_finish (result, &error))
+    g_debug ("exam: could not keep the exam's start: %s", error->message);
+}
+
+static void
 write_state (VivaWindowExamMode *mode)
 {
   g_autofree char *path = state_path (mode->exam);
-  g_autofree char *dir = g_path_get_dirname (path);
   g_autofree char *when = g_date_time_format_iso8601 (mode->started);
   g_autoptr(JsonBuilder) builder = json_builder_new ();
   g_autoptr(JsonNode) root = NULL;
-  g_autofree char *text = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  char *text;
 
   json_builder_begin_object (builder);
   json_builder_set_member_name (builder, "exam");
@@ -123,9 +135,9 @@ write_state (VivaWindowExamMode *mode)
   text = json_to_string (root, TRUE);
 
   /* A few hundred bytes in the user's own folder, once per exam. */
-  if (g_mkdir_with_parents (dir, 0700) != 0 ||
-      !g_file_set_contents_full (path, text, -1, G_FILE_SET_CONTENTS_CONSISTENT, 0600, &error))
-    g_debug ("exam: could not keep the exam's start: %s", error ? error->message : g_strerror (errno));
+  file = g_file_new_for_path (path);
+  bytes = g_bytes_new_take (text, strlen (text));
+  viva_file_writer_write_async (file, bytes, 0600, NULL, state_written_cb, NULL);
 }
 
 static void
@@ -543,11 +555,17 @@ write_report_thread (GTask        *task,
   g_autofree char *json_name = NULL;
   g_autofree char *html_path = NULL;
   g_autofree char *json_path = NULL;
+  g_autoptr(GFile) html_file = NULL;
+  g_autoptr(GFile) json_file = NULL;
+  g_autoptr(GBytes) html_bytes = NULL;
+  g_autoptr(GBytes) json_bytes = NULL;
   GError *error = NULL;
 
   if (!(report = viva_exam_report_load (job->session_dir, &error)))
     return g_task_return_error (task, error);
 
+  /* Made here rather than by the file writer (which makes private
+   * folders): the teacher collects the reports from this one. */
   if (g_mkdir_with_parents (job->folder, 0755) != 0)
     {
       int saved = errno;
@@ -562,8 +580,12 @@ write_report_thread (GTask        *task,
   html = viva_exam_report_render_html (report);
   json = json_to_string (report, TRUE);
 
-  if (!g_file_set_contents_full (json_path, json, -1, G_FILE_SET_CONTENTS_CONSISTENT, 0644, &error) ||
-      !g_file_set_contents_full (html_path, html, -1, G_FILE_SET_CONTENTS_CONSISTENT, 0644, &error))
+  json_file = g_file_new_for_path (json_path);
+  html_file = g_file_new_for_path (html_path);
+  json_bytes = g_bytes_new_static (json, strlen (json));
+  html_bytes = g_bytes_new_static (html, strlen (html));
+  if (!viva_file_writer_write (json_file, json_bytes, 0644, &error) ||
+      !viva_file_writer_write (html_file, html_bytes, 0644, &error))
     return g_task_return_error (task, error);
 
   g_task_return_pointer (task, g_steal_pointer (&html_path), g_free);

@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 
 #include "viva-exam-session.h"
+#include "viva-file-writer.h"
 #include "viva-window-private.h"
 
 /* When a problem opens, a defense of it that stopped half-way (the app was
@@ -156,7 +157,7 @@ discard_written_cb (GObject      *object,
 {
   g_autoptr(VivaWindow) self = user_data;
   g_autoptr(GError) error = NULL;
-  gboolean written = g_file_replace_contents_finish (G_FILE (object), result, NULL, &error);
+  gboolean written = viva_file_writer_write_finish (result, &error);
 
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     return;
@@ -181,6 +182,7 @@ discard_action (GtkWidget  *widget,
   g_autofree char *dir = NULL;
   g_autofree char *marker = NULL;
   g_autoptr(GFile) file = NULL;
+  g_autoptr(GBytes) bytes = NULL;
   static const char contents[] = "The student chose not to continue this defense.\n";
 
   if (self->resume_id == NULL)
@@ -189,9 +191,9 @@ discard_action (GtkWidget  *widget,
   dir = session_dir_of (self->resume_id);
   marker = g_build_filename (dir, DISCARDED_MARKER, NULL);
   file = g_file_new_for_path (marker);
-  g_file_replace_contents_async (file, contents, sizeof contents - 1, NULL, FALSE,
-                                 G_FILE_CREATE_NONE, self->resume_cancellable,
-                                 discard_written_cb, g_object_ref (self));
+  bytes = g_bytes_new_static (contents, sizeof contents - 1);
+  viva_file_writer_write_async (file, bytes, 0666, self->resume_cancellable,
+                                discard_written_cb, g_object_ref (self));
 
   g_clear_pointer (&self->resume_id, g_free);
   adw_toast_overlay_add_toast (self->toast_overlay,
