@@ -8,7 +8,7 @@
 #include <glib/gi18n.h>
 
 #include "viva-pack-private.h"
-#include "viva-problem-generator.h"
+#include "viva-problem-generator-private.h"
 
 /* A small graph: draft → check → (retry → check)* → stop. The model is
  * asked for one problem as JSON (with a JSON schema where the server takes
@@ -21,29 +21,6 @@
  * not answering at all is an error. */
 
 #define PROMPT_RESOURCE RESOURCE_PREFIX "/core/prompts/generator.md"
-
-/* What a reply must be. Kept to the subset of JSON Schema that servers'
- * structured output (OpenAI, llama.cpp grammars, Ollama) all accept. */
-static const char problem_schema[] =
-  "{\"type\":\"object\","
-  "\"properties\":{"
-    "\"id\":{\"type\":\"string\"},"
-    "\"title\":{\"type\":\"string\"},"
-    "\"type\":{\"type\":\"string\",\"enum\":[\"implement\",\"debug\",\"explain\"]},"
-    "\"description\":{\"type\":\"string\"},"
-    "\"starter_code\":{\"type\":\"string\"},"
-    "\"reference_solution\":{\"type\":\"string\"},"
-    "\"tests\":{\"type\":\"array\",\"items\":{\"type\":\"object\","
-      "\"properties\":{\"name\":{\"type\":\"string\"},\"code\":{\"type\":\"string\"}},"
-      "\"required\":[\"name\",\"code\"]}},"
-    "\"questions\":{\"type\":\"array\",\"items\":{\"type\":\"object\","
-      "\"properties\":{\"question\":{\"type\":\"string\"},"
-        "\"points\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}}},"
-      "\"required\":[\"question\",\"points\"]}},"
-    "\"hint\":{\"type\":\"string\"},"
-    "\"rubric\":{\"type\":\"string\"}},"
-  "\"required\":[\"id\",\"title\",\"type\",\"description\",\"starter_code\",\"reference_solution\","
-    "\"tests\",\"questions\",\"hint\",\"rubric\"]}";
 
 struct _VivaProblemGenerator
 {
@@ -347,88 +324,6 @@ viva_problem_generator_build_prompt (VivaProblemDraft *draft)
   return g_string_free (text, FALSE);
 }
 
-/* Takes @message. */
-static void
-add_error (GPtrArray     *issues,
-           VivaPackError  code,
-           const char    *path,
-           char          *message)
-{
-  g_autofree char *owned = message;
-
-  g_ptr_array_add (issues, viva_pack_issue_new (code, VIVA_PACK_ISSUE_ERROR, path, owned));
-}
-
-static char *
-squeeze (const char *line)
-{
-  g_autofree char *stripped = g_strstrip (g_strdup (line));
-  GString *out = g_string_new (NULL);
-  gboolean space = FALSE;
-
-  for (const char *p = stripped; *p; p++)
-    {
-      if (g_ascii_isspace (*p))
-        space = TRUE;
-      else
-        {
-          if (space && out->len > 0)
-            g_string_append_c (out, ' ');
-          space = FALSE;
-          g_string_append_c (out, *p);
-        }
-    }
-
-  return g_string_free (out, FALSE);
-}
-
-/**
- * viva_problem_generator_check_hint:
- *
- * Whether @problem's hint gives away its reference solution: a line of
- * the solution's code (not a signature, an import or a comment, and long
- * enough to be more than a keyword) appears in the hint, spaces aside.
- *
- * Returns: (transfer full) (element-type VivaPackIssue): the issue, or an
- *   empty array
- */
-GPtrArray *
-viva_problem_generator_check_hint (VivaProblem *problem)
-{
-  g_autoptr(GPtrArray) issues = viva_pack_issues_new ();
-  g_autofree char *hint = NULL;
-  g_auto(GStrv) lines = NULL;
-
-  g_return_val_if_fail (VIVA_IS_PROBLEM (problem), NULL);
-
-  if (viva_problem_get_hint (problem) == NULL || viva_problem_get_reference (problem) == NULL)
-    return g_steal_pointer (&issues);
-
-  hint = squeeze (viva_problem_get_hint (problem));
-  lines = g_strsplit (viva_problem_get_reference (problem), "\n", -1);
-
-  for (guint i = 0; lines[i] != NULL; i++)
-    {
-      g_autofree char *line = squeeze (lines[i]);
-
-      if (strlen (line) < 12 || line[0] == '#' ||
-          g_str_has_prefix (line, "def ") || g_str_has_prefix (line, "class ") ||
-          g_str_has_prefix (line, "import ") || g_str_has_prefix (line, "from ") ||
-          g_str_has_prefix (line, "\"\"\"") || g_str_has_prefix (line, "'''"))
-        continue;
-
-      if (strstr (hint, line) != NULL)
-        {
-          add_error (issues, VIVA_PACK_ERROR_INVALID, "hint",
-                     g_strdup_printf (_("contains the line “%s” of the reference solution — a hint points at the idea; it must not give the code away"),
-                                      line));
-          break;
-        }
-    }
-
-  return g_steal_pointer (&issues);
-}
-
 typedef struct
 {
   VivaProblemDraft *draft;
@@ -551,26 +446,6 @@ checks_done (GTask *task)
   ask (task);
 }
 
-/* Issues of a one-problem pack are about "problems[0].x"; the model and the
- * teacher see "x". */
-static void
-add_issues_for_problem (GPtrArray *into,
-                        GPtrArray *issues)
-{
-  for (guint i = 0; i < issues->len; i++)
-    {
-      const VivaPackIssue *issue = g_ptr_array_index (issues, i);
-      const char *path = issue->path ? issue->path : "";
-
-      if (g_str_has_prefix (path, "problems[0]."))
-        path += strlen ("problems[0].");
-      else if (g_str_has_prefix (path, "problems[0]"))
-        path += strlen ("problems[0]");
-
-      g_ptr_array_add (into, viva_pack_issue_new (issue->code, issue->level, path, issue->message));
-    }
-}
-
 static void
 run_checks_cb (GObject      *object,
                GAsyncResult *result,
@@ -587,7 +462,7 @@ run_checks_cb (GObject      *object,
   if (!(issues = viva_pack_checker_check_finish (VIVA_PACK_CHECKER (object), result, &error)))
     return generate_fail (g_steal_pointer (&task), g_steal_pointer (&error));
 
-  add_issues_for_problem (gd->issues, issues);
+  _viva_problem_generator_add_issues (gd->issues, issues);
   checks_done (g_steal_pointer (&task));
 }
 
@@ -612,11 +487,11 @@ compile_cb (GObject      *object,
 
   path = g_ptr_array_index (gd->compile, 0);
   if (viva_run_result_get_status (run) != VIVA_RUN_STATUS_OK)
-    add_error (gd->issues, VIVA_PACK_ERROR_INVALID, path,
-               g_strdup_printf (_("does not compile: %s: %s (line %d)"),
-                                viva_run_result_get_error_type (run) ?: "SyntaxError",
-                                viva_run_result_get_error_message (run) ?: "",
-                                viva_run_result_get_error_line (run)));
+    viva_pack_issues_add (gd->issues, VIVA_PACK_ERROR_INVALID, VIVA_PACK_ISSUE_ERROR, path,
+                          _("does not compile: %s: %s (line %d)"),
+                          viva_run_result_get_error_type (run) ?: "SyntaxError",
+                          viva_run_result_get_error_message (run) ?: "",
+                          viva_run_result_get_error_line (run));
 
   gd->compile_failed |= viva_run_result_get_status (run) != VIVA_RUN_STATUS_OK;
   g_ptr_array_remove_range (gd->compile, 0, 2);
@@ -643,105 +518,27 @@ compile_next (GTask *task)
                                          run_checks_cb, task);
 }
 
-/* Takes the JSON object out of a reply: models wrap it in a Markdown fence
- * or a sentence now and then, even when told not to. */
-static char *
-extract_json (const char *content)
-{
-  const char *start = strchr (content, '{');
-  const char *end = strrchr (content, '}');
-
-  if (start == NULL || end == NULL || end < start)
-    return g_strdup (content);
-
-  return g_strndup (start, end - start + 1);
-}
-
 static void
 check_reply (GTask *task)
 {
   VivaProblemGenerator *self = g_task_get_source_object (task);
   GenerateData *gd = g_task_get_task_data (task);
-  g_autoptr(JsonParser) parser = json_parser_new ();
-  g_autoptr(GError) error = NULL;
-  g_autofree char *json = NULL;
   g_autofree char *message = g_strdup_printf (_("Checking attempt %u…"), gd->attempt);
-  g_autoptr(JsonObject) pack = NULL;
-  g_autoptr(JsonArray) problems = NULL;
-  g_autoptr(JsonNode) root = NULL;
-  g_autoptr(GPtrArray) issues = viva_pack_issues_new ();
-  g_autoptr(GPtrArray) hint_issues = NULL;
   g_autoptr(VivaProblem) problem = NULL;
-  VivaProblemType wanted;
-  JsonNode *reply;
 
   progress (task, VIVA_GENERATOR_STAGE_CHECKING, message);
   g_ptr_array_set_size (gd->issues, 0);
   g_ptr_array_set_size (self->checks, 0);
 
-  json = extract_json (gd->raw);
-  if (!json_parser_load_from_data (parser, json, -1, &error) ||
-      !JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
-    {
-      add_error (gd->issues, VIVA_PACK_ERROR_SYNTAX, "",
-                 error != NULL
-                   ? g_strdup_printf (_("The reply is not valid JSON (%s); answer with one JSON object and nothing else."),
-                                      error->message)
-                   : g_strdup (_("The reply is JSON but not an object; answer with one JSON object for the problem.")));
-      return checks_done (task);
-    }
+  problem = _viva_problem_generator_read_reply (gd->raw, viva_problem_draft_get_problem_type (gd->draft),
+                                                gd->issues);
+  if (problem == NULL)
+    return checks_done (task);
 
-  /* The fields are checked by the pack format's own rules, inside a pack
-   * of one, so a draft is held to exactly what a saved pack is. */
-  reply = json_parser_get_root (parser);
-  pack = json_object_new ();
-  json_object_set_string_member (pack, "format", VIVA_PACK_FORMAT);
-  json_object_set_string_member (pack, "id", "draft");
-  json_object_set_string_member (pack, "title", "Draft");
-  problems = json_array_new ();
-  json_array_add_element (problems, json_node_copy (reply));
-  json_object_set_array_member (pack, "problems", g_steal_pointer (&problems));
-  root = json_node_new (JSON_NODE_OBJECT);
-  json_node_set_object (root, pack);
-
-  if (!_viva_pack_validate (root, issues) || viva_pack_issues_count_errors (issues) > 0)
-    {
-      add_issues_for_problem (gd->issues, issues);
-      return checks_done (task);
-    }
-
-  problem = _viva_problem_new_from_json (json_node_get_object (reply));
   g_set_object (&gd->problem, problem);
-
-  wanted = viva_problem_draft_get_problem_type (gd->draft);
-  if (viva_problem_get_problem_type (problem) != wanted)
-    add_error (gd->issues, VIVA_PACK_ERROR_INVALID, "type",
-               g_strdup_printf (_("is “%s” but the teacher asked for a “%s” problem"),
-                                viva_problem_type_to_string (viva_problem_get_problem_type (problem)),
-                                viva_problem_type_to_string (wanted)));
-
-  hint_issues = viva_problem_generator_check_hint (problem);
-  for (guint i = 0; i < hint_issues->len; i++)
-    g_ptr_array_add (gd->issues, viva_pack_issue_copy (g_ptr_array_index (hint_issues, i)));
-
-  /* Compile every piece first: a syntax error is clearer than the failed
-   * runs it would cause. Pairs of (path, code). */
   g_clear_pointer (&gd->compile, g_ptr_array_unref);
-  gd->compile = g_ptr_array_new_with_free_func (g_free);
+  gd->compile = _viva_problem_generator_pieces (problem);
   gd->compile_failed = FALSE;
-  if (viva_problem_get_starter_code (problem) != NULL && viva_problem_get_starter_code (problem)[0] != '\0')
-    {
-      g_ptr_array_add (gd->compile, g_strdup ("starter_code"));
-      g_ptr_array_add (gd->compile, g_strdup (viva_problem_get_starter_code (problem)));
-    }
-  g_ptr_array_add (gd->compile, g_strdup ("reference_solution"));
-  g_ptr_array_add (gd->compile, g_strdup (viva_problem_get_reference (problem)));
-  for (guint i = 0; i < viva_problem_get_n_tests (problem); i++)
-    {
-      g_ptr_array_add (gd->compile, g_strdup_printf ("tests[%u].code", i));
-      g_ptr_array_add (gd->compile, g_strdup (viva_problem_get_test (problem, i)->code));
-    }
-
   compile_next (task);
 }
 
@@ -802,7 +599,7 @@ ask (GTask *task)
 
   if (gd->use_schema)
     {
-      g_autoptr(JsonNode) schema = json_from_string (problem_schema, NULL);
+      g_autoptr(JsonNode) schema = _viva_problem_generator_response_schema ();
 
       viva_chat_request_set_response_schema (request, "viva_problem", schema);
     }
