@@ -66,23 +66,21 @@ typedef struct
 } StreamData;
 
 static void
+clear_source (GSource **source)
+{
+  if (*source == NULL)
+    return;
+
+  g_source_destroy (*source);
+  g_clear_pointer (source, g_source_unref);
+}
+
+static void
 stream_data_end_attempt (StreamData *data)
 {
-  if (data->watchdog != NULL)
-    {
-      g_source_destroy (data->watchdog);
-      g_clear_pointer (&data->watchdog, g_source_unref);
-    }
-  if (data->delay != NULL)
-    {
-      g_source_destroy (data->delay);
-      g_clear_pointer (&data->delay, g_source_unref);
-    }
-  if (data->delay_cancel != NULL)
-    {
-      g_source_destroy (data->delay_cancel);
-      g_clear_pointer (&data->delay_cancel, g_source_unref);
-    }
+  clear_source (&data->watchdog);
+  clear_source (&data->delay);
+  clear_source (&data->delay_cancel);
   g_clear_object (&data->reader);
   g_clear_object (&data->message);
   g_clear_object (&data->assembler);
@@ -140,15 +138,27 @@ disconnect_cancellable (GTask *task)
     g_clear_signal_handler (&data->cancelled_id, g_task_get_cancellable (task));
 }
 
+/* The attempt is over: its sources, request, reader and cancellable go. */
+static void
+end_attempt (GTask *task)
+{
+  disconnect_cancellable (task);
+  stream_data_end_attempt (g_task_get_task_data (task));
+}
+
+static GError *
+cancelled_error (void)
+{
+  return g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED, _("Operation was cancelled"));
+}
+
 static void
 stream_fail (GTask  *task,
              GError *error)
 {
   VivaOpenAIModel *self = g_task_get_source_object (task);
-  StreamData *data = g_task_get_task_data (task);
 
-  disconnect_cancellable (task);
-  stream_data_end_attempt (data);
+  end_attempt (task);
   stream_not_busy (task);
   _viva_openai_model_set_error (self, error);
   g_task_return_error (task, error);
@@ -195,8 +205,7 @@ stream_succeed (GTask    *task,
   if (data->reader != NULL && viva_sse_reader_get_stream (data->reader) != NULL)
     g_input_stream_close_async (viva_sse_reader_get_stream (data->reader), G_PRIORITY_DEFAULT, NULL, NULL, NULL);
 
-  disconnect_cancellable (task);
-  stream_data_end_attempt (data);
+  end_attempt (task);
   stream_not_busy (task);
   _viva_openai_model_set_error (self, NULL);
   g_task_return_pointer (task, g_steal_pointer (&reply), (GDestroyNotify)viva_chat_reply_unref);
@@ -210,11 +219,7 @@ retry_delay_cb (gpointer user_data)
   StreamData *data = g_task_get_task_data (task);
 
   g_clear_pointer (&data->delay, g_source_unref);
-  if (data->delay_cancel != NULL)
-    {
-      g_source_destroy (data->delay_cancel);
-      g_clear_pointer (&data->delay_cancel, g_source_unref);
-    }
+  clear_source (&data->delay_cancel);
 
   if (data->model == NULL)
     resolve_model (task);
@@ -231,13 +236,9 @@ retry_cancelled_cb (GCancellable *cancellable,
   StreamData *data = g_task_get_task_data (task);
 
   g_clear_pointer (&data->delay_cancel, g_source_unref);
-  if (data->delay != NULL)
-    {
-      g_source_destroy (data->delay);
-      g_clear_pointer (&data->delay, g_source_unref);
-    }
+  clear_source (&data->delay);
 
-  stream_fail (task, g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED, _("Operation was cancelled")));
+  stream_fail (task, cancelled_error ());
   return G_SOURCE_REMOVE;
 }
 
@@ -319,8 +320,7 @@ stream_fault (GTask    *task,
            data->attempt, error->message, delay_ms, busy ? " (busy)" : "");
   g_error_free (error);
 
-  stream_data_end_attempt (data);
-  disconnect_cancellable (task);
+  end_attempt (task);
 
   data->delay = g_timeout_source_new ((guint)delay_ms);
   g_source_set_callback (data->delay, retry_delay_cb, task, NULL);
@@ -397,7 +397,7 @@ stream_read_failed (GTask  *task,
   if (g_cancellable_is_cancelled (g_task_get_cancellable (task)))
     {
       g_error_free (error);
-      return stream_fail (task, g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED, _("Operation was cancelled")));
+      return stream_fail (task, cancelled_error ());
     }
 
   if (data->timed_out)
@@ -472,6 +472,24 @@ mentions (JsonNode   *body,
   return lower != NULL && strstr (lower, word) != NULL;
 }
 
+/* The model rejected @parameter: it is not sent again to this model, and
+ * the attempt is made again at once, not counted. */
+static void
+retry_without (GTask      *task,
+               const char *parameter,
+               GHashTable *rejected_by,
+               gboolean   *dropped)
+{
+  StreamData *data = g_task_get_task_data (task);
+
+  g_debug ("model: %s rejects %s; not sending it again", data->model, parameter);
+  g_hash_table_add (rejected_by, g_strdup (data->model));
+  *dropped = TRUE;
+  end_attempt (task);
+  data->attempt--;
+  start_attempt (task);
+}
+
 static guint
 parse_retry_after (SoupMessage *message)
 {
@@ -535,28 +553,12 @@ error_body_cb (GObject      *object,
                                   !g_hash_table_contains (self->no_temperature, data->model);
 
       if (sent_temperature && mentions (body, "temperature"))
-        {
-          g_debug ("model: %s rejects temperature; not sending it again", data->model);
-          g_hash_table_add (self->no_temperature, g_strdup (data->model));
-          data->dropped_temperature = TRUE;
-          stream_data_end_attempt (data);
-          disconnect_cancellable (task);
-          data->attempt--;
-          return start_attempt (task);
-        }
+        return retry_without (task, "temperature", self->no_temperature, &data->dropped_temperature);
 
       if (!data->native && !data->dropped_stream_options &&
           !g_hash_table_contains (self->no_stream_options, data->model) &&
           (mentions (body, "stream_options") || mentions (body, "include_usage")))
-        {
-          g_debug ("model: %s rejects stream_options; not sending it again", data->model);
-          g_hash_table_add (self->no_stream_options, g_strdup (data->model));
-          data->dropped_stream_options = TRUE;
-          stream_data_end_attempt (data);
-          disconnect_cancellable (task);
-          data->attempt--;
-          return start_attempt (task);
-        }
+        return retry_without (task, "stream_options", self->no_stream_options, &data->dropped_stream_options);
     }
 
   retry_after = parse_retry_after (data->message);
