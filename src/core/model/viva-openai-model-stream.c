@@ -12,8 +12,7 @@
 #include "viva-chat-reply-private.h"
 #include "viva-model-private.h"
 #include "viva-openai-model-private.h"
-#include "viva-reply-assembler.h"
-#include "viva-sse-reader.h"
+#include "viva-openai-model-stream-private.h"
 
 /* One stream of VivaOpenAIModel: a chain of steps on the caller's main
  * context: look up the API key, detect the server once, resolve the model
@@ -24,6 +23,7 @@
  * (after it). Transient faults are retried with backoff and jitter, but
  * only before any delta went out: after that a fault ends the stream with
  * what arrived, marked truncated, so nothing shown is lost or shown twice.
+ * What a failed attempt leads to is viva-openai-model-retry.c's.
  *
  * A busy server is not a fault to give up on after three attempts: a 503
  * or 429, or a first token that is slow to come (a queue), makes the
@@ -31,42 +31,10 @@
  * with the first-byte timeout raised by what the server announced, since
  * a server that asks to come back in a minute has a queue ahead of us. */
 
-#define MAX_RETRY_AFTER_MS (120 * 1000)
 #define SLOW_FIRST_TOKEN_MS (10 * 1000)
-#define MAX_BUSY_BACKOFF_MS (30 * 1000)
 
-typedef struct
-{
-  VivaChatRequest    *request;
-  char               *api_key;
-  char               *model;
-  gboolean            native;
-
-  guint               attempt;
-  gboolean            dropped_temperature;
-  gboolean            dropped_stream_options;
-
-  GCancellable       *attempt_cancellable;
-  gulong              cancelled_id;
-  SoupMessage        *message;
-  VivaSseReader      *reader;
-  VivaReplyAssembler *assembler;
-  GSource            *watchdog;
-  GSource            *delay;
-  GSource            *delay_cancel;
-  gint64              last_progress;
-  guint64             last_bytes;
-  gboolean            got_first_byte;
-  gboolean            timed_out;
-
-  guint               first_byte_limit;
-  gboolean            busy;
-  gint64              busy_started;
-  guint               busy_retries;
-} StreamData;
-
-static void
-clear_source (GSource **source)
+void
+_viva_openai_stream_clear_source (GSource **source)
 {
   if (*source == NULL)
     return;
@@ -78,9 +46,9 @@ clear_source (GSource **source)
 static void
 stream_data_end_attempt (StreamData *data)
 {
-  clear_source (&data->watchdog);
-  clear_source (&data->delay);
-  clear_source (&data->delay_cancel);
+  _viva_openai_stream_clear_source (&data->watchdog);
+  _viva_openai_stream_clear_source (&data->delay);
+  _viva_openai_stream_clear_source (&data->delay_cancel);
   g_clear_object (&data->reader);
   g_clear_object (&data->message);
   g_clear_object (&data->assembler);
@@ -99,34 +67,6 @@ stream_data_free (StreamData *data)
   g_free (data);
 }
 
-static void start_attempt (GTask *task);
-static void resolve_model (GTask *task);
-
-/* This stream waits for a busy server; @wait_s is what it announced. */
-static void
-stream_busy (GTask *task,
-             guint  wait_s)
-{
-  StreamData *data = g_task_get_task_data (task);
-
-  _viva_openai_model_busy_begin (g_task_get_source_object (task), data->busy, wait_s);
-  data->busy = TRUE;
-  if (data->busy_started == 0)
-    data->busy_started = g_get_monotonic_time ();
-}
-
-static void
-stream_not_busy (GTask *task)
-{
-  StreamData *data = g_task_get_task_data (task);
-
-  if (!data->busy)
-    return;
-
-  data->busy = FALSE;
-  _viva_openai_model_busy_end (g_task_get_source_object (task));
-}
-
 static void
 disconnect_cancellable (GTask *task)
 {
@@ -139,27 +79,27 @@ disconnect_cancellable (GTask *task)
 }
 
 /* The attempt is over: its sources, request, reader and cancellable go. */
-static void
-end_attempt (GTask *task)
+void
+_viva_openai_stream_end_attempt (GTask *task)
 {
   disconnect_cancellable (task);
   stream_data_end_attempt (g_task_get_task_data (task));
 }
 
-static GError *
-cancelled_error (void)
+GError *
+_viva_openai_stream_cancelled_error (void)
 {
   return g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED, _("Operation was cancelled"));
 }
 
-static void
-stream_fail (GTask  *task,
+void
+_viva_openai_stream_fail (GTask  *task,
              GError *error)
 {
   VivaOpenAIModel *self = g_task_get_source_object (task);
 
-  end_attempt (task);
-  stream_not_busy (task);
+  _viva_openai_stream_end_attempt (task);
+  _viva_openai_stream_not_busy (task);
   _viva_openai_model_set_error (self, error);
   g_task_return_error (task, error);
   g_object_unref (task);
@@ -184,8 +124,8 @@ prompt_was_cut (VivaOpenAIModel     *self,
          (guint64)usage->prompt_tokens >= self->context_length && estimate > self->context_length;
 }
 
-static void
-stream_succeed (GTask    *task,
+void
+_viva_openai_stream_succeed (GTask    *task,
                 gboolean  cut_off)
 {
   VivaOpenAIModel *self = g_task_get_source_object (task);
@@ -205,133 +145,11 @@ stream_succeed (GTask    *task,
   if (data->reader != NULL && viva_sse_reader_get_stream (data->reader) != NULL)
     g_input_stream_close_async (viva_sse_reader_get_stream (data->reader), G_PRIORITY_DEFAULT, NULL, NULL, NULL);
 
-  end_attempt (task);
-  stream_not_busy (task);
+  _viva_openai_stream_end_attempt (task);
+  _viva_openai_stream_not_busy (task);
   _viva_openai_model_set_error (self, NULL);
   g_task_return_pointer (task, g_steal_pointer (&reply), (GDestroyNotify)viva_chat_reply_unref);
   g_object_unref (task);
-}
-
-static gboolean
-retry_delay_cb (gpointer user_data)
-{
-  GTask *task = user_data;
-  StreamData *data = g_task_get_task_data (task);
-
-  g_clear_pointer (&data->delay, g_source_unref);
-  clear_source (&data->delay_cancel);
-
-  if (data->model == NULL)
-    resolve_model (task);
-  else
-    start_attempt (task);
-  return G_SOURCE_REMOVE;
-}
-
-static gboolean
-retry_cancelled_cb (GCancellable *cancellable,
-                    gpointer      user_data)
-{
-  GTask *task = user_data;
-  StreamData *data = g_task_get_task_data (task);
-
-  g_clear_pointer (&data->delay_cancel, g_source_unref);
-  clear_source (&data->delay);
-
-  stream_fail (task, cancelled_error ());
-  return G_SOURCE_REMOVE;
-}
-
-/* Takes @task's reference and @error. Retries when the fault is transient,
- * attempts remain and nothing was shown yet; @retry_after_ms is the
- * server's Retry-After, or 0. A @busy server's retries do not count as
- * attempts: the stream waits for it up to max-busy-wait in all. */
-static void
-stream_fault (GTask    *task,
-              GError   *error,
-              gboolean  retryable,
-              gboolean  busy,
-              guint     retry_after_ms)
-{
-  VivaOpenAIModel *self = g_task_get_source_object (task);
-  StreamData *data = g_task_get_task_data (task);
-  gint64 now = g_get_monotonic_time ();
-  gint64 busy_left = 0;
-  guint64 delay_ms;
-  guint64 base;
-  /* With max-busy-wait 0, a busy server's retries count as attempts. */
-  gboolean waits = busy && self->max_busy_wait > 0;
-
-  if (data->assembler != NULL && viva_reply_assembler_get_has_output (data->assembler))
-    {
-      g_debug ("model: stream cut after output: %s", error->message);
-      g_error_free (error);
-      return stream_succeed (task, TRUE);
-    }
-
-  if (waits)
-    busy_left = (gint64)self->max_busy_wait - (data->busy_started > 0 ? (now - data->busy_started) / 1000 : 0);
-
-  if (waits && busy_left <= 0 && retryable)
-    {
-      guint minutes = (self->max_busy_wait + 59999) / 60000;
-
-      g_debug ("model: still busy after %u ms: %s", self->max_busy_wait, error->message);
-      g_error_free (error);
-      return stream_fail (task, g_error_new (VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_BUSY,
-                                             g_dngettext (GETTEXT_PACKAGE,
-                                                          "The model server at %s was still busy after %u minute — try again later; if a whole lab uses it, ask whoever runs it to serve more students at once.",
-                                                          "The model server at %s was still busy after %u minutes — try again later; if a whole lab uses it, ask whoever runs it to serve more students at once.",
-                                                          minutes),
-                                             self->base_url, minutes));
-    }
-
-  if (!retryable || (!waits && data->attempt >= self->max_attempts) ||
-      retry_after_ms > MAX_RETRY_AFTER_MS || g_cancellable_is_cancelled (g_task_get_cancellable (task)))
-    return stream_fail (task, error);
-
-  if (waits)
-    {
-      data->busy_retries++;
-      base = MIN ((guint64)self->retry_delay << MIN (data->busy_retries - 1, 16), MAX_BUSY_BACKOFF_MS);
-      /* A queue that took the whole first-byte timeout gets twice as long
-       * next time; a server that asked to wait, that long on top. */
-      if (data->timed_out && !data->got_first_byte)
-        data->first_byte_limit = (guint)MIN ((guint64)data->first_byte_limit * 2,
-                                             (guint64)self->first_byte_timeout * 4);
-      data->first_byte_limit = (guint)MAX ((guint64)data->first_byte_limit,
-                                           (guint64)self->first_byte_timeout + 2 * (guint64)retry_after_ms);
-      /* Not an attempt: a busy server is waited for, not given up on. */
-      if (data->attempt > 0)
-        data->attempt--;
-    }
-  else
-    base = (guint64)self->retry_delay << MIN (data->attempt - 1, 16);
-
-  delay_ms = base / 2 + g_random_int_range (0, (gint32)MIN (base / 2 + 1, G_MAXINT32));
-  delay_ms = MAX (delay_ms, retry_after_ms);
-  if (waits)
-    delay_ms = (guint64)MIN ((gint64)delay_ms, MAX (busy_left, 0));
-  if (busy)
-    stream_busy (task, (retry_after_ms + 999) / 1000);
-
-  self->n_retries++;
-  g_debug ("model: attempt %u failed (%s); retrying in %" G_GUINT64_FORMAT " ms%s",
-           data->attempt, error->message, delay_ms, busy ? " (busy)" : "");
-  g_error_free (error);
-
-  end_attempt (task);
-
-  data->delay = g_timeout_source_new ((guint)delay_ms);
-  g_source_set_callback (data->delay, retry_delay_cb, task, NULL);
-  g_source_attach (data->delay, g_task_get_context (task));
-
-  if (g_task_get_cancellable (task) != NULL)
-    {
-      data->delay_cancel = g_cancellable_source_new (g_task_get_cancellable (task));
-      g_source_set_callback (data->delay_cancel, G_SOURCE_FUNC (retry_cancelled_cb), task, NULL);
-      g_source_attach (data->delay_cancel, g_task_get_context (task));
-    }
 }
 
 static gboolean
@@ -349,7 +167,7 @@ watchdog_cb (gpointer user_data)
       data->last_bytes = bytes;
       data->last_progress = now;
       data->got_first_byte = TRUE;
-      stream_not_busy (task);
+      _viva_openai_stream_not_busy (task);
     }
 
   limit = data->got_first_byte ? self->idle_timeout : data->first_byte_limit;
@@ -357,7 +175,7 @@ watchdog_cb (gpointer user_data)
   /* Waiting its turn in the server's queue, as far as anyone can tell. */
   if (!data->got_first_byte && !data->busy &&
       now - data->last_progress >= (gint64)MIN (SLOW_FIRST_TOKEN_MS, limit / 2) * 1000)
-    stream_busy (task, 0);
+    _viva_openai_stream_busy (task, 0);
 
   if (now - data->last_progress >= (gint64)limit * 1000)
     {
@@ -368,48 +186,6 @@ watchdog_cb (gpointer user_data)
     }
 
   return G_SOURCE_CONTINUE;
-}
-
-static GError *
-timeout_error (VivaOpenAIModel *self,
-               StreamData      *data)
-{
-  if (!data->got_first_byte)
-    return g_error_new (VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_TIMEOUT,
-                        _("The model server at %s did not start answering within %u seconds — it may still be loading the model; try again, or allow more time in Preferences."),
-                        self->base_url, (data->first_byte_limit + 999) / 1000);
-
-  return g_error_new (VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_TIMEOUT,
-                      _("The model server at %s stopped answering for %u seconds — try again."),
-                      self->base_url, (self->idle_timeout + 999) / 1000);
-}
-
-/* A read failed: the caller's cancellation, the watchdog, or the network. */
-static void
-stream_read_failed (GTask  *task,
-                    GError *error)
-{
-  VivaOpenAIModel *self = g_task_get_source_object (task);
-  StreamData *data = g_task_get_task_data (task);
-  GError *fault;
-  gboolean retryable;
-
-  if (g_cancellable_is_cancelled (g_task_get_cancellable (task)))
-    {
-      g_error_free (error);
-      return stream_fail (task, cancelled_error ());
-    }
-
-  if (data->timed_out)
-    {
-      g_error_free (error);
-      return stream_fault (task, timeout_error (self, data), TRUE, !data->got_first_byte, 0);
-    }
-
-  /* Two statements: C leaves the order of arguments' evaluation open. */
-  fault = _viva_openai_model_transport_error (self, error, &retryable);
-  g_error_free (error);
-  stream_fault (task, fault, retryable, FALSE, 0);
 }
 
 static void
@@ -425,28 +201,28 @@ read_event_cb (GObject      *object,
   event = viva_sse_reader_read_event_finish (VIVA_SSE_READER (object), result, &error);
 
   if (error != NULL)
-    return stream_read_failed (task, error);
+    return _viva_openai_stream_read_failed (task, error);
 
   /* The body ended before anything was said: the connection broke, as
    * when a server restarts. Worth another attempt. */
   if (event == NULL && !viva_reply_assembler_get_has_output (data->assembler) &&
       !viva_reply_assembler_get_finished (data->assembler))
-    return stream_fault (task,
+    return _viva_openai_stream_fault (task,
                          g_error_new (VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_CONNECTION,
                                       _("The model server at %s closed the connection before answering — try again."),
                                       viva_openai_model_get_base_url (g_task_get_source_object (task))),
                          TRUE, FALSE, 0);
 
   if (event == NULL)
-    return stream_succeed (task, FALSE);
+    return _viva_openai_stream_succeed (task, FALSE);
 
   if (!viva_reply_assembler_feed_event (data->assembler, event, &error))
-    return stream_fail (task, error);
+    return _viva_openai_stream_fail (task, error);
 
   /* [DONE] (or Ollama's done line) ends the reply; a finish_reason does
    * not, since usage and the last fragments may follow it. */
   if (viva_reply_assembler_get_done (data->assembler))
-    return stream_succeed (task, FALSE);
+    return _viva_openai_stream_succeed (task, FALSE);
 
   viva_sse_reader_read_event_async (data->reader, data->attempt_cancellable, read_event_cb, task);
 }
@@ -458,115 +234,8 @@ emit_delta (const VivaChatDelta *delta,
   GTask *task = user_data;
   StreamData *data = g_task_get_task_data (task);
 
-  stream_not_busy (task);
+  _viva_openai_stream_not_busy (task);
   viva_chat_model_emit_delta (g_task_get_source_object (task), data->request, delta);
-}
-
-static gboolean
-mentions (JsonNode   *body,
-          const char *word)
-{
-  g_autofree char *message = _viva_model_error_message_from_body (body);
-  g_autofree char *lower = message != NULL ? g_ascii_strdown (message, -1) : NULL;
-
-  return lower != NULL && strstr (lower, word) != NULL;
-}
-
-/* The model rejected @parameter: it is not sent again to this model, and
- * the attempt is made again at once, not counted. */
-static void
-retry_without (GTask      *task,
-               const char *parameter,
-               GHashTable *rejected_by,
-               gboolean   *dropped)
-{
-  StreamData *data = g_task_get_task_data (task);
-
-  g_debug ("model: %s rejects %s; not sending it again", data->model, parameter);
-  g_hash_table_add (rejected_by, g_strdup (data->model));
-  *dropped = TRUE;
-  end_attempt (task);
-  data->attempt--;
-  start_attempt (task);
-}
-
-static guint
-parse_retry_after (SoupMessage *message)
-{
-  const char *value = soup_message_headers_get_one (soup_message_get_response_headers (message), "Retry-After");
-  g_autoptr(GDateTime) when = NULL;
-  g_autoptr(GDateTime) now = NULL;
-  char *end = NULL;
-  guint64 seconds;
-
-  if (value == NULL)
-    return 0;
-
-  seconds = g_ascii_strtoull (value, &end, 10);
-  if (end != value && *end == '\0')
-    return (guint)MIN (seconds * 1000, G_MAXUINT);
-
-  /* Or an HTTP-date, said rarely. */
-  if (!(when = soup_date_time_new_from_http_string (value)))
-    return 0;
-
-  now = g_date_time_new_now_utc ();
-  return (guint)CLAMP (g_date_time_difference (when, now) / 1000, 0, G_MAXUINT);
-}
-
-static void
-error_body_cb (GObject      *object,
-               GAsyncResult *result,
-               gpointer      user_data)
-{
-  GTask *task = user_data;
-  VivaOpenAIModel *self = g_task_get_source_object (task);
-  StreamData *data = g_task_get_task_data (task);
-  g_autoptr(GBytes) bytes = NULL;
-  g_autoptr(JsonNode) body = NULL;
-  g_autoptr(GError) read_error = NULL;
-  guint status = soup_message_get_status (data->message);
-  guint retry_after;
-  gboolean is_ollama = data->native || _viva_openai_model_looks_like_ollama (self);
-
-  if (!(bytes = _viva_read_small_body_finish (result, &read_error)))
-    {
-      if (g_cancellable_is_cancelled (g_task_get_cancellable (task)) || data->timed_out)
-        return stream_read_failed (task, g_steal_pointer (&read_error));
-    }
-  else if (!(body = _viva_json_parse (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), NULL)) &&
-           g_bytes_get_size (bytes) > 0)
-    {
-      /* A plain-text body still says something a person can use. */
-      g_autofree char *text = g_utf8_make_valid (g_bytes_get_data (bytes, NULL),
-                                                 MIN (g_bytes_get_size (bytes), 500));
-
-      body = json_node_new (JSON_NODE_VALUE);
-      json_node_set_string (body, g_strstrip (text));
-    }
-
-  /* Parameters some servers reject: drop, remember for this model, retry
-   * at once (not counted as an attempt). */
-  if (status == 400 || status == 422)
-    {
-      gboolean sent_temperature = !data->dropped_temperature &&
-                                  !g_hash_table_contains (self->no_temperature, data->model);
-
-      if (sent_temperature && mentions (body, "temperature"))
-        return retry_without (task, "temperature", self->no_temperature, &data->dropped_temperature);
-
-      if (!data->native && !data->dropped_stream_options &&
-          !g_hash_table_contains (self->no_stream_options, data->model) &&
-          (mentions (body, "stream_options") || mentions (body, "include_usage")))
-        return retry_without (task, "stream_options", self->no_stream_options, &data->dropped_stream_options);
-    }
-
-  retry_after = parse_retry_after (data->message);
-  stream_fault (task,
-                _viva_model_error_new_for_status (status, body, data->model, self->base_url, is_ollama),
-                status == 429 || status == 500 || status == 502 || status == 503 || status == 504,
-                status == 429 || status == 503,
-                retry_after);
 }
 
 static void
@@ -581,18 +250,18 @@ whole_json_cb (GObject      *object,
   GError *error = NULL;
 
   if (!(bytes = _viva_read_small_body_finish (result, &error)))
-    return stream_read_failed (task, error);
+    return _viva_openai_stream_read_failed (task, error);
 
   node = _viva_json_parse (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), NULL);
   if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
-    return stream_fail (task, g_error_new (VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_INVALID_RESPONSE,
+    return _viva_openai_stream_fail (task, g_error_new (VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_INVALID_RESPONSE,
                                            _("The server at %s answered something that is not a chat reply."),
                                            viva_openai_model_get_base_url (g_task_get_source_object (task))));
 
   if (!viva_reply_assembler_feed_chunk (data->assembler, json_node_get_object (node), &error))
-    return stream_fail (task, error);
+    return _viva_openai_stream_fail (task, error);
 
-  stream_succeed (task, FALSE);
+  _viva_openai_stream_succeed (task, FALSE);
 }
 
 static void
@@ -609,11 +278,11 @@ send_cb (GObject      *object,
   guint status;
 
   if (!(stream = soup_session_send_finish (SOUP_SESSION (object), result, &error)))
-    return stream_read_failed (task, error);
+    return _viva_openai_stream_read_failed (task, error);
 
   status = soup_message_get_status (data->message);
   if (!SOUP_STATUS_IS_SUCCESSFUL (status))
-    return _viva_read_small_body_async (stream, data->attempt_cancellable, error_body_cb, task);
+    return _viva_read_small_body_async (stream, data->attempt_cancellable, _viva_openai_stream_error_body_cb, task);
 
   content_type = soup_message_headers_get_content_type (soup_message_get_response_headers (data->message), NULL);
 
@@ -625,7 +294,7 @@ send_cb (GObject      *object,
       g_strcmp0 (content_type, "application/x-ndjson") != 0 &&
       g_strcmp0 (content_type, "application/json") != 0 &&
       g_strcmp0 (content_type, "text/plain") != 0)
-    return stream_fail (task, g_error_new (VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_INVALID_RESPONSE,
+    return _viva_openai_stream_fail (task, g_error_new (VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_INVALID_RESPONSE,
                                            _("The server at %s answered with %s, not a stream of replies — check the address; it usually ends in “/v1”."),
                                            self->base_url, content_type));
 
@@ -640,8 +309,8 @@ attempt_cancelled_cb (GCancellable *cancellable,
   g_cancellable_cancel (attempt_cancellable);
 }
 
-static void
-start_attempt (GTask *task)
+void
+_viva_openai_stream_start_attempt (GTask *task)
 {
   VivaOpenAIModel *self = g_task_get_source_object (task);
   StreamData *data = g_task_get_task_data (task);
@@ -654,7 +323,7 @@ start_attempt (GTask *task)
   if (g_task_return_error_if_cancelled (task))
     {
       stream_data_end_attempt (data);
-      stream_not_busy (task);
+      _viva_openai_stream_not_busy (task);
       g_object_unref (task);
       return;
     }
@@ -683,7 +352,7 @@ start_attempt (GTask *task)
   url = data->native ? _viva_openai_model_root_url (self, "/api/chat")
                      : _viva_openai_model_url (self, "/chat/completions");
   if (!(data->message = _viva_openai_model_new_message (self, SOUP_METHOD_POST, url, data->api_key)))
-    return stream_fail (task, g_error_new (VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_CONNECTION,
+    return _viva_openai_stream_fail (task, g_error_new (VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_CONNECTION,
                                            _("“%s” is not a server address — check it in Preferences."),
                                            self->base_url));
 
@@ -726,21 +395,21 @@ resolve_model_cb (GObject      *object,
                       (error->code == VIVA_MODEL_ERROR_RATE_LIMITED || error->code == VIVA_MODEL_ERROR_BUSY);
 
       data->attempt++;
-      return stream_fault (task, g_steal_pointer (&error), retryable, busy, 0);
+      return _viva_openai_stream_fault (task, g_steal_pointer (&error), retryable, busy, 0);
     }
 
   if (names[0] == NULL)
-    return stream_fail (task, _viva_model_error_new_no_model (self->base_url,
+    return _viva_openai_stream_fail (task, _viva_model_error_new_no_model (self->base_url,
                                                               _viva_openai_model_looks_like_ollama (self)));
 
   g_free (self->first_model);
   self->first_model = g_strdup (names[0]);
   data->model = g_strdup (names[0]);
-  start_attempt (task);
+  _viva_openai_stream_start_attempt (task);
 }
 
-static void
-resolve_model (GTask *task)
+void
+_viva_openai_stream_resolve_model (GTask *task)
 {
   VivaOpenAIModel *self = g_task_get_source_object (task);
   StreamData *data = g_task_get_task_data (task);
@@ -756,7 +425,7 @@ resolve_model (GTask *task)
   if (model != NULL)
     {
       data->model = g_strdup (model);
-      return start_attempt (task);
+      return _viva_openai_stream_start_attempt (task);
     }
 
   viva_openai_model_list_models_async (self, g_task_get_cancellable (task), resolve_model_cb, task);
@@ -774,9 +443,9 @@ detect_cb (GObject      *object,
    * that follow say why, after their retries. */
   if (viva_openai_model_detect_server_finish (VIVA_OPENAI_MODEL (object), result, &error) == VIVA_SERVER_KIND_UNKNOWN &&
       g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    return stream_fail (task, g_steal_pointer (&error));
+    return _viva_openai_stream_fail (task, g_steal_pointer (&error));
 
-  resolve_model (task);
+  _viva_openai_stream_resolve_model (task);
 }
 
 static void
@@ -791,12 +460,12 @@ lookup_key_cb (GObject      *object,
 
   data->api_key = viva_secrets_lookup_finish (VIVA_SECRETS (object), result, &error);
   if (error != NULL)
-    return stream_fail (task, g_steal_pointer (&error));
+    return _viva_openai_stream_fail (task, g_steal_pointer (&error));
 
   if (self->server_kind == VIVA_SERVER_KIND_UNKNOWN)
     return viva_openai_model_detect_server_async (self, g_task_get_cancellable (task), detect_cb, task);
 
-  resolve_model (task);
+  _viva_openai_stream_resolve_model (task);
 }
 
 void
@@ -818,7 +487,7 @@ _viva_openai_model_stream_async (VivaChatModel       *model,
   g_task_set_task_data (task, data, (GDestroyNotify)stream_data_free);
 
   /* The task's one reference travels through the steps and is dropped
-   * where it returns (stream_succeed, stream_fail). */
+   * where it returns (_viva_openai_stream_succeed, _viva_openai_stream_fail). */
   viva_secrets_lookup_async (self->secrets, self->base_url, cancellable, lookup_key_cb, task);
 }
 
@@ -831,3 +500,4 @@ _viva_openai_model_stream_finish (VivaChatModel  *model,
 
   return g_task_propagate_pointer (G_TASK (result), error);
 }
+
