@@ -61,16 +61,6 @@ add_library_packs (VivaClassResults  *results,
   return TRUE;
 }
 
-static gboolean
-write_output (const char  *path,
-              const char  *contents,
-              GError     **error)
-{
-  return g_file_set_contents_full (path, contents, -1,
-                                   G_FILE_SET_CONTENTS_CONSISTENT | G_FILE_SET_CONTENTS_DURABLE,
-                                   0644, error);
-}
-
 static void
 print_row (VivaClassReport *report)
 {
@@ -204,7 +194,7 @@ collect (int    argc,
   if (csv_path != NULL)
     {
       g_autofree char *text = viva_class_results_to_csv (results);
-      if (!write_output (csv_path, text, &error))
+      if (!viva_cli_write_text (csv_path, text, &error))
         {
           viva_cli_fail (_("The CSV could not be written: %s"), error->message);
           return VIVA_CLI_EXIT_FAILED;
@@ -213,7 +203,7 @@ collect (int    argc,
   if (gradebook_path != NULL)
     {
       g_autofree char *text = viva_class_results_to_gradebook_csv (results);
-      if (!write_output (gradebook_path, text, &error))
+      if (!viva_cli_write_text (gradebook_path, text, &error))
         {
           viva_cli_fail (_("The gradebook CSV could not be written: %s"), error->message);
           return VIVA_CLI_EXIT_FAILED;
@@ -222,7 +212,7 @@ collect (int    argc,
   if (html_path != NULL)
     {
       g_autofree char *text = viva_class_results_to_html (results);
-      if (!write_output (html_path, text, &error))
+      if (!viva_cli_write_text (html_path, text, &error))
         {
           viva_cli_fail (_("The HTML page could not be written: %s"), error->message);
           return VIVA_CLI_EXIT_FAILED;

@@ -267,7 +267,7 @@ viva_cli_eval (int    argc,
     {
       g_autofree char *html = viva_eval_card_to_html (card);
 
-      if (!g_file_set_contents_full (html_path, html, -1, G_FILE_SET_CONTENTS_CONSISTENT, 0644, &error))
+      if (!viva_cli_write_text (html_path, html, &error))
         {
           viva_cli_fail (_("Could not write the report card: %s"), error->message);
           status = VIVA_CLI_EXIT_FAILED;

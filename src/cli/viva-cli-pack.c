@@ -12,6 +12,7 @@
 #include "viva-exam-model.h"
 #include "viva-cli-util.h"
 #include "viva-draft-store.h"
+#include "viva-file-writer.h"
 #include "viva-openai-model.h"
 #include "viva-pack-checker.h"
 #include "viva-pack.h"
@@ -502,8 +503,7 @@ pack_generate (int    argc,
     {
       file = g_file_new_for_commandline_arg (output);
       bytes = viva_problem_draft_to_bytes (draft);
-      if (!g_file_replace_contents (file, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes),
-                                    NULL, FALSE, G_FILE_CREATE_REPLACE_DESTINATION, NULL, NULL, &error))
+      if (!viva_file_writer_write (file, bytes, 0666, &error))
         {
           viva_cli_fail (_("The draft could not be written: %s"), error->message);
           return VIVA_CLI_EXIT_FAILED;

@@ -7,8 +7,10 @@
 
 #include <glib/gi18n.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "viva-cli-util.h"
+#include "viva-file-writer.h"
 
 /**
  * viva_cli_parse_options:
@@ -100,4 +102,22 @@ viva_cli_fail (const char *format,
   va_end (args);
 
   g_printerr ("viva-cli: %s\n", message);
+}
+
+/**
+ * viva_cli_write_text:
+ * @path: a file named on the command line
+ *
+ * Writes @text to @path through the file writer and waits for it, so the
+ * file is whole on disk (or untouched, with @error set) when this returns.
+ */
+gboolean
+viva_cli_write_text (const char  *path,
+                     const char  *text,
+                     GError     **error)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GBytes) bytes = g_bytes_new_static (text, strlen (text));
+
+  return viva_file_writer_write (file, bytes, 0644, error);
 }

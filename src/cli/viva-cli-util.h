@@ -28,5 +28,8 @@ void  viva_cli_usage_error   (GOptionContext  *context,
                               ...) G_GNUC_PRINTF (2, 3);
 void  viva_cli_fail          (const char      *format,
                               ...) G_GNUC_PRINTF (1, 2);
+gboolean viva_cli_write_text (const char      *path,
+                              const char      *text,
+                              GError         **error);
 
 G_END_DECLS
