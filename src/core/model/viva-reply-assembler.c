@@ -11,6 +11,7 @@
 #include "viva-chat-reply-private.h"
 #include "viva-model-private.h"
 #include "viva-reply-assembler.h"
+#include "viva-think-splitter-private.h"
 
 /* Pure: parsed chunks go in, deltas and one reply come out. No I/O, so the
  * same code runs under the HTTP client, the tests and the fuzzer.
@@ -28,18 +29,7 @@
  * - a server without a reasoning parser (llama-server without
  *   --reasoning-format, older Ollama) leaves a model's `<think>…</think>`
  *   at the start of the content: it is moved to the reasoning, even when
- *   the tags are cut across deltas. */
-
-typedef enum
-{
-  THINK_START,    /* no content yet: it may open with <think> */
-  THINK_INSIDE,   /* inside <think>: content is reasoning */
-  THINK_AFTER,    /* just after </think>: drop the blank lines */
-  THINK_NONE,     /* plain content */
-} ThinkState;
-
-#define OPEN_TAG "<think>"
-#define CLOSE_TAG "</think>"
+ *   the tags are cut across deltas (viva-think-splitter.c). */
 
 typedef struct
 {
@@ -63,9 +53,7 @@ struct _VivaReplyAssembler
 
   GString           *content;
   GString           *reasoning;
-  GString           *pending;
-  ThinkState         think;
-  gboolean           think_began;
+  VivaThinkSplitter  think;
   GPtrArray         *slots;
   char              *finish_reason;
   char              *model;
@@ -77,6 +65,11 @@ struct _VivaReplyAssembler
 };
 
 G_DEFINE_FINAL_TYPE (VivaReplyAssembler, viva_reply_assembler, G_TYPE_OBJECT)
+
+static void emit_text (VivaChatDeltaKind  kind,
+                       const char        *text,
+                       gsize              length,
+                       gpointer           user_data);
 
 static void
 tool_slot_free (ToolSlot *slot)
@@ -98,7 +91,7 @@ viva_reply_assembler_finalize (GObject *object)
   g_clear_pointer (&self->request_model, g_free);
   g_string_free (self->content, TRUE);
   g_string_free (self->reasoning, TRUE);
-  g_string_free (self->pending, TRUE);
+  _viva_think_splitter_clear (&self->think);
   g_ptr_array_unref (self->slots);
   g_clear_pointer (&self->finish_reason, g_free);
   g_clear_pointer (&self->model, g_free);
@@ -119,7 +112,7 @@ viva_reply_assembler_init (VivaReplyAssembler *self)
 {
   self->content = g_string_new (NULL);
   self->reasoning = g_string_new (NULL);
-  self->pending = g_string_new (NULL);
+  _viva_think_splitter_init (&self->think, emit_text, self);
   self->slots = g_ptr_array_new_with_free_func ((GDestroyNotify)tool_slot_free);
 }
 
@@ -203,11 +196,12 @@ emit (VivaReplyAssembler  *self,
 }
 
 static void
-emit_text (VivaReplyAssembler *self,
-           VivaChatDeltaKind   kind,
-           const char         *text,
-           gsize               length)
+emit_text (VivaChatDeltaKind  kind,
+           const char        *text,
+           gsize              length,
+           gpointer           user_data)
 {
+  VivaReplyAssembler *self = user_data;
   g_autofree char *piece = NULL;
   VivaChatDelta delta = { .kind = kind };
 
@@ -217,111 +211,6 @@ emit_text (VivaReplyAssembler *self,
   delta.text = piece = g_strndup (text, length);
   g_string_append_len (kind == VIVA_CHAT_DELTA_CONTENT ? self->content : self->reasoning, text, length);
   emit (self, &delta);
-}
-
-/* The length of the longest end of @text that could begin @tag. */
-static gsize
-partial_tag_length (const GString *text,
-                    const char    *tag)
-{
-  gsize tag_length = strlen (tag);
-
-  for (gsize n = MIN (text->len, tag_length - 1); n > 0; n--)
-    if (memcmp (text->str + text->len - n, tag, n) == 0)
-      return n;
-
-  return 0;
-}
-
-/* Runs the held-back content through the <think> states. */
-static void
-flow_content (VivaReplyAssembler *self)
-{
-  GString *pending = self->pending;
-
-  while (pending->len > 0)
-    {
-      switch (self->think)
-        {
-        case THINK_START:
-          {
-            gsize skip = 0;
-
-            while (skip < pending->len && g_ascii_isspace (pending->str[skip]))
-              skip++;
-            if (skip == pending->len)
-              return;
-
-            if (pending->len - skip >= strlen (OPEN_TAG))
-              {
-                if (memcmp (pending->str + skip, OPEN_TAG, strlen (OPEN_TAG)) == 0)
-                  {
-                    g_string_erase (pending, 0, skip + strlen (OPEN_TAG));
-                    self->think = THINK_INSIDE;
-                    self->think_began = TRUE;
-                    continue;
-                  }
-              }
-            else if (memcmp (pending->str + skip, OPEN_TAG, pending->len - skip) == 0)
-              return;
-
-            self->think = THINK_NONE;
-          }
-          break;
-
-        case THINK_INSIDE:
-          {
-            const char *close;
-            gsize keep;
-
-            /* The reasoning starts at its first word, not the tag's newline. */
-            if (self->think_began)
-              {
-                gsize skip = 0;
-
-                while (skip < pending->len && g_ascii_isspace (pending->str[skip]))
-                  skip++;
-                g_string_erase (pending, 0, skip);
-                if (pending->len == 0)
-                  return;
-                self->think_began = FALSE;
-              }
-
-            close = g_strstr_len (pending->str, pending->len, CLOSE_TAG);
-            if (close != NULL)
-              {
-                emit_text (self, VIVA_CHAT_DELTA_REASONING, pending->str, close - pending->str);
-                g_string_erase (pending, 0, close - pending->str + strlen (CLOSE_TAG));
-                self->think = THINK_AFTER;
-                continue;
-              }
-
-            keep = partial_tag_length (pending, CLOSE_TAG);
-            emit_text (self, VIVA_CHAT_DELTA_REASONING, pending->str, pending->len - keep);
-            g_string_erase (pending, 0, pending->len - keep);
-            return;
-          }
-
-        case THINK_AFTER:
-          {
-            gsize skip = 0;
-
-            while (skip < pending->len && g_ascii_isspace (pending->str[skip]))
-              skip++;
-            g_string_erase (pending, 0, skip);
-            if (pending->len == 0)
-              return;
-            self->think = THINK_NONE;
-          }
-          break;
-
-        case THINK_NONE:
-        default:
-          emit_text (self, VIVA_CHAT_DELTA_CONTENT, pending->str, pending->len);
-          g_string_truncate (pending, 0);
-          return;
-        }
-    }
 }
 
 static void
@@ -334,26 +223,9 @@ add_text (VivaReplyAssembler *self,
     return;
 
   if (kind == VIVA_CHAT_DELTA_REASONING)
-    return emit_text (self, kind, text, strlen (text));
+    return emit_text (kind, text, strlen (text), self);
 
-  if (self->think == THINK_NONE)
-    return emit_text (self, kind, text, strlen (text));
-
-  g_string_append (self->pending, text);
-  flow_content (self);
-}
-
-/* What is still held back when the stream ends. */
-static void
-flush_content (VivaReplyAssembler *self)
-{
-  if (self->think == THINK_INSIDE)
-    emit_text (self, VIVA_CHAT_DELTA_REASONING, self->pending->str, self->pending->len);
-  else if (self->think == THINK_START)
-    emit_text (self, VIVA_CHAT_DELTA_CONTENT, self->pending->str, self->pending->len);
-
-  g_string_truncate (self->pending, 0);
-  self->think = THINK_NONE;
+  _viva_think_splitter_add (&self->think, text);
 }
 
 static void
@@ -747,7 +619,7 @@ viva_reply_assembler_get_has_output (VivaReplyAssembler *self)
 {
   g_return_val_if_fail (VIVA_IS_REPLY_ASSEMBLER (self), FALSE);
   return self->content->len > 0 || self->reasoning->len > 0 || self->slots->len > 0 ||
-         self->pending->len > 0;
+         _viva_think_splitter_get_holding (&self->think);
 }
 
 guint
@@ -773,7 +645,7 @@ viva_reply_assembler_finish (VivaReplyAssembler *self)
 
   g_return_val_if_fail (VIVA_IS_REPLY_ASSEMBLER (self), NULL);
 
-  flush_content (self);
+  _viva_think_splitter_flush (&self->think);
   reply = viva_chat_reply_new ();
 
   for (guint i = 0; i < self->slots->len; i++)
