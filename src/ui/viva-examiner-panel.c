@@ -186,10 +186,22 @@ reply_cb (VivaExaminerPanel *self,
 static gboolean
 tool_has_card (const char *name)
 {
-  /* These speak for themselves: a question, a message, the verdict. */
-  return g_strcmp0 (name, "askStudent") != 0 &&
-         g_strcmp0 (name, "message") != 0 &&
-         g_strcmp0 (name, "finishDefense") != 0;
+  const VivaExamToolFacts *facts = viva_exam_tool_facts_lookup (name);
+
+  /* Tools that ask, speak or finish speak for themselves: a question, a
+   * message, the verdict. */
+  return facts == NULL || facts->kind == VIVA_EXAM_TOOL_KIND_ORDINARY;
+}
+
+/* The argument of a recorded call that the student read. */
+static const char *
+shown_text (const VivaExamToolFacts *facts,
+            JsonObject              *arguments)
+{
+  if (facts == NULL || facts->shown_argument == NULL || arguments == NULL)
+    return NULL;
+
+  return json_object_get_string_member_with_default (arguments, facts->shown_argument, NULL);
 }
 
 static void
@@ -271,6 +283,7 @@ viva_examiner_panel_replay (VivaExaminerPanel *self,
       const char *kind = json_object_get_string_member_with_default (entry, "kind", "");
       const char *text = json_object_get_string_member_with_default (entry, "text", NULL);
       const char *name;
+      const VivaExamToolFacts *facts;
       JsonObject *arguments, *result;
 
       if (g_str_equal (kind, "examiner") && text != NULL)
@@ -281,14 +294,15 @@ viva_examiner_panel_replay (VivaExaminerPanel *self,
         continue;
 
       name = json_object_get_string_member_with_default (entry, "name", "");
+      facts = viva_exam_tool_facts_lookup (name);
       arguments = member_object (entry, "arguments");
       result = member_object (entry, "result");
       if (result == NULL)
         continue;
 
-      if (g_str_equal (name, "askStudent"))
+      if (facts != NULL && facts->kind == VIVA_EXAM_TOOL_KIND_WAITS)
         {
-          const char *question = arguments ? json_object_get_string_member_with_default (arguments, "question", NULL) : NULL;
+          const char *question = shown_text (facts, arguments);
           const char *answer = json_object_get_string_member_with_default (result, "answer", NULL);
 
           if (question != NULL)
@@ -296,9 +310,9 @@ viva_examiner_panel_replay (VivaExaminerPanel *self,
           if (answer != NULL)
             viva_examiner_panel_add_row (self, VIVA_MESSAGE_STUDENT, answer);
         }
-      else if (g_str_equal (name, "message"))
+      else if (facts != NULL && facts->kind == VIVA_EXAM_TOOL_KIND_SPEAKS)
         {
-          const char *note = arguments ? json_object_get_string_member_with_default (arguments, "text", NULL) : NULL;
+          const char *note = shown_text (facts, arguments);
 
           if (note != NULL)
             viva_message_row_finish (viva_examiner_panel_add_row (self, VIVA_MESSAGE_EXAMINER, note));
@@ -462,15 +476,9 @@ state_cb (VivaExaminerPanel *self,
 static const char *
 running_text (const char *tool)
 {
-  if (g_strcmp0 (tool, "readStudentCode") == 0)
-    return _("Reading your code…");
-  if (g_strcmp0 (tool, "runPython") == 0)
-    return _("Running your code…");
-  if (g_strcmp0 (tool, "injectTestCase") == 0)
-    return _("Running a test…");
-  if (g_strcmp0 (tool, "finishDefense") == 0)
-    return _("Writing the verdict…");
-  return _("Working…");
+  const VivaExamToolFacts *facts = viva_exam_tool_facts_lookup (tool);
+
+  return facts ? viva_exam_tool_facts_get_running_text (facts) : _("Working…");
 }
 
 static gboolean

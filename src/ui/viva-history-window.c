@@ -162,23 +162,24 @@ render_tool (GtkTextBuffer *buffer,
   JsonObject *probe = json_object_has_member (entry, "probe") ? json_object_get_object_member (entry, "probe") : NULL;
   JsonObject *args = arguments && JSON_NODE_HOLDS_OBJECT (arguments) ? json_node_get_object (arguments) : NULL;
   JsonObject *res = result && JSON_NODE_HOLDS_OBJECT (result) ? json_node_get_object (result) : NULL;
+  const VivaExamToolFacts *facts = viva_exam_tool_facts_lookup (name);
+  gboolean asks = facts != NULL && facts->kind == VIVA_EXAM_TOOL_KIND_WAITS && facts->shown_argument != NULL;
   g_autoptr(GString) header = g_string_new (NULL);
 
   if (get_string (entry, "step") != NULL)
     g_string_append_printf (header, "%s · ", get_string (entry, "step"));
   /* A question reads as in the panel, where the examiner asked it. */
-  g_string_append (header, g_strcmp0 (name, "askStudent") == 0 ? _("The examiner asks")
-                                                              : viva_exam_tool_title (name));
+  g_string_append (header, asks ? _("The examiner asks") : viva_exam_tool_title (name));
   if (probe != NULL && json_object_has_member (probe, "passed"))
     g_string_append_printf (header, " — %s", json_object_get_boolean_member (probe, "passed") ? _("passed") : _("failed"));
   g_string_append_c (header, '\n');
   insert_tagged (buffer, iter, header->str, "speaker");
 
-  if (g_strcmp0 (name, "askStudent") == 0)
+  if (asks)
     {
       g_autofree char *answer = NULL;
 
-      viva_markdown_insert (buffer, iter, get_string (args, "question"), -1);
+      viva_markdown_insert (buffer, iter, get_string (args, facts->shown_argument), -1);
       if (get_string (res, "answer") != NULL)
         {
           insert_tagged (buffer, iter, _("You\n"), "speaker");

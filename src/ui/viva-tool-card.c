@@ -35,6 +35,8 @@ struct _VivaToolCard
   GtkLabel           *output_label;
 
   char               *tool_name;
+  /* What the tool says about itself; NULL for a tool Viva does not know. */
+  const VivaExamToolFacts *facts;
   VivaToolCardStatus  status;
 };
 
@@ -57,26 +59,11 @@ G_DEFINE_FINAL_TYPE (VivaToolCard, viva_tool_card, GTK_TYPE_WIDGET)
 
 static GParamSpec *properties[N_PROPS];
 
-static const struct {
-  const char *tool;
-  const char *icon;
-} tools[] = {
-  { "readStudentCode", "document-open-symbolic" },
-  { "runPython", "media-playback-start-symbolic" },
-  { "injectTestCase", "applications-science-symbolic" },
-  { "askStudent", "dialog-question-symbolic" },
-  { "message", "user-available-symbolic" },
-  { "finishDefense", "document-edit-symbolic" },
-};
-
-static const char *
-tool_icon (const char *tool_name)
+/* The tool's place in the protocol, which says how its result reads. */
+static VivaExamProtocolStep
+tool_step (VivaToolCard *self)
 {
-  for (guint i = 0; i < G_N_ELEMENTS (tools); i++)
-    if (g_strcmp0 (tools[i].tool, tool_name) == 0)
-      return tools[i].icon;
-
-  return "system-run-symbolic";
+  return self->facts ? self->facts->step : VIVA_EXAM_PROTOCOL_NONE;
 }
 
 static char *
@@ -124,7 +111,7 @@ viva_tool_card_set_arguments (VivaToolCard *self,
       GtkTextIter iter;
 
       gtk_label_set_label (self->args_heading,
-                           g_str_equal (self->tool_name, "injectTestCase") ? _("The test") : _("Code"));
+                           tool_step (self) == VIVA_EXAM_PROTOCOL_PROBE ? _("The test") : _("Code"));
       gtk_text_buffer_get_start_iter (buffer, &iter);
       viva_markdown_insert_code (buffer, &iter, code, "python");
       gtk_widget_set_visible (GTK_WIDGET (self->args_heading), TRUE);
@@ -154,8 +141,9 @@ viva_tool_card_set_tool_name (VivaToolCard *self,
   g_assert (self->tool_name == NULL);
 
   self->tool_name = g_strdup (tool_name ? tool_name : "");
-  gtk_label_set_label (self->title_label, viva_exam_tool_title (self->tool_name));
-  gtk_image_set_from_icon_name (self->icon, tool_icon (self->tool_name));
+  self->facts = viva_exam_tool_facts_lookup (self->tool_name);
+  gtk_label_set_label (self->title_label, self->facts ? viva_exam_tool_facts_get_title (self->facts) : self->tool_name);
+  gtk_image_set_from_icon_name (self->icon, self->facts ? self->facts->icon_name : "system-run-symbolic");
   viva_tool_card_update_accessible (self);
 }
 
@@ -329,14 +317,14 @@ viva_tool_card_set_result (VivaToolCard *self,
   status = json_object_get_string_member_with_default (result, "status", NULL);
   error = describe_error (result);
 
-  if (g_str_equal (self->tool_name, "readStudentCode"))
+  if (tool_step (self) == VIVA_EXAM_PROTOCOL_READ)
     {
       gint64 lines = json_object_get_int_member_with_default (result, "lines", 0);
 
       text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Read %d line of your code",
                                            "Read %d lines of your code", lines), (int)lines);
     }
-  else if (g_str_equal (self->tool_name, "injectTestCase"))
+  else if (tool_step (self) == VIVA_EXAM_PROTOCOL_PROBE)
     {
       gboolean passed = json_object_get_boolean_member_with_default (result, "passed", FALSE);
       gboolean valid = json_object_get_boolean_member_with_default (result, "valid", TRUE);

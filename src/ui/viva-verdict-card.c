@@ -7,6 +7,7 @@
 
 #include <glib/gi18n.h>
 
+#include "viva-exam-tool.h"
 #include "viva-markdown-stream.h"
 #include "viva-verdict-card.h"
 
@@ -44,23 +45,14 @@ G_DEFINE_FINAL_TYPE (VivaVerdictCard, viva_verdict_card, GTK_TYPE_WIDGET)
 
 static GParamSpec *properties[N_PROPS];
 
+/* What the tool did, as the tool says it. */
 static const char *
 step_done (const char *tool,
            guint       count)
 {
-  if (g_strcmp0 (tool, "readStudentCode") == 0)
-    return _("Read your code");
-  if (g_strcmp0 (tool, "runPython") == 0)
-    return count > 1 ? _("Ran code several times") : _("Ran your code");
-  if (g_strcmp0 (tool, "injectTestCase") == 0)
-    return count > 1 ? _("Tested several edge cases") : _("Tested an edge case");
-  if (g_strcmp0 (tool, "askStudent") == 0)
-    return count > 1 ? _("Asked you several questions") : _("Asked you a question");
-  if (g_strcmp0 (tool, "message") == 0)
-    return _("Told you something");
-  if (g_strcmp0 (tool, "finishDefense") == 0)
-    return _("Gave the verdict");
-  return tool;
+  const VivaExamToolFacts *facts = viva_exam_tool_facts_lookup (tool);
+
+  return facts ? viva_exam_tool_facts_get_done_text (facts, count) : tool;
 }
 
 static char *

@@ -10,6 +10,7 @@
 #include "viva-class-report.h"
 #include "viva-exam-report.h"
 #include "viva-exam-report-private.h"
+#include "viva-exam-tool.h"
 
 /* One collected report as a row of the class results: who, which problem,
  * the verdict, the facts the report recorded, what a re-grade on the
@@ -337,17 +338,19 @@ read_questions (VivaClassReport *self,
   for (guint i = 0; transcript != NULL && i < json_array_get_length (transcript); i++)
     {
       JsonNode *node = json_array_get_element (transcript, i);
+      const VivaExamToolFacts *facts;
       JsonObject *entry, *arguments;
 
       if (!JSON_NODE_HOLDS_OBJECT (node))
         continue;
       entry = json_node_get_object (node);
-      if (g_strcmp0 (_viva_report_get_string (entry, "name"), "askStudent") != 0 ||
+      facts = viva_exam_tool_facts_lookup (_viva_report_get_string (entry, "name"));
+      if (facts == NULL || facts->kind != VIVA_EXAM_TOOL_KIND_WAITS || facts->shown_argument == NULL ||
           !(arguments = _viva_report_get_object (entry, "arguments")) ||
-          _viva_report_get_string (arguments, "question") == NULL)
+          _viva_report_get_string (arguments, facts->shown_argument) == NULL)
         continue;
 
-      g_strv_builder_add (builder, _viva_report_get_string (arguments, "question"));
+      g_strv_builder_add (builder, _viva_report_get_string (arguments, facts->shown_argument));
     }
 
   self->questions = g_strv_builder_end (builder);

@@ -177,16 +177,17 @@ append_error (GString    *html,
 }
 
 static void
-append_ask (GString    *html,
-            JsonObject *entry,
-            JsonObject *arguments,
-            JsonObject *result)
+append_ask (GString                 *html,
+            const VivaExamToolFacts *facts,
+            JsonObject              *entry,
+            JsonObject              *arguments,
+            JsonObject              *result)
 {
   const char *answer = _viva_report_get_string (result, "answer");
 
   open_block (html, entry, "qa", _("Question"), NULL);
   g_string_append (html, "<div class=\"question\">");
-  _viva_report_append_markdown (html, _viva_report_get_string (arguments, "question"));
+  _viva_report_append_markdown (html, facts->shown_argument ? _viva_report_get_string (arguments, facts->shown_argument) : NULL);
   g_string_append_printf (html, "</div>\n<div class=\"label\">%s</div><div class=\"answer\">", _("The student’s answer"));
   if (answer != NULL)
     _viva_report_append_escaped (html, answer);
@@ -196,15 +197,16 @@ append_ask (GString    *html,
 }
 
 static void
-append_run (GString    *html,
-            JsonObject *entry,
-            JsonObject *arguments,
-            JsonObject *result)
+append_run (GString                 *html,
+            const VivaExamToolFacts *facts,
+            JsonObject              *entry,
+            JsonObject              *arguments,
+            JsonObject              *result)
 {
   const char *status = _viva_report_get_string (result, "status");
 
   open_block (html, entry, g_strcmp0 (status, "ok") == 0 ? "passed" : status ? "failed" : "",
-              viva_exam_tool_title ("runPython"), status ? run_status_words (status) : NULL);
+              viva_exam_tool_facts_get_title (facts), status ? run_status_words (status) : NULL);
   g_string_append_printf (html, "<details><summary>%s</summary>\n", _("The code it ran"));
   _viva_report_append_code (html, _viva_report_get_string (arguments, "code"), NULL);
   g_string_append (html, "</details>\n");
@@ -215,10 +217,11 @@ append_run (GString    *html,
 }
 
 static void
-append_probe (GString    *html,
-              JsonObject *entry,
-              JsonObject *arguments,
-              JsonObject *result)
+append_probe (GString                 *html,
+              const VivaExamToolFacts *facts,
+              JsonObject              *entry,
+              JsonObject              *arguments,
+              JsonObject              *result)
 {
   JsonObject *probe = _viva_report_get_object (entry, "probe");
   gboolean has_passed = probe != NULL && json_object_has_member (probe, "passed");
@@ -228,7 +231,7 @@ append_probe (GString    *html,
                         passed ? _("passed") : _("failed");
 
   open_block (html, entry, !has_passed ? "" : passed ? "passed" : "failed",
-              viva_exam_tool_title ("injectTestCase"), outcome);
+              viva_exam_tool_facts_get_title (facts), outcome);
   _viva_report_append_code (html, _viva_report_get_string (arguments, "code"), NULL);
   append_output (html, _("Output"), _viva_report_get_string (result, "stdout"), "stdout");
   if (!passed)
@@ -237,9 +240,10 @@ append_probe (GString    *html,
 }
 
 static void
-append_finish (GString    *html,
-               JsonObject *entry,
-               JsonObject *arguments)
+append_finish (GString                 *html,
+               const VivaExamToolFacts *facts,
+               JsonObject              *entry,
+               JsonObject              *arguments)
 {
   const char *verdict = _viva_report_get_string (arguments, "verdict");
   g_autofree char *outcome = NULL;
@@ -252,8 +256,8 @@ append_finish (GString    *html,
     : g_strdup (g_strcmp0 (verdict, "pass") == 0 ? _("pass") : _("fail"));
 
   open_block (html, entry, g_strcmp0 (verdict, "pass") == 0 ? "passed" : "failed",
-              viva_exam_tool_title ("finishDefense"), outcome);
-  _viva_report_append_markdown (html, _viva_report_get_string (arguments, "comment"));
+              viva_exam_tool_facts_get_title (facts), outcome);
+  _viva_report_append_markdown (html, facts->shown_argument ? _viva_report_get_string (arguments, facts->shown_argument) : NULL);
   g_string_append (html, "</div>\n");
 }
 
@@ -268,21 +272,23 @@ _viva_report_append_tool (GString    *html,
                           JsonObject *entry)
 {
   const char *name = _viva_report_get_string (entry, "name");
+  const VivaExamToolFacts *facts = viva_exam_tool_facts_lookup (name);
   JsonNode *arguments_node = json_object_get_member (entry, "arguments");
   JsonNode *result_node = json_object_get_member (entry, "result");
   JsonObject *arguments = arguments_node && JSON_NODE_HOLDS_OBJECT (arguments_node) ? json_node_get_object (arguments_node) : NULL;
   JsonObject *result = result_node && JSON_NODE_HOLDS_OBJECT (result_node) ? json_node_get_object (result_node) : NULL;
 
-  if (g_strcmp0 (name, "askStudent") == 0)
-    return append_ask (html, entry, arguments, result);
-  if (g_strcmp0 (name, "runPython") == 0)
-    return append_run (html, entry, arguments, result);
-  if (g_strcmp0 (name, "injectTestCase") == 0)
-    return append_probe (html, entry, arguments, result);
-  if (g_strcmp0 (name, "finishDefense") == 0)
-    return append_finish (html, entry, arguments);
+  /* How a step reads depends on what the tool is, as it says itself. */
+  if (facts != NULL && facts->kind == VIVA_EXAM_TOOL_KIND_WAITS)
+    return append_ask (html, facts, entry, arguments, result);
+  if (facts != NULL && facts->kind == VIVA_EXAM_TOOL_KIND_FINISHES)
+    return append_finish (html, facts, entry, arguments);
+  if (facts != NULL && facts->step == VIVA_EXAM_PROTOCOL_RUN)
+    return append_run (html, facts, entry, arguments, result);
+  if (facts != NULL && facts->step == VIVA_EXAM_PROTOCOL_PROBE)
+    return append_probe (html, facts, entry, arguments, result);
 
-  if (g_strcmp0 (name, "readStudentCode") == 0)
+  if (facts != NULL && facts->step == VIVA_EXAM_PROTOCOL_READ)
     {
       g_autofree char *lines = NULL;
 
@@ -290,12 +296,12 @@ _viva_report_append_tool (GString    *html,
         lines = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u line", "%u lines",
                                               (guint)json_object_get_int_member (result, "lines")),
                                  (guint)json_object_get_int_member (result, "lines"));
-      open_block (html, entry, "", viva_exam_tool_title (name), lines);
+      open_block (html, entry, "", viva_exam_tool_facts_get_title (facts), lines);
       g_string_append (html, "</div>\n");
       return;
     }
 
-  open_block (html, entry, "", viva_exam_tool_title (name), NULL);
+  open_block (html, entry, "", facts ? viva_exam_tool_facts_get_title (facts) : name, NULL);
   if (arguments != NULL && json_object_get_size (arguments) > 0)
     append_fields (html, arguments);
   if (result_node != NULL)
