@@ -137,6 +137,27 @@ void      _viva_examiner_model_delta_cb       (VivaChatModel       *model,
                                                const VivaChatDelta *delta,
                                                VivaExaminer        *self);
 
+/* The properties (viva-examiner.c), notified from the setters in
+ * viva-examiner-props.c too. */
+enum {
+  PROP_0,
+  PROP_MODEL,
+  PROP_PROBLEM,
+  PROP_CODE_SOURCE,
+  PROP_STATE,
+  PROP_PENDING_QUESTION,
+  PROP_ERROR_MESSAGE,
+  PROP_VERDICT,
+  PROP_N_STEPS,
+  PROP_LANGUAGE,
+  PROP_PACK_ID,
+  PROP_SESSION,
+  PROP_N_WITHHELD,
+  N_PROPS
+};
+
+extern GParamSpec *_viva_examiner_properties[N_PROPS];
+
 /* The turn loop (viva-examiner-loop.c) */
 void          _viva_examiner_trace              (VivaExaminer       *self,
                                                  const char         *event,

@@ -1,16 +1,17 @@
 /* viva-examiner.c
  *
+ * The examiner object: its type, properties and signals, its life, and the
+ * setters the loop uses that notify.
+ *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
 #include "config.h"
 
-#include <glib/gi18n.h>
-
 #include "viva-examiner-private.h"
 
-/* The object, its properties and signals, and the public entry points; the
- * task loop itself is in viva-examiner-loop.c. */
+/* What a caller sets and reads is in viva-examiner-props.c; the task loop
+ * itself is in viva-examiner-loop.c. */
 
 G_DEFINE_FINAL_TYPE (VivaExaminer, viva_examiner, G_TYPE_OBJECT)
 
@@ -23,24 +24,7 @@ G_DEFINE_ENUM_TYPE (VivaExaminerState, viva_examiner_state,
                     G_DEFINE_ENUM_VALUE (VIVA_EXAMINER_STATE_FAILED, "failed"),
                     G_DEFINE_ENUM_VALUE (VIVA_EXAMINER_STATE_CANCELLED, "cancelled"))
 
-enum {
-  PROP_0,
-  PROP_MODEL,
-  PROP_PROBLEM,
-  PROP_CODE_SOURCE,
-  PROP_STATE,
-  PROP_PENDING_QUESTION,
-  PROP_ERROR_MESSAGE,
-  PROP_VERDICT,
-  PROP_N_STEPS,
-  PROP_LANGUAGE,
-  PROP_PACK_ID,
-  PROP_SESSION,
-  PROP_N_WITHHELD,
-  N_PROPS
-};
-
-static GParamSpec *properties[N_PROPS];
+GParamSpec *_viva_examiner_properties[N_PROPS];
 
 static guint signals[N_SIGNALS];
 
@@ -267,37 +251,37 @@ viva_examiner_class_init (VivaExaminerClass *klass)
   object_class->get_property = viva_examiner_get_property;
   object_class->set_property = viva_examiner_set_property;
 
-  properties[PROP_MODEL] =
+  _viva_examiner_properties[PROP_MODEL] =
     g_param_spec_object ("model", NULL, NULL, VIVA_TYPE_CHAT_MODEL,
                          G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
-  properties[PROP_PROBLEM] =
+  _viva_examiner_properties[PROP_PROBLEM] =
     g_param_spec_object ("problem", NULL, NULL, VIVA_TYPE_PROBLEM,
                          G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
-  properties[PROP_CODE_SOURCE] =
+  _viva_examiner_properties[PROP_CODE_SOURCE] =
     g_param_spec_object ("code-source", NULL, NULL, VIVA_TYPE_CODE_SOURCE,
                          G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
-  properties[PROP_STATE] =
+  _viva_examiner_properties[PROP_STATE] =
     g_param_spec_enum ("state", NULL, NULL, VIVA_TYPE_EXAMINER_STATE, VIVA_EXAMINER_STATE_IDLE,
                        G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
-  properties[PROP_PENDING_QUESTION] =
+  _viva_examiner_properties[PROP_PENDING_QUESTION] =
     g_param_spec_string ("pending-question", NULL, NULL, NULL,
                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
-  properties[PROP_ERROR_MESSAGE] =
+  _viva_examiner_properties[PROP_ERROR_MESSAGE] =
     g_param_spec_string ("error-message", NULL, NULL, NULL,
                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
-  properties[PROP_VERDICT] =
+  _viva_examiner_properties[PROP_VERDICT] =
     g_param_spec_object ("verdict", NULL, NULL, VIVA_TYPE_EXAM_VERDICT,
                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
-  properties[PROP_N_STEPS] =
+  _viva_examiner_properties[PROP_N_STEPS] =
     g_param_spec_uint ("n-steps", NULL, NULL, 0, G_MAXUINT, 0,
                        G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
-  properties[PROP_LANGUAGE] =
+  _viva_examiner_properties[PROP_LANGUAGE] =
     g_param_spec_string ("language", NULL, NULL, NULL,
                          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
-  properties[PROP_PACK_ID] =
+  _viva_examiner_properties[PROP_PACK_ID] =
     g_param_spec_string ("pack-id", NULL, NULL, NULL,
                          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
-  properties[PROP_SESSION] =
+  _viva_examiner_properties[PROP_SESSION] =
     g_param_spec_object ("session", NULL, NULL, VIVA_TYPE_EXAM_SESSION,
                          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
 
@@ -308,11 +292,11 @@ viva_examiner_class_init (VivaExaminerClass *klass)
    * the reference solution or a hidden test (the verdict's `withheld` has
    * the count when the verdict was recorded; follow-ups may add more).
    */
-  properties[PROP_N_WITHHELD] =
+  _viva_examiner_properties[PROP_N_WITHHELD] =
     g_param_spec_uint ("n-withheld", NULL, NULL, 0, G_MAXUINT, 0,
                        G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
 
-  g_object_class_install_properties (object_class, N_PROPS, properties);
+  g_object_class_install_properties (object_class, N_PROPS, _viva_examiner_properties);
 
   /**
    * VivaExaminer::delta:
@@ -430,7 +414,7 @@ _viva_examiner_set_state (VivaExaminer      *self,
     return;
 
   self->state = state;
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STATE]);
+  g_object_notify_by_pspec (G_OBJECT (self), _viva_examiner_properties[PROP_STATE]);
 }
 
 void
@@ -442,7 +426,7 @@ _viva_examiner_set_pending_question (VivaExaminer *self,
 
   g_free (self->pending_question);
   self->pending_question = g_strdup (question);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PENDING_QUESTION]);
+  g_object_notify_by_pspec (G_OBJECT (self), _viva_examiner_properties[PROP_PENDING_QUESTION]);
 }
 
 void
@@ -454,7 +438,7 @@ _viva_examiner_set_error_message (VivaExaminer *self,
 
   g_free (self->error_message);
   self->error_message = g_strdup (message);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ERROR_MESSAGE]);
+  g_object_notify_by_pspec (G_OBJECT (self), _viva_examiner_properties[PROP_ERROR_MESSAGE]);
 }
 
 void
@@ -462,13 +446,13 @@ _viva_examiner_set_verdict (VivaExaminer    *self,
                             VivaExamVerdict *verdict)
 {
   if (g_set_object (&self->verdict, verdict))
-    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_VERDICT]);
+    g_object_notify_by_pspec (G_OBJECT (self), _viva_examiner_properties[PROP_VERDICT]);
 }
 
 void
 _viva_examiner_notify_n_steps (VivaExaminer *self)
 {
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_STEPS]);
+  g_object_notify_by_pspec (G_OBJECT (self), _viva_examiner_properties[PROP_N_STEPS]);
 }
 
 /**
@@ -494,324 +478,4 @@ viva_examiner_new (VivaChatModel  *model,
                        "problem", problem,
                        "code-source", code_source,
                        NULL);
-}
-
-VivaChatModel *
-viva_examiner_get_model (VivaExaminer *self)
-{
-  g_return_val_if_fail (VIVA_IS_EXAMINER (self), NULL);
-  return self->model;
-}
-
-VivaProblem *
-viva_examiner_get_problem (VivaExaminer *self)
-{
-  g_return_val_if_fail (VIVA_IS_EXAMINER (self), NULL);
-  return self->problem;
-}
-
-VivaCodeSource *
-viva_examiner_get_code_source (VivaExaminer *self)
-{
-  g_return_val_if_fail (VIVA_IS_EXAMINER (self), NULL);
-  return self->code_source;
-}
-
-/**
- * viva_examiner_get_runner:
- *
- * Returns: (transfer none) (nullable): the student's worker, once set or
- *   once the defense started
- */
-VivaRunner *
-viva_examiner_get_runner (VivaExaminer *self)
-{
-  g_return_val_if_fail (VIVA_IS_EXAMINER (self), NULL);
-  return self->runner;
-}
-
-/**
- * viva_examiner_set_runner:
- * @runner: (nullable): a started worker to run the student's code in
- *
- * Shares a worker, for example the editor's, so `runPython` sees the same
- * globals. Without one, the examiner starts its own and stops it when
- * disposed. Set it before the defense starts.
- */
-void
-viva_examiner_set_runner (VivaExaminer *self,
-                          VivaRunner   *runner)
-{
-  g_return_if_fail (VIVA_IS_EXAMINER (self));
-  g_return_if_fail (!runner || VIVA_IS_RUNNER (runner));
-  g_return_if_fail (self->state == VIVA_EXAMINER_STATE_IDLE);
-
-  g_set_object (&self->runner, runner);
-  self->owns_runner = FALSE;
-}
-
-/**
- * viva_examiner_set_reference_runner:
- * @runner: (nullable): a worker to check probes against the reference in
- *
- * Shares the worker that checks probes, as a lab rehearsal does for many
- * defenses of one problem (each check resets its namespace first). Without
- * one, the examiner starts its own. Set it before the defense starts.
- */
-void
-viva_examiner_set_reference_runner (VivaExaminer *self,
-                                    VivaRunner   *runner)
-{
-  g_return_if_fail (VIVA_IS_EXAMINER (self));
-  g_return_if_fail (!runner || VIVA_IS_RUNNER (runner));
-  g_return_if_fail (self->state == VIVA_EXAMINER_STATE_IDLE);
-
-  g_set_object (&self->reference_runner, runner);
-  self->shares_reference_runner = runner != NULL;
-}
-
-/**
- * viva_examiner_get_session:
- *
- * Returns: (transfer none) (nullable): where checkpoints and the trace go
- */
-VivaExamSession *
-viva_examiner_get_session (VivaExaminer *self)
-{
-  g_return_val_if_fail (VIVA_IS_EXAMINER (self), NULL);
-  return self->session;
-}
-
-/**
- * viva_examiner_set_session:
- * @session: (nullable): where to checkpoint every step and trace every event
- */
-void
-viva_examiner_set_session (VivaExaminer    *self,
-                           VivaExamSession *session)
-{
-  g_return_if_fail (VIVA_IS_EXAMINER (self));
-  g_return_if_fail (!session || VIVA_IS_EXAM_SESSION (session));
-
-  if (g_set_object (&self->session, session))
-    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
-}
-
-const char *
-viva_examiner_get_pack_id (VivaExaminer *self)
-{
-  g_return_val_if_fail (VIVA_IS_EXAMINER (self), NULL);
-  return self->pack_id;
-}
-
-/**
- * viva_examiner_set_pack_id:
- *
- * The id of the problem's pack, recorded in the checkpoint.
- */
-void
-viva_examiner_set_pack_id (VivaExaminer *self,
-                           const char   *pack_id)
-{
-  g_return_if_fail (VIVA_IS_EXAMINER (self));
-
-  if (g_strcmp0 (self->pack_id, pack_id) == 0)
-    return;
-
-  g_free (self->pack_id);
-  self->pack_id = g_strdup (pack_id);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PACK_ID]);
-}
-
-/**
- * viva_examiner_set_pack_ref:
- * @pack_ref: (nullable): the pack, by id and digest, as
- *   viva_exam_pack_ref_new() makes it
- *
- * What the checkpoint names as the problem's pack, so a resume reads the
- * pack again instead of keeping its hidden tests and reference in the
- * student's folder. Sets the pack id too. Without one, a checkpoint can be
- * resumed only by a caller that has the problem.
- */
-void
-viva_examiner_set_pack_ref (VivaExaminer *self,
-                            JsonObject   *pack_ref)
-{
-  g_return_if_fail (VIVA_IS_EXAMINER (self));
-
-  g_clear_pointer (&self->pack_ref, json_object_unref);
-  if (pack_ref == NULL)
-    return;
-
-  self->pack_ref = json_object_ref (pack_ref);
-  viva_examiner_set_pack_id (self, json_object_get_string_member_with_default (pack_ref, "id", NULL));
-}
-
-const char *
-viva_examiner_get_language (VivaExaminer *self)
-{
-  g_return_val_if_fail (VIVA_IS_EXAMINER (self), NULL);
-  return self->language;
-}
-
-/**
- * viva_examiner_set_language:
- * @language: (nullable): the language the examiner speaks (`English`,
- *   `Deutsch`…); %NULL for English
- */
-void
-viva_examiner_set_language (VivaExaminer *self,
-                            const char   *language)
-{
-  g_return_if_fail (VIVA_IS_EXAMINER (self));
-
-  if (g_strcmp0 (self->language, language) == 0)
-    return;
-
-  g_free (self->language);
-  self->language = g_strdup (language);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LANGUAGE]);
-}
-
-const VivaExamLimits *
-viva_examiner_get_limits (VivaExaminer *self)
-{
-  g_return_val_if_fail (VIVA_IS_EXAMINER (self), NULL);
-  return &self->limits;
-}
-
-/**
- * viva_examiner_set_limits:
- *
- * Replaces every guardrail threshold; set before the defense starts.
- */
-void
-viva_examiner_set_limits (VivaExaminer         *self,
-                          const VivaExamLimits *limits)
-{
-  g_return_if_fail (VIVA_IS_EXAMINER (self));
-  g_return_if_fail (limits != NULL);
-  g_return_if_fail (limits->max_iterations > 0);
-  g_return_if_fail (limits->max_replies_without_tool > 0);
-  g_return_if_fail (limits->repeat_limit > 0);
-
-  self->limits = *limits;
-}
-
-VivaExaminerState
-viva_examiner_get_state (VivaExaminer *self)
-{
-  g_return_val_if_fail (VIVA_IS_EXAMINER (self), VIVA_EXAMINER_STATE_IDLE);
-  return self->state;
-}
-
-/**
- * viva_examiner_get_pending_question:
- *
- * Returns: (nullable): the question waiting for viva_examiner_answer()
- */
-const char *
-viva_examiner_get_pending_question (VivaExaminer *self)
-{
-  g_return_val_if_fail (VIVA_IS_EXAMINER (self), NULL);
-  return self->pending_question;
-}
-
-/**
- * viva_examiner_get_error_message:
- *
- * Returns: (nullable): what went wrong and what to do, for a banner
- */
-const char *
-viva_examiner_get_error_message (VivaExaminer *self)
-{
-  g_return_val_if_fail (VIVA_IS_EXAMINER (self), NULL);
-  return self->error_message;
-}
-
-/**
- * viva_examiner_get_verdict:
- *
- * Returns: (transfer none) (nullable): how the defense ended
- */
-VivaExamVerdict *
-viva_examiner_get_verdict (VivaExaminer *self)
-{
-  g_return_val_if_fail (VIVA_IS_EXAMINER (self), NULL);
-  return self->verdict;
-}
-
-/**
- * viva_examiner_get_messages:
- *
- * Returns: (transfer none) (element-type VivaChatMessage): the transcript
- *   without the system prompt
- */
-GPtrArray *
-viva_examiner_get_messages (VivaExaminer *self)
-{
-  g_return_val_if_fail (VIVA_IS_EXAMINER (self), NULL);
-  return self->messages;
-}
-
-/**
- * viva_examiner_get_n_withheld:
- *
- * Returns: passages withheld from the student by the leak guard so far
- */
-guint
-viva_examiner_get_n_withheld (VivaExaminer *self)
-{
-  g_return_val_if_fail (VIVA_IS_EXAMINER (self), 0);
-  return self->n_withheld;
-}
-
-/**
- * viva_examiner_get_n_steps:
- *
- * Returns: the tools that ran so far (refused calls are not steps)
- */
-guint
-viva_examiner_get_n_steps (VivaExaminer *self)
-{
-  g_return_val_if_fail (VIVA_IS_EXAMINER (self), 0);
-  return self->steps->len;
-}
-
-/**
- * viva_examiner_get_n_answers:
- *
- * Returns: how many of the examiner's questions the student has answered
- */
-guint
-viva_examiner_get_n_answers (VivaExaminer *self)
-{
-  g_return_val_if_fail (VIVA_IS_EXAMINER (self), 0);
-  return self->n_answers;
-}
-
-/**
- * viva_examiner_answer:
- * @answer: the student's answer to the pending question
- *
- * Answers the question the examiner waits on; the defense goes on.
- *
- * Returns: %FALSE with %VIVA_EXAM_ERROR_NOT_WAITING when no question waits
- */
-gboolean
-viva_examiner_answer (VivaExaminer  *self,
-                      const char    *answer,
-                      GError       **error)
-{
-  g_return_val_if_fail (VIVA_IS_EXAMINER (self), FALSE);
-  g_return_val_if_fail (answer != NULL, FALSE);
-
-  if (self->context == NULL || self->state != VIVA_EXAMINER_STATE_WAITING_FOR_STUDENT)
-    {
-      g_set_error_literal (error, VIVA_EXAM_ERROR, VIVA_EXAM_ERROR_NOT_WAITING,
-                           _("The examiner is not waiting for an answer right now."));
-      return FALSE;
-    }
-
-  return viva_exam_context_give_answer (self->context, answer, error);
 }
