@@ -1,0 +1,247 @@
+/* viva-examiner-panel-answer.c
+ *
+ * The examiner panel's answer box: answering the examiner's question,
+ * asking it about the verdict afterwards, Ctrl+Enter, and what an exam
+ * needs of the box (an answer given when time runs out).
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "viva-examiner-panel-private.h"
+
+gboolean
+_viva_examiner_panel_can_send (VivaExaminerPanel *self)
+{
+  VivaExaminerState state;
+
+  if (self->examiner == NULL || self->asking)
+    return FALSE;
+
+  state = viva_examiner_get_state (self->examiner);
+
+  return state == VIVA_EXAMINER_STATE_WAITING_FOR_STUDENT ||
+         (state == VIVA_EXAMINER_STATE_FINISHED && !self->no_followup &&
+          viva_examiner_get_verdict (self->examiner) != NULL);
+}
+
+static void
+ask_cb (GObject      *object,
+        GAsyncResult *result,
+        gpointer      user_data)
+{
+  g_autoptr(VivaExaminerPanel) self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *answer = NULL;
+
+  answer = viva_examiner_ask_finish (VIVA_EXAMINER (object), result, &error);
+
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+
+  self->asking = FALSE;
+
+  /* A model that did not stream still answered. */
+  if (answer != NULL && answer[0] != '\0' && !self->ask_streamed)
+    viva_message_row_set_text (_viva_examiner_panel_ensure_message (self), answer);
+  _viva_examiner_panel_end_message (self);
+  /* The reply is what the student waited for: in view, even if the focus
+   * wandered into the conversation and scrolled it meanwhile. */
+  if (error == NULL)
+    viva_chat_view_scroll_to_end (self->chat_view);
+
+  if (error != NULL)
+    {
+      GtkTextBuffer *buffer = gtk_text_view_get_buffer (self->answer_view);
+
+      /* Give the question back, so it can be sent again. */
+      if (gtk_text_buffer_get_char_count (buffer) == 0 && self->asked != NULL)
+        gtk_text_buffer_set_text (buffer, self->asked, -1);
+      viva_examiner_panel_show_error (self, error->message);
+    }
+  g_clear_pointer (&self->asked, g_free);
+
+  _viva_examiner_panel_update (self);
+}
+
+static void
+send_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *param)
+{
+  VivaExaminerPanel *self = VIVA_EXAMINER_PANEL (widget);
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (self->answer_view);
+  g_autofree char *text = viva_examiner_panel_dup_answer (self);
+  g_autoptr(GError) error = NULL;
+
+  if (!_viva_examiner_panel_can_send (self))
+    return;
+
+  if (text[0] == '\0')
+    {
+      gtk_widget_error_bell (GTK_WIDGET (self->answer_view));
+      gtk_widget_grab_focus (GTK_WIDGET (self->answer_view));
+      return;
+    }
+
+  if (viva_examiner_get_state (self->examiner) == VIVA_EXAMINER_STATE_WAITING_FOR_STUDENT)
+    {
+      /* Cleared only once the examiner has it: nothing typed is lost. */
+      if (!viva_examiner_answer (self->examiner, text, &error))
+        {
+          viva_examiner_panel_show_error (self, error->message);
+          return;
+        }
+      gtk_text_buffer_set_text (buffer, "", 0);
+      /* The student acted: what follows comes into view, even if they had
+       * scrolled up to reread. */
+      viva_chat_view_scroll_to_end (self->chat_view);
+      _viva_examiner_panel_update (self);
+      return;
+    }
+
+  _viva_examiner_panel_end_message (self);
+  _viva_examiner_panel_add_row (self, VIVA_MESSAGE_STUDENT, text);
+  viva_chat_view_scroll_to_end (self->chat_view);
+  gtk_text_buffer_set_text (buffer, "", 0);
+  self->asking = TRUE;
+  self->ask_streamed = FALSE;
+  g_free (self->asked);
+  self->asked = g_strdup (text);
+  _viva_examiner_panel_update (self);
+
+  viva_examiner_ask_async (self->examiner, text, self->cancellable, ask_cb, g_object_ref (self));
+}
+
+/**
+ * viva_examiner_panel_set_followup_allowed:
+ *
+ * Whether the student may ask the examiner after the verdict (an exam may
+ * forbid it).
+ */
+void
+viva_examiner_panel_set_followup_allowed (VivaExaminerPanel *self,
+                                          gboolean           allowed)
+{
+  g_return_if_fail (VIVA_IS_EXAMINER_PANEL (self));
+
+  self->no_followup = !allowed;
+  _viva_examiner_panel_update (self);
+}
+
+/**
+ * viva_examiner_panel_send_answer_now:
+ * @fallback: the answer to give when nothing is typed
+ *
+ * When the examiner waits for an answer, gives it what is typed in the
+ * answer box, or @fallback: an exam's time ran out.
+ *
+ * Returns: whether an answer was given
+ */
+gboolean
+viva_examiner_panel_send_answer_now (VivaExaminerPanel *self,
+                                     const char        *fallback)
+{
+  g_autofree char *text = NULL;
+
+  g_return_val_if_fail (VIVA_IS_EXAMINER_PANEL (self), FALSE);
+  g_return_val_if_fail (fallback != NULL, FALSE);
+
+  if (self->examiner == NULL ||
+      viva_examiner_get_state (self->examiner) != VIVA_EXAMINER_STATE_WAITING_FOR_STUDENT)
+    return FALSE;
+
+  text = viva_examiner_panel_dup_answer (self);
+  if (!viva_examiner_answer (self->examiner, text[0] != '\0' ? text : fallback, NULL))
+    return FALSE;
+
+  gtk_text_buffer_set_text (gtk_text_view_get_buffer (self->answer_view), "", 0);
+  _viva_examiner_panel_update (self);
+  return TRUE;
+}
+
+/**
+ * viva_examiner_panel_claim_ctrl_enter:
+ *
+ * Ctrl+Enter is also the app's Run shortcut, and application shortcuts
+ * are handled before the focused widget's own. The window's Run asks this
+ * first: with the answer box focused, Ctrl+Enter sends the answer.
+ *
+ * Returns: %TRUE if the key press was the panel's
+ */
+gboolean
+viva_examiner_panel_claim_ctrl_enter (VivaExaminerPanel *self)
+{
+  g_return_val_if_fail (VIVA_IS_EXAMINER_PANEL (self), FALSE);
+
+  if (!gtk_widget_has_focus (GTK_WIDGET (self->answer_view)))
+    return FALSE;
+
+  gtk_widget_activate_action (GTK_WIDGET (self), "panel.send", NULL);
+
+  return TRUE;
+}
+
+/**
+ * viva_examiner_panel_focus_answer:
+ *
+ * Puts the keyboard focus in the answer box.
+ *
+ * Returns: %TRUE if the box can take an answer now
+ */
+gboolean
+viva_examiner_panel_focus_answer (VivaExaminerPanel *self)
+{
+  g_return_val_if_fail (VIVA_IS_EXAMINER_PANEL (self), FALSE);
+
+  if (!_viva_examiner_panel_can_send (self))
+    return FALSE;
+
+  return gtk_widget_grab_focus (GTK_WIDGET (self->answer_view));
+}
+
+/**
+ * viva_examiner_panel_dup_answer:
+ *
+ * Returns: (transfer full): what the student has typed, trimmed
+ */
+char *
+viva_examiner_panel_dup_answer (VivaExaminerPanel *self)
+{
+  GtkTextBuffer *buffer;
+  GtkTextIter start, end;
+  char *text;
+
+  g_return_val_if_fail (VIVA_IS_EXAMINER_PANEL (self), NULL);
+
+  buffer = gtk_text_view_get_buffer (self->answer_view);
+  gtk_text_buffer_get_bounds (buffer, &start, &end);
+  text = gtk_text_buffer_get_text (buffer, &start, &end, FALSE);
+
+  return g_strstrip (text);
+}
+void
+_viva_examiner_panel_class_init_answer (GtkWidgetClass *widget_class)
+{
+  gtk_widget_class_install_action (widget_class, "panel.send", NULL, send_action);
+}
+
+void
+_viva_examiner_panel_init_answer (VivaExaminerPanel *self)
+{
+  GtkEventController *shortcuts;
+  GtkShortcut *shortcut;
+
+  /* Ctrl+Enter sends from the answer box; in capture phase, so the text
+   * view does not take it as a new line first. */
+  shortcuts = gtk_shortcut_controller_new ();
+  gtk_event_controller_set_propagation_phase (shortcuts, GTK_PHASE_CAPTURE);
+  shortcut = gtk_shortcut_new (gtk_alternative_trigger_new (gtk_shortcut_trigger_parse_string ("<Control>Return"),
+                                                            gtk_shortcut_trigger_parse_string ("<Control>KP_Enter")),
+                               gtk_named_action_new ("panel.send"));
+  gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (shortcuts), shortcut);
+  gtk_widget_add_controller (GTK_WIDGET (self->answer_view), shortcuts);
+}
