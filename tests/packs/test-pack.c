@@ -170,6 +170,7 @@ static const BadCase bad_cases[] = {
   { "empty-tests.json", VIVA_PACK_ERROR_INVALID, "problems[0].tests" },
   { "no-problems.json", VIVA_PACK_ERROR_INVALID, "problems" },
   { "time-limit-range.json", VIVA_PACK_ERROR_INVALID, "problems[0].time_limit_minutes" },
+  { "pass-threshold-range.json", VIVA_PACK_ERROR_INVALID, "problems[0].pass_threshold" },
   { "not-an-object.json", VIVA_PACK_ERROR_WRONG_TYPE, "" },
   { "not-a-pack.json", VIVA_PACK_ERROR_MISSING, "format" },
   { "truncated.json", VIVA_PACK_ERROR_TRUNCATED, "" },
