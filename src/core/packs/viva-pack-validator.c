@@ -212,31 +212,6 @@ check_tests (JsonObject *problem,
 }
 
 static void
-check_pass_threshold (JsonObject *problem,
-                      const char *parent,
-                      GPtrArray  *issues)
-{
-  const char *why = _("the pass threshold is how many hidden tests must pass, from 1 to the number of tests");
-  JsonNode *node = json_object_get_member (problem, "pass_threshold");
-  JsonNode *tests_node = json_object_get_member (problem, "tests");
-  JsonArray *tests = tests_node && JSON_NODE_HOLDS_ARRAY (tests_node) ? json_node_get_array (tests_node) : NULL;
-  g_autofree char *path = NULL;
-
-  if (node == NULL)
-    return;
-
-  path = viva_json_check_path (parent, "pass_threshold");
-
-  if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_INT64)
-    viva_pack_issues_add (issues, VIVA_PACK_ERROR_WRONG_TYPE, VIVA_PACK_ISSUE_ERROR, path,
-                          _("is %s, not a whole number — %s"), viva_json_check_describe (node), why);
-  else if (json_node_get_int (node) < 1 ||
-           (tests != NULL && json_node_get_int (node) > (gint64) json_array_get_length (tests)))
-    viva_pack_issues_add (issues, VIVA_PACK_ERROR_INVALID, VIVA_PACK_ISSUE_ERROR, path,
-                          _("%" G_GINT64_FORMAT " is out of range — %s"), json_node_get_int (node), why);
-}
-
-static void
 check_questions (JsonObject *problem,
                  const char *parent,
                  GPtrArray  *issues)
@@ -287,26 +262,53 @@ check_questions (JsonObject *problem,
     }
 }
 
+/* An optional whole number from 1 to @max. */
 static void
-check_time_limit (JsonObject *problem,
-                  const char *parent,
-                  GPtrArray  *issues)
+check_count (JsonObject *problem,
+             const char *parent,
+             const char *key,
+             gint64      max,
+             const char *why,
+             GPtrArray  *issues)
 {
-  const char *why = _("the time limit is a whole number of minutes from 1 to 600");
-  JsonNode *node = json_object_get_member (problem, "time_limit_minutes");
+  JsonNode *node = json_object_get_member (problem, key);
   g_autofree char *path = NULL;
 
   if (node == NULL)
     return;
 
-  path = viva_json_check_path (parent, "time_limit_minutes");
+  path = viva_json_check_path (parent, key);
 
   if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_INT64)
     viva_pack_issues_add (issues, VIVA_PACK_ERROR_WRONG_TYPE, VIVA_PACK_ISSUE_ERROR, path,
                           _("is %s, not a whole number — %s"), viva_json_check_describe (node), why);
-  else if (json_node_get_int (node) < 1 || json_node_get_int (node) > MAX_TIME_LIMIT)
+  else if (json_node_get_int (node) < 1 || json_node_get_int (node) > max)
     viva_pack_issues_add (issues, VIVA_PACK_ERROR_INVALID, VIVA_PACK_ISSUE_ERROR, path,
                           _("%" G_GINT64_FORMAT " is out of range — %s"), json_node_get_int (node), why);
+}
+
+static void
+check_time_limit (JsonObject *problem,
+                  const char *parent,
+                  GPtrArray  *issues)
+{
+  check_count (problem, parent, "time_limit_minutes", MAX_TIME_LIMIT,
+               _("the time limit is a whole number of minutes from 1 to 600"), issues);
+}
+
+static void
+check_pass_threshold (JsonObject *problem,
+                      const char *parent,
+                      GPtrArray  *issues)
+{
+  JsonNode *tests = json_object_get_member (problem, "tests");
+
+  /* Without a list of tests, that error is reported on its own. */
+  check_count (problem, parent, "pass_threshold",
+               tests != NULL && JSON_NODE_HOLDS_ARRAY (tests)
+                 ? (gint64) json_array_get_length (json_node_get_array (tests)) : G_MAXINT64,
+               _("the pass threshold is how many hidden tests must pass, from 1 to the number of tests"),
+               issues);
 }
 
 static void
