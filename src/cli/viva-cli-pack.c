@@ -503,7 +503,7 @@ pack_generate (int    argc,
     {
       file = g_file_new_for_commandline_arg (output);
       bytes = viva_problem_draft_to_bytes (draft);
-      if (!viva_file_writer_write (file, bytes, 0666, &error))
+      if (!viva_file_writer_write (file, bytes, 0666, VIVA_FILE_WRITER_NONE, &error))
         {
           viva_cli_fail (_("The draft could not be written: %s"), error->message);
           return VIVA_CLI_EXIT_FAILED;

@@ -119,5 +119,5 @@ viva_cli_write_text (const char  *path,
   g_autoptr(GFile) file = g_file_new_for_path (path);
   g_autoptr(GBytes) bytes = g_bytes_new_static (text, strlen (text));
 
-  return viva_file_writer_write (file, bytes, 0644, error);
+  return viva_file_writer_write (file, bytes, 0644, VIVA_FILE_WRITER_NONE, error);
 }

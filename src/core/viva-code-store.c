@@ -157,7 +157,7 @@ viva_code_store_write_pending (VivaCodeStore *self)
       wd->text = g_strdup (value);
       g_hash_table_insert (self->writing, g_strdup (key), g_strdup (value));
       self->outstanding++;
-      viva_file_writer_write_async (file, bytes, 0600, NULL, write_cb, wd);
+      viva_file_writer_write_async (file, bytes, 0600, VIVA_FILE_WRITER_MAKE_FOLDERS, NULL, write_cb, wd);
       g_hash_table_iter_remove (&iter);
     }
 }

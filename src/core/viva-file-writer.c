@@ -3,7 +3,7 @@
  * Every file Viva writes — the student's code, statuses, drafts, packs,
  * checkpoints, reports, exports — goes through here, so each is written the
  * same safe way: a temporary file in the same folder, fsync, rename over the
- * old one (missing folders are made first). A crash or a full disk leaves
+ * old one (missing folders made first where the caller asks). A crash or a full disk leaves
  * the old file or the new, never half of either.
  *
  * Writes run on a small pool of threads, never on the main loop. Each file
@@ -22,7 +22,10 @@
 
 #include <errno.h>
 #include <glib/gi18n.h>
+#include <fcntl.h>
 #include <glib/gstdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "viva-file-writer-private.h"
 
@@ -38,10 +41,11 @@ typedef struct
 
 typedef struct
 {
-  GBytes *contents;
-  int     mode;
-  GTask  *task;     /* an async caller, or NULL */
-  Waiter *waiter;   /* a blocking caller (on its stack), or NULL */
+  GBytes              *contents;
+  int                  mode;
+  VivaFileWriterFlags  flags;
+  GTask               *task;     /* an async caller, or NULL */
+  Waiter              *waiter;   /* a blocking caller (on its stack), or NULL */
 } Request;
 
 /* A file with a write running or waiting. Only plain data crosses to the
@@ -85,12 +89,76 @@ queue_free (Queue *queue)
 }
 
 static gboolean
+fail (GError    **error,
+      const char *path,
+      int         saved)
+{
+  g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved),
+               _("%s could not be written: %s"), path, g_strerror (saved));
+  return FALSE;
+}
+
+/* A temporary file beside the old one, written, fsynced, renamed over it.
+ * Whatever fails, the temporary file goes and the old file stays. */
+static gboolean
+replace_file (const char  *path,
+              const char  *data,
+              gsize        size,
+              int          mode,
+              GError     **error)
+{
+  g_autofree char *tmp = g_strconcat (path, ".XXXXXX", NULL);
+  gboolean keep_mode;
+  GStatBuf st;
+  int fd;
+  int saved;
+
+  /* A file that exists keeps its permissions, as GIO's replace keeps them. */
+  keep_mode = g_stat (path, &st) == 0 && S_ISREG (st.st_mode);
+
+  if ((fd = g_mkstemp_full (tmp, O_WRONLY | O_CLOEXEC, mode)) < 0)
+    return fail (error, path, errno);
+
+  for (gsize done = 0; done < size;)
+    {
+      gssize n = write (fd, data + done, size - done);
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        {
+          saved = n < 0 ? errno : ENOSPC;
+          close (fd);
+          g_unlink (tmp);
+          return fail (error, path, saved);
+        }
+      done += n;
+    }
+
+  if ((keep_mode && fchmod (fd, st.st_mode & 07777) != 0) ||
+      fsync (fd) != 0)
+    {
+      saved = errno;
+      close (fd);
+      g_unlink (tmp);
+      return fail (error, path, saved);
+    }
+
+  if (close (fd) != 0 || g_rename (tmp, path) != 0)
+    {
+      saved = errno;
+      g_unlink (tmp);
+      return fail (error, path, saved);
+    }
+
+  return TRUE;
+}
+
+static gboolean
 write_contents (Queue    *queue,
                 Request  *request,
                 GError  **error)
 {
-  g_autofree char *dir = NULL;
-  g_autoptr(GError) local = NULL;
   gsize size = 0;
   const char *data = g_bytes_get_data (request->contents, &size);
 
@@ -98,28 +166,22 @@ write_contents (Queue    *queue,
     return g_file_replace_contents (queue->file, data, size, NULL, FALSE,
                                     G_FILE_CREATE_REPLACE_DESTINATION, NULL, NULL, error);
 
-  dir = g_path_get_dirname (queue->path);
-  if (g_mkdir_with_parents (dir, 0700) != 0)
+  if (request->flags & VIVA_FILE_WRITER_MAKE_FOLDERS)
     {
-      int saved = errno;
+      g_autofree char *dir = g_path_get_dirname (queue->path);
 
-      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved),
-                   _("The folder %s could not be created (%s). Check that you may write there and that the disk is not full."),
-                   dir, g_strerror (saved));
-      return FALSE;
+      if (g_mkdir_with_parents (dir, 0700) != 0)
+        {
+          int saved = errno;
+
+          g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved),
+                       _("The folder %s could not be created (%s). Check that you may write there and that the disk is not full."),
+                       dir, g_strerror (saved));
+          return FALSE;
+        }
     }
 
-  /* A temporary file beside the old one, fsync, rename; on failure GLib
-   * removes the temporary file and the old one stays as it was. */
-  if (!g_file_set_contents_full (queue->path, data, size,
-                                 G_FILE_SET_CONTENTS_CONSISTENT | G_FILE_SET_CONTENTS_DURABLE,
-                                 request->mode, &local))
-    {
-      g_set_error_literal (error, G_IO_ERROR, g_io_error_from_file_error (local->code), local->message);
-      return FALSE;
-    }
-
-  return TRUE;
+  return replace_file (queue->path, data, size, request->mode, error);
 }
 
 static void
@@ -226,13 +288,15 @@ enqueue (GFile   *file,
 }
 
 static Request *
-request_new (GBytes *contents,
-             int     mode)
+request_new (GBytes              *contents,
+             int                  mode,
+             VivaFileWriterFlags  flags)
 {
   Request *request = g_new0 (Request, 1);
 
   request->contents = g_bytes_ref (contents);
   request->mode = mode;
+  request->flags = flags;
 
   return request;
 }
@@ -242,14 +306,17 @@ request_new (GBytes *contents,
  * @file: the file to replace (or create)
  * @contents: what it is to hold
  * @mode: the permissions of a file that is created, as for open(): 0600 for
- *   the student's data, 0666 (less the umask) for a document the user chose
+ *   the student's data, 0666 (less the umask) for a document the user
+ *   chose; a file replaced keeps its own
+ * @flags: %VIVA_FILE_WRITER_MAKE_FOLDERS to make missing folders (private,
+ *   0700) for Viva's own files; without it a missing folder is an error, as
+ *   for a file the user named
  * @cancellable: (nullable): a cancelled @cancellable does not stop the
  *   write, which is queued already; the callback then reports
  *   %G_IO_ERROR_CANCELLED, so a caller that went away hears nothing else
  *
  * Queues a write of @contents to @file, off the main loop, behind any write
- * to the same file. Missing folders are made private (0700); a caller that
- * wants a folder others may read makes it first. Completes once @contents, or something queued for the
+ * to the same file. Completes once @contents, or something queued for the
  * same file after it, is on disk, or with the error that stopped the write
  * (in %G_IO_ERROR; the old file is then untouched). Any thread.
  */
@@ -257,6 +324,7 @@ void
 viva_file_writer_write_async (GFile               *file,
                               GBytes              *contents,
                               int                  mode,
+                              VivaFileWriterFlags  flags,
                               GCancellable        *cancellable,
                               GAsyncReadyCallback  callback,
                               gpointer             user_data)
@@ -267,7 +335,7 @@ viva_file_writer_write_async (GFile               *file,
   g_return_if_fail (contents != NULL);
   g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
 
-  request = request_new (contents, mode);
+  request = request_new (contents, mode, flags);
   request->task = g_task_new (NULL, cancellable, callback, user_data);
   g_task_set_source_tag (request->task, viva_file_writer_write_async);
   enqueue (file, request);
@@ -293,10 +361,11 @@ viva_file_writer_write_finish (GAsyncResult  *result,
  * Returns: %TRUE once @contents (or newer) is on disk
  */
 gboolean
-viva_file_writer_write (GFile   *file,
-                        GBytes  *contents,
-                        int      mode,
-                        GError **error)
+viva_file_writer_write (GFile               *file,
+                        GBytes              *contents,
+                        int                  mode,
+                        VivaFileWriterFlags  flags,
+                        GError             **error)
 {
   Waiter waiter = { FALSE, NULL };
   Request *request;
@@ -304,7 +373,7 @@ viva_file_writer_write (GFile   *file,
   g_return_val_if_fail (G_IS_FILE (file), FALSE);
   g_return_val_if_fail (contents != NULL, FALSE);
 
-  request = request_new (contents, mode);
+  request = request_new (contents, mode, flags);
   request->waiter = &waiter;
   enqueue (file, request);
 

@@ -9,9 +9,16 @@
 
 G_BEGIN_DECLS
 
+typedef enum
+{
+  VIVA_FILE_WRITER_NONE         = 0,
+  VIVA_FILE_WRITER_MAKE_FOLDERS = 1 << 0,
+} VivaFileWriterFlags;
+
 void     viva_file_writer_write_async  (GFile                *file,
                                         GBytes               *contents,
                                         int                   mode,
+                                        VivaFileWriterFlags   flags,
                                         GCancellable         *cancellable,
                                         GAsyncReadyCallback   callback,
                                         gpointer              user_data);
@@ -20,6 +27,7 @@ gboolean viva_file_writer_write_finish (GAsyncResult         *result,
 gboolean viva_file_writer_write        (GFile                *file,
                                         GBytes               *contents,
                                         int                   mode,
+                                        VivaFileWriterFlags   flags,
                                         GError              **error);
 void     viva_file_writer_flush        (void);
 

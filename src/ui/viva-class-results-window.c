@@ -518,7 +518,7 @@ render_thread (GTask        *task,
   out = g_build_filename (dir, name, NULL);
   file = g_file_new_for_path (out);
   bytes = g_bytes_new_static (html, strlen (html));
-  if (!viva_file_writer_write (file, bytes, 0600, &error))
+  if (!viva_file_writer_write (file, bytes, 0600, VIVA_FILE_WRITER_MAKE_FOLDERS, &error))
     return g_task_return_error (task, g_steal_pointer (&error));
 
   g_task_return_pointer (task, g_steal_pointer (&out), g_free);
@@ -648,7 +648,7 @@ export_response_cb (VivaClassResultsWindow *self,
       export = g_new0 (Export, 1);
       export->self = g_object_ref (self);
       export->name = g_file_get_basename (file);
-      viva_file_writer_write_async (file, bytes, 0666, self->cancellable, save_cb, export);
+      viva_file_writer_write_async (file, bytes, 0666, VIVA_FILE_WRITER_NONE, self->cancellable, save_cb, export);
     }
 
   g_object_unref (chooser);

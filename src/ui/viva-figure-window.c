@@ -52,7 +52,7 @@ chooser_response_cb (VivaFigureWindow *self,
 
   if (response == GTK_RESPONSE_ACCEPT &&
       (file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser))) != NULL)
-    viva_file_writer_write_async (file, self->png, 0666, NULL, saved_cb, g_object_ref (self));
+    viva_file_writer_write_async (file, self->png, 0666, VIVA_FILE_WRITER_NONE, NULL, saved_cb, g_object_ref (self));
 
   g_clear_object (&self->chooser);
 }

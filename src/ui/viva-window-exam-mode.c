@@ -137,7 +137,7 @@ write_state (VivaWindowExamMode *mode)
   /* A few hundred bytes in the user's own folder, once per exam. */
   file = g_file_new_for_path (path);
   bytes = g_bytes_new_take (text, strlen (text));
-  viva_file_writer_write_async (file, bytes, 0600, NULL, state_written_cb, NULL);
+  viva_file_writer_write_async (file, bytes, 0600, VIVA_FILE_WRITER_MAKE_FOLDERS, NULL, state_written_cb, NULL);
 }
 
 static void
@@ -584,8 +584,8 @@ write_report_thread (GTask        *task,
   html_file = g_file_new_for_path (html_path);
   json_bytes = g_bytes_new_static (json, strlen (json));
   html_bytes = g_bytes_new_static (html, strlen (html));
-  if (!viva_file_writer_write (json_file, json_bytes, 0644, &error) ||
-      !viva_file_writer_write (html_file, html_bytes, 0644, &error))
+  if (!viva_file_writer_write (json_file, json_bytes, 0644, VIVA_FILE_WRITER_NONE, &error) ||
+      !viva_file_writer_write (html_file, html_bytes, 0644, VIVA_FILE_WRITER_NONE, &error))
     return g_task_return_error (task, error);
 
   g_task_return_pointer (task, g_steal_pointer (&html_path), g_free);

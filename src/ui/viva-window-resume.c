@@ -192,7 +192,7 @@ discard_action (GtkWidget  *widget,
   marker = g_build_filename (dir, DISCARDED_MARKER, NULL);
   file = g_file_new_for_path (marker);
   bytes = g_bytes_new_static (contents, sizeof contents - 1);
-  viva_file_writer_write_async (file, bytes, 0666, self->resume_cancellable,
+  viva_file_writer_write_async (file, bytes, 0666, VIVA_FILE_WRITER_NONE, self->resume_cancellable,
                                 discard_written_cb, g_object_ref (self));
 
   g_clear_pointer (&self->resume_id, g_free);

@@ -66,7 +66,7 @@ write_text (const char *path,
   g_autoptr(GFile) file = g_file_new_for_path (path);
   g_autoptr(GBytes) bytes = g_bytes_new (text, strlen (text));
 
-  viva_file_writer_write_async (file, bytes, mode, NULL, outcome_cb, outcome);
+  viva_file_writer_write_async (file, bytes, mode, VIVA_FILE_WRITER_MAKE_FOLDERS, NULL, outcome_cb, outcome);
 }
 
 static char *
@@ -319,13 +319,31 @@ test_parent_is_file (Fixture       *f,
 
   g_assert_true (g_file_set_contents (blocker, "not a folder", -1, NULL));
 
-  g_assert_false (viva_file_writer_write (file, bytes, 0600, &error));
+  g_assert_false (viva_file_writer_write (file, bytes, 0600, VIVA_FILE_WRITER_MAKE_FOLDERS, &error));
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_DIRECTORY);
   /* The message says what to do next. */
   g_assert_nonnull (strstr (error->message, "Check that you may write there"));
 
   text = read_text (blocker);
   g_assert_cmpstr (text, ==, "not a folder");
+}
+
+static void
+test_missing_folder (Fixture       *f,
+                     gconstpointer  data)
+{
+  g_autofree char *folder = g_build_filename (f->dir, "not-made", NULL);
+  g_autofree char *path = g_build_filename (folder, "grades.csv", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GBytes) bytes = g_bytes_new_static ("a,b\n", 4);
+  g_autoptr(GError) error = NULL;
+
+  /* A file the user named in a folder that is not there is an error, not
+   * a folder made behind their back. */
+  g_assert_false (viva_file_writer_write (file, bytes, 0666, VIVA_FILE_WRITER_NONE, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND);
+  g_assert_nonnull (strstr (error->message, path));
+  g_assert_false (g_file_test (folder, G_FILE_TEST_EXISTS));
 }
 
 static void
@@ -339,13 +357,37 @@ test_creates_folders_and_mode (Fixture       *f,
   g_autofree char *text = NULL;
   GStatBuf st;
 
-  g_assert_true (viva_file_writer_write (file, bytes, 0600, &error));
+  g_assert_true (viva_file_writer_write (file, bytes, 0600, VIVA_FILE_WRITER_MAKE_FOLDERS, &error));
   g_assert_no_error (error);
 
   text = read_text (path);
   g_assert_cmpstr (text, ==, "{\"format\":1}");
   g_assert_cmpint (g_stat (path, &st), ==, 0);
   g_assert_cmpint (st.st_mode & 0777, ==, 0600);
+}
+
+static void
+test_keeps_mode (Fixture       *f,
+                 gconstpointer  data)
+{
+  g_autofree char *path = g_build_filename (f->dir, "pack.json", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GBytes) bytes = g_bytes_new_static ("new", 3);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+  GStatBuf st;
+
+  /* The teacher made their pack readable to the group only. */
+  g_assert_true (g_file_set_contents (path, "old", -1, NULL));
+  g_assert_cmpint (g_chmod (path, 0640), ==, 0);
+
+  g_assert_true (viva_file_writer_write (file, bytes, 0666, VIVA_FILE_WRITER_NONE, &error));
+  g_assert_no_error (error);
+
+  text = read_text (path);
+  g_assert_cmpstr (text, ==, "new");
+  g_assert_cmpint (g_stat (path, &st), ==, 0);
+  g_assert_cmpint (st.st_mode & 0777, ==, 0640);
 }
 
 static void
@@ -359,7 +401,7 @@ test_empty_contents (Fixture       *f,
   g_autofree char *text = NULL;
 
   g_assert_true (g_file_set_contents (path, "something", -1, NULL));
-  g_assert_true (viva_file_writer_write (file, bytes, 0600, &error));
+  g_assert_true (viva_file_writer_write (file, bytes, 0600, VIVA_FILE_WRITER_NONE, &error));
   g_assert_no_error (error);
   text = read_text (path);
   g_assert_cmpstr (text, ==, "");
@@ -423,7 +465,7 @@ write_from_thread (gpointer user_data)
       g_autoptr(GError) error = NULL;
       g_autofree char *read = NULL;
 
-      g_assert_true (viva_file_writer_write (file, bytes, 0600, &error));
+      g_assert_true (viva_file_writer_write (file, bytes, 0600, VIVA_FILE_WRITER_NONE, &error));
       g_assert_no_error (error);
 
       /* Once the call returns, this write or a newer one is on disk:
@@ -471,7 +513,7 @@ test_cancelled (Fixture       *f,
 
   /* The window that asked went away: it hears "cancelled", and the file
    * it asked for is written all the same. */
-  viva_file_writer_write_async (file, bytes, 0666, cancellable, outcome_cb, &outcome);
+  viva_file_writer_write_async (file, bytes, 0666, VIVA_FILE_WRITER_NONE, cancellable, outcome_cb, &outcome);
   g_cancellable_cancel (cancellable);
   viva_test_run_until (&outcome.done);
   g_assert_error (outcome.error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
@@ -497,7 +539,9 @@ main (int   argc,
   ADD ("failure-keeps-old", test_failure_keeps_old);
   ADD ("target-is-directory", test_target_is_directory);
   ADD ("parent-is-file", test_parent_is_file);
+  ADD ("missing-folder", test_missing_folder);
   ADD ("creates-folders-and-mode", test_creates_folders_and_mode);
+  ADD ("keeps-mode", test_keeps_mode);
   ADD ("empty-contents", test_empty_contents);
   ADD ("flush", test_flush);
   ADD ("sync-from-threads", test_sync_from_threads);

@@ -189,7 +189,7 @@ save_thread (GTask        *task,
       file = g_file_new_for_path (data->path);
       bytes = g_bytes_new_static (text, strlen (text));
       /* Still under the lock: the next card reads this one back. */
-      viva_file_writer_write (file, bytes, 0600, &error);
+      viva_file_writer_write (file, bytes, 0600, VIVA_FILE_WRITER_MAKE_FOLDERS, &error);
     }
   G_UNLOCK (store);
 

@@ -118,7 +118,7 @@ write_job (gpointer data,
           /* The file writer's temporary file, fsync, rename: a crash leaves
            * the old or the new checkpoint, never a torn one. Waiting for it
            * here keeps checkpoints and trace lines in the order they came. */
-          if (!viva_file_writer_write (file, bytes, 0600, &error))
+          if (!viva_file_writer_write (file, bytes, 0600, VIVA_FILE_WRITER_MAKE_FOLDERS, &error))
             record_error (shared, error->message);
           else
             g_atomic_int_inc (&shared->writes);

@@ -371,7 +371,7 @@ viva_draft_store_save_async (VivaDraftStore      *self,
   bytes = viva_problem_draft_to_bytes (draft);
   file = draft_file (self, draft);
   g_task_set_task_data (task, g_file_get_path (file), g_free);
-  viva_file_writer_write_async (file, bytes, 0666, cancellable, save_cb, g_steal_pointer (&task));
+  viva_file_writer_write_async (file, bytes, 0666, VIVA_FILE_WRITER_MAKE_FOLDERS, cancellable, save_cb, g_steal_pointer (&task));
 }
 
 gboolean

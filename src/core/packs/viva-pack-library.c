@@ -599,7 +599,7 @@ import_load_cb (GObject      *object,
 
   file = g_file_new_for_path (id->path);
   cancellable = g_task_get_cancellable (task);
-  viva_file_writer_write_async (file, id->bytes, 0644, cancellable,
+  viva_file_writer_write_async (file, id->bytes, 0644, VIVA_FILE_WRITER_MAKE_FOLDERS, cancellable,
                                 import_write_cb, g_steal_pointer (&task));
 }
 

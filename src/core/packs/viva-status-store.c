@@ -663,7 +663,7 @@ viva_status_store_write (VivaStatusStore *self)
   /* The writer keeps only the newest of the texts waiting, and the store
    * alive until it is on disk, even if the window closes meanwhile. */
   self->outstanding++;
-  viva_file_writer_write_async (file, bytes, 0600, NULL, write_cb, g_object_ref (self));
+  viva_file_writer_write_async (file, bytes, 0600, VIVA_FILE_WRITER_MAKE_FOLDERS, NULL, write_cb, g_object_ref (self));
 }
 
 gboolean

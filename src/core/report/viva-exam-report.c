@@ -506,7 +506,7 @@ write_file (GFile       *file,
 {
   g_autoptr(GBytes) bytes = g_bytes_new_static (contents, strlen (contents));
 
-  return viva_file_writer_write (file, bytes, 0644, error);
+  return viva_file_writer_write (file, bytes, 0644, VIVA_FILE_WRITER_NONE, error);
 }
 
 static void
