@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include "viva-json-bytes.h"
+#include "viva-json-member.h"
 #include "viva-pack-private.h"
 
 /* A pack and its problems to and from their `viva-pack/1` JSON: the objects
@@ -13,34 +14,22 @@
  * the keys this version does not know kept where the source had them. Pure
  * data; no files. */
 
-static const char *
-member_string (JsonObject *object,
-               const char *name)
-{
-  JsonNode *node = json_object_get_member (object, name);
-
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
-    return NULL;
-
-  return json_node_get_string (node);
-}
-
 static VivaProblem *
 problem_from_json (JsonObject *object)
 {
-  g_autoptr(VivaProblem) problem = viva_problem_new (member_string (object, "id"),
-                                                     member_string (object, "title"));
+  g_autoptr(VivaProblem) problem = viva_problem_new (viva_json_member_string (object, "id"),
+                                                     viva_json_member_string (object, "title"));
   VivaProblemType type = VIVA_PROBLEM_IMPLEMENT;
   JsonArray *array;
 
-  if (viva_problem_type_from_string (member_string (object, "type"), &type))
+  if (viva_problem_type_from_string (viva_json_member_string (object, "type"), &type))
     viva_problem_set_problem_type (problem, type);
 
-  viva_problem_set_description (problem, member_string (object, "description"));
-  viva_problem_set_starter_code (problem, member_string (object, "starter_code"));
-  viva_problem_set_hint (problem, member_string (object, "hint"));
-  viva_problem_set_reference (problem, member_string (object, "reference_solution"));
-  viva_problem_set_rubric (problem, member_string (object, "rubric"));
+  viva_problem_set_description (problem, viva_json_member_string (object, "description"));
+  viva_problem_set_starter_code (problem, viva_json_member_string (object, "starter_code"));
+  viva_problem_set_hint (problem, viva_json_member_string (object, "hint"));
+  viva_problem_set_reference (problem, viva_json_member_string (object, "reference_solution"));
+  viva_problem_set_rubric (problem, viva_json_member_string (object, "rubric"));
 
   if (json_object_has_member (object, "time_limit_minutes"))
     viva_problem_set_time_limit (problem, json_object_get_int_member (object, "time_limit_minutes"));
@@ -53,13 +42,15 @@ problem_from_json (JsonObject *object)
       JsonObject *test = json_array_get_object_element (array, i);
 
       if (json_object_has_member (test, "call"))
-        viva_problem_add_structured_test (problem, member_string (test, "name"),
-                                          member_string (test, "setup"), member_string (test, "call"),
-                                          member_string (test, "check"),
+        viva_problem_add_structured_test (problem, viva_json_member_string (test, "name"),
+                                          viva_json_member_string (test, "setup"),
+                                          viva_json_member_string (test, "call"),
+                                          viva_json_member_string (test, "check"),
                                           json_object_get_boolean_member_with_default (test, "compare", FALSE),
                                           json_object_get_double_member_with_default (test, "tolerance", 0));
       else
-        viva_problem_add_test (problem, member_string (test, "name"), member_string (test, "code"));
+        viva_problem_add_test (problem, viva_json_member_string (test, "name"),
+                               viva_json_member_string (test, "code"));
     }
 
   array = json_object_get_array_member (object, "questions");
@@ -74,7 +65,7 @@ problem_from_json (JsonObject *object)
         g_strv_builder_add (builder, json_array_get_string_element (points, j));
 
       strv = g_strv_builder_end (builder);
-      viva_problem_add_question (problem, member_string (question, "question"),
+      viva_problem_add_question (problem, viva_json_member_string (question, "question"),
                                  (const char * const *)strv);
     }
 
@@ -99,10 +90,11 @@ _viva_pack_new_from_node (JsonNode *root)
   g_assert (JSON_NODE_HOLDS_OBJECT (root));
 
   object = json_node_get_object (root);
-  pack = viva_pack_new (member_string (object, "id"), member_string (object, "title"));
-  viva_pack_set_author (pack, member_string (object, "author"));
-  viva_pack_set_language (pack, member_string (object, "language"));
-  viva_pack_set_version (pack, member_string (object, "version"));
+  pack = viva_pack_new (viva_json_member_string (object, "id"),
+                        viva_json_member_string (object, "title"));
+  viva_pack_set_author (pack, viva_json_member_string (object, "author"));
+  viva_pack_set_language (pack, viva_json_member_string (object, "language"));
+  viva_pack_set_version (pack, viva_json_member_string (object, "version"));
   _viva_pack_set_source (pack, object);
 
   problems = json_object_get_array_member (object, "problems");
@@ -180,7 +172,7 @@ source_element (JsonObject *source,
       JsonNode *element = json_array_get_element (array, i);
 
       if (JSON_NODE_HOLDS_OBJECT (element) &&
-          g_strcmp0 (member_string (json_node_get_object (element), key), value) == 0)
+          g_strcmp0 (viva_json_member_string (json_node_get_object (element), key), value) == 0)
         return json_node_get_object (element);
     }
 

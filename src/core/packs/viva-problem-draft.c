@@ -7,6 +7,7 @@
 
 #include <glib/gi18n.h>
 
+#include "viva-json-member.h"
 #include "viva-pack-private.h"
 #include "viva-problem-draft.h"
 
@@ -376,39 +377,6 @@ viva_problem_draft_to_json (VivaProblemDraft *self)
   return json_builder_get_root (builder);
 }
 
-static const char *
-member_string (JsonObject *object,
-               const char *name)
-{
-  JsonNode *node = json_object_get_member (object, name);
-
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
-    return NULL;
-
-  return json_node_get_string (node);
-}
-
-static gint64
-member_int (JsonObject *object,
-            const char *name)
-{
-  JsonNode *node = json_object_get_member (object, name);
-
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_INT64)
-    return 0;
-
-  return json_node_get_int (node);
-}
-
-static JsonArray *
-member_array (JsonObject *object,
-              const char *name)
-{
-  JsonNode *node = json_object_get_member (object, name);
-
-  return node != NULL && JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
-}
-
 static VivaPackError
 error_code_from_string (const char *code)
 {
@@ -465,7 +433,7 @@ viva_problem_draft_new_from_json (JsonNode  *node,
   g_return_val_if_fail (node != NULL, NULL);
 
   if (!JSON_NODE_HOLDS_OBJECT (node) ||
-      g_strcmp0 (member_string (json_node_get_object (node), "format"), VIVA_DRAFT_FORMAT) != 0)
+      g_strcmp0 (viva_json_member_string (json_node_get_object (node), "format"), VIVA_DRAFT_FORMAT) != 0)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
                    _("This is not a Viva problem draft: it lacks “\"format\": \"%s\"”."),
@@ -474,8 +442,8 @@ viva_problem_draft_new_from_json (JsonNode  *node,
     }
 
   object = json_node_get_object (node);
-  id = member_string (object, "id");
-  if (id == NULL || id[0] == '\0' || strchr (id, '/') != NULL || member_string (object, "topic") == NULL)
+  id = viva_json_member_string (object, "id");
+  if (id == NULL || id[0] == '\0' || strchr (id, '/') != NULL || viva_json_member_string (object, "topic") == NULL)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
                    _("The draft has no valid “id” or “topic”; draft the problem again."));
@@ -484,15 +452,15 @@ viva_problem_draft_new_from_json (JsonNode  *node,
 
   self = g_object_new (VIVA_TYPE_PROBLEM_DRAFT, NULL);
   self->id = g_strdup (id);
-  self->created = member_int (object, "created");
-  self->topic = g_strdup (member_string (object, "topic"));
-  if (!viva_problem_type_from_string (member_string (object, "type"), &self->type))
+  self->created = viva_json_member_int (object, "created");
+  self->topic = g_strdup (viva_json_member_string (object, "topic"));
+  if (!viva_problem_type_from_string (viva_json_member_string (object, "type"), &self->type))
     self->type = VIVA_PROBLEM_IMPLEMENT;
-  self->difficulty = empty_to_null (member_string (object, "difficulty"));
-  self->language = empty_to_null (member_string (object, "language"));
-  self->pack_id = empty_to_null (member_string (object, "pack"));
+  self->difficulty = empty_to_null (viva_json_member_string (object, "difficulty"));
+  self->language = empty_to_null (viva_json_member_string (object, "language"));
+  self->pack_id = empty_to_null (viva_json_member_string (object, "pack"));
 
-  if ((array = member_array (object, "issues")) != NULL)
+  if ((array = viva_json_member_array (object, "issues")) != NULL)
     for (guint i = 0; i < json_array_get_length (array); i++)
       {
         JsonNode *element = json_array_get_element (array, i);
@@ -502,14 +470,14 @@ viva_problem_draft_new_from_json (JsonNode  *node,
           continue;
         issue = json_node_get_object (element);
         g_ptr_array_add (issues,
-                         viva_pack_issue_new (error_code_from_string (member_string (issue, "code")),
-                                              g_strcmp0 (member_string (issue, "level"), "warning") == 0
+                         viva_pack_issue_new (error_code_from_string (viva_json_member_string (issue, "code")),
+                                              g_strcmp0 (viva_json_member_string (issue, "level"), "warning") == 0
                                                 ? VIVA_PACK_ISSUE_WARNING : VIVA_PACK_ISSUE_ERROR,
-                                              member_string (issue, "path") ?: "",
-                                              member_string (issue, "message") ?: ""));
+                                              viva_json_member_string (issue, "path") ?: "",
+                                              viva_json_member_string (issue, "message") ?: ""));
       }
 
-  if ((array = member_array (object, "checks")) != NULL)
+  if ((array = viva_json_member_array (object, "checks")) != NULL)
     for (guint i = 0; i < json_array_get_length (array); i++)
       {
         JsonNode *element = json_array_get_element (array, i);
@@ -521,17 +489,17 @@ viva_problem_draft_new_from_json (JsonNode  *node,
           continue;
         item = json_node_get_object (element);
         check = g_new0 (VivaPackCheck, 1);
-        check->subject = g_strcmp0 (member_string (item, "subject"), "starter") == 0
+        check->subject = g_strcmp0 (viva_json_member_string (item, "subject"), "starter") == 0
           ? VIVA_PACK_CHECK_STARTER : VIVA_PACK_CHECK_REFERENCE;
-        check->test_name = g_strdup (member_string (item, "test"));
-        check->test_index = member_int (item, "test_index");
+        check->test_name = g_strdup (viva_json_member_string (item, "test"));
+        check->test_index = viva_json_member_int (item, "test_index");
         check->passed = json_object_get_boolean_member_with_default (item, "passed", FALSE);
         check->status = check->passed ? VIVA_RUN_STATUS_OK : VIVA_RUN_STATUS_ERROR;
         if ((err = json_object_get_member (item, "error")) != NULL && JSON_NODE_HOLDS_OBJECT (err))
           {
-            check->error_type = g_strdup (member_string (json_node_get_object (err), "type"));
-            check->error_message = g_strdup (member_string (json_node_get_object (err), "message"));
-            check->error_line = member_int (json_node_get_object (err), "line");
+            check->error_type = g_strdup (viva_json_member_string (json_node_get_object (err), "type"));
+            check->error_message = g_strdup (viva_json_member_string (json_node_get_object (err), "message"));
+            check->error_line = viva_json_member_int (json_node_get_object (err), "line");
           }
         g_ptr_array_add (checks, check);
       }
@@ -539,8 +507,8 @@ viva_problem_draft_new_from_json (JsonNode  *node,
   if ((member = json_object_get_member (object, "problem")) != NULL && JSON_NODE_HOLDS_OBJECT (member))
     problem = problem_from_node (member);
 
-  _viva_problem_draft_set_result (self, problem, member_string (object, "raw_reply"),
-                                  member_int (object, "attempts"), issues, checks);
+  _viva_problem_draft_set_result (self, problem, viva_json_member_string (object, "raw_reply"),
+                                  viva_json_member_int (object, "attempts"), issues, checks);
 
   /* A problem that no longer reads is not a passing draft, whatever the
    * file says. */

@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 
 #include "viva-grade-report.h"
+#include "viva-json-member.h"
 
 /* The engine's facts about one grading: what became of each hidden test,
  * how many were judged outside the student's process, and whether the
@@ -227,30 +228,6 @@ viva_grade_report_to_json (VivaGradeReport *self)
   return json_builder_get_root (builder);
 }
 
-static const char *
-member_string (JsonObject *object,
-               const char *name)
-{
-  JsonNode *node = json_object_get_member (object, name);
-
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
-    return NULL;
-  return json_node_get_string (node);
-}
-
-static gboolean
-member_boolean (JsonObject *object,
-                const char *name,
-                gboolean   *value)
-{
-  JsonNode *node = json_object_get_member (object, name);
-
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_BOOLEAN)
-    return FALSE;
-  *value = json_node_get_boolean (node);
-  return TRUE;
-}
-
 /**
  * viva_grade_report_new_from_json:
  * @node: what viva_grade_report_to_json() wrote, from a file
@@ -297,11 +274,11 @@ viva_grade_report_new_from_json (JsonNode  *node,
       gboolean out_of_process;
 
       if (!JSON_NODE_HOLDS_OBJECT (element) ||
-          !(name = member_string (test = json_node_get_object (element), "name")) ||
-          !(status = member_string (test, "status")) ||
-          !(message = member_string (test, "message")) ||
-          !member_boolean (test, "passed", &passed) ||
-          !member_boolean (test, "out_of_process", &out_of_process) ||
+          !(name = viva_json_member_string (test = json_node_get_object (element), "name")) ||
+          !(status = viva_json_member_string (test, "status")) ||
+          !(message = viva_json_member_string (test, "message")) ||
+          !viva_json_member_boolean (test, "passed", &passed) ||
+          !viva_json_member_boolean (test, "out_of_process", &out_of_process) ||
           passed != g_str_equal (status, "passed"))
         {
           g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
