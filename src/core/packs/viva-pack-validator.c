@@ -460,3 +460,38 @@ _viva_pack_validate (JsonNode  *root,
 
   return viva_pack_issues_count_errors (issues) == n_errors;
 }
+
+/**
+ * _viva_pack_validate_problem:
+ * @problem: one problem, as a pack's `problems` holds it
+ * @issues: (element-type VivaPackIssue): where to add what is wrong, with
+ *   paths inside a pack of one (`problems[0].hint`)
+ *
+ * Checks @problem by the pack format's own rules, inside a pack of one, so
+ * a draft is held to exactly what a saved pack is.
+ *
+ * Returns: %TRUE when it added no error
+ */
+gboolean
+_viva_pack_validate_problem (JsonNode  *problem,
+                             GPtrArray *issues)
+{
+  g_autoptr(JsonObject) pack = json_object_new ();
+  g_autoptr(JsonArray) problems = json_array_new ();
+  g_autoptr(JsonNode) root = json_node_new (JSON_NODE_OBJECT);
+  guint n_errors;
+
+  g_assert (problem != NULL);
+  g_assert (issues != NULL);
+
+  n_errors = viva_pack_issues_count_errors (issues);
+
+  json_object_set_string_member (pack, "format", VIVA_PACK_FORMAT);
+  json_object_set_string_member (pack, "id", "draft");
+  json_object_set_string_member (pack, "title", "Draft");
+  json_array_add_element (problems, json_node_copy (problem));
+  json_object_set_array_member (pack, "problems", g_steal_pointer (&problems));
+  json_node_set_object (root, pack);
+
+  return _viva_pack_validate (root, issues) && viva_pack_issues_count_errors (issues) == n_errors;
+}

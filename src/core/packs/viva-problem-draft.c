@@ -392,19 +392,9 @@ error_code_from_string (const char *code)
 static VivaProblem *
 problem_from_node (JsonNode *problem)
 {
-  g_autoptr(JsonObject) pack = json_object_new ();
-  g_autoptr(JsonArray) problems = json_array_new ();
-  g_autoptr(JsonNode) root = json_node_new (JSON_NODE_OBJECT);
   g_autoptr(GPtrArray) issues = viva_pack_issues_new ();
 
-  json_object_set_string_member (pack, "format", VIVA_PACK_FORMAT);
-  json_object_set_string_member (pack, "id", "draft");
-  json_object_set_string_member (pack, "title", "Draft");
-  json_array_add_element (problems, json_node_copy (problem));
-  json_object_set_array_member (pack, "problems", g_steal_pointer (&problems));
-  json_node_set_object (root, pack);
-
-  if (!_viva_pack_validate (root, issues) || viva_pack_issues_count_errors (issues) > 0)
+  if (!_viva_pack_validate_problem (problem, issues))
     return NULL;
 
   return _viva_problem_new_from_json (json_node_get_object (problem));

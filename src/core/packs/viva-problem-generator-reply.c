@@ -178,9 +178,6 @@ _viva_problem_generator_read_reply (const char      *raw,
   g_autoptr(JsonParser) parser = json_parser_new ();
   g_autoptr(GError) error = NULL;
   g_autofree char *json = NULL;
-  g_autoptr(JsonObject) pack = NULL;
-  g_autoptr(JsonArray) problems = NULL;
-  g_autoptr(JsonNode) root = NULL;
   g_autoptr(GPtrArray) pack_issues = viva_pack_issues_new ();
   g_autoptr(GPtrArray) hint_issues = NULL;
   g_autoptr(VivaProblem) problem = NULL;
@@ -200,20 +197,8 @@ _viva_problem_generator_read_reply (const char      *raw,
       return NULL;
     }
 
-  /* The fields are checked by the pack format's own rules, inside a pack
-   * of one, so a draft is held to exactly what a saved pack is. */
   reply = json_parser_get_root (parser);
-  pack = json_object_new ();
-  json_object_set_string_member (pack, "format", VIVA_PACK_FORMAT);
-  json_object_set_string_member (pack, "id", "draft");
-  json_object_set_string_member (pack, "title", "Draft");
-  problems = json_array_new ();
-  json_array_add_element (problems, json_node_copy (reply));
-  json_object_set_array_member (pack, "problems", g_steal_pointer (&problems));
-  root = json_node_new (JSON_NODE_OBJECT);
-  json_node_set_object (root, pack);
-
-  if (!_viva_pack_validate (root, pack_issues) || viva_pack_issues_count_errors (pack_issues) > 0)
+  if (!_viva_pack_validate_problem (reply, pack_issues))
     {
       _viva_problem_generator_add_issues (issues, pack_issues);
       return NULL;
