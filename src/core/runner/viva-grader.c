@@ -267,6 +267,40 @@ outcome (Grading    *g,
   return viva_grade_test_new (test->name, g_str_equal (status, "passed"), out_of_process, status, message);
 }
 
+/* Settles @job's test with an outcome of @status. */
+static void
+job_settle (Job        *job,
+            gboolean    out_of_process,
+            const char *status,
+            const char *message)
+{
+  Grading *g = g_task_get_task_data (job->task);
+
+  grading_settle (job->task, job->index, outcome (g, job->index, out_of_process, status, message));
+}
+
+/* The student's code could not be run for @job's test at all. */
+static void
+job_not_run (Job          *job,
+             gboolean      out_of_process,
+             const GError *error)
+{
+  g_autofree char *message = g_strdup_printf (_("Your code could not be run for this test (%s); it counts as failed."),
+                                              error->message);
+
+  grading_take_error (g_task_get_task_data (job->task), error);
+  job_settle (job, out_of_process, "error", message);
+}
+
+/* A failed assert's own words, @detail, for the student. */
+static char *
+assertion_message (const char *detail)
+{
+  /* Translators: %s is the test's own explanation of what went wrong */
+  return detail[0] ? g_strdup_printf (_("The test failed: %s"), detail)
+                   : g_strdup (_("The test failed."));
+}
+
 /* A type name from the student's process, fit to show: it may be forged. */
 static char *
 sanitize_name (const char *name)
@@ -329,9 +363,7 @@ student_failure (Grading       *g,
 
     if (!out_of_process && g_strcmp0 (result->error_type, "AssertionError") == 0)
       {
-        /* Translators: %s is the test's own explanation of what went wrong */
-        message = detail[0] ? g_strdup_printf (_("The test failed: %s"), detail)
-                            : g_strdup (_("The test failed."));
+        message = assertion_message (detail);
         return outcome (g, index, out_of_process, "failed", message);
       }
 
@@ -363,27 +395,25 @@ judge_cb (GObject      *object,
       grading_take_error (g, error);
       message = g_strdup_printf (_("The grader could not check this test (%s); it counts as failed."),
                                  error->message);
-      grading_settle (job->task, job->index, outcome (g, job->index, TRUE, "error", message));
+      job_settle (job, TRUE, "error", message);
       return;
     }
 
   switch (judged->status)
     {
     case VIVA_RUN_STATUS_OK:
-      grading_settle (job->task, job->index, outcome (g, job->index, TRUE, "passed", ""));
+      job_settle (job, TRUE, "passed", "");
       return;
 
     case VIVA_RUN_STATUS_TIMEOUT:
-      grading_settle (job->task, job->index,
-                      outcome (g, job->index, TRUE, "timeout",
-                               _("The hidden check did not finish in time; the test counts as failed.")));
+      job_settle (job, TRUE, "timeout",
+                  _("The hidden check did not finish in time; the test counts as failed."));
       return;
 
     case VIVA_RUN_STATUS_KILLED:
     case VIVA_RUN_STATUS_CRASHED:
-      grading_settle (job->task, job->index,
-                      outcome (g, job->index, TRUE, "error",
-                               _("The grader stopped while checking this test; it counts as failed.")));
+      job_settle (job, TRUE, "error",
+                  _("The grader stopped while checking this test; it counts as failed."));
       return;
 
     case VIVA_RUN_STATUS_ERROR:
@@ -395,8 +425,7 @@ judge_cb (GObject      *object,
    * source and the traceback are not. */
   detail = viva_text_prefix (judged->error_message, 300);
   if (g_strcmp0 (judged->error_type, "AssertionError") == 0)
-    message = detail[0] ? g_strdup_printf (_("The test failed: %s"), detail)
-                        : g_strdup (_("The test failed."));
+    message = assertion_message (detail);
   else
     {
       g_autofree char *type = sanitize_name (judged->error_type);
@@ -405,7 +434,7 @@ judge_cb (GObject      *object,
       message = g_strdup_printf (_("The hidden check could not use the value your code returned (%s: %s)."),
                                  type, detail);
     }
-  grading_settle (job->task, job->index, outcome (g, job->index, TRUE, "failed", message));
+  job_settle (job, TRUE, "failed", message);
 }
 
 /* Once the student's value (and the reference's, if needed) is in. */
@@ -475,15 +504,7 @@ student_call_cb (GObject      *object,
   g_autoptr(GError) error = NULL;
 
   if (!(g->values[job->index] = _viva_runner_call_finish (VIVA_RUNNER (object), result, &error)))
-    {
-      g_autofree char *message = g_strdup_printf (_("Your code could not be run for this test (%s); it counts as failed."),
-                                                  error->message);
-
-      grading_take_error (g, error);
-
-      grading_settle (job->task, job->index, outcome (g, job->index, TRUE, "error", message));
-      return;
-    }
+    return job_not_run (job, TRUE, error);
 
   grading_judge (job->task, job->index);
 }
@@ -514,15 +535,7 @@ legacy_cb (GObject      *object,
   g_autoptr(GError) error = NULL;
 
   if (!(run = viva_runner_inject_finish (VIVA_RUNNER (object), result, &error)))
-    {
-      g_autofree char *message = g_strdup_printf (_("Your code could not be run for this test (%s); it counts as failed."),
-                                                  error->message);
-
-      grading_take_error (g, error);
-
-      grading_settle (job->task, job->index, outcome (g, job->index, FALSE, "error", message));
-      return;
-    }
+    return job_not_run (job, FALSE, error);
 
   if (run->status == VIVA_RUN_STATUS_OK)
     {
@@ -531,11 +544,10 @@ legacy_cb (GObject      *object,
       /* "ok" also means the code ended the run with sys.exit(0) before the
        * test ran: only a test that printed the marker at its end passed. */
       if (run->stdout_text != NULL && strstr (run->stdout_text, needle) != NULL)
-        grading_settle (job->task, job->index, outcome (g, job->index, FALSE, "passed", ""));
+        job_settle (job, FALSE, "passed", "");
       else
-        grading_settle (job->task, job->index,
-                        outcome (g, job->index, FALSE, "error",
-                                 _("The test did not reach its end: the run ended early (sys.exit(), os._exit() or a replaced sys.stdout).")));
+        job_settle (job, FALSE, "error",
+                    _("The test did not reach its end: the run ended early (sys.exit(), os._exit() or a replaced sys.stdout)."));
     }
   else
     grading_settle (job->task, job->index, student_failure (g, job->index, FALSE, run));
