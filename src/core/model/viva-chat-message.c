@@ -233,15 +233,11 @@ JsonNode *
 viva_chat_message_to_json (const VivaChatMessage *self)
 {
   g_autoptr(JsonObject) object = json_object_new ();
-  JsonNode *node;
 
   g_return_val_if_fail (self != NULL, NULL);
 
   json_object_set_string_member (object, "role", role_names[self->role]);
-  if (self->content != NULL)
-    json_object_set_string_member (object, "content", self->content);
-  else
-    json_object_set_null_member (object, "content");
+  _viva_json_set_string_or_null (object, "content", self->content);
 
   if (self->reasoning != NULL)
     json_object_set_string_member (object, "reasoning", self->reasoning);
@@ -260,9 +256,7 @@ viva_chat_message_to_json (const VivaChatMessage *self)
   if (self->name != NULL)
     json_object_set_string_member (object, "name", self->name);
 
-  node = json_node_new (JSON_NODE_OBJECT);
-  json_node_set_object (node, object);
-  return node;
+  return json_node_init_object (json_node_alloc (), object);
 }
 
 /**

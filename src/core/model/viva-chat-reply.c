@@ -266,18 +266,11 @@ viva_chat_reply_to_json (const VivaChatReply *self)
 {
   g_autoptr(JsonObject) object = json_object_new ();
   JsonArray *calls = json_array_new ();
-  JsonNode *node;
 
   g_return_val_if_fail (self != NULL, NULL);
 
-  if (self->content != NULL)
-    json_object_set_string_member (object, "content", self->content);
-  else
-    json_object_set_null_member (object, "content");
-  if (self->reasoning != NULL)
-    json_object_set_string_member (object, "reasoning", self->reasoning);
-  else
-    json_object_set_null_member (object, "reasoning");
+  _viva_json_set_string_or_null (object, "content", self->content);
+  _viva_json_set_string_or_null (object, "reasoning", self->reasoning);
 
   for (guint i = 0; i < self->tool_calls->len; i++)
     {
@@ -293,10 +286,7 @@ viva_chat_reply_to_json (const VivaChatReply *self)
     }
   json_object_set_array_member (object, "tool_calls", calls);
 
-  if (self->finish_reason != NULL)
-    json_object_set_string_member (object, "finish_reason", self->finish_reason);
-  else
-    json_object_set_null_member (object, "finish_reason");
+  _viva_json_set_string_or_null (object, "finish_reason", self->finish_reason);
 
   if (self->has_usage)
     {
@@ -315,9 +305,7 @@ viva_chat_reply_to_json (const VivaChatReply *self)
   if (self->model != NULL)
     json_object_set_string_member (object, "model", self->model);
 
-  node = json_node_new (JSON_NODE_OBJECT);
-  json_node_set_object (node, object);
-  return node;
+  return json_node_init_object (json_node_alloc (), object);
 }
 
 static gboolean

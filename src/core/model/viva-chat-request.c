@@ -314,7 +314,6 @@ viva_chat_request_to_json (const VivaChatRequest *self)
 {
   g_autoptr(JsonObject) object = json_object_new ();
   JsonArray *messages;
-  JsonNode *node;
 
   g_return_val_if_fail (self != NULL, NULL);
 
@@ -348,9 +347,7 @@ viva_chat_request_to_json (const VivaChatRequest *self)
       json_object_set_object_member (object, "response_schema", format);
     }
 
-  node = json_node_new (JSON_NODE_OBJECT);
-  json_node_set_object (node, object);
-  return node;
+  return json_node_init_object (json_node_alloc (), object);
 }
 
 static gboolean

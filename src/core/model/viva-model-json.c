@@ -88,3 +88,15 @@ _viva_json_parse (const char  *text,
 
   return json_node_ref (root);
 }
+
+/* A string member, or null where there is none (`"content": null`). */
+void
+_viva_json_set_string_or_null (JsonObject *object,
+                               const char *member,
+                               const char *value)
+{
+  if (value != NULL)
+    json_object_set_string_member (object, member, value);
+  else
+    json_object_set_null_member (object, member);
+}

@@ -23,6 +23,9 @@ gboolean    _viva_json_get_int    (JsonObject *object,
 JsonNode   *_viva_json_parse      (const char *text,
                                    gssize      length,
                                    GError    **error);
+void        _viva_json_set_string_or_null (JsonObject *object,
+                                           const char *member,
+                                           const char *value);
 
 G_END_DECLS
 

@@ -49,7 +49,6 @@ ollama_message (VivaChatMessage *message)
   g_autoptr(JsonObject) object = json_object_new ();
   GPtrArray *calls = viva_chat_message_get_tool_calls (message);
   const char *content = viva_chat_message_get_content (message);
-  JsonNode *node;
 
   json_object_set_string_member (object, "role", viva_chat_role_to_string (viva_chat_message_get_role (message)));
   json_object_set_string_member (object, "content", content != NULL ? content : "");
@@ -81,9 +80,7 @@ ollama_message (VivaChatMessage *message)
   if (viva_chat_message_get_name (message) != NULL)
     json_object_set_string_member (object, "tool_name", viva_chat_message_get_name (message));
 
-  node = json_node_new (JSON_NODE_OBJECT);
-  json_node_set_object (node, object);
-  return node;
+  return json_node_init_object (json_node_alloc (), object);
 }
 
 static gboolean
