@@ -411,6 +411,24 @@ _viva_openai_model_get_json_finish (VivaOpenAIModel  *self,
   return g_task_propagate_pointer (G_TASK (result), error);
 }
 
+/* A task of @self tagged @source_tag whose first step is a GET of @url's
+ * JSON, answered in @step. Takes @url. */
+static void
+start_get_json (VivaOpenAIModel     *self,
+                char                *url,
+                gpointer             source_tag,
+                GAsyncReadyCallback  step,
+                GCancellable        *cancellable,
+                GAsyncReadyCallback  callback,
+                gpointer             user_data)
+{
+  g_autoptr(GTask) task = g_task_new (self, cancellable, callback, user_data);
+  g_autofree char *owned_url = url;
+
+  g_task_set_source_tag (task, source_tag);
+  _viva_openai_model_get_json_async (self, owned_url, cancellable, step, g_steal_pointer (&task));
+}
+
 /* Detection: Ollama answers GET /api/version with {"version": "…"}. */
 
 static void
@@ -454,15 +472,10 @@ viva_openai_model_detect_server_async (VivaOpenAIModel     *self,
                                        GAsyncReadyCallback  callback,
                                        gpointer             user_data)
 {
-  g_autoptr(GTask) task = NULL;
-  g_autofree char *url = NULL;
-
   g_return_if_fail (VIVA_IS_OPENAI_MODEL (self));
 
-  task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, viva_openai_model_detect_server_async);
-  url = _viva_openai_model_root_url (self, "/api/version");
-  _viva_openai_model_get_json_async (self, url, cancellable, detect_cb, g_steal_pointer (&task));
+  start_get_json (self, _viva_openai_model_root_url (self, "/api/version"),
+                  viva_openai_model_detect_server_async, detect_cb, cancellable, callback, user_data);
 }
 
 /**
@@ -606,15 +619,10 @@ viva_openai_model_list_models_async (VivaOpenAIModel     *self,
                                      GAsyncReadyCallback  callback,
                                      gpointer             user_data)
 {
-  g_autoptr(GTask) task = NULL;
-  g_autofree char *url = NULL;
-
   g_return_if_fail (VIVA_IS_OPENAI_MODEL (self));
 
-  task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, viva_openai_model_list_models_async);
-  url = _viva_openai_model_url (self, "/models");
-  _viva_openai_model_get_json_async (self, url, cancellable, list_models_cb, g_steal_pointer (&task));
+  start_get_json (self, _viva_openai_model_url (self, "/models"),
+                  viva_openai_model_list_models_async, list_models_cb, cancellable, callback, user_data);
 }
 
 /**
