@@ -64,6 +64,12 @@ cli (const char * const  *args,
   g_autoptr(GSubprocess) process = NULL;
   g_autoptr(GError) error = NULL;
 
+  /* Callers reuse their buffers from one run to the next. */
+  if (out != NULL)
+    g_clear_pointer (out, g_free);
+  if (err != NULL)
+    g_clear_pointer (err, g_free);
+
   g_ptr_array_add (argv, (gpointer)g_getenv ("VIVA_CLI"));
   for (guint i = 0; args[i]; i++)
     g_ptr_array_add (argv, (gpointer)args[i]);
