@@ -147,6 +147,26 @@ _viva_openai_model_new_message (VivaOpenAIModel *self,
   return message;
 }
 
+/* Destroys *@source, if there is one, and forgets it. */
+void
+_viva_openai_model_clear_source (GSource **source)
+{
+  if (*source == NULL)
+    return;
+
+  g_source_destroy (*source);
+  g_clear_pointer (source, g_source_unref);
+}
+
+/* A "cancelled" handler: a request's own cancellable (@target, which
+ * also times it out) follows its caller's. */
+void
+_viva_openai_model_forward_cancel (GCancellable *cancellable,
+                                   GCancellable *target)
+{
+  g_cancellable_cancel (target);
+}
+
 /* Reading a small body whole, bounded. */
 
 typedef struct
@@ -236,20 +256,10 @@ typedef struct
 } GetJson;
 
 static void
-get_json_stop_timeout (GetJson *get)
-{
-  if (get->timeout != NULL)
-    {
-      g_source_destroy (get->timeout);
-      g_clear_pointer (&get->timeout, g_source_unref);
-    }
-}
-
-static void
 get_json_free (GetJson *get)
 {
-  get_json_stop_timeout (get);
-  /* See disconnect_cancellable() in viva-openai-model.c for why not
+  _viva_openai_model_clear_source (&get->timeout);
+  /* See disconnect_cancellable() in viva-openai-model-stream.c for why not
    * g_cancellable_disconnect(). */
   if (get->caller_cancellable != NULL)
     g_clear_signal_handler (&get->cancelled_id, get->caller_cancellable);
@@ -290,7 +300,7 @@ get_json_body_cb (GObject      *object,
   g_autoptr(GError) error = NULL;
   JsonNode *node;
 
-  get_json_stop_timeout (get);
+  _viva_openai_model_clear_source (&get->timeout);
 
   if (!(bytes = _viva_read_small_body_finish (result, &error)))
     return get_json_return_error (task, error);
@@ -327,13 +337,6 @@ get_json_timeout_cb (gpointer user_data)
   g_clear_pointer (&get->timeout, g_source_unref);
   g_cancellable_cancel (get->cancellable);
   return G_SOURCE_REMOVE;
-}
-
-static void
-get_json_cancelled_cb (GCancellable *caller_cancellable,
-                       GCancellable *cancellable)
-{
-  g_cancellable_cancel (cancellable);
 }
 
 static void
@@ -384,7 +387,7 @@ _viva_openai_model_get_json_async (VivaOpenAIModel     *self,
   if (cancellable != NULL)
     {
       get->caller_cancellable = g_object_ref (cancellable);
-      get->cancelled_id = g_cancellable_connect (cancellable, G_CALLBACK (get_json_cancelled_cb),
+      get->cancelled_id = g_cancellable_connect (cancellable, G_CALLBACK (_viva_openai_model_forward_cancel),
                                                  g_object_ref (get->cancellable), g_object_unref);
     }
 

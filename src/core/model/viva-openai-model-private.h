@@ -63,6 +63,9 @@ void      _viva_openai_model_busy_begin  (VivaOpenAIModel      *self,
                                           gboolean              already,
                                           guint                 wait_s);
 void      _viva_openai_model_busy_end    (VivaOpenAIModel      *self);
+void      _viva_openai_model_clear_source    (GSource             **source);
+void      _viva_openai_model_forward_cancel  (GCancellable         *cancellable,
+                                              GCancellable         *target);
 void      _viva_openai_model_set_error       (VivaOpenAIModel      *self,
                                               const GError         *error);
 GError   *_viva_openai_model_transport_error (VivaOpenAIModel      *self,

@@ -53,7 +53,7 @@ retry_delay_cb (gpointer user_data)
   StreamData *data = g_task_get_task_data (task);
 
   g_clear_pointer (&data->delay, g_source_unref);
-  _viva_openai_stream_clear_source (&data->delay_cancel);
+  _viva_openai_model_clear_source (&data->delay_cancel);
 
   if (data->model == NULL)
     _viva_openai_stream_resolve_model (task);
@@ -70,7 +70,7 @@ retry_cancelled_cb (GCancellable *cancellable,
   StreamData *data = g_task_get_task_data (task);
 
   g_clear_pointer (&data->delay_cancel, g_source_unref);
-  _viva_openai_stream_clear_source (&data->delay);
+  _viva_openai_model_clear_source (&data->delay);
 
   _viva_openai_stream_fail (task, _viva_openai_stream_cancelled_error ());
   return G_SOURCE_REMOVE;

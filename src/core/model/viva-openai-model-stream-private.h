@@ -46,7 +46,6 @@ typedef struct
 } StreamData;
 
 /* viva-openai-model-stream.c */
-void     _viva_openai_stream_clear_source   (GSource   **source);
 void     _viva_openai_stream_end_attempt    (GTask      *task);
 GError  *_viva_openai_stream_cancelled_error (void);
 void     _viva_openai_stream_fail           (GTask      *task,

@@ -33,22 +33,12 @@
 
 #define SLOW_FIRST_TOKEN_MS (10 * 1000)
 
-void
-_viva_openai_stream_clear_source (GSource **source)
-{
-  if (*source == NULL)
-    return;
-
-  g_source_destroy (*source);
-  g_clear_pointer (source, g_source_unref);
-}
-
 static void
 stream_data_end_attempt (StreamData *data)
 {
-  _viva_openai_stream_clear_source (&data->watchdog);
-  _viva_openai_stream_clear_source (&data->delay);
-  _viva_openai_stream_clear_source (&data->delay_cancel);
+  _viva_openai_model_clear_source (&data->watchdog);
+  _viva_openai_model_clear_source (&data->delay);
+  _viva_openai_model_clear_source (&data->delay_cancel);
   g_clear_object (&data->reader);
   g_clear_object (&data->message);
   g_clear_object (&data->assembler);
@@ -302,13 +292,6 @@ send_cb (GObject      *object,
   viva_sse_reader_read_event_async (data->reader, data->attempt_cancellable, read_event_cb, task);
 }
 
-static void
-attempt_cancelled_cb (GCancellable *cancellable,
-                      GCancellable *attempt_cancellable)
-{
-  g_cancellable_cancel (attempt_cancellable);
-}
-
 void
 _viva_openai_stream_start_attempt (GTask *task)
 {
@@ -336,7 +319,7 @@ _viva_openai_stream_start_attempt (GTask *task)
   data->attempt_cancellable = g_cancellable_new ();
   if (g_task_get_cancellable (task) != NULL)
     data->cancelled_id = g_cancellable_connect (g_task_get_cancellable (task),
-                                                G_CALLBACK (attempt_cancelled_cb),
+                                                G_CALLBACK (_viva_openai_model_forward_cancel),
                                                 g_object_ref (data->attempt_cancellable),
                                                 g_object_unref);
 
