@@ -5,6 +5,7 @@
 
 #include "config.h"
 
+#include "viva-file-writer.h"
 #include "viva-pack-private.h"
 
 /* Saving a pack to a file: the one place a pack is written to disk. */
@@ -17,7 +18,7 @@ save_cb (GObject      *object,
   g_autoptr(GTask) task = user_data;
   g_autoptr(GError) error = NULL;
 
-  if (!g_file_replace_contents_finish (G_FILE (object), result, NULL, &error))
+  if (!viva_file_writer_write_finish (result, &error))
     return g_task_return_error (task, g_steal_pointer (&error));
 
   g_task_return_boolean (task, TRUE);
@@ -27,9 +28,10 @@ save_cb (GObject      *object,
  * viva_pack_save_async:
  * @file: where to write the pack
  *
- * Writes the pack as JSON. The text goes to a temporary file that replaces
- * @file only once complete, so a crash or a full disk leaves the old file
- * whole. The pack is serialized at the call; later edits are not saved.
+ * Writes the pack as JSON through the file writer: a temporary file
+ * replaces @file only once complete, so a crash or a full disk leaves the
+ * old file whole. The pack is serialized at the call; later edits are not
+ * saved.
  */
 void
 viva_pack_save_async (VivaPack            *self,
@@ -49,9 +51,7 @@ viva_pack_save_async (VivaPack            *self,
   g_task_set_source_tag (task, viva_pack_save_async);
 
   bytes = viva_pack_to_bytes (self);
-  g_file_replace_contents_bytes_async (file, bytes, NULL, FALSE,
-                                       G_FILE_CREATE_REPLACE_DESTINATION,
-                                       cancellable, save_cb, g_steal_pointer (&task));
+  viva_file_writer_write_async (file, bytes, 0666, VIVA_FILE_WRITER_NONE, cancellable, save_cb, g_steal_pointer (&task));
 }
 
 gboolean
