@@ -16,6 +16,7 @@
 #include "viva-exam-file.h"
 #include "viva-exam-session.h"
 #include "viva-timeline.h"
+#include "viva-test-cli.h"
 #include "viva-test-util.h"
 
 typedef struct
@@ -214,31 +215,6 @@ test_paste_threshold (void)
   g_assert_false (viva_timeline_is_paste ("ệệệệệệệệệệệệệệệệệệệệệệệệệệệệệệệệệệệệệệệ", -1));
 }
 
-static int
-cli (const char * const  *args,
-     char               **out,
-     char               **err)
-{
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr(GSubprocess) process = NULL;
-  g_autoptr(GError) error = NULL;
-
-  g_ptr_array_add (argv, (gpointer)g_getenv ("VIVA_CLI"));
-  for (guint i = 0; args[i]; i++)
-    g_ptr_array_add (argv, (gpointer)args[i]);
-  g_ptr_array_add (argv, NULL);
-
-  process = g_subprocess_newv ((const char * const *)argv->pdata,
-                               G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE |
-                               G_SUBPROCESS_FLAGS_STDIN_PIPE, &error);
-  g_assert_no_error (error);
-  g_subprocess_communicate_utf8 (process, NULL, NULL, out, err, &error);
-  g_assert_no_error (error);
-  g_assert_true (g_subprocess_get_if_exited (process));
-
-  return g_subprocess_get_exit_status (process);
-}
-
 static void
 test_cli_identity (Fixture       *fixture,
                    gconstpointer  data)
@@ -265,12 +241,12 @@ test_cli_identity (Fixture       *fixture,
   g_assert_true (g_file_set_contents (code, "def double(x):\n    return 2 * x\n", -1, NULL));
   g_assert_true (g_file_set_contents (answers, "[\"Zero: two times zero is zero.\"]", -1, NULL));
 
-  g_assert_cmpint (cli (empty_name, &out, &err), ==, 2);
+  g_assert_cmpint (viva_test_cli (empty_name, &out, &err), ==, 2);
   g_assert_nonnull (strstr (err, "--student-name"));
   g_clear_pointer (&out, g_free);
   g_clear_pointer (&err, g_free);
 
-  g_assert_cmpint (cli (args, &out, &err), ==, 0);
+  g_assert_cmpint (viva_test_cli (args, &out, &err), ==, 0);
   lines = g_strsplit (g_strstrip (out), "\n", -1);
   g_assert_true (json_parser_load_from_data (parser, lines[g_strv_length (lines) - 1], -1, &error));
   g_assert_no_error (error);
@@ -284,7 +260,7 @@ test_cli_identity (Fixture       *fixture,
     const char *report_args[] = { "report", session_id, "--session-dir", sessions, "--json", report, NULL };
     g_clear_pointer (&out, g_free);
     g_clear_pointer (&err, g_free);
-    g_assert_cmpint (cli (report_args, &out, &err), ==, 0);
+    g_assert_cmpint (viva_test_cli (report_args, &out, &err), ==, 0);
   }
   g_assert_true (json_parser_load_from_file (parser, report, &error));
   g_assert_no_error (error);

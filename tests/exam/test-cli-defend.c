@@ -10,6 +10,7 @@
 #include "exam-test-common.h"
 #include "viva-core.h"
 #include "viva-pack.h"
+#include "viva-test-cli.h"
 #include "viva-test-util.h"
 
 /* viva-cli defend and resume as DESIGN.md's CLI contract says: usage
@@ -55,37 +56,6 @@ fixture_teardown (Fixture       *fixture,
   g_clear_pointer (&fixture->answers, g_free);
 }
 
-static int
-cli (const char * const  *args,
-     char               **out,
-     char               **err)
-{
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr(GSubprocess) process = NULL;
-  g_autoptr(GError) error = NULL;
-
-  /* Callers reuse their buffers from one run to the next. */
-  if (out != NULL)
-    g_clear_pointer (out, g_free);
-  if (err != NULL)
-    g_clear_pointer (err, g_free);
-
-  g_ptr_array_add (argv, (gpointer)g_getenv ("VIVA_CLI"));
-  for (guint i = 0; args[i]; i++)
-    g_ptr_array_add (argv, (gpointer)args[i]);
-  g_ptr_array_add (argv, NULL);
-
-  process = g_subprocess_newv ((const char * const *)argv->pdata,
-                               G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE |
-                               G_SUBPROCESS_FLAGS_STDIN_PIPE, &error);
-  g_assert_no_error (error);
-  g_subprocess_communicate_utf8 (process, NULL, NULL, out, err, &error);
-  g_assert_no_error (error);
-  g_assert_true (g_subprocess_get_if_exited (process));
-
-  return g_subprocess_get_exit_status (process);
-}
-
 static void
 test_usage (Fixture       *fixture,
             gconstpointer  data)
@@ -100,17 +70,17 @@ test_usage (Fixture       *fixture,
   g_autofree char *out = NULL;
   g_autofree char *err = NULL;
 
-  g_assert_cmpint (cli (no_code, &out, &err), ==, 2);
+  g_assert_cmpint (viva_test_cli (no_code, &out, &err), ==, 2);
   g_clear_pointer (&err, g_free);
-  g_assert_cmpint (cli (both, &out, &err), ==, 2);
+  g_assert_cmpint (viva_test_cli (both, &out, &err), ==, 2);
   g_assert_nonnull (strstr (err, "--offline"));
   g_clear_pointer (&err, g_free);
-  g_assert_cmpint (cli (no_session, &out, &err), ==, 2);
+  g_assert_cmpint (viva_test_cli (no_session, &out, &err), ==, 2);
   g_clear_pointer (&err, g_free);
-  g_assert_cmpint (cli (missing_problem, &out, &err), ==, 1);
+  g_assert_cmpint (viva_test_cli (missing_problem, &out, &err), ==, 1);
   g_assert_nonnull (strstr (err, "“nope”"));
   g_clear_pointer (&err, g_free);
-  g_assert_cmpint (cli (missing_session, &out, &err), ==, 1);
+  g_assert_cmpint (viva_test_cli (missing_session, &out, &err), ==, 1);
   g_assert_nonnull (strstr (err, "no saved defense"));
 }
 
@@ -124,7 +94,7 @@ test_offline_text (Fixture       *fixture,
   g_autofree char *out = NULL;
   g_autofree char *err = NULL;
 
-  g_assert_cmpint (cli (args, &out, &err), ==, 0);
+  g_assert_cmpint (viva_test_cli (args, &out, &err), ==, 0);
   g_assert_nonnull (strstr (out, "Question: Why does add work for strings too?"));
   g_assert_nonnull (strstr (out, "Verdict: pass (100/100)"));
   g_assert_nonnull (strstr (out, "Probes: 1 passed, 0 failed, 0 invalid."));
@@ -143,7 +113,7 @@ test_resume_corrupt (Fixture       *fixture,
   g_assert_cmpint (g_mkdir_with_parents (session, 0700), ==, 0);
   g_assert_true (g_file_set_contents (path, "{\"format\": \"viva-checkpoint\", \"version\": 1, \"sess", -1, NULL));
 
-  g_assert_cmpint (cli (args, &out, &err), ==, 1);
+  g_assert_cmpint (viva_test_cli (args, &out, &err), ==, 1);
   g_assert_nonnull (strstr (err, "cannot be continued"));
   g_assert_nonnull (strstr (err, "checkpoint.json.corrupt-"));
   g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
@@ -169,7 +139,7 @@ test_auto_falls_back (Fixture       *fixture,
       return;
     }
 
-  g_assert_cmpint (cli (args, &out, &err), ==, 0);
+  g_assert_cmpint (viva_test_cli (args, &out, &err), ==, 0);
   g_assert_nonnull (strstr (err, "Using the offline examiner."));
   g_assert_nonnull (strstr (out, "\"event\":\"verdict\""));
   g_assert_nonnull (strstr (out, "\"status\":\"finished\""));

@@ -9,6 +9,7 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
+#include "viva-test-cli.h"
 #include "viva-test-server.h"
 #include "viva-test-util.h"
 
@@ -31,85 +32,23 @@
   " \"questions\": [{\"question\": \"Why?\", \"points\": [\"because\"]}]," \
   " \"hint\": \"Multiplication.\", \"rubric\": \"Correct.\"}"
 
-typedef struct
-{
-  char      *out;
-  char      *err;
-  int        status;
-  GPtrArray *events;
-} Run;
+typedef VivaTestCliRun Run;
 
-static void
-run_clear (Run *run)
-{
-  g_free (run->out);
-  g_free (run->err);
-  g_clear_pointer (&run->events, g_ptr_array_unref);
-}
-
-static void
-store_result (GObject      *object,
-              GAsyncResult *result,
-              gpointer      user_data)
-{
-  GAsyncResult **out = user_data;
-
-  *out = g_object_ref (result);
-}
-
-/* Runs viva-cli with a private data home while the main loop serves the
- * test server. */
+/* Runs viva-cli pack generate with a private data home while the main loop
+ * serves the test server. */
 static void
 run_cli (Run                *run,
          const char         *data_home,
          const char * const *args)
 {
-  g_autoptr(GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE |
-                                                                        G_SUBPROCESS_FLAGS_STDERR_PIPE);
   g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr(GSubprocess) process = NULL;
-  g_autoptr(GAsyncResult) result = NULL;
-  g_autoptr(GError) error = NULL;
-  g_auto(GStrv) lines = NULL;
-  const char *cli = g_getenv ("VIVA_CLI");
 
-  g_assert_nonnull (cli);
-  g_subprocess_launcher_setenv (launcher, "VIVA_SECRETS", "memory", TRUE);
-  g_subprocess_launcher_setenv (launcher, "GSETTINGS_BACKEND", "memory", TRUE);
-  g_subprocess_launcher_setenv (launcher, "XDG_DATA_HOME", data_home, TRUE);
-  g_subprocess_launcher_setenv (launcher, "LC_ALL", "C.UTF-8", TRUE);
-  g_subprocess_launcher_unsetenv (launcher, "G_DEBUG");
-
-  g_ptr_array_add (argv, (gpointer)cli);
   g_ptr_array_add (argv, (gpointer)"pack");
   g_ptr_array_add (argv, (gpointer)"generate");
   for (guint i = 0; args[i] != NULL; i++)
     g_ptr_array_add (argv, (gpointer)args[i]);
   g_ptr_array_add (argv, NULL);
-
-  process = g_subprocess_launcher_spawnv (launcher, (const char * const *)argv->pdata, &error);
-  g_assert_no_error (error);
-  g_subprocess_communicate_utf8_async (process, NULL, NULL, store_result, &result);
-  viva_test_run_until_result (&result);
-  g_subprocess_communicate_utf8_finish (process, result, &run->out, &run->err, &error);
-  g_assert_no_error (error);
-  run->status = g_subprocess_get_exit_status (process);
-
-  run->events = g_ptr_array_new_with_free_func ((GDestroyNotify)json_object_unref);
-  if (!g_strv_contains (args, "--json"))
-    return;
-
-  lines = g_strsplit (run->out, "\n", -1);
-  for (guint i = 0; lines[i] != NULL; i++)
-    {
-      g_autoptr(JsonParser) parser = json_parser_new ();
-
-      if (lines[i][0] == '\0')
-        continue;
-      g_assert_true (json_parser_load_from_data (parser, lines[i], -1, NULL));
-      g_assert_true (JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)));
-      g_ptr_array_add (run->events, json_object_ref (json_node_get_object (json_parser_get_root (parser))));
-    }
+  viva_test_cli_run (run, data_home, (const char * const *)argv->pdata);
 }
 
 static JsonObject *
@@ -176,7 +115,7 @@ test_good_json (void)
 
   g_unlink (output);
   g_rmdir (home);
-  run_clear (&run);
+  viva_test_cli_run_clear (&run);
 }
 
 static void
@@ -225,7 +164,7 @@ test_failing_kept (void)
     g_rmdir (viva);
   }
   g_rmdir (home);
-  run_clear (&run);
+  viva_test_cli_run_clear (&run);
 }
 
 static void
@@ -250,7 +189,7 @@ test_unreachable (void)
   g_assert_false (g_file_test (drafts, G_FILE_TEST_EXISTS));
 
   g_rmdir (home);
-  run_clear (&run);
+  viva_test_cli_run_clear (&run);
 }
 
 static void
@@ -265,16 +204,16 @@ test_usage (void)
   run_cli (&run, home, no_topic);
   g_assert_cmpint (run.status, ==, 2);
   g_assert_nonnull (strstr (run.err, "--topic"));
-  run_clear (&run);
+  viva_test_cli_run_clear (&run);
 
   run_cli (&run, home, bad_type);
   g_assert_cmpint (run.status, ==, 2);
   g_assert_nonnull (strstr (run.err, "implement, debug or explain"));
-  run_clear (&run);
+  viva_test_cli_run_clear (&run);
 
   run_cli (&run, home, extra);
   g_assert_cmpint (run.status, ==, 2);
-  run_clear (&run);
+  viva_test_cli_run_clear (&run);
 
   g_rmdir (home);
 }

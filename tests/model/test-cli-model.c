@@ -7,84 +7,12 @@
 
 #include <string.h>
 
+#include "viva-test-cli.h"
 #include "viva-test-server.h"
 #include "viva-test-util.h"
 
-typedef struct
-{
-  char *out;
-  char *err;
-  int   status;
-  GPtrArray *events;  /* JsonObject, with --json */
-} Run;
+typedef VivaTestCliRun Run;
 
-static void
-run_clear (Run *run)
-{
-  g_free (run->out);
-  g_free (run->err);
-  g_clear_pointer (&run->events, g_ptr_array_unref);
-}
-
-static void
-communicate_cb (GObject      *object,
-                GAsyncResult *result,
-                gpointer      user_data)
-{
-  GAsyncResult **out = user_data;
-
-  *out = g_object_ref (result);
-}
-
-/* Runs viva-cli with @argv while the main loop serves the test server. */
-static void
-run_cli (Run                *run,
-         const char * const *args)
-{
-  g_autoptr(GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE |
-                                                                        G_SUBPROCESS_FLAGS_STDERR_PIPE);
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr(GSubprocess) process = NULL;
-  g_autoptr(GAsyncResult) result = NULL;
-  g_autoptr(GError) error = NULL;
-  const char *cli = g_getenv ("VIVA_CLI");
-
-  g_assert_nonnull (cli);
-  g_subprocess_launcher_setenv (launcher, "VIVA_SECRETS", "memory", TRUE);
-  g_subprocess_launcher_setenv (launcher, "GSETTINGS_BACKEND", "memory", TRUE);
-  g_subprocess_launcher_setenv (launcher, "LC_ALL", "C.UTF-8", TRUE);
-  g_subprocess_launcher_unsetenv (launcher, "G_DEBUG");
-
-  g_ptr_array_add (argv, (gpointer)cli);
-  for (guint i = 0; args[i] != NULL; i++)
-    g_ptr_array_add (argv, (gpointer)args[i]);
-  g_ptr_array_add (argv, NULL);
-
-  process = g_subprocess_launcher_spawnv (launcher, (const char * const *)argv->pdata, &error);
-  g_assert_no_error (error);
-  g_subprocess_communicate_utf8_async (process, NULL, NULL, communicate_cb, &result);
-  viva_test_run_until_result (&result);
-  g_subprocess_communicate_utf8_finish (process, result, &run->out, &run->err, &error);
-  g_assert_no_error (error);
-  run->status = g_subprocess_get_exit_status (process);
-
-  run->events = g_ptr_array_new_with_free_func ((GDestroyNotify)json_object_unref);
-  if (g_strv_contains (args, "--json"))
-    {
-      g_auto(GStrv) lines = g_strsplit (run->out, "\n", -1);
-
-      for (guint i = 0; lines[i] != NULL; i++)
-        {
-          g_autoptr(JsonParser) parser = json_parser_new ();
-
-          if (lines[i][0] == '\0')
-            continue;
-          g_assert_true (json_parser_load_from_data (parser, lines[i], -1, NULL));
-          g_assert_true (JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)));
-          g_ptr_array_add (run->events, json_object_ref (json_node_get_object (json_parser_get_root (parser))));
-        }
-    }
-}
 
 static const char *
 event_name (Run   *run,
@@ -118,7 +46,7 @@ test_chat_json (void)
   Run run = { 0 };
 
   queue_fixture (server, "vllm-tools.sse");
-  run_cli (&run, args);
+  viva_test_cli_run (&run, NULL, args);
   g_assert_cmpint (run.status, ==, 0);
   g_assert_cmpuint (run.events->len, >, 4);
 
@@ -157,7 +85,7 @@ test_chat_json (void)
   g_assert_cmpuint (json_array_get_length (calls), ==, 2);
   g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (calls, 1), "arguments"),
                    ==, "{\"question\":\"Pourquoi « n » décroît‑il ?\"}");
-  run_clear (&run);
+  viva_test_cli_run_clear (&run);
 }
 
 static void
@@ -173,7 +101,7 @@ test_chat_request (void)
   Run run = { 0 };
 
   queue_fixture (server, "ollama-v1-content.sse");
-  run_cli (&run, args);
+  viva_test_cli_run (&run, NULL, args);
   g_assert_cmpint (run.status, ==, 0);
   /* Plain output: the answer on stdout, the reasoning on stderr. */
   g_assert_cmpstr (run.out, ==, "Recursion is a function calling itself.\n");
@@ -187,7 +115,7 @@ test_chat_request (void)
   g_assert_cmpuint (json_array_get_length (messages), ==, 2);
   g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (messages, 0), "content"), ==, "Be brief.");
   g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (messages, 1), "content"), ==, "Hello");
-  run_clear (&run);
+  viva_test_cli_run_clear (&run);
 }
 
 static void
@@ -202,14 +130,14 @@ test_chat_error (void)
   Run run = { 0 };
 
   viva_test_server_set_default (server, "POST", "/v1/chat/completions", response);
-  run_cli (&run, args);
+  viva_test_cli_run (&run, NULL, args);
   g_assert_cmpint (run.status, ==, 1);
   g_assert_cmpuint (run.events->len, ==, 1);
   last = g_ptr_array_index (run.events, 0);
   g_assert_cmpstr (json_object_get_string_member (last, "event"), ==, "error");
   g_assert_cmpstr (json_object_get_string_member (last, "kind"), ==, "unauthorized");
   g_assert_nonnull (strstr (json_object_get_string_member (last, "message"), "API key"));
-  run_clear (&run);
+  viva_test_cli_run_clear (&run);
 }
 
 static void
@@ -222,7 +150,7 @@ test_chat_truncated (void)
   Run run = { 0 };
 
   queue_fixture (server, "ollama-v1-midstream-failure.sse");
-  run_cli (&run, args);
+  viva_test_cli_run (&run, NULL, args);
   g_assert_cmpint (run.status, ==, 1);
   g_assert_cmpuint (run.events->len, >=, 2);
   message = g_ptr_array_index (run.events, run.events->len - 2);
@@ -232,7 +160,7 @@ test_chat_truncated (void)
   g_assert_cmpstr (event_name (&run, run.events->len - 1), ==, "error");
   g_assert_cmpstr (json_object_get_string_member (g_ptr_array_index (run.events, run.events->len - 1), "kind"),
                    ==, "truncated");
-  run_clear (&run);
+  viva_test_cli_run_clear (&run);
 }
 
 static void
@@ -248,10 +176,10 @@ test_chat_usage (void)
     {
       Run run = { 0 };
 
-      run_cli (&run, cases[i]);
+      viva_test_cli_run (&run, NULL, cases[i]);
       g_assert_cmpint (run.status, ==, 2);
       g_assert_cmpstr (run.out, ==, "");
-      run_clear (&run);
+      viva_test_cli_run_clear (&run);
     }
 }
 
@@ -265,10 +193,10 @@ test_models (void)
   Run run = { 0 };
 
   viva_test_server_serve_models (server, models);
-  run_cli (&run, args);
+  viva_test_cli_run (&run, NULL, args);
   g_assert_cmpint (run.status, ==, 0);
   g_assert_cmpstr (run.out, ==, "qwen2.5:7b\nllama3.2:3b\n");
-  run_clear (&run);
+  viva_test_cli_run_clear (&run);
 }
 
 static void
@@ -279,15 +207,15 @@ test_models_failure (void)
   const char *extra[] = { "models", "surplus", NULL };
   Run run = { 0 };
 
-  run_cli (&run, args);
+  viva_test_cli_run (&run, NULL, args);
   g_assert_cmpint (run.status, ==, 1);
   g_assert_cmpstr (run.out, ==, "");
   g_assert_nonnull (strstr (run.err, "No model server is running"));
-  run_clear (&run);
+  viva_test_cli_run_clear (&run);
 
-  run_cli (&run, extra);
+  viva_test_cli_run (&run, NULL, extra);
   g_assert_cmpint (run.status, ==, 2);
-  run_clear (&run);
+  viva_test_cli_run_clear (&run);
 }
 
 int
