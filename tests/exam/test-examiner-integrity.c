@@ -203,6 +203,47 @@ read_all (const char *dir,
   return g_steal_pointer (&contents);
 }
 
+/* Runs an examiner a case made itself to its verdict. */
+static VivaExamVerdict *
+run_examiner (Fixture       *fixture,
+              VivaExaminer  *examiner,
+              GError       **error)
+{
+  g_clear_object (&fixture->result);
+  viva_examiner_run_async (examiner, NULL, viva_test_store_result, &fixture->result);
+  viva_test_run_until_result (&fixture->result);
+  return viva_examiner_run_finish (examiner, fixture->result, error);
+}
+
+/* What the student's folder keeps of @session, once written out. */
+static void
+read_session (VivaExamSession  *session,
+              char            **checkpoint,
+              char            **trace)
+{
+  g_autoptr(GAsyncResult) flushed = NULL;
+  g_autoptr(GError) error = NULL;
+
+  viva_exam_session_flush_async (session, NULL, viva_test_store_result, &flushed);
+  viva_test_run_until_result (&flushed);
+  g_assert_true (viva_exam_session_flush_finish (session, flushed, &error));
+  *checkpoint = read_all (viva_exam_session_get_dir (session), "checkpoint.json");
+  *trace = read_all (viva_exam_session_get_dir (session), "trace.jsonl");
+}
+
+static void
+remove_session (VivaExamSession *session,
+                const char      *dir)
+{
+  g_autofree char *path = g_build_filename (viva_exam_session_get_dir (session), "checkpoint.json", NULL);
+  g_autofree char *trace_path = g_build_filename (viva_exam_session_get_dir (session), "trace.jsonl", NULL);
+
+  g_unlink (path);
+  g_unlink (trace_path);
+  g_rmdir (viva_exam_session_get_dir (session));
+  g_rmdir (dir);
+}
+
 /* Issue 13: hidden material stays hidden. A probe that fails on the
  * reference says only that it is invalid, with the exception's type and the
  * probe's line; neither the reference nor the hidden tests are anywhere in
@@ -244,10 +285,7 @@ test_hidden_stays_hidden (Fixture       *fixture,
   exam_queue_reply (fixture->server, NULL, "finishDefense",
                     "{\"verdict\": \"pass\", \"score\": 90, \"comment\": \"ok\", \"evidence\": [\"S4\"]}");
 
-  g_clear_object (&fixture->result);
-  viva_examiner_run_async (examiner, NULL, viva_test_store_result, &fixture->result);
-  viva_test_run_until_result (&fixture->result);
-  verdict = viva_examiner_run_finish (examiner, fixture->result, &error);
+  verdict = run_examiner (fixture, examiner, &error);
   g_assert_no_error (error);
 
   probe = g_ptr_array_index (viva_exam_verdict_get_probes (verdict), 0);
@@ -255,16 +293,7 @@ test_hidden_stays_hidden (Fixture       *fixture,
   g_assert_nonnull (strstr (seen->str, "This probe also fails against the reference solution "
                                        "(TypeError at line 2 of the probe)"));
 
-  {
-    g_autoptr(GAsyncResult) flushed = NULL;
-
-    viva_exam_session_flush_async (session, NULL, viva_test_store_result, &flushed);
-    viva_test_run_until_result (&flushed);
-    g_assert_true (viva_exam_session_flush_finish (session, flushed, &error));
-  }
-
-  checkpoint = read_all (viva_exam_session_get_dir (session), "checkpoint.json");
-  trace = read_all (viva_exam_session_get_dir (session), "trace.jsonl");
+  read_session (session, &checkpoint, &trace);
   for (guint i = 0; i < G_N_ELEMENTS (secrets); i++)
     {
       if (strstr (seen->str, secrets[i]))
@@ -277,15 +306,7 @@ test_hidden_stays_hidden (Fixture       *fixture,
   /* The problem's public parts are kept, for the report. */
   g_assert_nonnull (strstr (checkpoint, "Write `add(a, b)` returning the sum."));
 
-  {
-    g_autofree char *path = g_build_filename (viva_exam_session_get_dir (session), "checkpoint.json", NULL);
-    g_autofree char *trace_path = g_build_filename (viva_exam_session_get_dir (session), "trace.jsonl", NULL);
-
-    g_unlink (path);
-    g_unlink (trace_path);
-    g_rmdir (viva_exam_session_get_dir (session));
-    g_rmdir (dir);
-  }
+  remove_session (session, dir);
 }
 
 static void
@@ -339,10 +360,7 @@ test_leak_withheld (Fixture       *fixture,
   exam_queue_reply (fixture->server, "Thanks.", "finishDefense",
                     "{\"verdict\": \"pass\", \"score\": 90, \"comment\": \"ok\", \"evidence\": [\"S3\"]}");
 
-  g_clear_object (&fixture->result);
-  viva_examiner_run_async (examiner, NULL, viva_test_store_result, &fixture->result);
-  viva_test_run_until_result (&fixture->result);
-  verdict = viva_examiner_run_finish (examiner, fixture->result, &error);
+  verdict = run_examiner (fixture, examiner, &error);
   g_assert_no_error (error);
 
   g_assert_cmpuint (viva_examiner_get_n_withheld (examiner), ==, 2);
@@ -366,15 +384,7 @@ test_leak_withheld (Fixture       *fixture,
   g_assert_null (strstr (transcript->str, "hasattr(a, '__add__')"));
   g_assert_null (strstr (transcript->str, "987654321"));
 
-  {
-    g_autoptr(GAsyncResult) flushed = NULL;
-
-    viva_exam_session_flush_async (session, NULL, viva_test_store_result, &flushed);
-    viva_test_run_until_result (&flushed);
-    g_assert_true (viva_exam_session_flush_finish (session, flushed, &error));
-  }
-  trace = read_all (viva_exam_session_get_dir (session), "trace.jsonl");
-  checkpoint = read_all (viva_exam_session_get_dir (session), "checkpoint.json");
+  read_session (session, &checkpoint, &trace);
   g_assert_nonnull (strstr (trace, "{\"event\":\"leak_withheld\""));
   g_assert_nonnull (strstr (trace, "\"where\":\"askStudent\""));
   g_assert_nonnull (strstr (checkpoint, "\"withheld\" : 2"));
@@ -388,15 +398,7 @@ test_leak_withheld (Fixture       *fixture,
         g_assert_null (strstr (lines[i], "hasattr(a, '__add__')"));
   }
 
-  {
-    g_autofree char *path = g_build_filename (viva_exam_session_get_dir (session), "checkpoint.json", NULL);
-    g_autofree char *trace_path = g_build_filename (viva_exam_session_get_dir (session), "trace.jsonl", NULL);
-
-    g_unlink (path);
-    g_unlink (trace_path);
-    g_rmdir (viva_exam_session_get_dir (session));
-    g_rmdir (dir);
-  }
+  remove_session (session, dir);
 }
 
 /* Issue 13: the engine grades, the model examines. A model that runs one
