@@ -51,6 +51,33 @@ viva_test_assert_notify (gpointer      object,
   g_assert_cmpint (g_param_values_cmp (pspec, value, &read), ==, 0);
 }
 
+/**
+ * viva_test_assert_finalize_soon:
+ * @object: (transfer full): the last reference
+ *
+ * Drops the reference and asserts @object is finalized within a second:
+ * a GTask run in a thread may drop its reference on the source object a
+ * moment after its callback ran, so finalization is awaited, briefly.
+ */
+void
+viva_test_assert_finalize_soon (gpointer object)
+{
+  gpointer weak = object;
+  gint64 deadline = g_get_monotonic_time () + G_USEC_PER_SEC;
+
+  g_object_add_weak_pointer (G_OBJECT (object), &weak);
+  g_object_unref (object);
+
+  while (weak != NULL && g_get_monotonic_time () < deadline)
+    {
+      if (!g_main_context_iteration (NULL, FALSE))
+        g_usleep (1000);
+    }
+
+  if (weak != NULL)
+    g_error ("%s was not finalized", G_OBJECT_TYPE_NAME (weak));
+}
+
 /* Iterates the default main context until *@flag is set. */
 void
 viva_test_run_until (gboolean *flag)

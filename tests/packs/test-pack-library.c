@@ -20,27 +20,6 @@ typedef struct
   VivaPackLibrary *library;
 } Fixture;
 
-/* A GTask run in a thread may drop its reference on the source object a
- * moment after its callback ran, so finalization is awaited, briefly. */
-static void
-assert_finalize_soon (gpointer object)
-{
-  gpointer weak = object;
-  gint64 deadline = g_get_monotonic_time () + G_USEC_PER_SEC;
-
-  g_object_add_weak_pointer (G_OBJECT (object), &weak);
-  g_object_unref (object);
-
-  while (weak != NULL && g_get_monotonic_time () < deadline)
-    {
-      if (!g_main_context_iteration (NULL, FALSE))
-        g_usleep (1000);
-    }
-
-  if (weak != NULL)
-    g_error ("%s was not finalized", G_OBJECT_TYPE_NAME (weak));
-}
-
 static void
 fixture_set_up (Fixture       *fixture,
                 gconstpointer  data)
@@ -60,7 +39,7 @@ fixture_tear_down (Fixture       *fixture,
                    gconstpointer  data)
 {
   g_clear_object (&fixture->result);
-  assert_finalize_soon (fixture->library);
+  viva_test_assert_finalize_soon (fixture->library);
   viva_test_remove_tree (fixture->dir);
   g_clear_pointer (&fixture->dir, g_free);
   g_clear_pointer (&fixture->packs_dir, g_free);

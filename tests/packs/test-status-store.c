@@ -8,6 +8,7 @@
 #include <glib/gstdio.h>
 
 #include "viva-status-store.h"
+#include "viva-test-util.h"
 
 typedef struct
 {
@@ -16,27 +17,6 @@ typedef struct
   char         *dir;
   char         *path;
 } Fixture;
-
-/* A GTask run in a thread may drop its reference on the source object a
- * moment after its callback ran, so finalization is awaited, briefly. */
-static void
-assert_finalize_soon (gpointer object)
-{
-  gpointer weak = object;
-  gint64 deadline = g_get_monotonic_time () + G_USEC_PER_SEC;
-
-  g_object_add_weak_pointer (G_OBJECT (object), &weak);
-  g_object_unref (object);
-
-  while (weak != NULL && g_get_monotonic_time () < deadline)
-    {
-      if (!g_main_context_iteration (NULL, FALSE))
-        g_usleep (1000);
-    }
-
-  if (weak != NULL)
-    g_error ("%s was not finalized", G_OBJECT_TYPE_NAME (weak));
-}
 
 static void
 fixture_set_up (Fixture       *fixture,
@@ -172,8 +152,8 @@ test_round_trip (Fixture       *fixture,
   g_assert_true (flush (fixture, again, &error));
 
   g_clear_object (&fixture->result);
-  assert_finalize_soon (again);
-  assert_finalize_soon (store);
+  viva_test_assert_finalize_soon (again);
+  viva_test_assert_finalize_soon (store);
 }
 
 static void
@@ -213,7 +193,7 @@ test_corrupt_file (Fixture       *fixture,
   g_assert_cmpuint (notified, ==, 1);
 
   g_clear_object (&fixture->result);
-  assert_finalize_soon (store);
+  viva_test_assert_finalize_soon (store);
 }
 
 static void
@@ -239,7 +219,7 @@ test_partly_bad_entries (Fixture       *fixture,
   g_assert_cmpint (viva_status_store_get_status (store, "../evil", "p"), ==, VIVA_PROBLEM_STATUS_NOT_STARTED);
 
   g_clear_object (&fixture->result);
-  assert_finalize_soon (store);
+  viva_test_assert_finalize_soon (store);
 }
 
 static void
@@ -262,7 +242,7 @@ test_write_failure (Fixture       *fixture,
   g_assert_cmpint (viva_status_store_get_status (store, "intro-ai", "knn"), ==, VIVA_PROBLEM_STATUS_DEFENDED);
 
   g_clear_object (&fixture->result);
-  assert_finalize_soon (store);
+  viva_test_assert_finalize_soon (store);
 }
 
 static void
@@ -272,7 +252,7 @@ test_default_path (void)
   g_autofree char *want = g_build_filename (g_get_user_data_dir (), "viva", "status.json", NULL);
 
   g_assert_cmpstr (viva_status_store_get_path (store), ==, want);
-  assert_finalize_soon (store);
+  viva_test_assert_finalize_soon (store);
 }
 
 int
