@@ -72,20 +72,11 @@ with open(os.path.join(reports, "notes.json"), "w") as f:
     f.write('{"todo": ["grade the lab"]}')
 tap.ok(len(os.listdir(reports)) == 4, "three students' reports and a stray file are in the folder")
 
-with open(os.path.join(home, "config", "glib-2.0", "settings", "keyfile"), "a") as f:
-    f.write("\n[io/github/vivaexam/Viva]\nteacher-mode=true\n")
+vivagui.set_settings(home, teacher_mode="true")
 
 
 def wait_for(pred, timeout=10):
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        try:
-            if pred():
-                return True
-        except Exception:
-            pass
-        time.sleep(0.2)
-    return False
+    return vivagui.wait_for(pred, timeout)
 
 
 def named(app, pred, roles, timeout=10):

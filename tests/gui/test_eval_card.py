@@ -7,14 +7,12 @@ build/screenshots/eval-card-*.png."""
 
 import json
 import os
-import subprocess
 import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import vivagui  # noqa: E402
-
-SERVER = os.environ.get("VIVA_EVAL_SERVER", "")
+from vivagui import find_named, set_settings  # noqa: E402
 
 tap = vivagui.Tap()
 home = vivagui.make_home()
@@ -22,32 +20,7 @@ vivagui.setup_dogtail(home, tap)
 
 from dogtail import rawinput  # noqa: E402
 
-if not SERVER or not os.path.exists(SERVER):
-    tap.skip_all("viva-eval-server was not built")
-
-
-def set_settings(home, **keys):
-    path = os.path.join(home, "config", "glib-2.0", "settings", "keyfile")
-    with open(path, "a") as f:
-        f.write("\n[io/github/vivaexam/Viva]\n")
-        for key, value in keys.items():
-            f.write(f"{key.replace('_', '-')}={value}\n")
-
-
-def find_named(app, name, timeout=20.0, prefix=False, contains=False):
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        try:
-            hits = app.node.findChildren(
-                lambda n: n.name is not None and (name in n.name if contains else
-                                                  n.name.startswith(name) if prefix else n.name == name),
-                recursive=True)
-            if hits:
-                return hits[0]
-        except Exception:
-            pass
-        time.sleep(0.25)
-    return None
+vivagui.require_server(tap, vivagui.EVAL_SERVER, "viva-eval-server")
 
 
 def preferences(app):
@@ -112,17 +85,8 @@ def diagnose(app):
             print("#", line, flush=True)
 
 
-def check_stderr(app, what):
-    err = app.stderr()
-    if not tap.ok("CRITICAL" not in err and "WARNING" not in err and "Gtk-" not in err,
-                  f"{what}: no warnings or criticals on the app's stderr"):
-        print(err, file=sys.stderr)
-
-
 # A second a reply: a short card takes about a minute, long enough to watch.
-server = subprocess.Popen([SERVER, "--kind", "strict", "--delay", "1000"], stdin=subprocess.PIPE,
-                          stdout=subprocess.PIPE, text=True)
-url = server.stdout.readline().strip()
+server, url = vivagui.start_server("--kind", "strict", "--delay", "1000", server=vivagui.EVAL_SERVER)
 set_settings(home, base_url=f"'{url}'", examiner_mode="'model'")
 
 app = vivagui.App(home)
@@ -192,8 +156,7 @@ app.screenshot("eval-card-4-stopped")
 rawinput.pressKey("Escape")
 diagnose(app)
 app.quit()
-server.terminate()
-server.wait(timeout=10)
-check_stderr(app, "the report card")
+vivagui.stop_server(server)
+vivagui.check_stderr(tap, app, "the report card")
 vivagui.cleanup(home)
 tap.done()

@@ -43,15 +43,7 @@ reports = os.path.join(exam_dir, "reports")
 
 
 def wait_for(pred, timeout=20):
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        try:
-            if pred():
-                return True
-        except Exception:
-            pass
-        time.sleep(0.25)
-    return False
+    return vivagui.wait_for(pred, timeout, 0.25)
 
 
 def find_all(app, pred):

@@ -7,43 +7,13 @@ must not freeze the panel. Screenshots of each stage go to
 build/screenshots/examiner-*.png."""
 
 import os
-import socket
-import subprocess
 import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import vivagui  # noqa: E402
-
-SERVER = os.environ.get("VIVA_GUI_SERVER", "")
-
-SOLUTION = """import random
-
-
-def kmeans(points, k, max_iters=100, seed=0):
-    rng = random.Random(seed)
-    start = rng.sample(list(points), k)
-    cs = [(float(x), float(y)) for x, y in start]
-    labels = [-1] * len(points)
-    for _ in range(max_iters):
-        new = []
-        for x, y in points:
-            d = [(x-a)**2 + (y-b)**2 for a, b in cs]
-            new.append(d.index(min(d)))
-        if new == labels:
-            break
-        labels = new
-        groups = [[] for _ in range(k)]
-        for p, l in zip(points, labels):
-            groups[l].append(p)
-        for c, ps in enumerate(groups):
-            if ps:
-                n = len(ps)
-                sx = sum(p[0] for p in ps)
-                sy = sum(p[1] for p in ps)
-                cs[c] = (sx / n, sy / n)
-    return cs, labels
-"""
+from vivagui import (KMEANS_SOLUTION, find_named, save_code, set_settings,  # noqa: E402
+                     start_server, stop_server, unused_url, wait_for)
 
 ANSWER = "It only finds a local minimum, so the start matters; run it several times or use k-means++."
 
@@ -52,70 +22,6 @@ home = vivagui.make_home()
 vivagui.setup_dogtail(home, tap)
 
 from dogtail import rawinput  # noqa: E402
-
-
-def set_settings(home, **keys):
-    path = os.path.join(home, "config", "glib-2.0", "settings", "keyfile")
-    with open(path, "a") as f:
-        f.write("\n[io/github/vivaexam/Viva]\n")
-        for key, value in keys.items():
-            f.write(f"{key.replace('_', '-')}={value}\n")
-
-
-def save_code(home, code):
-    path = os.path.join(home, "data", "viva", "code", "intro-ai")
-    os.makedirs(path, exist_ok=True)
-    with open(os.path.join(path, "kmeans.py"), "w") as f:
-        f.write(code)
-
-
-def start_server(*args):
-    proc = subprocess.Popen([SERVER] + list(args), stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, text=True)
-    url = proc.stdout.readline().strip()
-    return proc, url
-
-
-def stop_server(proc):
-    if proc.poll() is None:
-        proc.terminate()
-        proc.wait(timeout=10)
-
-
-def unused_url():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return f"http://127.0.0.1:{port}/v1"
-
-
-def find_named(app, name, timeout=20.0, prefix=False):
-    """The first node of any role with this name (or name prefix)."""
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        try:
-            hits = app.node.findChildren(
-                lambda n: n.name is not None and (n.name.startswith(name) if prefix else n.name == name),
-                recursive=True)
-            if hits:
-                return hits[0]
-        except Exception:
-            pass
-        time.sleep(0.25)
-    return None
-
-
-def wait_for(predicate, timeout=20.0):
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        try:
-            if predicate():
-                return True
-        except Exception:
-            pass
-        time.sleep(0.2)
-    return False
 
 
 LEAVING = ("return", "pass", "break", "continue", "raise")
@@ -190,21 +96,13 @@ def answer(app, text, send_with_keyboard=True, click=True):
     return True
 
 
-def check_stderr(app, what, since=0):
-    err = app.stderr()[since:]
-    if not tap.ok("CRITICAL" not in err and "WARNING" not in err and "Gtk-" not in err,
-                  f"{what}: no warnings or criticals on the app's stderr"):
-        print(err, file=sys.stderr)
-
-
-if not SERVER or not os.path.exists(SERVER):
-    tap.skip_all("viva-gui-server was not built")
+vivagui.require_server(tap)
 
 # 1. Against a server that answers like Ollama ------------------------------
 
 code_file = os.path.join(home, "solution.py")
 with open(code_file, "w") as f:
-    f.write(SOLUTION)
+    f.write(KMEANS_SOLUTION)
 server, url = start_server("--script", "defense", "--code", code_file)
 # An editor tall enough for the whole solution: GTK 4.8 can warn "Trying to
 # snapshot GtkGizmo without a current allocation" when the editor's
@@ -228,7 +126,7 @@ tap.ok(find_named(app, "Your Examiner") is not None, "the panel starts by saying
 vivagui.click(examiner_toggle)
 
 editor = app.find("text", "Code editor")
-type_code(editor, SOLUTION)
+type_code(editor, KMEANS_SOLUTION)
 tap.ok(wait_for(lambda: "cs[c] = (sx / n, sy / n)" in vivagui.text_of(editor)),
        "the K-Means solution is typed into the editor")
 tap.ok(run_code(app), "Run finishes without an error")
@@ -272,12 +170,12 @@ app.screenshot("examiner-5-follow-up")
 
 app.quit()
 stop_server(server)
-check_stderr(app, "with the Ollama-like server, from Submit on", since=typed_log)
+vivagui.check_stderr(tap, app, "with the Ollama-like server, from Submit on", since=typed_log)
 
 # 2. Offline: nothing answers at the endpoint, in dark style ----------------
 
 home2 = vivagui.make_home()
-save_code(home2, SOLUTION)
+save_code(home2, KMEANS_SOLUTION)
 set_settings(home2, base_url=f"'{unused_url()}'", examiner_mode="'auto'")
 app = vivagui.App(home2, extra_env={"ADW_DEBUG_COLOR_SCHEME": "prefer-dark"})
 tap.ok(app.node is not None, "viva starts again with no model server")
@@ -302,7 +200,7 @@ tap.ok(find_named(app, "Passed", timeout=60) is not None, "the offline verdict s
 tap.ok(find_named(app, "Score: ", timeout=5, prefix=True) is not None, "the offline verdict has a score")
 app.screenshot("examiner-7-offline-verdict-dark")
 app.quit()
-check_stderr(app, "offline")
+vivagui.check_stderr(tap, app, "offline")
 vivagui.cleanup(home2)
 
 if vivagui.RENDERER != "cairo":
@@ -313,7 +211,7 @@ if vivagui.RENDERER != "cairo":
 # 3. A 20,000-token reply: the panel stays responsive -----------------------
 
 home3 = vivagui.make_home()
-save_code(home3, SOLUTION)
+save_code(home3, KMEANS_SOLUTION)
 # The load outlasts running the code even on a loaded machine, so the
 # state line is still saying so at Submit.
 server, url = start_server("--script", "long", "--tokens", "20000", "--slow-load", "15000")
@@ -338,7 +236,7 @@ tap.ok(stopped is not None and latency < 3.0,
 app.screenshot("examiner-9-stopped")
 app.quit()
 stop_server(server)
-check_stderr(app, "the long reply")
+vivagui.check_stderr(tap, app, "the long reply")
 vivagui.cleanup(home3)
 
 # 4. Preferences: the connection, the models, Check This Model -------------
@@ -360,7 +258,7 @@ listed = find_named(app, "qwen2.5:7b", timeout=5)
 tap.ok(listed is not None, "the model drop-down lists the server's model")
 if listed is not None:
     vivagui.click(listed)
-tap.ok(wait_for(lambda: "qwen2.5:7b" in open(os.path.join(home4, "config", "glib-2.0", "settings", "keyfile")).read(), 10),
+tap.ok(wait_for(lambda: "qwen2.5:7b" in open(vivagui.keyfile(home4)).read(), 10),
        "choosing it in the drop-down sets the model")
 check = app.find("push button", "Check")
 if check is not None:
@@ -371,13 +269,13 @@ app.screenshot("examiner-10-preferences")
 rawinput.pressKey("Escape")
 app.quit()
 stop_server(server)
-check_stderr(app, "preferences")
+vivagui.check_stderr(tap, app, "preferences")
 vivagui.cleanup(home4)
 
 # 5. The model fails: a banner with Retry, and the defense goes on --------
 
 home5 = vivagui.make_home()
-save_code(home5, SOLUTION)
+save_code(home5, KMEANS_SOLUTION)
 server, url = start_server("--script", "defense", "--code", code_file, "--fail-first", "401")
 set_settings(home5, base_url=f"'{url}'", examiner_mode="'model'")
 app = vivagui.App(home5)
@@ -397,7 +295,7 @@ tap.ok(find_named(app, "Why can k-means give different clusters", prefix=True) i
 app.screenshot("examiner-12-retried")
 app.quit()
 stop_server(server)
-check_stderr(app, "the failing server")
+vivagui.check_stderr(tap, app, "the failing server")
 vivagui.cleanup(home5)
 
 vivagui.cleanup(home)

@@ -40,15 +40,7 @@ for which in ("starter_code", "reference_solution"):
 
 
 def wait_for(pred, timeout=10):
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        try:
-            if pred():
-                return True
-        except Exception:
-            pass
-        time.sleep(0.2)
-    return False
+    return vivagui.wait_for(pred, timeout)
 
 
 app = vivagui.App(home)

@@ -5,7 +5,6 @@ a follow-up — every key press goes where the student types next. The
 Shortcuts window lists the defense's keys; Ctrl+Plus makes the code
 larger. Screenshots: build/screenshots/keyboard-*.png."""
 
-import json
 import os
 import sys
 import time
@@ -19,31 +18,17 @@ vivagui.setup_dogtail(home, tap)
 
 from dogtail import rawinput  # noqa: E402
 
-src = os.environ["VIVA_SOURCE_ROOT"]
-kmeans = next(p for p in json.load(open(os.path.join(src, "data", "packs", "intro-ai.json")))["problems"]
-              if p["id"] == "kmeans")
-code_dir = os.path.join(home, "data", "viva", "code", "intro-ai")
-os.makedirs(code_dir)
-with open(os.path.join(code_dir, "kmeans.py"), "w") as f:
-    f.write(kmeans["reference_solution"])
-keyfile = os.path.join(home, "config", "glib-2.0", "settings", "keyfile")
-with open(keyfile, "a") as f:
-    f.write("\n[io/github/vivaexam/Viva]\nexaminer-mode='offline'\nwindow-width=1280\nwindow-height=800\n")
+kmeans = vivagui.bundled_problem("kmeans")
+vivagui.save_code(home, kmeans["reference_solution"])
+keyfile = vivagui.keyfile(home)
+vivagui.set_settings(home, examiner_mode="'offline'", window_width="1280", window_height="800")
 
 ANSWER = "It only finds a local minimum, so the start matters; run it several times."
 FOLLOW_UP = "Which test was the hardest"
 
 
 def wait_for(pred, timeout=30):
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        try:
-            if pred():
-                return True
-        except Exception:
-            pass
-        time.sleep(0.25)
-    return False
+    return vivagui.wait_for(pred, timeout, 0.25)
 
 
 def named(app, prefix):

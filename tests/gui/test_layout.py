@@ -19,35 +19,21 @@ vivagui.setup_dogtail(home, tap)
 
 from dogtail import rawinput  # noqa: E402
 
-src = os.environ["VIVA_SOURCE_ROOT"]
-import json  # noqa: E402
-
-kmeans = next(p for p in json.load(open(os.path.join(src, "data", "packs", "intro-ai.json")))["problems"]
-              if p["id"] == "kmeans")
+kmeans = vivagui.bundled_problem("kmeans")
 
 SIZES = [(1024, 768, 1.0), (1280, 800, 1.0), (1366, 768, 1.0),
          (1024, 768, 1.25), (1280, 800, 1.25), (1366, 768, 1.25)]
 
 
 def wait_for(pred, timeout=30):
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        try:
-            if pred():
-                return True
-        except Exception:
-            pass
-        time.sleep(0.25)
-    return False
+    return vivagui.wait_for(pred, timeout, 0.25)
 
 
 def prepare(width, height, scale):
     h = vivagui.make_home()
     conf = os.path.join(h, "config")
-    with open(os.path.join(conf, "glib-2.0", "settings", "keyfile"), "a") as f:
-        f.write("\n[io/github/vivaexam/Viva]\nexaminer-mode='offline'\n"
-                f"window-width={width}\nwindow-height={height}\n"
-                f"console-pane-position={int(height * 0.55)}\n")
+    vivagui.set_settings(h, examiner_mode="'offline'", window_width=width, window_height=height,
+                         console_pane_position=int(height * 0.55))
     # Large Text: GNOME scales the DPI through its settings daemon, which
     # Xvfb lacks, and GTK 4 on X11 takes the DPI only from there; the same
     # text size comes from the font (Xvfb's default is Sans 10).
@@ -55,10 +41,7 @@ def prepare(width, height, scale):
         os.makedirs(os.path.join(conf, "gtk-4.0"))
         with open(os.path.join(conf, "gtk-4.0", "settings.ini"), "w") as f:
             f.write(f"[Settings]\ngtk-font-name=Sans {10 * scale:g}\n")
-    code_dir = os.path.join(h, "data", "viva", "code", "intro-ai")
-    os.makedirs(code_dir)
-    with open(os.path.join(code_dir, "kmeans.py"), "w") as f:
-        f.write(kmeans["reference_solution"])
+    vivagui.save_code(h, kmeans["reference_solution"])
     return h
 
 

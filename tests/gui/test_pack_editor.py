@@ -85,10 +85,8 @@ from dogtail import rawinput  # noqa: E402
 
 server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), ModelServer)
 threading.Thread(target=server.serve_forever, daemon=True).start()
-with open(os.path.join(home, "config", "glib-2.0", "settings", "keyfile"), "a") as f:
-    f.write("\n[io/github/vivaexam/Viva]\n")
-    f.write(f"base-url='http://127.0.0.1:{server.server_address[1]}/v1'\n")
-    f.write("model='test-model'\n")
+vivagui.set_settings(home, base_url=f"'http://127.0.0.1:{server.server_address[1]}/v1'",
+                     model="'test-model'")
 
 # A draft made earlier with viva-cli waits in the drafts folder; the editor
 # must show it, as it would after a restart.
@@ -101,15 +99,7 @@ tap.ok(cli.returncode == 0 and len(os.listdir(os.path.join(home, "data", "viva",
 
 
 def wait_for(pred, timeout=15):
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        try:
-            if pred():
-                return True
-        except Exception:
-            pass
-        time.sleep(0.2)
-    return False
+    return vivagui.wait_for(pred, timeout)
 
 
 def find_any(app, role, pred, timeout=10, roles=()):

@@ -3,7 +3,6 @@
 answer: at the next start a banner offers to continue it, the question is
 asked again, and answering it gets the verdict."""
 
-import json
 import os
 import signal
 import sys
@@ -18,29 +17,15 @@ vivagui.setup_dogtail(home, tap)
 
 from dogtail import rawinput  # noqa: E402
 
-src = os.environ["VIVA_SOURCE_ROOT"]
-kmeans = next(p for p in json.load(open(os.path.join(src, "data", "packs", "intro-ai.json")))["problems"]
-              if p["id"] == "kmeans")
+kmeans = vivagui.bundled_problem("kmeans")
 questions = [q["question"] for q in kmeans["questions"]]
 
-code_dir = os.path.join(home, "data", "viva", "code", "intro-ai")
-os.makedirs(code_dir)
-with open(os.path.join(code_dir, "kmeans.py"), "w") as f:
-    f.write(kmeans["reference_solution"])
-with open(os.path.join(home, "config", "glib-2.0", "settings", "keyfile"), "a") as f:
-    f.write("\n[io/github/vivaexam/Viva]\nexaminer-mode='offline'\nwindow-height=860\nconsole-pane-position=600\n")
+vivagui.save_code(home, kmeans["reference_solution"])
+vivagui.set_settings(home, examiner_mode="'offline'", window_height="860", console_pane_position="600")
 
 
 def wait_for(pred, timeout=30):
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        try:
-            if pred():
-                return True
-        except Exception:
-            pass
-        time.sleep(0.25)
-    return False
+    return vivagui.wait_for(pred, timeout, 0.25)
 
 
 def find_prefix(app, prefix, timeout=30):

@@ -3,7 +3,6 @@
 on an error's line jumps there, and an endless loop never freezes the
 window: it keeps answering, and Stop ends the loop."""
 
-import json
 import os
 import sys
 import time
@@ -17,25 +16,12 @@ vivagui.setup_dogtail(home, tap)
 
 from dogtail import rawinput  # noqa: E402
 
-src = os.environ["VIVA_SOURCE_ROOT"]
-kmeans = next(p for p in json.load(open(os.path.join(src, "data", "packs", "intro-ai.json")))["problems"]
-              if p["id"] == "kmeans")
-code_dir = os.path.join(home, "data", "viva", "code", "intro-ai")
-os.makedirs(code_dir)
-with open(os.path.join(code_dir, "kmeans.py"), "w") as f:
-    f.write("print('hello from the student')\nratio = 1 / 0\n")
+kmeans = vivagui.bundled_problem("kmeans")
+vivagui.save_code(home, "print('hello from the student')\nratio = 1 / 0\n")
 
 
 def wait_for(pred, timeout=20):
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        try:
-            if pred():
-                return True
-        except Exception:
-            pass
-        time.sleep(0.2)
-    return False
+    return vivagui.wait_for(pred, timeout)
 
 
 def named_prefix(app, prefix):

@@ -7,7 +7,6 @@ lasts."""
 import os
 import sys
 import tempfile
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import vivagui  # noqa: E402
@@ -16,10 +15,7 @@ tap = vivagui.Tap()
 home = vivagui.make_home()
 vivagui.setup_dogtail(home, tap)
 
-code_dir = os.path.join(home, "data", "viva", "code", "intro-ai")
-os.makedirs(code_dir)
-with open(os.path.join(code_dir, "kmeans.py"), "w") as f:
-    f.write("print('ran' + ' here')\n")
+vivagui.save_code(home, "print('ran' + ' here')\n")
 
 # A bubblewrap that cannot set up its namespaces, as under Ubuntu's AppArmor.
 failing = os.path.join(tempfile.mkdtemp(dir=home), "bwrap")
@@ -29,15 +25,7 @@ os.chmod(failing, 0o755)
 
 
 def wait_for(pred, timeout=20):
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        try:
-            if pred():
-                return True
-        except Exception:
-            pass
-        time.sleep(0.2)
-    return False
+    return vivagui.wait_for(pred, timeout)
 
 
 def named_prefix(app, prefix):

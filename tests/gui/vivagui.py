@@ -5,8 +5,10 @@ settings and saved code persist across restarts of the app within a test,
 and dogtail's required toolkit-accessibility key is on.
 """
 
+import json
 import os
 import shutil
+import socket
 import subprocess
 import sys
 import tempfile
@@ -20,6 +22,40 @@ APP = os.environ.get("VIVA_APP", os.path.join(BUILD_ROOT, "src", "ui", "viva"))
 RENDERER = os.environ.get("VIVA_GUI_RENDERER", "cairo")
 SHOTS = os.path.join(BUILD_ROOT or ".", "screenshots",
                      *([] if RENDERER == "cairo" else [RENDERER + "-renderer"]))
+# The scripted model servers the tests start (tests/gui/viva-gui-server.c,
+# tests/eval/viva-eval-server.c); each prints its base URL on its first line.
+GUI_SERVER = os.environ.get("VIVA_GUI_SERVER", "")
+EVAL_SERVER = os.environ.get("VIVA_EVAL_SERVER", "")
+
+# A student's K-Means for intro-ai's kmeans, as the defense scripts of
+# viva-gui-server expect it (--code): it runs cleanly and passes.
+KMEANS_SOLUTION = """import random
+
+
+def kmeans(points, k, max_iters=100, seed=0):
+    rng = random.Random(seed)
+    start = rng.sample(list(points), k)
+    cs = [(float(x), float(y)) for x, y in start]
+    labels = [-1] * len(points)
+    for _ in range(max_iters):
+        new = []
+        for x, y in points:
+            d = [(x-a)**2 + (y-b)**2 for a, b in cs]
+            new.append(d.index(min(d)))
+        if new == labels:
+            break
+        labels = new
+        groups = [[] for _ in range(k)]
+        for p, l in zip(points, labels):
+            groups[l].append(p)
+        for c, ps in enumerate(groups):
+            if ps:
+                n = len(ps)
+                sx = sum(p[0] for p in ps)
+                sy = sum(p[1] for p in ps)
+                cs[c] = (sx / n, sy / n)
+    return cs, labels
+"""
 
 
 class Tap:
@@ -54,6 +90,114 @@ def make_home():
     os.makedirs(os.path.join(home, "data"))
     os.makedirs(os.path.join(home, "cache"))
     return home
+
+
+def keyfile(home):
+    """The app's GSettings in @home, as the keyfile backend keeps them."""
+    return os.path.join(home, "config", "glib-2.0", "settings", "keyfile")
+
+
+def set_settings(home, **keys):
+    """Viva's settings for the next start: set_settings(home, base_url="'u'").
+
+    Values are GVariant text; underscores in names become dashes."""
+    with open(keyfile(home), "a") as f:
+        f.write("\n[io/github/vivaexam/Viva]\n")
+        for key, value in keys.items():
+            f.write(f"{key.replace('_', '-')}={value}\n")
+
+
+def save_code(home, code, pack="intro-ai", problem="kmeans"):
+    """The student's saved code for a problem, as the code store keeps it."""
+    path = os.path.join(home, "data", "viva", "code", pack)
+    os.makedirs(path, exist_ok=True)
+    with open(os.path.join(path, problem + ".py"), "w") as f:
+        f.write(code)
+
+
+def bundled_problem(problem_id, pack="intro-ai"):
+    """A problem of a bundled pack, as its JSON has it."""
+    src = os.environ["VIVA_SOURCE_ROOT"]
+    with open(os.path.join(src, "data", "packs", pack + ".json")) as f:
+        return next(p for p in json.load(f)["problems"] if p["id"] == problem_id)
+
+
+def require_server(tap, server=None, name="viva-gui-server"):
+    """Skips the test where its scripted server was not built."""
+    server = GUI_SERVER if server is None else server
+    if not server or not os.path.exists(server):
+        tap.skip_all(f"{name} was not built")
+
+
+def start_server(*args, server=None):
+    """Starts a scripted model server with @args; returns (process, base URL).
+
+    Its stdin stays open: the server ends when it closes."""
+    proc = subprocess.Popen([GUI_SERVER if server is None else server] + list(args),
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    url = proc.stdout.readline().strip()
+    return proc, url
+
+
+def stop_server(proc):
+    if proc.poll() is None:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+def unused_url():
+    """A base URL where nothing listens: the model server is down."""
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return f"http://127.0.0.1:{port}/v1"
+
+
+def wait_for(predicate, timeout=20.0, interval=0.2):
+    """True once @predicate is, False after @timeout seconds. An exception
+    (a node gone from the tree meanwhile) counts as not yet."""
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        try:
+            if predicate():
+                return True
+        except Exception:
+            pass
+        time.sleep(interval)
+    return False
+
+
+def find_named(app, name, timeout=20.0, prefix=False, contains=False):
+    """The first node of any role with this name (or name prefix, or a name
+    containing it), or None after @timeout seconds."""
+    def matches(n):
+        if n.name is None:
+            return False
+        if contains:
+            return name in n.name
+        return n.name.startswith(name) if prefix else n.name == name
+
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        try:
+            hits = app.node.findChildren(matches, recursive=True)
+            if hits:
+                return hits[0]
+        except Exception:
+            pass
+        time.sleep(0.25)
+    return None
+
+
+def check_stderr(tap, app, what=None, since=0):
+    """One TAP check: nothing the app printed (from @since) is a warning, a
+    critical or GTK's own complaint; on failure the log goes to stderr."""
+    err = app.stderr()[since:]
+    label = "no warnings or criticals on the app's stderr"
+    if not tap.ok("CRITICAL" not in err and "WARNING" not in err and "Gtk-" not in err,
+                  f"{what}: {label}" if what else label):
+        print(err, file=sys.stderr)
 
 
 def env_for(home, extra=None):
