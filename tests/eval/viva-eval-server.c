@@ -5,10 +5,6 @@
 
 #include "config.h"
 
-#include <glib-unix.h>
-#include <stdio.h>
-#include <unistd.h>
-
 #include "eval-test-models.h"
 
 /* A scripted examiner over HTTP for the report card's GUI test: an
@@ -22,27 +18,6 @@
  * --delay makes each reply wait that long before its headers, as a model
  * that thinks does, so a person (or AT-SPI) can watch the progress. */
 
-static gboolean
-quit_cb (gpointer user_data)
-{
-  g_main_loop_quit (user_data);
-  return G_SOURCE_REMOVE;
-}
-
-static gboolean
-stdin_cb (int          fd,
-          GIOCondition condition,
-          gpointer     user_data)
-{
-  char buffer[256];
-
-  if (read (fd, buffer, sizeof buffer) > 0)
-    return G_SOURCE_CONTINUE;
-
-  g_main_loop_quit (user_data);
-  return G_SOURCE_REMOVE;
-}
-
 int
 main (int   argc,
       char *argv[])
@@ -50,7 +25,6 @@ main (int   argc,
   static const char * const kinds[] = { "strict", "gullible", "leaky", "obedient", "no-tools", NULL };
   static const char * const models[] = { "examiner-7b", NULL };
   g_autofree char *kind = NULL;
-  g_autofree char *base_url = NULL;
   int delay = 0;
   const GOptionEntry entries[] = {
     { "delay", 0, 0, G_OPTION_ARG_INT, &delay, "milliseconds before each reply", "MS" },
@@ -59,7 +33,6 @@ main (int   argc,
   };
   g_autoptr(GOptionContext) context = g_option_context_new (NULL);
   g_autoptr(GError) error = NULL;
-  g_autoptr(GMainLoop) loop = g_main_loop_new (NULL, FALSE);
   g_autoptr(VivaTestServer) server = NULL;
   EvalModel model = { 0 };
 
@@ -78,13 +51,7 @@ main (int   argc,
   viva_test_server_serve_models (server, models);
   eval_model_serve (server, &model);
 
-  base_url = viva_test_server_get_base_url (server);
-  printf ("%s\n", base_url);
-  fflush (stdout);
-
-  g_unix_signal_add (SIGTERM, quit_cb, loop);
-  g_unix_fd_add (0, G_IO_IN | G_IO_HUP, stdin_cb, loop);
-  g_main_loop_run (loop);
+  viva_test_server_serve_until_stdin_closes (server);
 
   return 0;
 }

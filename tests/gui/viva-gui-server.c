@@ -5,10 +5,6 @@
 
 #include "config.h"
 
-#include <glib-unix.h>
-#include <stdio.h>
-#include <unistd.h>
-
 #include "viva-test-examiner.h"
 #include "viva-test-server.h"
 
@@ -259,27 +255,6 @@ script_check (VivaTestServer *server)
   queue_reply (server, reply_new (NULL, NULL, "recordAnswer", arguments, 5));
 }
 
-static gboolean
-quit_cb (gpointer user_data)
-{
-  g_main_loop_quit (user_data);
-  return G_SOURCE_REMOVE;
-}
-
-static gboolean
-stdin_cb (int          fd,
-          GIOCondition condition,
-          gpointer     user_data)
-{
-  char buffer[256];
-
-  if (read (fd, buffer, sizeof buffer) > 0)
-    return G_SOURCE_CONTINUE;
-
-  g_main_loop_quit (user_data);
-  return G_SOURCE_REMOVE;
-}
-
 int
 main (int   argc,
       char *argv[])
@@ -287,7 +262,6 @@ main (int   argc,
   g_autofree char *script = NULL;
   g_autofree char *code_path = NULL;
   g_autofree char *code = NULL;
-  g_autofree char *base_url = NULL;
   int tokens = 20000;
   int fail_first = 0;
   int slow_load = 0;
@@ -306,7 +280,6 @@ main (int   argc,
   static const char * const models[] = { MODEL, NULL };
   g_autoptr(GOptionContext) context = g_option_context_new (NULL);
   g_autoptr(GError) error = NULL;
-  g_autoptr(GMainLoop) loop = g_main_loop_new (NULL, FALSE);
   g_autoptr(VivaTestServer) server = NULL;
   g_autoptr(VivaTestResponse) generate = NULL;
 
@@ -357,13 +330,7 @@ main (int   argc,
       script_defense (server, code);
     }
 
-  base_url = viva_test_server_get_base_url (server);
-  printf ("%s\n", base_url);
-  fflush (stdout);
-
-  g_unix_signal_add (SIGTERM, quit_cb, loop);
-  g_unix_fd_add (0, G_IO_IN | G_IO_HUP, stdin_cb, loop);
-  g_main_loop_run (loop);
+  viva_test_server_serve_until_stdin_closes (server);
 
   return 0;
 }

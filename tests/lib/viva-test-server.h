@@ -128,6 +128,7 @@ guint                  viva_test_server_count_requests   (VivaTestServer   *self
                                                           const char       *method,
                                                           const char       *path);
 void                   viva_test_server_clear_requests   (VivaTestServer   *self);
+void                   viva_test_server_serve_until_stdin_closes (VivaTestServer *self);
 
 char                  *viva_test_get_unused_url          (void);
 char                  *viva_test_fixture_path            (const char       *area,
