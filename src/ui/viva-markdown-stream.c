@@ -21,7 +21,8 @@
  * re-rendered as Markdown when one of its lines completes or a fifth of a
  * second has passed, while it is short, and otherwise grows as plain text
  * appended in place; it is rendered properly when it closes. Deltas are only appended to a string
- * and shown at the next frame, at most thirty times a second.
+ * and shown after the next frame, at most thirty times a second, so that
+ * the frame after that lays out, follows the end and paints once.
  *
  * The text is kept in a column of text views, each holding a few thousand
  * characters: a finished segment is never laid out again, and only the
@@ -49,6 +50,8 @@ struct _VivaMarkdownStream
   gsize          shown;       /* bytes of @tail shown, rendered or plain */
   guint          n_segments;
   guint          tick_id;
+  GdkFrameClock *flush_clock;  /* whose after-paint shows the text */
+  gulong         after_paint_id;
   gint64         last_flush;   /* frame time of the last flush */
   GtkAdjustment *vadjustment;  /* of the scrolled window it is in */
   char           fence_char;  /* inside a fence of this character, or 0 */
@@ -313,6 +316,21 @@ viva_markdown_stream_commit (VivaMarkdownStream *self,
     self->segment_full = TRUE;
 }
 
+static void
+viva_markdown_stream_cancel_tick (VivaMarkdownStream *self)
+{
+  if (self->tick_id != 0)
+    {
+      gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->tick_id);
+      self->tick_id = 0;
+    }
+  if (self->flush_clock != NULL)
+    {
+      g_clear_signal_handler (&self->after_paint_id, self->flush_clock);
+      g_clear_object (&self->flush_clock);
+    }
+}
+
 /**
  * viva_markdown_stream_flush:
  *
@@ -326,11 +344,7 @@ viva_markdown_stream_flush (VivaMarkdownStream *self)
 
   g_return_if_fail (VIVA_IS_MARKDOWN_STREAM (self));
 
-  if (self->tick_id != 0)
-    {
-      gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->tick_id);
-      self->tick_id = 0;
-    }
+  viva_markdown_stream_cancel_tick (self);
 
   if (self->pending->len == 0)
     return;
@@ -342,6 +356,13 @@ viva_markdown_stream_flush (VivaMarkdownStream *self)
     viva_markdown_stream_commit (self, boundary);
 
   viva_markdown_stream_show_tail (self);
+}
+
+static void
+viva_markdown_stream_after_paint_cb (GdkFrameClock *clock,
+                                     gpointer       user_data)
+{
+  viva_markdown_stream_flush (VIVA_MARKDOWN_STREAM (user_data));
 }
 
 static gboolean
@@ -357,9 +378,17 @@ viva_markdown_stream_tick_cb (GtkWidget     *widget,
   if (now - self->last_flush < FLUSH_INTERVAL_US)
     return G_SOURCE_CONTINUE;
 
+  /* Shown after this frame rather than in it: GtkTextView lays out new
+   * lines in an idle after the text changes, which here runs before the
+   * next frame, so that frame lays out, follows the end and paints once.
+   * Text flushed here was painted twice, before its layout and again
+   * after it, in a frame of its own, and each time the whole panel
+   * moved. */
   self->tick_id = 0;
   self->last_flush = now;
-  viva_markdown_stream_flush (self);
+  self->flush_clock = g_object_ref (clock);
+  self->after_paint_id = g_signal_connect (clock, "after-paint",
+                                           G_CALLBACK (viva_markdown_stream_after_paint_cb), self);
 
   return G_SOURCE_REMOVE;
 }
@@ -393,7 +422,7 @@ viva_markdown_stream_append (VivaMarkdownStream *self,
 
   if (!gtk_widget_get_mapped (GTK_WIDGET (self)))
     viva_markdown_stream_flush (self);
-  else if (self->tick_id == 0)
+  else if (self->tick_id == 0 && self->after_paint_id == 0)
     self->tick_id = gtk_widget_add_tick_callback (GTK_WIDGET (self), viva_markdown_stream_tick_cb,
                                                   NULL, NULL);
 
@@ -451,11 +480,7 @@ viva_markdown_stream_set_markdown (VivaMarkdownStream *self,
 
   was_empty = self->source->len == 0;
 
-  if (self->tick_id != 0)
-    {
-      gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->tick_id);
-      self->tick_id = 0;
-    }
+  viva_markdown_stream_cancel_tick (self);
   viva_markdown_stream_clear (self);
   g_string_truncate (self->source, 0);
   g_string_truncate (self->tail, 0);
@@ -631,11 +656,7 @@ viva_markdown_stream_dispose (GObject *object)
 {
   VivaMarkdownStream *self = (VivaMarkdownStream *)object;
 
-  if (self->tick_id != 0)
-    {
-      gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->tick_id);
-      self->tick_id = 0;
-    }
+  viva_markdown_stream_cancel_tick (self);
   viva_markdown_stream_clear (self);
 
   G_OBJECT_CLASS (viva_markdown_stream_parent_class)->dispose (object);

@@ -29,11 +29,19 @@
  *   - the longest stall: the longest busy stretch between two polls, the
  *     longest the loop could not have answered a click, wall and CPU;
  *   - frames drawn and their mean layout and paint times;
- *   - the final render when the reply ends (the open block as Markdown).
+ *   - the final render when the reply ends (the open block as Markdown);
+ *   - where the longest stall went (frame phases), the CPU time of all
+ *     threads (GL in software rasterises in threads of its own) per delta
+ *     and in the longest stretch, and the longest stall after the first
+ *     second: in a fresh process the first frames with text pay one-off
+ *     costs (fonts, glyph caches, GL programs), which the whole run's
+ *     longest stall is then mostly made of.
  *
  * With VIVA_BENCH_BARE=1 the same deltas go to a bare GtkTextView in a
  * GtkScrolledWindow that appends them at most every 33 ms: the lower bound
- * any chat view is compared with. Each size also ends with a line
+ * any chat view is compared with. It stays at the top, so once its page is
+ * full its frames draw nothing; VIVA_BENCH_BARE=follow scrolls it to the
+ * end after each append, as a chat view must. Each size also ends with a line
  * `RESULT <viva|bare> <deltas> <busy µs/delta> <longest stall ms>` for
  * tests/bench/bench_side_by_side.py. */
 
@@ -49,6 +57,17 @@ cpu_now (void)
   return (gint64)ts.tv_sec * G_USEC_PER_SEC + ts.tv_nsec / 1000;
 }
 
+/* The whole process's CPU time, GL's rasterising threads included. */
+static gint64
+process_cpu_now (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &ts);
+
+  return (gint64)ts.tv_sec * G_USEC_PER_SEC + ts.tv_nsec / 1000;
+}
+
 /* The loop's idle and busy time, from its poll function. */
 static struct
 {
@@ -59,7 +78,33 @@ static struct
   gint64    left_poll_cpu;
   gint64    longest;
   gint64    longest_cpu;
+  gint64    longest_wall_cpu;  /* the CPU time of the longest stretch */
+  gint64    left_poll_process;
+  gint64    longest_process;   /* the most CPU time of all threads in a stretch */
+  gint64    settled;           /* when the first frames' one-off costs are past */
+  gint64    longest_settled;   /* the longest stretch that began after that */
+  gint64    longest_settled_process;
+  /* where the current busy stretch went, and the longest one's */
+  gint64    mark;
+  gint64    phase[6];
+  gint64    longest_phase[6];
+  guint     stretch_frames;
+  guint     longest_frames;
 } loop_stats;
+
+/* The phases of a busy stretch: before the frame (other sources, events,
+ * GTK's before-paint), the tick callbacks (the view's flush), layout,
+ * paint (snapshot and render), after-paint, and after the frame. */
+enum { PHASE_BEFORE, PHASE_UPDATE, PHASE_LAYOUT, PHASE_PAINT, PHASE_AFTER, PHASE_REST };
+
+static void
+phase_end (guint phase)
+{
+  gint64 now = g_get_monotonic_time ();
+
+  loop_stats.phase[phase] += now - loop_stats.mark;
+  loop_stats.mark = now;
+}
 
 static int
 measuring_poll (GPollFD *fds,
@@ -68,19 +113,37 @@ measuring_poll (GPollFD *fds,
 {
   gint64 entered = g_get_monotonic_time ();
   gint64 entered_cpu = cpu_now ();
+  gint64 entered_process = process_cpu_now ();
   int result;
 
   if (loop_stats.measuring && loop_stats.left_poll != 0)
     {
-
-      loop_stats.longest = MAX (loop_stats.longest, entered - loop_stats.left_poll);
+      phase_end (PHASE_REST);
+      if (entered - loop_stats.left_poll > loop_stats.longest)
+        {
+          loop_stats.longest = entered - loop_stats.left_poll;
+          memcpy (loop_stats.longest_phase, loop_stats.phase, sizeof loop_stats.phase);
+          loop_stats.longest_frames = loop_stats.stretch_frames;
+          loop_stats.longest_wall_cpu = entered_cpu - loop_stats.left_poll_cpu;
+        }
       loop_stats.longest_cpu = MAX (loop_stats.longest_cpu, entered_cpu - loop_stats.left_poll_cpu);
+      loop_stats.longest_process = MAX (loop_stats.longest_process, entered_process - loop_stats.left_poll_process);
+      if (loop_stats.left_poll >= loop_stats.settled)
+        {
+          loop_stats.longest_settled = MAX (loop_stats.longest_settled, entered - loop_stats.left_poll);
+          loop_stats.longest_settled_process = MAX (loop_stats.longest_settled_process,
+                                                    entered_process - loop_stats.left_poll_process);
+        }
     }
 
   result = loop_stats.poll (fds, n_fds, timeout);
 
   loop_stats.left_poll = g_get_monotonic_time ();
   loop_stats.left_poll_cpu = cpu_now ();
+  loop_stats.left_poll_process = process_cpu_now ();
+  loop_stats.mark = loop_stats.left_poll;
+  memset (loop_stats.phase, 0, sizeof loop_stats.phase);
+  loop_stats.stretch_frames = 0;
   if (loop_stats.measuring)
     loop_stats.idle += loop_stats.left_poll - entered;
 
@@ -95,8 +158,13 @@ measuring_poll (GPollFD *fds,
 static struct
 {
   gint64 mark;
+  gint64 mark_cpu;
   gint64 layout;
   gint64 paint;
+  gint64 layout_cpu;
+  gint64 paint_cpu;
+  gint64 max_layout_cpu;
+  gint64 max_paint_cpu;
   guint  frames;
 } frames;
 
@@ -104,12 +172,16 @@ static void
 before_paint_cb (GdkFrameClock *clock)
 {
   frames.mark = g_get_monotonic_time ();
+  frames.mark_cpu = cpu_now ();
+  phase_end (PHASE_BEFORE);
 }
 
 static void
 update_cb (GdkFrameClock *clock)
 {
   frames.mark = g_get_monotonic_time ();
+  frames.mark_cpu = cpu_now ();
+  phase_end (PHASE_UPDATE);
 }
 
 static void
@@ -117,8 +189,14 @@ layout_cb (GdkFrameClock *clock)
 {
   gint64 now = g_get_monotonic_time ();
 
+  gint64 cpu = cpu_now ();
+
   frames.layout += now - frames.mark;
+  frames.layout_cpu += cpu - frames.mark_cpu;
+  frames.max_layout_cpu = MAX (frames.max_layout_cpu, cpu - frames.mark_cpu);
   frames.mark = now;
+  frames.mark_cpu = cpu;
+  phase_end (PHASE_LAYOUT);
 }
 
 static void
@@ -126,8 +204,20 @@ paint_cb (GdkFrameClock *clock)
 {
   gint64 now = g_get_monotonic_time ();
 
+  gint64 cpu = cpu_now ();
+
   frames.paint += now - frames.mark;
+  frames.paint_cpu += cpu - frames.mark_cpu;
+  frames.max_paint_cpu = MAX (frames.max_paint_cpu, cpu - frames.mark_cpu);
   frames.frames++;
+  phase_end (PHASE_PAINT);
+  loop_stats.stretch_frames++;
+}
+
+static void
+after_paint_cb (GdkFrameClock *clock)
+{
+  phase_end (PHASE_AFTER);
 }
 
 typedef struct
@@ -136,10 +226,12 @@ typedef struct
   guint           next;
   VivaMessageRow *row;
   GtkTextBuffer  *bare;         /* the bare view's, instead of row */
+  GtkTextView    *bare_follow;  /* scrolled to the end after each append */
   GString        *bare_pending;
   guint           bare_flush_id;
   gint64          started;
   gint64          started_cpu;
+  gint64          started_process;
   gint64          idle_at_start;
   GMainLoop      *loop;
   /* busy wall and CPU time at delta 1000 and at n - 1000 */
@@ -228,6 +320,12 @@ bare_flush_cb (gpointer user_data)
       gtk_text_buffer_get_end_iter (feed->bare, &end);
       gtk_text_buffer_insert (feed->bare, &end, feed->bare_pending->str, feed->bare_pending->len);
       g_string_truncate (feed->bare_pending, 0);
+      if (feed->bare_follow != NULL)
+        {
+          gtk_text_buffer_get_end_iter (feed->bare, &end);
+          gtk_text_buffer_place_cursor (feed->bare, &end);
+          gtk_text_view_scroll_mark_onscreen (feed->bare_follow, gtk_text_buffer_get_insert (feed->bare));
+        }
     }
   return G_SOURCE_CONTINUE;
 }
@@ -258,7 +356,8 @@ main (int   argc,
   GdkFrameClock *clock;
   GtkWidget *window, *view;
   GtkTextView *bare_view = NULL;
-  gboolean bare = g_strcmp0 (g_getenv ("VIVA_BENCH_BARE"), "1") == 0;
+  gboolean follow = g_strcmp0 (g_getenv ("VIVA_BENCH_BARE"), "follow") == 0;
+  gboolean bare = follow || g_strcmp0 (g_getenv ("VIVA_BENCH_BARE"), "1") == 0;
   gboolean failed = FALSE;
 
   /* One size from the command line, for profiling. */
@@ -301,6 +400,7 @@ main (int   argc,
   g_signal_connect (clock, "update", G_CALLBACK (update_cb), NULL);
   g_signal_connect (clock, "layout", G_CALLBACK (layout_cb), NULL);
   g_signal_connect (clock, "paint", G_CALLBACK (paint_cb), NULL);
+  g_signal_connect (clock, "after-paint", G_CALLBACK (after_paint_cb), NULL);
 
   g_print ("| deltas | busy per delta: wall (CPU) | first 1k | last 1k | longest stall: wall (CPU) | frames | flush and layout / frame | paint / frame | final render |\n");
   g_print ("|---|---|---|---|---|---|---|---|---|\n");
@@ -309,11 +409,12 @@ main (int   argc,
     {
       Feed feed = { 0 };
       g_autofree char *text = NULL;
-      gint64 busy, cpu, finish;
+      gint64 busy, cpu, process, finish;
 
       if (bare)
         {
           feed.bare = gtk_text_view_get_buffer (bare_view);
+          feed.bare_follow = follow ? bare_view : NULL;
           gtk_text_buffer_set_text (feed.bare, "", 0);
           feed.bare_pending = g_string_new (NULL);
           feed.bare_flush_id = g_timeout_add (33, bare_flush_cb, &feed);
@@ -329,15 +430,19 @@ main (int   argc,
       settle (loop, 300);
 
       memset (&frames, 0, sizeof frames);
-      loop_stats.longest = loop_stats.longest_cpu = 0;
+      loop_stats.longest = loop_stats.longest_cpu = loop_stats.longest_process = 0;
+      loop_stats.longest_settled = loop_stats.longest_settled_process = 0;
       loop_stats.measuring = TRUE;
       feed.idle_at_start = loop_stats.idle;
       feed.started = g_get_monotonic_time ();
+      loop_stats.settled = feed.started + G_USEC_PER_SEC;
       feed.started_cpu = cpu_now ();
+      feed.started_process = process_cpu_now ();
       g_timeout_add (1, feed_cb, &feed);
       g_main_loop_run (loop);
       busy = busy_now (&feed);
       cpu = cpu_now () - feed.started_cpu;
+      process = process_cpu_now () - feed.started_process;
       loop_stats.measuring = FALSE;
 
       finish = g_get_monotonic_time ();
@@ -367,6 +472,21 @@ main (int   argc,
                frames.frames ? frames.paint / 1000.0 / frames.frames : 0.0,
                finish / 1000.0);
 
+      g_print ("longest stall %.2f ms (CPU %.2f ms): %u frame(s); before %.2f, ticks %.2f, ticks and layout %.2f, paint %.2f, after-paint %.2f, after the frame %.2f ms\n",
+               loop_stats.longest / 1000.0, loop_stats.longest_wall_cpu / 1000.0, loop_stats.longest_frames,
+               loop_stats.longest_phase[PHASE_BEFORE] / 1000.0,
+               loop_stats.longest_phase[PHASE_UPDATE] / 1000.0,
+               loop_stats.longest_phase[PHASE_LAYOUT] / 1000.0,
+               loop_stats.longest_phase[PHASE_PAINT] / 1000.0,
+               loop_stats.longest_phase[PHASE_AFTER] / 1000.0,
+               loop_stats.longest_phase[PHASE_REST] / 1000.0);
+      g_print ("all threads: CPU per delta %.1f µs, longest stretch %.2f ms\n",
+               (double)process / sizes[s], loop_stats.longest_process / 1000.0);
+      g_print ("after the first second: longest stall %.2f ms (all threads' CPU %.2f ms)\n",
+               loop_stats.longest_settled / 1000.0, loop_stats.longest_settled_process / 1000.0);
+      g_print ("main-thread CPU per frame: flush and layout %.3f ms (max %.2f), paint %.3f ms (max %.2f)\n",
+               frames.frames ? frames.layout_cpu / 1000.0 / frames.frames : 0.0, frames.max_layout_cpu / 1000.0,
+               frames.frames ? frames.paint_cpu / 1000.0 / frames.frames : 0.0, frames.max_paint_cpu / 1000.0);
       g_print ("RESULT %s %u %.2f %.3f\n", bare ? "bare" : "viva", sizes[s],
                (double)busy / sizes[s], loop_stats.longest / 1000.0);
 

@@ -156,6 +156,114 @@ test_stream_segments (void)
   g_assert_finalize_object (stream);
 }
 
+/* The text shown so far, read from the text views without the flush that
+ * viva_markdown_stream_dup_text() does first. */
+static char *
+shown_text (GtkWidget *stream)
+{
+  GString *text = g_string_new (NULL);
+
+  for (GtkWidget *child = gtk_widget_get_first_child (stream);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (child));
+      g_autofree char *part = NULL;
+      GtkTextIter start, end;
+
+      gtk_text_buffer_get_bounds (buffer, &start, &end);
+      part = gtk_text_buffer_get_text (buffer, &start, &end, FALSE);
+      g_string_append (text, part);
+    }
+
+  return g_string_free (text, FALSE);
+}
+
+static gboolean
+deadline_cb (gpointer user_data)
+{
+  gboolean *passed = user_data;
+
+  *passed = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+typedef gboolean (*Condition) (GtkWidget *widget, gconstpointer data);
+
+/* Runs the main loop until @condition holds, or for 20 seconds (a hang,
+ * not a speed figure). */
+static gboolean
+wait_for (Condition      condition,
+          GtkWidget     *widget,
+          gconstpointer  data)
+{
+  gboolean passed = FALSE;
+  guint deadline = g_timeout_add_seconds (20, deadline_cb, &passed);
+
+  while (!condition (widget, data))
+    {
+      if (passed)
+        return FALSE;
+      g_main_context_iteration (NULL, TRUE);
+    }
+  g_source_remove (deadline);
+
+  return TRUE;
+}
+
+static gboolean
+shows (GtkWidget     *stream,
+       gconstpointer  needle)
+{
+  g_autofree char *text = shown_text (stream);
+
+  return strstr (text, needle) != NULL;
+}
+
+/* The chat view has grown past two pages and shows its end. */
+static gboolean
+at_long_end (GtkWidget     *view,
+             gconstpointer  unused)
+{
+  GtkWidget *scroller = gtk_widget_get_first_child (view);
+  GtkAdjustment *adjustment = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scroller));
+  double page = gtk_adjustment_get_page_size (adjustment);
+  double upper = gtk_adjustment_get_upper (adjustment);
+
+  return page > 0 && upper > 2 * page && gtk_adjustment_get_value (adjustment) >= upper - page - 1;
+}
+
+static void
+test_stream_mapped (void)
+{
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *view = viva_chat_view_new ();
+  GtkWidget *stream = viva_markdown_stream_new ();
+  g_autoptr(GString) text = g_string_new (NULL);
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 420, 500);
+  gtk_window_set_child (GTK_WINDOW (window), view);
+  viva_chat_view_append (VIVA_CHAT_VIEW (view), stream);
+  gtk_window_present (GTK_WINDOW (window));
+  while (!gtk_widget_get_mapped (stream))
+    g_main_context_iteration (NULL, TRUE);
+
+  /* In sight, text is shown at the next frames, not at each append, and
+   * without waiting for the reply to finish; the view follows its end. */
+  for (guint i = 0; i < 60; i++)
+    g_string_append_printf (text, "Paragraph %u says something about *centroids*.\n\n", i);
+  for (gsize i = 0; i < text->len; i += 16)
+    {
+      viva_markdown_stream_append (VIVA_MARKDOWN_STREAM (stream), text->str + i, MIN (16, text->len - i));
+      g_main_context_iteration (NULL, FALSE);
+    }
+  g_assert_true (wait_for (shows, stream, "Paragraph 59 says something about centroids."));
+  g_assert_true (wait_for (at_long_end, view, NULL));
+  g_assert_true (viva_chat_view_get_follow (VIVA_CHAT_VIEW (view)));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 static void
 test_message_row (void)
 {
@@ -297,6 +405,7 @@ main (int   argc,
   g_test_add_func ("/viva/chat-widgets/markdown-stream/chunks", test_stream_chunks);
   g_test_add_func ("/viva/chat-widgets/markdown-stream/segments", test_stream_segments);
   g_test_add_func ("/viva/chat-widgets/markdown-stream/spaces", test_stream_spaces);
+  g_test_add_func ("/viva/chat-widgets/markdown-stream/mapped", test_stream_mapped);
   g_test_add_func ("/viva/chat-widgets/message-row", test_message_row);
   g_test_add_func ("/viva/chat-widgets/tool-card", test_tool_card);
   g_test_add_func ("/viva/chat-widgets/verdict-card", test_verdict_card);
