@@ -101,6 +101,11 @@ char *_viva_pack_editor_unique_id       (VivaPackEditor *self,
 
 void _viva_pack_editor_update_title     (VivaPackEditor *self);
 
+/* viva-pack-editor-list.c */
+void _viva_pack_editor_list_class_init  (GtkWidgetClass *widget_class);
+guint _viva_pack_editor_problem_position (VivaPackEditor *self,
+                                         VivaProblem    *problem);
+
 /* viva-pack-editor-file.c */
 void _viva_pack_editor_set_pack          (VivaPackEditor *self,
                                          VivaPack       *pack,
