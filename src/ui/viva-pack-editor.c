@@ -197,69 +197,46 @@ draft_row_selected_cb (VivaPackEditor *self,
 }
 
 static void
-add_test_action (GtkWidget  *widget,
-                 const char *action_name,
-                 GVariant   *parameter)
+approve_draft (VivaPackEditor *self)
 {
-  _viva_pack_editor_add_test (VIVA_PACK_EDITOR (widget));
+  _viva_pack_editor_approve_draft (self, FALSE);
 }
 
 static void
-add_question_action (GtkWidget  *widget,
-                     const char *action_name,
-                     GVariant   *parameter)
+edit_draft (VivaPackEditor *self)
 {
-  _viva_pack_editor_add_question (VIVA_PACK_EDITOR (widget));
+  _viva_pack_editor_approve_draft (self, TRUE);
 }
 
-/* Drafts ---------------------------------------------------------------- */
+/* Actions that call one function of the window's other files. */
+static const struct
+{
+  const char *name;
+  void      (*run) (VivaPackEditor *self);
+} forwarded_actions[] = {
+  { "editor.add-test", _viva_pack_editor_add_test },
+  { "editor.add-question", _viva_pack_editor_add_question },
+  { "editor.draft", _viva_pack_editor_show_generate },
+  { "editor.start-draft", _viva_pack_editor_start_draft },
+  { "editor.cancel-draft", _viva_pack_editor_cancel_draft },
+  { "editor.approve-draft", approve_draft },
+  { "editor.edit-draft", edit_draft },
+  { "editor.discard-draft", _viva_pack_editor_discard_draft },
+};
 
 static void
-draft_action (GtkWidget  *widget,
-              const char *action_name,
-              GVariant   *parameter)
+forwarded_action (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *parameter)
 {
-  _viva_pack_editor_show_generate (VIVA_PACK_EDITOR (widget));
-}
+  for (guint i = 0; i < G_N_ELEMENTS (forwarded_actions); i++)
+    if (g_str_equal (forwarded_actions[i].name, action_name))
+      {
+        forwarded_actions[i].run (VIVA_PACK_EDITOR (widget));
+        return;
+      }
 
-static void
-start_draft_action (GtkWidget  *widget,
-                    const char *action_name,
-                    GVariant   *parameter)
-{
-  _viva_pack_editor_start_draft (VIVA_PACK_EDITOR (widget));
-}
-
-static void
-cancel_draft_action (GtkWidget  *widget,
-                     const char *action_name,
-                     GVariant   *parameter)
-{
-  _viva_pack_editor_cancel_draft (VIVA_PACK_EDITOR (widget));
-}
-
-static void
-approve_draft_action (GtkWidget  *widget,
-                      const char *action_name,
-                      GVariant   *parameter)
-{
-  _viva_pack_editor_approve_draft (VIVA_PACK_EDITOR (widget), FALSE);
-}
-
-static void
-edit_draft_action (GtkWidget  *widget,
-                   const char *action_name,
-                   GVariant   *parameter)
-{
-  _viva_pack_editor_approve_draft (VIVA_PACK_EDITOR (widget), TRUE);
-}
-
-static void
-discard_draft_action (GtkWidget  *widget,
-                      const char *action_name,
-                      GVariant   *parameter)
-{
-  _viva_pack_editor_discard_draft (VIVA_PACK_EDITOR (widget));
+  g_assert_not_reached ();
 }
 
 /* Closing --------------------------------------------------------------- */
@@ -484,14 +461,9 @@ viva_pack_editor_class_init (VivaPackEditorClass *klass)
   gtk_widget_class_install_action (widget_class, "editor.save", NULL, _viva_pack_editor_save_action);
   gtk_widget_class_install_action (widget_class, "editor.export", NULL, _viva_pack_editor_export_action);
   gtk_widget_class_install_action (widget_class, "editor.validate", NULL, _viva_pack_editor_validate_action);
-  gtk_widget_class_install_action (widget_class, "editor.add-test", NULL, add_test_action);
-  gtk_widget_class_install_action (widget_class, "editor.add-question", NULL, add_question_action);
-  gtk_widget_class_install_action (widget_class, "editor.draft", NULL, draft_action);
-  gtk_widget_class_install_action (widget_class, "editor.start-draft", NULL, start_draft_action);
-  gtk_widget_class_install_action (widget_class, "editor.cancel-draft", NULL, cancel_draft_action);
-  gtk_widget_class_install_action (widget_class, "editor.approve-draft", NULL, approve_draft_action);
-  gtk_widget_class_install_action (widget_class, "editor.edit-draft", NULL, edit_draft_action);
-  gtk_widget_class_install_action (widget_class, "editor.discard-draft", NULL, discard_draft_action);
+
+  for (guint i = 0; i < G_N_ELEMENTS (forwarded_actions); i++)
+    gtk_widget_class_install_action (widget_class, forwarded_actions[i].name, NULL, forwarded_action);
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_s, GDK_CONTROL_MASK, "editor.save", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_n, GDK_CONTROL_MASK, "editor.new", NULL);
