@@ -464,43 +464,47 @@ leave_block (MD_BLOCKTYPE  type,
   return 0;
 }
 
+/* Emphasis, code and links become tags pushed when the span opens and
+ * popped when it closes; images, underline, maths and wiki links show as
+ * their text. */
+static int
+toggle_span (RenderState *state,
+             MD_SPANTYPE  type,
+             void        *detail,
+             gboolean     entering)
+{
+  const char *name = span_tag_name (type);
+
+  if (name != NULL && entering)
+    push_tag (state, lookup_tag (state, name));
+  else if (name != NULL)
+    pop_tag (state, lookup_tag (state, name));
+  else if (type == MD_SPAN_A && entering)
+    {
+      MD_SPAN_A_DETAIL *a = detail;
+      g_autofree char *uri = g_strndup (a->href.text, a->href.size);
+      GtkTextTag *tag = gtk_text_buffer_create_tag (state->buffer, NULL, NULL);
+
+      g_object_set_data_full (G_OBJECT (tag), LINK_URI_KEY, g_steal_pointer (&uri), g_free);
+      push_tag (state, lookup_tag (state, "link"));
+      push_tag (state, tag);
+    }
+  else if (type == MD_SPAN_A)
+    {
+      /* The link's own tag was pushed last. */
+      g_ptr_array_remove_index (state->tags, state->tags->len - 1);
+      pop_tag (state, lookup_tag (state, "link"));
+    }
+
+  return 0;
+}
+
 static int
 enter_span (MD_SPANTYPE  type,
             void        *detail,
             void        *user_data)
 {
-  RenderState *state = user_data;
-
-  if (span_tag_name (type) != NULL)
-    {
-      push_tag (state, lookup_tag (state, span_tag_name (type)));
-      return 0;
-    }
-
-  switch (type)
-    {
-    case MD_SPAN_A:
-      {
-        MD_SPAN_A_DETAIL *a = detail;
-        g_autofree char *uri = g_strndup (a->href.text, a->href.size);
-        GtkTextTag *tag = gtk_text_buffer_create_tag (state->buffer, NULL, NULL);
-
-        g_object_set_data_full (G_OBJECT (tag), LINK_URI_KEY, g_steal_pointer (&uri), g_free);
-        push_tag (state, lookup_tag (state, "link"));
-        push_tag (state, tag);
-      }
-      break;
-
-    case MD_SPAN_IMG:
-    case MD_SPAN_U:
-    case MD_SPAN_LATEXMATH:
-    case MD_SPAN_LATEXMATH_DISPLAY:
-    case MD_SPAN_WIKILINK:
-    default:
-      break;
-    }
-
-  return 0;
+  return toggle_span (user_data, type, detail, TRUE);
 }
 
 static int
@@ -508,32 +512,7 @@ leave_span (MD_SPANTYPE  type,
             void        *detail,
             void        *user_data)
 {
-  RenderState *state = user_data;
-
-  if (span_tag_name (type) != NULL)
-    {
-      pop_tag (state, lookup_tag (state, span_tag_name (type)));
-      return 0;
-    }
-
-  switch (type)
-    {
-    case MD_SPAN_A:
-      /* The link's own tag was pushed last. */
-      g_ptr_array_remove_index (state->tags, state->tags->len - 1);
-      pop_tag (state, lookup_tag (state, "link"));
-      break;
-
-    case MD_SPAN_IMG:
-    case MD_SPAN_U:
-    case MD_SPAN_LATEXMATH:
-    case MD_SPAN_LATEXMATH_DISPLAY:
-    case MD_SPAN_WIKILINK:
-    default:
-      break;
-    }
-
-  return 0;
+  return toggle_span (user_data, type, detail, FALSE);
 }
 
 static void
