@@ -11,7 +11,9 @@ falls alike on both sides of each ratio:
   resident memory one second after the window mapped;
 - the examiner panel (bench-chat-view) vs a bare GtkTextView appending the
   same deltas at most every 33 ms: main-loop busy time per delta and the
-  longest stall, at 1k/10k/50k deltas (VIVA_BENCH_PANEL_SIZES), cairo;
+  longest stall, at 1k/10k/50k deltas (VIVA_BENCH_PANEL_SIZES), under GTK's
+  default renderer and cairo; also the longest stall after the first second,
+  past the one-off costs of a fresh process's first frames;
 - pure-Python K-Means in the worker vs /usr/bin/python3 (CPU time of the
   computing thread, which a loaded machine disturbs least), the warm round
   trip, the cold start under bubblewrap and the worker's memory
@@ -149,19 +151,25 @@ def start_up(x, argv, renderer, viva):
     return (mapped - t0) * 1000, painted, rss
 
 
-def panel(bare):
+def panel(bare, renderer):
     env = dict(base_env)
-    env["GSK_RENDERER"] = "cairo"
+    if renderer:
+        env["GSK_RENDERER"] = renderer
+    else:
+        env.pop("GSK_RENDERER", None)
     env["VIVA_BENCH_BARE"] = "1" if bare else "0"
     out = {}
     for size in PANEL_SIZES:
         r = subprocess.run([CHAT, size], env=env, capture_output=True, text=True, timeout=900)
         if r.returncode != 0:
             raise SystemExit(f"bench_side_by_side: bench-chat-view failed: {r.stderr}")
+        settled = None
         for line in r.stdout.splitlines():
+            if line.startswith("after the first second: longest stall "):
+                settled = float(line.split()[6])
             if line.startswith("RESULT "):
                 _, mode, n, busy, stall = line.split()
-                out[int(n)] = (float(busy), float(stall))
+                out[int(n)] = (float(busy), float(stall), settled)
     return out
 
 
@@ -208,11 +216,13 @@ for r in range(ROUNDS):
                 add(f"start-up {label}: {OTHER_NAME}, mapped (ms)", mapped)
                 add(f"RSS {label}: {OTHER_NAME} (MiB)", rss)
 
-    for bare in ([False, True] if r % 2 == 0 else [True, False]):
-        for n, (busy, stall) in panel(bare).items():
-            who = "bare GtkTextView" if bare else "Viva panel"
-            add(f"panel {n} deltas: {who}, busy per delta (µs)", busy)
-            add(f"panel {n} deltas: {who}, longest stall (ms)", stall)
+    for label, renderer in RENDERERS:
+        for bare in ([False, True] if r % 2 == 0 else [True, False]):
+            for n, (busy, stall, settled) in panel(bare, renderer).items():
+                who = "bare GtkTextView" if bare else "Viva panel"
+                add(f"panel {label} {n} deltas: {who}, busy per delta (µs)", busy)
+                add(f"panel {label} {n} deltas: {who}, longest stall (ms)", stall)
+                add(f"panel {label} {n} deltas: {who}, longest stall after 1 s (ms)", settled)
 
     rr = runner_round()
     add("K-Means CPU: worker (ms)", rr["kmeans_viva_cpu_ms"])
@@ -252,13 +262,12 @@ for label, _ in RENDERERS:
                  ratio(f"start-up {label}: Viva, mapped (ms)", f"start-up {label}: {OTHER_NAME}, mapped (ms)")))
     rows.append((f"RSS {label}: Viva / {OTHER_NAME}",
                  ratio(f"RSS {label}: Viva (MiB)", f"RSS {label}: {OTHER_NAME} (MiB)")))
-for n in PANEL_SIZES:
-    rows.append((f"panel {n} deltas, busy per delta: Viva / bare",
-                 ratio(f"panel {n} deltas: Viva panel, busy per delta (µs)",
-                       f"panel {n} deltas: bare GtkTextView, busy per delta (µs)")))
-    rows.append((f"panel {n} deltas, longest stall: Viva / bare",
-                 ratio(f"panel {n} deltas: Viva panel, longest stall (ms)",
-                       f"panel {n} deltas: bare GtkTextView, longest stall (ms)")))
+for label, _ in RENDERERS:
+    for n in PANEL_SIZES:
+        for what in ("busy per delta (µs)", "longest stall (ms)", "longest stall after 1 s (ms)"):
+            rows.append((f"panel {label} {n} deltas, {what.rsplit(' (', 1)[0]}: Viva / bare",
+                         ratio(f"panel {label} {n} deltas: Viva panel, {what}",
+                               f"panel {label} {n} deltas: bare GtkTextView, {what}")))
 rows.append(("K-Means CPU: worker / python3", ratio("K-Means CPU: worker (ms)", "K-Means CPU: /usr/bin/python3 (ms)")))
 rows.append(("K-Means wall: worker / python3", ratio("K-Means wall: worker (ms)", "K-Means wall: /usr/bin/python3 (ms)")))
 for name, value in rows:
