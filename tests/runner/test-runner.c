@@ -19,11 +19,17 @@
 
 typedef VivaTestRunner Fixture;
 
+/* Whether @module is installed for the worker's Python: found on its path,
+ * not imported, so that a worker that cannot load the module's C
+ * extensions (a libpython linked without its symbols exported) fails the
+ * test that imports it instead of skipping it. */
 static gboolean
 python_has (Fixture    *fixture,
             const char *module)
 {
-  g_autofree char *code = g_strdup_printf ("import %s", module);
+  g_autofree char *code = g_strdup_printf ("import importlib.util\n"
+                                           "if importlib.util.find_spec('%s') is None:\n"
+                                           "    raise ImportError('%s')\n", module, module);
   g_autoptr(VivaRunResult) result = viva_test_runner_run (fixture, code, 30000);
 
   return viva_run_result_get_status (result) == VIVA_RUN_STATUS_OK;
