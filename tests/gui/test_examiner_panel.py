@@ -214,7 +214,7 @@ home3 = vivagui.make_home()
 save_code(home3, KMEANS_SOLUTION)
 # The load outlasts running the code even on a loaded machine, so the
 # state line is still saying so at Submit.
-server, url = start_server("--script", "long", "--tokens", "20000", "--slow-load", "15000")
+server, url = start_server("--script", "long", "--tokens", "40000", "--slow-load", "15000")
 set_settings(home3, base_url=f"'{url}'", examiner_mode="'model'")
 app = vivagui.App(home3)
 tap.ok(run_code(app), "the solution runs before the long reply")
@@ -229,10 +229,13 @@ app.screenshot("examiner-8-long-stream")
 stop = app.find("push button", "Stop")
 clicked = time.time()
 vivagui.click(stop)
-stopped = find_named(app, "Defense stopped", timeout=10)
+stopped = find_named(app, "Defense stopped", timeout=20)
 latency = time.time() - clicked
-tap.ok(stopped is not None and latency < 3.0,
-       f"Stop clicked mid-stream acts at once ({latency:.2f} s to the state line)")
+# The reply has some thirty seconds left to stream when Stop is clicked,
+# so a Stop that waited for it would miss this bound; a loaded machine's
+# slowness (seconds under a load of 20) stays far inside it.
+tap.ok(stopped is not None and latency < 10.0,
+       f"Stop clicked mid-stream acts before the reply ends ({latency:.2f} s to the state line)")
 app.screenshot("examiner-9-stopped")
 app.quit()
 stop_server(server)

@@ -298,10 +298,9 @@ static void
 test_input (Fixture       *fixture,
             gconstpointer  data)
 {
-  gint64 started = g_get_monotonic_time ();
+  /* A prompt that waited for an answer would end in the timeout instead. */
   g_autoptr(VivaRunResult) result = viva_test_runner_run (fixture, "name = input('Your name? ')\nprint('hello', name)\n", 5000);
 
-  g_assert_cmpint (g_get_monotonic_time () - started, <, 2 * G_TIME_SPAN_SECOND);
   g_assert_cmpint (viva_run_result_get_status (result), ==, VIVA_RUN_STATUS_ERROR);
   g_assert_cmpstr (viva_run_result_get_error_type (result), ==, "EOFError");
   g_assert_nonnull (strstr (viva_run_result_get_error_message (result), "input() is not available"));
@@ -378,7 +377,9 @@ cancel_cb (gpointer user_data)
   return G_SOURCE_REMOVE;
 }
 
-/* Stop: the caller hears at once, the code is interrupted, variables stay. */
+/* Stop: the caller hears at once, the code is interrupted, variables stay.
+ * A Stop that did not interrupt would leave the loop to its two-minute
+ * timeout; the bounds below sit far from both that and a loaded machine. */
 static void
 test_cancel (Fixture       *fixture,
              gconstpointer  data)
@@ -391,18 +392,18 @@ test_cancel (Fixture       *fixture,
   g_autoptr(VivaRunResult) after = NULL;
   gint64 started = g_get_monotonic_time ();
 
-  viva_runner_run_async (fixture->runner, "survivor = 7\nwhile True:\n    pass\n", 20000, cancellable, viva_test_store_result, &async);
+  viva_runner_run_async (fixture->runner, "survivor = 7\nwhile True:\n    pass\n", 120000, cancellable, viva_test_store_result, &async);
   g_timeout_add (300, cancel_cb, cancellable);
   viva_test_run_until_result (&async);
   result = viva_runner_run_finish (fixture->runner, async, &error);
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
   g_assert_null (result);
-  g_assert_cmpint (g_get_monotonic_time () - started, <, 1500 * G_TIME_SPAN_MILLISECOND);
+  g_assert_cmpint (g_get_monotonic_time () - started, <, 30 * G_TIME_SPAN_SECOND);
 
   after = viva_test_runner_run (fixture, "print(survivor)", 0);
   viva_test_assert_run_ok (after);
   g_assert_cmpstr (fixture->out->str, ==, "7\n");
-  g_assert_cmpint (g_get_monotonic_time () - started, <, 1500 * G_TIME_SPAN_MILLISECOND);
+  g_assert_cmpint (g_get_monotonic_time () - started, <, 30 * G_TIME_SPAN_SECOND);
 }
 
 static gboolean
