@@ -7,6 +7,7 @@
 
 #include <glib/gi18n.h>
 
+#include "viva-duration.h"
 #include "viva-markdown.h"
 #include "viva-exam-tool.h"
 #include "viva-tool-card.h"
@@ -64,14 +65,6 @@ static VivaExamProtocolStep
 tool_step (VivaToolCard *self)
 {
   return self->facts ? self->facts->step : VIVA_EXAM_PROTOCOL_NONE;
-}
-
-static char *
-format_duration (double ms)
-{
-  if (ms < 1000)
-    return g_strdup_printf (_("%.0f ms"), ms);
-  return g_strdup_printf (_("%.1f s"), ms / 1000.0);
 }
 
 static void
@@ -367,7 +360,7 @@ viva_tool_card_set_result (VivaToolCard *self,
 
   if (duration_ms >= 0)
     {
-      duration = format_duration (duration_ms);
+      duration = viva_duration_format (duration_ms);
       gtk_label_set_label (self->duration_label, duration);
       gtk_widget_set_visible (GTK_WIDGET (self->duration_label), TRUE);
     }

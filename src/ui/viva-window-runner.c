@@ -7,6 +7,7 @@
 
 #include <glib/gi18n.h>
 
+#include "viva-duration.h"
 #include "viva-window-private.h"
 
 /* The Run/Stop button and the console: the window's side of VivaRunner.
@@ -57,19 +58,11 @@ runner_image_cb (VivaWindow *self,
     viva_console_append_image (self->console, png);
 }
 
-static char *
-format_duration (double ms)
-{
-  if (ms < 1000)
-    return g_strdup_printf (_("%.0f ms"), ms);
-  return g_strdup_printf (_("%.1f s"), ms / 1000.0);
-}
-
 static void
 viva_window_show_result (VivaWindow    *self,
                          VivaRunResult *result)
 {
-  g_autofree char *duration = format_duration (viva_run_result_get_duration_ms (result));
+  g_autofree char *duration = viva_duration_format (viva_run_result_get_duration_ms (result));
   g_autofree char *status = NULL;
 
   if (viva_run_result_get_output_truncated (result))

@@ -10,6 +10,7 @@
 #include "viva-exam-error.h"
 #include "viva-exam-private.h"
 #include "viva-exam-tool.h"
+#include "viva-text.h"
 
 /* The tool contract: a tool's facts, its arguments checked against its
  * schema, the GTask every invocation runs in, and the lookup of a tool's
@@ -153,16 +154,6 @@ viva_exam_tool_get_definition (VivaExamTool *self)
 }
 
 static gboolean
-is_blank (const char *text)
-{
-  for (; text != NULL && *text; text++)
-    if (!g_ascii_isspace (*text))
-      return FALSE;
-
-  return TRUE;
-}
-
-static gboolean
 check_value (const char  *tool,
              const char  *name,
              JsonObject  *schema,
@@ -235,7 +226,7 @@ check_value (const char  *tool,
           return FALSE;
         }
 
-      if (min_length > 0 && (is_blank (s) || g_utf8_strlen (s, -1) < min_length))
+      if (min_length > 0 && (viva_text_is_blank (s) || g_utf8_strlen (s, -1) < min_length))
         {
           g_set_error (error, VIVA_EXAM_ERROR, VIVA_EXAM_ERROR_INVALID_ARGUMENTS,
                        _("%s: argument “%s” must not be empty."), tool, name);
@@ -284,7 +275,7 @@ viva_exam_tool_parse_arguments (VivaExamTool  *self,
   g_return_val_if_fail (VIVA_IS_EXAM_TOOL (self), NULL);
 
   /* Some servers send no arguments at all for a tool without parameters. */
-  if (is_blank (arguments))
+  if (viva_text_is_blank (arguments))
     arguments = "{}";
 
   if (!(node = json_from_string (arguments, &local_error)) || !JSON_NODE_HOLDS_OBJECT (node))
