@@ -340,6 +340,9 @@ delete_action (GtkWidget  *widget,
 
   message = g_strdup_printf (_("“%s” deleted"), viva_problem_get_title (problem));
   toast = adw_toast_new (message);
+  /* Twice the default: a teacher reading a screen reader's announcement or
+   * reaching the button by keyboard needs longer than a glance. */
+  adw_toast_set_timeout (toast, 10);
   adw_toast_set_button_label (toast, _("Undo"));
   g_object_set_data_full (G_OBJECT (toast), "problem", g_object_ref (problem), g_object_unref);
   g_object_set_data_full (G_OBJECT (toast), "pack", g_object_ref (self->pack), g_object_unref);
