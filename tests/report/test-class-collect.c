@@ -9,6 +9,7 @@
 
 #include "viva-class-results.h"
 #include "viva-core.h"
+#include "viva-test-csv.h"
 #include "viva-test-util.h"
 
 /* A classroom: five students defend the same problem through the real
@@ -219,53 +220,6 @@ setup_classroom (void)
   write_json (edited, report);
 }
 
-/* RFC 4180, as the README says the CSV is written. */
-static GPtrArray *
-parse_csv (const char *text)
-{
-  GPtrArray *rows = g_ptr_array_new_with_free_func ((GDestroyNotify)g_ptr_array_unref);
-  GPtrArray *row = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr(GString) cell = g_string_new (NULL);
-  gboolean quoted = FALSE;
-
-  for (const char *p = text; *p; p++)
-    {
-      if (quoted)
-        {
-          if (*p == '"' && p[1] == '"')
-            g_string_append_c (cell, *p++);
-          else if (*p == '"')
-            quoted = FALSE;
-          else
-            g_string_append_c (cell, *p);
-        }
-      else if (*p == '"')
-        quoted = TRUE;
-      else if (*p == ',')
-        {
-          g_ptr_array_add (row, g_strdup (cell->str));
-          g_string_truncate (cell, 0);
-        }
-      else if (*p == '\r' && p[1] == '\n')
-        {
-          p++;
-          g_ptr_array_add (row, g_strdup (cell->str));
-          g_string_truncate (cell, 0);
-          g_ptr_array_add (rows, row);
-          row = g_ptr_array_new_with_free_func (g_free);
-        }
-      else
-        g_string_append_c (cell, *p);
-    }
-
-  g_assert_false (quoted);
-  g_assert_cmpuint (row->len, ==, 0);
-  g_assert_cmpuint (cell->len, ==, 0);
-  g_ptr_array_unref (row);
-
-  return rows;
-}
-
 static int
 column (GPtrArray  *header,
         const char *name)
@@ -336,7 +290,7 @@ test_classroom (void)
   g_assert_true (g_file_get_contents (csv_path, &csv, NULL, NULL));
   g_assert_true (g_str_has_prefix (csv, "student_name,student_id,pack,problem,session,status,verdict,score,"
                                         "hidden_passed,hidden_total,regraded_passed,regraded_total,flags"));
-  rows = parse_csv (csv);
+  rows = viva_test_parse_csv (csv);
   g_assert_cmpuint (rows->len, ==, 6);
   header = g_ptr_array_index (rows, 0);
 
@@ -390,7 +344,7 @@ test_without_regrade (void)
 
   g_assert_cmpint (cli (args, NULL), ==, 0);
   g_assert_true (g_file_get_contents (csv_path, &csv, NULL, NULL));
-  rows = parse_csv (csv);
+  rows = viva_test_parse_csv (csv);
   header = g_ptr_array_index (rows, 0);
 
   for (guint i = 1; i < rows->len; i++)
@@ -506,7 +460,7 @@ test_exports (void)
   g_assert_cmpint (cli (args, NULL), ==, 0);
 
   g_assert_true (g_file_get_contents (gradebook_path, &gradebook, NULL, NULL));
-  rows = parse_csv (gradebook);
+  rows = viva_test_parse_csv (gradebook);
   header = g_ptr_array_index (rows, 0);
   g_assert_cmpuint (rows->len, ==, 6);
   g_assert_cmpuint (header->len, ==, 6);
@@ -565,7 +519,7 @@ test_csv_quoting (void)
   g_assert_cmpuint (g_list_model_get_n_items (viva_class_results_get_reports (results)), ==, 1);
 
   csv = viva_class_results_to_csv (results);
-  rows = parse_csv (csv);
+  rows = viva_test_parse_csv (csv);
   header = g_ptr_array_index (rows, 0);
   row = g_ptr_array_index (rows, 1);
   /* The name survives, but a spreadsheet does not read it as a formula. */
