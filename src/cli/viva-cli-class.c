@@ -13,10 +13,12 @@
 #include "viva-cli-util.h"
 #include "viva-pack-library.h"
 
-/* viva-cli class collect [--pack FILE]… [--regrade] [--csv OUT]
- * [--gradebook-csv OUT] [--html OUT] [--json] PATH…: a class's reports in
- * one table, re-graded on this machine when asked. Exit 0 when every report
- * was read (and re-graded, when asked), 1 when any could not be. */
+/* viva-cli class collect [--pack FILE]… [--exam FILE] [--regrade]
+ * [--csv OUT] [--gradebook-csv OUT] [--html OUT] [--json] PATH…: a class's
+ * reports in one table, re-graded on this machine when asked, scored with
+ * the hint cost of the teacher's exam file when one is named. Exit 0 when
+ * every report was read (and re-graded, when asked), 1 when any could not
+ * be. */
 
 static void
 store_result_cb (GObject      *object,
@@ -95,6 +97,7 @@ collect (int    argc,
   g_autofree char *csv_path = NULL;
   g_autofree char *gradebook_path = NULL;
   g_autofree char *html_path = NULL;
+  g_autofree char *exam_path = NULL;
   g_autoptr(GOptionContext) context = NULL;
   g_autoptr(VivaClassResults) results = viva_class_results_new ();
   g_autoptr(GAsyncResult) collected = NULL;
@@ -106,6 +109,7 @@ collect (int    argc,
   guint n, failed_regrades = 0;
   const GOptionEntry entries[] = {
     { "pack", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &pack_paths, N_("Your copy of a pack the reports used (repeatable; your library’s packs are used too)"), N_("FILE") },
+    { "exam", 0, 0, G_OPTION_ARG_FILENAME, &exam_path, N_("Your copy of the exam file: its hint cost is the one the scores use"), N_("FILE") },
     { "regrade", 0, 0, G_OPTION_ARG_NONE, &regrade, N_("Re-grade every report’s final code on this machine"), NULL },
     { "csv", 0, 0, G_OPTION_ARG_FILENAME, &csv_path, N_("Write one row per report as CSV"), N_("FILE") },
     { "gradebook-csv", 0, 0, G_OPTION_ARG_FILENAME, &gradebook_path, N_("Write a gradebook CSV for Canvas or Moodle (one row per student)"), N_("FILE") },
@@ -146,6 +150,18 @@ collect (int    argc,
           return VIVA_CLI_EXIT_FAILED;
         }
       viva_class_results_add_pack (results, pack);
+    }
+
+  if (exam_path != NULL)
+    {
+      g_autoptr(VivaExamFile) exam = NULL;
+
+      if (!(exam = viva_exam_file_load (exam_path, NULL, &error)))
+        {
+          viva_cli_fail (_("The exam file “%s” could not be loaded: %s"), exam_path, error->message);
+          return VIVA_CLI_EXIT_FAILED;
+        }
+      viva_class_results_set_exam (results, exam);
     }
 
   if (regrade && !add_library_packs (results, &error))

@@ -283,8 +283,8 @@ viva_exam_file_get_report_folder (VivaExamFile *self)
  * viva_exam_file_to_ref:
  *
  * Returns: (transfer full): `{"path", "digest", "id", "title",
- *   "pack_embedded"}`, what a
- *   session keeps of the exam instead of its contents
+ *   "pack_embedded", "hint_cost"}`, what a session keeps of the exam
+ *   instead of its contents; `hint_cost` only when hints cost something
  */
 JsonNode *
 viva_exam_file_to_ref (VivaExamFile *self)
@@ -302,6 +302,10 @@ viva_exam_file_to_ref (VivaExamFile *self)
   json_object_set_string_member (object, "id", self->id);
   json_object_set_string_member (object, "title", self->title);
   json_object_set_boolean_member (object, "pack_embedded", self->pack_embedded);
+  /* The report takes the cost off the score even when no hint event
+   * carries it (a hint seen before an earlier defense of the problem). */
+  if (self->hint_cost > 0)
+    json_object_set_double_member (object, "hint_cost", self->hint_cost);
 
   node = json_node_new (JSON_NODE_OBJECT);
   json_node_set_object (node, object);

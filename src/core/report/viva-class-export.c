@@ -60,11 +60,20 @@ format_score (double score)
   return g_strdup (g_ascii_formatd (buffer, sizeof buffer, "%.0f", score));
 }
 
+static char *
+format_cost (double cost)
+{
+  char buffer[G_ASCII_DTOSTR_BUF_SIZE];
+
+  return g_strdup (g_ascii_formatd (buffer, sizeof buffer, "%g", MAX (0, cost)));
+}
+
 /**
  * viva_class_results_to_csv:
  *
  * Returns: (transfer full): one row per report, header
- *   %VIVA_CLASS_CSV_HEADER, CRLF line ends, UTF-8
+ *   %VIVA_CLASS_CSV_HEADER, CRLF line ends, UTF-8; `score` is the final
+ *   score, `model_score` the examiner's and `hint_cost` what one hint cost
  */
 char *
 viva_class_results_to_csv (VivaClassResults *self)
@@ -77,6 +86,8 @@ viva_class_results_to_csv (VivaClassResults *self)
     {
       g_autoptr(VivaClassReport) report = g_list_model_get_item (reports, i);
       g_autofree char *score = format_score (viva_class_report_get_score (report));
+      g_autofree char *model_score = format_score (viva_class_report_get_model_score (report));
+      g_autofree char *hint_cost = format_cost (viva_class_report_get_hint_cost (report));
 
       append_cell (csv, viva_class_report_get_student_name (report), ",");
       append_cell (csv, viva_class_report_get_student_id (report), ",");
@@ -96,7 +107,9 @@ viva_class_results_to_csv (VivaClassResults *self)
       append_count (csv, viva_class_report_get_duration (report));
       g_string_append_printf (csv, "%u,", viva_class_report_get_hints (report));
       append_cell (csv, viva_class_report_get_path (report), ",");
-      append_cell (csv, viva_class_report_get_note (report), "\r\n");
+      append_cell (csv, viva_class_report_get_note (report), ",");
+      append_cell (csv, model_score, ",");
+      append_cell (csv, hint_cost, "\r\n");
     }
 
   return g_string_free (g_steal_pointer (&csv), FALSE);
@@ -123,8 +136,9 @@ student_free (gpointer data)
 /**
  * viva_class_results_to_gradebook_csv:
  *
- * One row per student, one column per problem holding the examiner's score
- * (0–100) of the student's latest report for it, empty where there is
+ * One row per student, one column per problem holding the final score
+ * (0–100: the examiner's, less what the hints viewed cost when the exam
+ * gave them a cost) of the student's latest report for it, empty where there is
  * none. The first five columns are those Canvas's gradebook import reads
  * (`Student`, `ID`, `SIS User ID`, `SIS Login ID`, `Section`); the student
  * id goes in `SIS User ID`, which Moodle's CSV import maps to "ID number".
@@ -302,6 +316,7 @@ viva_class_results_to_html (VivaClassResults *self)
       g_autofree char *time = viva_class_report_describe_time (report);
       g_autofree char *hints = g_strdup_printf ("%u", viva_class_report_get_hints (report));
       g_autofree char *link = report_link (report);
+      g_autofree char *how = viva_class_report_describe_score (report);
       const char *verdict = viva_class_report_get_verdict (report);
 
       g_string_append_printf (html, "<tr%s>", viva_class_report_get_flags (report)[0] ? " class=\"flagged\"" : "");
@@ -311,7 +326,15 @@ viva_class_results_to_html (VivaClassResults *self)
       g_string_append_printf (html, "<td class=\"%s\">", g_str_equal (verdict, "pass") ? "pass" : g_str_equal (verdict, "fail") ? "fail" : "");
       append_escaped (html, g_str_equal (verdict, "pass") ? _("pass") : g_str_equal (verdict, "fail") ? _("fail") : verdict);
       g_string_append (html, "</td>");
-      append_td (html, score);
+      g_string_append (html, "<td>");
+      append_escaped (html, score);
+      if (how != NULL)
+        {
+          g_string_append (html, "<br><span class=\"note\">");
+          append_escaped (html, how);
+          g_string_append (html, "</span>");
+        }
+      g_string_append (html, "</td>");
       append_td (html, hidden);
       append_td (html, regraded);
       append_td (html, time);

@@ -7,7 +7,7 @@
 
 #include <glib/gi18n.h>
 
-#include "viva-class-report.h"
+#include "viva-class-report-private.h"
 #include "viva-exam-report.h"
 #include "viva-exam-report-private.h"
 #include "viva-exam-tool.h"
@@ -18,39 +18,6 @@
  * leniently: a file that is not a Viva report, is cut short or is from a
  * newer Viva still makes a row, which says so. Immutable once read, except
  * for the re-grade, which notifies. */
-
-struct _VivaClassReport
-{
-  GObject     parent_instance;
-
-  char       *path;
-  gboolean    readable;
-  char       *student_name;
-  char       *student_id;
-  char       *pack_id;
-  char       *problem_id;
-  char       *problem_title;
-  char       *session;
-  char       *started;
-  char       *status;
-  char       *verdict;
-  double      score;
-  int         hidden_passed;
-  int         hidden_total;
-  int         regraded_passed;
-  int         regraded_total;
-  int         duration;
-  guint       hints;
-  gboolean    claims_pass;
-  gboolean    inconsistent;
-  GPtrArray  *flags;
-  char       *flags_text;
-  char       *note;
-  char       *code;
-  JsonArray  *recorded_tests;
-  JsonArray  *regraded_tests;
-  GStrv       questions;
-};
 
 enum {
   PROP_0,
@@ -86,6 +53,7 @@ viva_class_report_finalize (GObject *object)
   g_free (self->problem_id);
   g_free (self->problem_title);
   g_free (self->session);
+  g_free (self->exam_id);
   g_free (self->started);
   g_free (self->status);
   g_free (self->verdict);
@@ -173,7 +141,7 @@ viva_class_report_class_init (VivaClassReportClass *klass)
 static void
 viva_class_report_init (VivaClassReport *self)
 {
-  self->score = -1;
+  self->score = self->model_score = -1;
   self->hidden_passed = self->hidden_total = -1;
   self->regraded_passed = self->regraded_total = -1;
   self->duration = -1;
@@ -197,9 +165,9 @@ update_flags_text (VivaClassReport *self)
   self->flags_text = g_string_free (g_steal_pointer (&text), FALSE);
 }
 
-static void
-add_flag (VivaClassReport *self,
-          const char      *flag)
+void
+_viva_class_report_add_flag (VivaClassReport *self,
+                             const char      *flag)
 {
   if (viva_class_report_has_flag (self, flag))
     return;
@@ -208,9 +176,9 @@ add_flag (VivaClassReport *self,
   update_flags_text (self);
 }
 
-static void
-remove_flag (VivaClassReport *self,
-             const char      *flag)
+void
+_viva_class_report_remove_flag (VivaClassReport *self,
+                                const char      *flag)
 {
   for (guint i = 0; i < self->flags->len; i++)
     if (g_str_equal (g_ptr_array_index (self->flags, i), flag))
@@ -221,9 +189,9 @@ remove_flag (VivaClassReport *self,
       }
 }
 
-static void
-set_note (VivaClassReport *self,
-          const char      *note)
+void
+_viva_class_report_set_note (VivaClassReport *self,
+                             const char      *note)
 {
   g_free (self->note);
   self->note = g_strdup (note);
@@ -301,8 +269,6 @@ read_timeline (VivaClassReport *self,
                JsonObject      *root)
 {
   JsonArray *timeline = _viva_report_get_array (root, "timeline");
-  gboolean hint_used = FALSE;
-  guint hints = 0;
 
   for (guint i = 0; timeline != NULL && i < json_array_get_length (timeline); i++)
     {
@@ -313,19 +279,11 @@ read_timeline (VivaClassReport *self,
         continue;
 
       kind = _viva_report_get_string (json_node_get_object (node), "kind");
-      if (g_strcmp0 (kind, "hint") == 0)
-        hints++;
-      else if (g_strcmp0 (kind, "paste") == 0)
-        add_flag (self, VIVA_CLASS_FLAG_PASTED);
+      if (g_strcmp0 (kind, "paste") == 0)
+        _viva_class_report_add_flag (self, VIVA_CLASS_FLAG_PASTED);
       else if (g_strcmp0 (kind, "focus-lost") == 0)
-        add_flag (self, VIVA_CLASS_FLAG_LEFT_WINDOW);
+        _viva_class_report_add_flag (self, VIVA_CLASS_FLAG_LEFT_WINDOW);
     }
-
-  /* Reports from before the timeline only know whether the hint was seen. */
-  if (hints == 0 && get_boolean (_viva_report_get_object (root, "integrity"), "hint_used", &hint_used) && hint_used)
-    hints = 1;
-
-  self->hints = hints;
 }
 
 static void
@@ -365,13 +323,13 @@ update_contradiction (VivaClassReport *self)
   int passed = self->regraded_total >= 0 ? self->regraded_passed : self->hidden_passed;
   int total = self->regraded_total >= 0 ? self->regraded_total : self->hidden_total;
 
-  remove_flag (self, VIVA_CLASS_FLAG_VERDICT_CONTRADICTS);
-  remove_flag (self, VIVA_CLASS_FLAG_TESTS_FAILED);
+  _viva_class_report_remove_flag (self, VIVA_CLASS_FLAG_VERDICT_CONTRADICTS);
+  _viva_class_report_remove_flag (self, VIVA_CLASS_FLAG_TESTS_FAILED);
 
   if (total > 0 && passed < total)
-    add_flag (self, VIVA_CLASS_FLAG_TESTS_FAILED);
+    _viva_class_report_add_flag (self, VIVA_CLASS_FLAG_TESTS_FAILED);
   if (self->inconsistent || (self->claims_pass && total > 0 && passed < total))
-    add_flag (self, VIVA_CLASS_FLAG_VERDICT_CONTRADICTS);
+    _viva_class_report_add_flag (self, VIVA_CLASS_FLAG_VERDICT_CONTRADICTS);
 }
 
 static void
@@ -407,7 +365,7 @@ read_report (VivaClassReport *self,
   self->verdict = dup_member (verdict, "verdict");
   self->claims_pass = g_str_equal (self->verdict, "pass");
   if (get_number (verdict, "score", &score) && score >= 0)
-    self->score = score;
+    self->score = self->model_score = score;
   self->code = g_strdup (text ? text : "");
   self->duration = seconds_between (_viva_report_get_string (root, "created"), _viva_report_get_string (root, "updated"));
 
@@ -437,12 +395,13 @@ read_report (VivaClassReport *self,
 
       if (g_ascii_strcasecmp (actual, sha) != 0)
         {
-          add_flag (self, VIVA_CLASS_FLAG_CODE_EDITED);
-          set_note (self, _("The final code does not match the checksum the defense recorded: it was changed after the defense."));
+          _viva_class_report_add_flag (self, VIVA_CLASS_FLAG_CODE_EDITED);
+          _viva_class_report_set_note (self, _("The final code does not match the checksum the defense recorded: it was changed after the defense."));
         }
     }
 
   read_timeline (self, root);
+  _viva_class_report_read_score (self, root);
   read_questions (self, root);
   update_contradiction (self);
 }
@@ -454,8 +413,8 @@ make_unreadable (VivaClassReport *self,
   self->readable = FALSE;
   g_free (self->status);
   self->status = g_strdup (VIVA_CLASS_FLAG_UNREADABLE);
-  add_flag (self, VIVA_CLASS_FLAG_UNREADABLE);
-  set_note (self, note);
+  _viva_class_report_add_flag (self, VIVA_CLASS_FLAG_UNREADABLE);
+  _viva_class_report_set_note (self, note);
 }
 
 /**
@@ -617,6 +576,15 @@ viva_class_report_get_questions (VivaClassReport *self)
   return self->questions ? (const char * const *)self->questions : none;
 }
 
+/* The score changes when the teacher's exam file sets the hints' cost. */
+void
+_viva_class_report_notify_score (VivaClassReport *self)
+{
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SCORE]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_NOTE]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FLAGS]);
+}
+
 static void
 notify_regrade (VivaClassReport *self)
 {
@@ -649,15 +617,15 @@ viva_class_report_set_regrade (VivaClassReport *self,
   if (_viva_report_get_array (object, "tests") != NULL)
     self->regraded_tests = json_array_ref (_viva_report_get_array (object, "tests"));
 
-  remove_flag (self, VIVA_CLASS_FLAG_REGRADE_MISMATCH);
+  _viva_class_report_remove_flag (self, VIVA_CLASS_FLAG_REGRADE_MISMATCH);
   if (self->hidden_total >= 0 &&
       (self->hidden_passed != self->regraded_passed || self->hidden_total != self->regraded_total))
     {
       g_autofree char *note = g_strdup_printf (_("Recorded %d/%d, re-graded %d/%d."),
                                                self->hidden_passed, self->hidden_total,
                                                self->regraded_passed, self->regraded_total);
-      add_flag (self, VIVA_CLASS_FLAG_REGRADE_MISMATCH);
-      set_note (self, note);
+      _viva_class_report_add_flag (self, VIVA_CLASS_FLAG_REGRADE_MISMATCH);
+      _viva_class_report_set_note (self, note);
     }
 
   update_contradiction (self);
@@ -679,8 +647,8 @@ viva_class_report_set_regrade_error (VivaClassReport *self,
   g_return_if_fail (VIVA_IS_CLASS_REPORT (self));
   g_return_if_fail (flag != NULL);
 
-  add_flag (self, flag);
-  set_note (self, message);
+  _viva_class_report_add_flag (self, flag);
+  _viva_class_report_set_note (self, message);
   notify_regrade (self);
 }
 
@@ -731,6 +699,16 @@ viva_class_report_to_json (VivaClassReport *self)
   set_count_member (object, "duration_s", self->duration);
   json_object_set_int_member (object, "hints", self->hints);
   json_object_set_array_member (object, "flags", flags);
+  /* The score above is the one to grade by; with a hint cost, these say
+   * how it was made. */
+  if (self->hint_cost > 0)
+    {
+      if (self->model_score < 0)
+        json_object_set_null_member (object, "model_score");
+      else
+        json_object_set_double_member (object, "model_score", self->model_score);
+      json_object_set_double_member (object, "hint_cost", self->hint_cost);
+    }
   if (self->note != NULL)
     json_object_set_string_member (object, "note", self->note);
 

@@ -8,6 +8,8 @@
 #include <gio/gio.h>
 #include <json-glib/json-glib.h>
 
+#include "viva-exam-file.h"
+
 G_BEGIN_DECLS
 
 /* Flags a row of the class results can carry; short words, as the CSV's
@@ -21,6 +23,8 @@ G_BEGIN_DECLS
 #define VIVA_CLASS_FLAG_CODE_EDITED         "code-edited"
 #define VIVA_CLASS_FLAG_PASTED              "pasted"
 #define VIVA_CLASS_FLAG_LEFT_WINDOW         "left-window"
+#define VIVA_CLASS_FLAG_HINTS_EDITED        "hints-edited"
+#define VIVA_CLASS_FLAG_HINT_COST_MISMATCH  "hint-cost-mismatch"
 
 #define VIVA_TYPE_CLASS_REPORT (viva_class_report_get_type ())
 
@@ -49,6 +53,11 @@ int              viva_class_report_get_regraded_passed (VivaClassReport *self);
 int              viva_class_report_get_regraded_total (VivaClassReport *self);
 int              viva_class_report_get_duration     (VivaClassReport  *self);
 guint            viva_class_report_get_hints        (VivaClassReport  *self);
+double           viva_class_report_get_model_score  (VivaClassReport  *self);
+double           viva_class_report_get_hint_cost    (VivaClassReport  *self);
+char            *viva_class_report_describe_score   (VivaClassReport  *self);
+void             viva_class_report_set_exam         (VivaClassReport  *self,
+                                                     VivaExamFile     *exam);
 const char      *viva_class_report_get_flags        (VivaClassReport  *self);
 gboolean         viva_class_report_has_flag         (VivaClassReport  *self,
                                                      const char       *flag);

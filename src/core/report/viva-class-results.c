@@ -20,14 +20,15 @@
 
 struct _VivaClassResults
 {
-  GObject     parent_instance;
+  GObject       parent_instance;
 
-  GListStore *reports;
-  GPtrArray  *packs;
-  guint       max_parallel;
-  guint       n_regraded;
-  guint       n_to_regrade;
-  gboolean    busy;
+  GListStore   *reports;
+  GPtrArray    *packs;
+  VivaExamFile *exam;           /* the teacher's copy of the exam, if given */
+  guint         max_parallel;
+  guint         n_regraded;
+  guint         n_to_regrade;
+  gboolean      busy;
 };
 
 enum {
@@ -60,6 +61,7 @@ viva_class_results_finalize (GObject *object)
 
   g_clear_object (&self->reports);
   g_clear_pointer (&self->packs, g_ptr_array_unref);
+  g_clear_object (&self->exam);
 
   G_OBJECT_CLASS (viva_class_results_parent_class)->finalize (object);
 }
@@ -146,6 +148,53 @@ viva_class_results_add_pack (VivaClassResults *self,
   g_return_if_fail (VIVA_IS_PACK (pack));
 
   g_ptr_array_add (self->packs, g_object_ref (pack));
+}
+
+static void
+apply_exam (VivaClassResults *self)
+{
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->reports));
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(VivaClassReport) report = g_list_model_get_item (G_LIST_MODEL (self->reports), i);
+
+      viva_class_report_set_exam (report, self->exam);
+    }
+}
+
+/**
+ * viva_class_results_set_exam:
+ * @exam: (nullable): the teacher's copy of the exam the reports are of
+ *
+ * Makes the exam file's hint cost the one every report of that exam is
+ * scored with, whatever the report recorded (a report records it in the
+ * student's account, where it can be edited); a report that recorded
+ * another cost is flagged `hint-cost-mismatch`. Applies to the reports
+ * collected so far and to those collected later. Main thread.
+ */
+void
+viva_class_results_set_exam (VivaClassResults *self,
+                             VivaExamFile     *exam)
+{
+  g_return_if_fail (VIVA_IS_CLASS_RESULTS (self));
+  g_return_if_fail (exam == NULL || VIVA_IS_EXAM_FILE (exam));
+
+  g_set_object (&self->exam, exam);
+  apply_exam (self);
+}
+
+/**
+ * viva_class_results_get_exam:
+ *
+ * Returns: (transfer none) (nullable): the exam given to
+ *   viva_class_results_set_exam()
+ */
+VivaExamFile *
+viva_class_results_get_exam (VivaClassResults *self)
+{
+  g_return_val_if_fail (VIVA_IS_CLASS_RESULTS (self), NULL);
+  return self->exam;
 }
 
 gboolean
@@ -342,6 +391,10 @@ viva_class_results_collect_finish (VivaClassResults  *self,
     return FALSE;
 
   set_progress (self, 0, 0);
+  /* The rows are read in a thread and the exam file is a GObject: its
+   * cost is applied here, on the main thread, before anyone sees them. */
+  for (guint i = 0; self->exam != NULL && i < reports->len; i++)
+    viva_class_report_set_exam (g_ptr_array_index (reports, i), self->exam);
   g_list_store_splice (self->reports, 0, g_list_model_get_n_items (G_LIST_MODEL (self->reports)),
                        reports->pdata, reports->len);
 

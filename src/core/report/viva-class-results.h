@@ -33,9 +33,13 @@ typedef struct
 
 void viva_class_stat_free (VivaClassStat *stat);
 
+/* `score` is the final score (the examiner's less the hints' cost); the
+ * columns after `note` came later, at the end so that importers reading
+ * the earlier ones by position still work. */
 #define VIVA_CLASS_CSV_HEADER \
   "student_name,student_id,pack,problem,session,status,verdict,score,hidden_passed,hidden_total," \
-  "regraded_passed,regraded_total,flags,problem_title,started,duration_s,hints,file,note"
+  "regraded_passed,regraded_total,flags,problem_title,started,duration_s,hints,file,note," \
+  "model_score,hint_cost"
 
 #define VIVA_TYPE_CLASS_RESULTS (viva_class_results_get_type ())
 
@@ -45,6 +49,9 @@ VivaClassResults *viva_class_results_new                (void);
 GListModel       *viva_class_results_get_reports        (VivaClassResults     *self);
 void              viva_class_results_add_pack           (VivaClassResults     *self,
                                                          VivaPack             *pack);
+void              viva_class_results_set_exam           (VivaClassResults     *self,
+                                                         VivaExamFile         *exam);
+VivaExamFile     *viva_class_results_get_exam           (VivaClassResults     *self);
 gboolean          viva_class_results_get_busy           (VivaClassResults     *self);
 guint             viva_class_results_get_n_regraded     (VivaClassResults     *self);
 guint             viva_class_results_get_n_to_regrade   (VivaClassResults     *self);

@@ -9,6 +9,7 @@
 
 #include "viva-exam-report.h"
 #include "viva-exam-report-private.h"
+#include "viva-report-score.h"
 
 /* The report as one self-contained HTML page a teacher reads: who defended
  * what at the top; the engine's facts beside the examiner's verdict, with
@@ -230,9 +231,12 @@ append_facts (GString    *html,
 
 static void
 append_verdict (GString    *html,
-                JsonObject *verdict)
+                JsonObject *root)
 {
+  JsonObject *verdict = _viva_report_get_object (root, "verdict");
   const char *text = _viva_report_get_string (verdict, "verdict");
+  VivaReportScoreRecords records;
+  VivaReportScore score = { -1, 0, 0 };
 
   g_string_append_printf (html, "<div class=\"verdict\"><h2>%s</h2>\n<p><span class=\"badge %s\">",
                           _("The examiner’s verdict"),
@@ -243,12 +247,30 @@ append_verdict (GString    *html,
       JSON_NODE_HOLDS_VALUE (json_object_get_member (verdict, "score")) &&
       json_object_get_double_member (verdict, "score") >= 0)
     {
-      g_autofree char *score = g_strdup_printf (_("Score: %.0f/100"), json_object_get_double_member (verdict, "score"));
+      g_autofree char *line = NULL;
+
+      /* With a hint cost, the figure in bold is the one to grade by, and
+       * the line below says how it was made; read from the records, so
+       * the page says what the report's own figures come to. */
+      viva_report_score_read_records (root, &records);
+      score.examiner = json_object_get_double_member (verdict, "score");
+      score.hints = records.hints;
+      score.hint_cost = records.hint_cost;
+      line = g_strdup_printf (_("Score: %.0f/100"), viva_report_score_final (&score));
       g_string_append (html, " <strong>");
-      escaped (html, score);
+      escaped (html, line);
       g_string_append (html, "</strong>");
     }
   g_string_append (html, "</p>\n");
+  if (viva_report_score_has_cost (&score))
+    {
+      g_autofree char *how = viva_report_score_describe (&score);
+      g_autofree char *line = g_strdup_printf (_("The examiner’s score less what the hints viewed cost: %s"), how);
+
+      g_string_append (html, "<p class=\"muted\">");
+      escaped (html, line);
+      g_string_append (html, "</p>\n");
+    }
   if (_viva_report_get_string (verdict, "comment") != NULL)
     _viva_report_append_markdown (html, _viva_report_get_string (verdict, "comment"));
   if (_viva_report_get_string (verdict, "reason") != NULL)
@@ -410,14 +432,13 @@ char *
 viva_exam_report_render_html (JsonNode *report)
 {
   g_autoptr(GString) html = g_string_new (NULL);
-  JsonObject *root, *problem, *verdict, *student;
+  JsonObject *root, *problem, *student;
   JsonArray *transcript;
 
   g_return_val_if_fail (report != NULL && JSON_NODE_HOLDS_OBJECT (report), NULL);
 
   root = json_node_get_object (report);
   problem = _viva_report_get_object (root, "problem");
-  verdict = _viva_report_get_object (root, "verdict");
   student = _viva_report_get_object (root, "student");
   transcript = _viva_report_get_array (root, "transcript");
 
@@ -437,7 +458,7 @@ viva_exam_report_render_html (JsonNode *report)
 
   g_string_append (html, "<section class=\"outcome\">\n");
   append_facts (html, root);
-  append_verdict (html, verdict);
+  append_verdict (html, root);
   g_string_append (html, "</section>\n");
   append_contradiction (html, root);
 

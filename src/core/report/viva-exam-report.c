@@ -12,6 +12,7 @@
 #include "viva-exam-report-private.h"
 #include "viva-exam-session.h"
 #include "viva-file-writer.h"
+#include "viva-report-score.h"
 
 /* A defense as a teacher collects it: the problem, the final code, the
  * transcript with each tool call and its result, the verdict beside the
@@ -229,6 +230,30 @@ build_integrity (const char *trace,
   return integrity;
 }
 
+/* When the exam gave hints a cost, the score a teacher grades by is the
+ * examiner's less the hints viewed: `score` says both, and how. The
+ * verdict keeps the examiner's score, so older readers still read it; a
+ * session whose hints cost nothing has no `score`, as before. */
+static void
+add_score (JsonObject *report)
+{
+  VivaReportScoreRecords records;
+  VivaReportScore score = { -1, 0, 0 };
+  JsonObject *verdict = _viva_report_get_object (report, "verdict");
+  JsonNode *node = verdict ? json_object_get_member (verdict, "score") : NULL;
+
+  viva_report_score_read_records (report, &records);
+  if (records.hint_cost <= 0)
+    return;
+
+  if (node != NULL && JSON_NODE_HOLDS_VALUE (node) &&
+      (json_node_get_value_type (node) == G_TYPE_INT64 || json_node_get_value_type (node) == G_TYPE_DOUBLE))
+    score.examiner = MAX (-1, json_node_get_double (node));
+  score.hints = records.hints;
+  score.hint_cost = records.hint_cost;
+  json_object_set_object_member (report, "score", viva_report_score_to_json (&score));
+}
+
 /**
  * viva_exam_report_build:
  * @checkpoint: a session's checkpoint, as viva_exam_checkpoint_parse() gives
@@ -319,6 +344,8 @@ viva_exam_report_build (JsonNode   *checkpoint,
     json_object_set_array_member (report, "timeline", json_array_ref (_viva_report_get_array (root, "timeline")));
   if (_viva_report_get_object (root, "exam") != NULL)
     json_object_set_object_member (report, "exam", json_object_ref (_viva_report_get_object (root, "exam")));
+
+  add_score (report);
 
   return json_node_init_object (json_node_alloc (), report);
 }

@@ -1,0 +1,64 @@
+/* viva-class-report-private.h
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include "viva-class-report.h"
+
+G_BEGIN_DECLS
+
+/* One row's fields, shared by viva-class-report.c (reading a report, the
+ * re-grade) and viva-class-report-score.c (the score with the hints' cost
+ * taken off, and the teacher's exam file). */
+struct _VivaClassReport
+{
+  GObject     parent_instance;
+
+  char       *path;
+  gboolean    readable;
+  char       *student_name;
+  char       *student_id;
+  char       *pack_id;
+  char       *problem_id;
+  char       *problem_title;
+  char       *session;
+  char       *exam_id;        /* the exam the report names, if any */
+  char       *started;
+  char       *status;
+  char       *verdict;
+  double      score;          /* the final score: the examiner's less the hints' cost */
+  double      model_score;    /* the examiner's, as the verdict gave it */
+  int         hidden_passed;
+  int         hidden_total;
+  int         regraded_passed;
+  int         regraded_total;
+  int         duration;
+  guint       hints;
+  double      hint_cost;      /* the teacher's exam file's, when given, else the recorded */
+  double      recorded_hint_cost;
+  gboolean    claims_pass;
+  gboolean    inconsistent;
+  GPtrArray  *flags;
+  char       *flags_text;
+  char       *note;
+  char       *code;
+  JsonArray  *recorded_tests;
+  JsonArray  *regraded_tests;
+  GStrv       questions;
+};
+
+void _viva_class_report_add_flag     (VivaClassReport *self,
+                                      const char      *flag);
+void _viva_class_report_remove_flag  (VivaClassReport *self,
+                                      const char      *flag);
+void _viva_class_report_set_note     (VivaClassReport *self,
+                                      const char      *note);
+void _viva_class_report_notify_score (VivaClassReport *self);
+
+/* viva-class-report-score.c */
+void _viva_class_report_read_score   (VivaClassReport *self,
+                                      JsonObject      *root);
+
+G_END_DECLS
