@@ -7,11 +7,9 @@
 
 #include <glib/gi18n.h>
 
-#include "viva-class-results-window.h"
-#include "viva-class-results.h"
+#include "viva-class-results-window-private.h"
 #include "viva-exam-report.h"
 #include "viva-file-writer.h"
-#include "viva-pack-library.h"
 
 /* Class Results, in teacher mode: a folder of reports as a table of
  * students and problems (sortable, filterable; a row opens its report in
@@ -34,32 +32,6 @@ typedef enum
   COLUMN_FLAGS,
 } Column;
 
-struct _VivaClassResultsWindow
-{
-  AdwApplicationWindow  parent_instance;
-
-  AdwViewSwitcherTitle *switcher_title;
-  AdwToastOverlay      *toast_overlay;
-  GtkStack             *stack;
-  GtkRevealer          *progress_revealer;
-  GtkLabel             *progress_label;
-  GtkProgressBar       *progress_bar;
-  GtkColumnView        *column_view;
-  GtkSearchEntry       *search_entry;
-  GtkCheckButton       *flagged_check;
-  GtkLabel             *summary_label;
-  GtkListBox           *stats_list;
-
-  VivaClassResults     *results;
-  VivaPackLibrary      *library;
-  GtkCustomFilter      *filter;
-  GtkSingleSelection   *selection;
-  GCancellable         *cancellable;
-  GCancellable         *regrade_cancellable;
-  char                 *folder;
-  gboolean              packs_added;
-};
-
 G_DEFINE_FINAL_TYPE (VivaClassResultsWindow, viva_class_results_window, ADW_TYPE_APPLICATION_WINDOW)
 
 static void
@@ -76,9 +48,9 @@ update_actions (VivaClassResultsWindow *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "class.export-html", any && !busy);
 }
 
-static void
-toast (VivaClassResultsWindow *self,
-       const char             *message)
+void
+_viva_class_results_window_toast (VivaClassResultsWindow *self,
+                                  const char             *message)
 {
   adw_toast_overlay_add_toast (self->toast_overlay, adw_toast_new (message));
 }
@@ -90,6 +62,7 @@ cell_text (VivaClassReport *report,
            Column           column)
 {
   const char *verdict;
+  char *how;
 
   switch (column)
     {
@@ -105,6 +78,9 @@ cell_text (VivaClassReport *report,
       return g_strdup (g_str_equal (verdict, "pass") ? _("Passed") : g_str_equal (verdict, "fail") ? _("Failed") :
                        viva_class_report_get_readable (report) ? _("No verdict") : _("Unreadable"));
     case COLUMN_SCORE:
+      /* With a hint cost the cell shows the sum, final score last. */
+      if ((how = viva_class_report_describe_score (report)) != NULL)
+        return how;
       return viva_class_report_get_score (report) >= 0 ? g_strdup_printf ("%.0f", viva_class_report_get_score (report)) : g_strdup ("");
     case COLUMN_HIDDEN:
       return viva_class_report_get_hidden_total (report) >= 0
@@ -137,6 +113,13 @@ refresh_cell (GtkListItem *item)
   gtk_label_set_text (label, text);
   if (column == COLUMN_FLAGS || column == COLUMN_STUDENT)
     gtk_widget_set_tooltip_text (GTK_WIDGET (label), viva_class_report_get_note (report)[0] ? viva_class_report_get_note (report) : NULL);
+  if (column == COLUMN_SCORE)
+    {
+      g_autofree char *how = viva_class_report_describe_score (report);
+      g_autofree char *tooltip = how ? g_strdup_printf (_("The examiner’s score less what the hints viewed cost: %s"), how) : NULL;
+
+      gtk_widget_set_tooltip_text (GTK_WIDGET (label), tooltip);
+    }
   if (column == COLUMN_FLAGS || column == COLUMN_VERDICT)
     {
       gboolean warn = column == COLUMN_FLAGS ? text[0] != '\0' : g_str_equal (viva_class_report_get_verdict (report), "fail");
@@ -257,6 +240,14 @@ update_summary (VivaClassResultsWindow *self)
   gtk_label_set_text (self->summary_label, summary);
 }
 
+/* After the rows' flags changed under the table (the exam file's cost). */
+void
+_viva_class_results_window_refresh (VivaClassResultsWindow *self)
+{
+  update_summary (self);
+  filter_changed_cb (self);
+}
+
 static void
 rebuild_statistics (VivaClassResultsWindow *self)
 {
@@ -307,7 +298,7 @@ collect_cb (GObject      *object,
     {
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         {
-          toast (self, error->message);
+          _viva_class_results_window_toast (self, error->message);
           gtk_stack_set_visible_child_name (self->stack, "empty");
         }
       update_actions (self);
@@ -319,7 +310,7 @@ collect_cb (GObject      *object,
   gtk_stack_set_visible_child_name (self->stack,
                                     g_list_model_get_n_items (viva_class_results_get_reports (self->results)) > 0 ? "results" : "empty");
   if (g_list_model_get_n_items (viva_class_results_get_reports (self->results)) == 0)
-    toast (self, _("The folder has no report files."));
+    _viva_class_results_window_toast (self, _("The folder has no report files."));
   update_actions (self);
 }
 
@@ -406,13 +397,13 @@ regrade_cb (GObject      *object,
   gtk_revealer_set_reveal_child (self->progress_revealer, FALSE);
 
   if (!viva_class_results_regrade_finish (VIVA_CLASS_RESULTS (object), result, &error))
-    toast (self, g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) ? _("Re-grading stopped.") : error->message);
+    _viva_class_results_window_toast (self, g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) ? _("Re-grading stopped.") : error->message);
   else
     {
       g_autofree char *message = g_strdup_printf (_("Re-graded %u reports; %u flagged."),
                                                   viva_class_results_get_n_regraded (self->results),
                                                   viva_class_results_count_flagged (self->results));
-      toast (self, message);
+      _viva_class_results_window_toast (self, message);
     }
 
   update_summary (self);
@@ -454,7 +445,7 @@ library_cb (GObject      *object,
   if (!viva_pack_library_load_finish (VIVA_PACK_LIBRARY (object), result, &error))
     {
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        toast (self, error->message);
+        _viva_class_results_window_toast (self, error->message);
       update_actions (self);
       return;
     }
@@ -548,7 +539,7 @@ render_cb (GObject      *object,
   if (path == NULL)
     {
       g_autofree char *message = g_strdup_printf (_("The report cannot be shown: %s"), error->message);
-      toast (self, message);
+      _viva_class_results_window_toast (self, message);
       return;
     }
 
@@ -569,7 +560,7 @@ row_activated_cb (VivaClassResultsWindow *self,
 
   if (!viva_class_report_get_readable (report))
     {
-      toast (self, viva_class_report_get_note (report));
+      _viva_class_results_window_toast (self, viva_class_report_get_note (report));
       return;
     }
 
@@ -620,7 +611,7 @@ save_cb (GObject      *object,
   else
     message = g_strdup_printf (_("Saved “%s”"), name);
 
-  toast (self, message);
+  _viva_class_results_window_toast (self, message);
 }
 
 static void
@@ -734,6 +725,7 @@ viva_class_results_window_class_init (VivaClassResultsWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, VivaClassResultsWindow, flagged_check);
   gtk_widget_class_bind_template_child (widget_class, VivaClassResultsWindow, summary_label);
   gtk_widget_class_bind_template_child (widget_class, VivaClassResultsWindow, stats_list);
+  gtk_widget_class_bind_template_child (widget_class, VivaClassResultsWindow, exam_button);
   gtk_widget_class_bind_template_callback (widget_class, filter_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, row_activated_cb);
 
@@ -744,6 +736,7 @@ viva_class_results_window_class_init (VivaClassResultsWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "class.export-gradebook", NULL, export_action);
   gtk_widget_class_install_action (widget_class, "class.export-html", NULL, export_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK, "class.open", NULL);
+  _viva_class_results_window_exam_class_init (widget_class);
 }
 
 static void

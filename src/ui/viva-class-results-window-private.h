@@ -1,0 +1,50 @@
+/* viva-class-results-window-private.h
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include "viva-class-results-window.h"
+#include "viva-class-results.h"
+#include "viva-pack-library.h"
+
+G_BEGIN_DECLS
+
+/* The window's parts, shared by viva-class-results-window.c (the table,
+ * collecting, re-grading, exports) and -exam.c (the teacher's exam file). */
+struct _VivaClassResultsWindow
+{
+  AdwApplicationWindow  parent_instance;
+
+  AdwViewSwitcherTitle *switcher_title;
+  AdwToastOverlay      *toast_overlay;
+  GtkStack             *stack;
+  GtkRevealer          *progress_revealer;
+  GtkLabel             *progress_label;
+  GtkProgressBar       *progress_bar;
+  GtkColumnView        *column_view;
+  GtkSearchEntry       *search_entry;
+  GtkCheckButton       *flagged_check;
+  GtkLabel             *summary_label;
+  GtkListBox           *stats_list;
+  GtkWidget            *exam_button;
+
+  VivaClassResults     *results;
+  VivaPackLibrary      *library;
+  GtkCustomFilter      *filter;
+  GtkSingleSelection   *selection;
+  GCancellable         *cancellable;
+  GCancellable         *regrade_cancellable;
+  char                 *folder;
+  gboolean              packs_added;
+};
+
+void _viva_class_results_window_toast          (VivaClassResultsWindow *self,
+                                                const char             *message);
+void _viva_class_results_window_refresh        (VivaClassResultsWindow *self);
+
+/* viva-class-results-window-exam.c */
+void _viva_class_results_window_exam_class_init (GtkWidgetClass        *widget_class);
+
+G_END_DECLS
