@@ -47,6 +47,35 @@ os.makedirs(reports)
 answers = os.path.join(home, "answers.json")
 with open(answers, "w") as f:
     json.dump(["A larger k smooths the vote: less variance, more bias."], f)
+# Ana took the AI midterm, whose hints cost 10 points each, and looked at
+# the hint twice: her session records it as exam mode does. Before handing
+# the report in she made every record of the cost say 5.
+exam_path = os.path.join(home, "ai-midterm.json")
+with open(exam_path, "w") as f:
+    json.dump({"format": "viva-exam/1", "id": "ai-midterm", "title": "AI midterm", "pack": "intro-ai",
+               "problems": ["knn"], "hints": {"allowed": True, "cost": 10}, "report_folder": "reports"}, f)
+
+
+def exam_session(session):
+    path = os.path.join(session, "checkpoint.json")
+    checkpoint = json.load(open(path))
+    checkpoint["exam"] = {"path": exam_path, "digest": "0000", "id": "ai-midterm", "title": "AI midterm",
+                          "pack_embedded": False, "hint_cost": 10}
+    checkpoint.setdefault("timeline", []).extend(
+        {"time": t, "kind": "hint", "problem": "knn", "cost": 10} for t in ("2026-11-30T10:01:00Z", "2026-11-30T10:07:00Z"))
+    checkpoint["verdict"]["score"] = 85
+    json.dump(checkpoint, open(path, "w"))
+
+
+def lower_hint_cost(report, cost):
+    report["exam"]["hint_cost"] = cost
+    for event in report["timeline"]:
+        if event["kind"] == "hint":
+            event["cost"] = cost
+    report["score"]["hint_cost"] = cost
+    report["score"]["final"] = report["score"]["examiner"] - report["score"]["hints"] * cost
+
+
 env = vivagui.env_for(home)
 env["GSETTINGS_BACKEND"] = "memory"
 sessions = os.path.join(home, "sessions")
@@ -59,6 +88,8 @@ for name, sid, which in (("Ana Lima", "s001", "reference_solution"), ("Binh Tran
                            "--code", code, "--answers", answers, "--offline", "--session-dir", sessions, "--json"],
                           env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, timeout=120)
     verdict = json.loads(done.stdout.decode().strip().splitlines()[-1])
+    if sid == "s001":
+        exam_session(os.path.join(sessions, verdict["session"]))
     out = os.path.join(reports, f"{name.replace(' ', '_')}-{sid}-knn.json")
     subprocess.run([os.environ["VIVA_CLI"], "report", verdict["session"], "--session-dir", sessions, "--json", out],
                    env=env, check=True, timeout=60)
@@ -67,6 +98,8 @@ for name, sid, which in (("Ana Lima", "s001", "reference_solution"), ("Binh Tran
     if sid == "s003":
         report["verdict"]["verdict"] = "pass"
         report["verdict"]["score"] = 100
+    if sid == "s001":
+        lower_hint_cost(report, 5)
     json.dump(report, open(out, "w"))
 with open(os.path.join(reports, "notes.json"), "w") as f:
     f.write('{"todo": ["grade the lab"]}')
@@ -137,6 +170,7 @@ names = cells(app)
 tap.ok(all(s in names for s in ("Ana Lima", "Binh Tran", "Chen Wei")), "every student is in the table")
 tap.ok("notes.json" in names and "Unreadable" in names, "the stray file is a row saying it cannot be read")
 tap.ok(any(n.startswith("4 reports from 3 students") for n in names), "the summary counts reports and students")
+tap.ok("85 − 2 hints × 5 = 75" in names, "a score with a hint cost shows how it was made")
 app.screenshot("class-results-table")
 
 # Re-grading runs in the background, with progress, and flags the edited report.
@@ -197,6 +231,30 @@ if failed_most is not None:
 tap.ok(wait_for(lambda: any(n.startswith("failed by 2 of 3") for n in cells(app)), 5),
        "the statistics show a hidden test two of three students failed")
 app.screenshot("class-results-statistics")
+
+# The teacher's own copy of the exam sets the cost: Ana's score is taken
+# again at 10 points a hint, and her report is flagged for saying 5.
+reports_page = named(app, lambda n: n == "Reports", ("toggle button", "radio button", "page tab", "push button"), timeout=5)
+if reports_page is not None:
+    vivagui.click(reports_page)
+exam_button = named(app, lambda n: n == "Exam File…", ("push button",), timeout=5)
+tap.ok(exam_button is not None, "there is an Exam File… button")
+if exam_button is not None:
+    vivagui.click(exam_button)
+    time.sleep(1.0)
+    rawinput.keyCombo("<Control>l")
+    time.sleep(0.3)
+    rawinput.typeText(exam_path)
+    time.sleep(0.5)
+    rawinput.pressKey("Return")
+tap.ok(wait_for(lambda: "85 − 2 hints × 10 = 65" in cells(app), 15),
+       "with the teacher's exam file the score uses its cost")
+names = cells(app)
+tap.ok(any("hint-cost-mismatch" in n for n in names), "the report that recorded another cost is flagged")
+tap.ok(not any("0 hints" in n for n in names), "a score with no hint viewed is the examiner's alone")
+tap.ok(named(app, lambda n: n == "Exam: AI midterm", ("push button",), timeout=5) is not None,
+       "the button names the exam file in use")
+app.screenshot("class-results-exam-file")
 
 err = app.stderr()
 tap.ok(app.quit() == 0, "viva quits cleanly")

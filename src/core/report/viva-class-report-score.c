@@ -75,8 +75,9 @@ viva_class_report_get_hint_cost (VivaClassReport *self)
  * viva_class_report_describe_score:
  *
  * Returns: (transfer full) (nullable): how the score was made, like
- *   "85 − 2 hints × 10 = 65"; %NULL when hints cost nothing or there is no
- *   examiner's score, and the score is the examiner's alone
+ *   "85 − 2 hints × 10 = 65"; %NULL when nothing was taken off (hints cost
+ *   nothing, none was viewed, or there is no examiner's score), and the
+ *   score is the examiner's alone
  */
 char *
 viva_class_report_describe_score (VivaClassReport *self)
@@ -88,7 +89,7 @@ viva_class_report_describe_score (VivaClassReport *self)
   score.examiner = self->model_score;
   score.hints = self->hints;
   score.hint_cost = self->hint_cost;
-  if (!viva_report_score_has_cost (&score) || score.examiner < 0)
+  if (!viva_report_score_has_cost (&score) || score.hints == 0 || score.examiner < 0)
     return NULL;
 
   return viva_report_score_describe (&score);

@@ -262,7 +262,8 @@ append_verdict (GString    *html,
       g_string_append (html, "</strong>");
     }
   g_string_append (html, "</p>\n");
-  if (viva_report_score_has_cost (&score))
+  /* "− 0 hints" would only be noise. */
+  if (viva_report_score_has_cost (&score) && score.hints > 0)
     {
       g_autofree char *how = viva_report_score_describe (&score);
       g_autofree char *line = g_strdup_printf (_("The examiner’s score less what the hints viewed cost: %s"), how);
