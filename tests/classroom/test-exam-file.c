@@ -111,6 +111,8 @@ test_embedded (void)
   g_assert_cmpstr (json_object_get_string_member (json_node_get_object (ref), "digest"), ==, digest);
   g_assert_cmpstr (json_object_get_string_member (json_node_get_object (ref), "path"), ==, path);
   g_assert_false (json_object_has_member (json_node_get_object (ref), "pack"));
+  /* And the hint cost, which the report takes off the score. */
+  g_assert_cmpfloat (json_object_get_double_member (json_node_get_object (ref), "hint_cost"), ==, 10);
 }
 
 static void
@@ -150,11 +152,14 @@ test_minimal (void)
   g_autoptr(VivaExamFile) exam = load_good ("good-minimal.json");
   g_autofree char *reports = g_build_filename (g_get_home_dir (), "Exam reports", NULL);
   g_autoptr(VivaPack) bundled = viva_pack_new_bundled ();
+  g_autoptr(JsonNode) ref = viva_exam_file_to_ref (exam);
 
   g_assert_null (viva_exam_file_get_problems (exam));
   g_assert_cmpuint (viva_exam_file_get_time_limit (exam), ==, 0);
   g_assert_true (viva_exam_file_get_hints_allowed (exam));
   g_assert_cmpfloat (viva_exam_file_get_hint_cost (exam), ==, 0);
+  /* Hints that cost nothing leave the session's record as it was. */
+  g_assert_false (json_object_has_member (json_node_get_object (ref), "hint_cost"));
   g_assert_true (viva_exam_file_get_followup_allowed (exam));
   g_assert_false (viva_exam_file_has_examiner (exam));
   g_assert_cmpstr (viva_exam_file_get_report_folder (exam), ==, reports);

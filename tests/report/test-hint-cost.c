@@ -7,6 +7,7 @@
 
 #include <glib/gstdio.h>
 
+#include "viva-class-report.h"
 #include "viva-test-cli.h"
 #include "viva-test-csv.h"
 #include "viva-test-util.h"
@@ -465,6 +466,33 @@ test_edited_reports (void)
   viva_test_remove_tree (edited);
 }
 
+/* A low score with many hints ends at 0, not below: a gradebook takes no
+ * negative grade. */
+static void
+test_never_below_zero (void)
+{
+  g_autoptr(JsonNode) report = read_json (ana_json);
+  JsonObject *root = json_node_get_object (report);
+  JsonObject *score = json_object_get_object_member (root, "score");
+  g_autoptr(VivaClassReport) row = NULL;
+  g_autoptr(JsonObject) event = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *how = NULL;
+
+  json_object_set_int_member (json_object_get_object_member (root, "verdict"), "score", 15);
+  json_object_set_double_member (score, "examiner", 15);
+  json_object_set_double_member (score, "final", 0);
+  text = json_to_string (report, FALSE);
+
+  row = viva_class_report_new_from_data ("low.json", text, -1);
+  how = viva_class_report_describe_score (row);
+  event = viva_class_report_to_json (row);
+  g_assert_cmpstr (how, ==, "15 − 2 hints × 10 = 0");
+  g_assert_cmpfloat (json_object_get_double_member (event, "score"), ==, 0);
+  g_assert_cmpfloat (json_object_get_double_member (event, "model_score"), ==, 15);
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (event, "flags")), ==, 0);
+}
+
 static void
 test_bad_exam_file (void)
 {
@@ -492,6 +520,7 @@ main (int   argc,
   g_test_add_func ("/viva/report/hint-cost/report-without-cost", test_report_without_cost);
   g_test_add_func ("/viva/class/hint-cost/exports", test_class_exports);
   g_test_add_func ("/viva/class/hint-cost/edited-reports", test_edited_reports);
+  g_test_add_func ("/viva/class/hint-cost/never-below-zero", test_never_below_zero);
   g_test_add_func ("/viva/class/hint-cost/bad-exam-file", test_bad_exam_file);
 
   status = g_test_run ();
