@@ -19,12 +19,14 @@
 /* Exam mode: a viva-exam/1 file opened from the menu, `viva --exam FILE`
  * or the `exam-file` setting. The student gives a name and id once; the
  * exam fixes the examiner's settings, lists only its problems, shows the
- * time left in the header bar, and when the time is up submits the open
- * problem's code as last run (an answer being typed is sent as it is).
+ * time left in the header bar, and when the time is up hands the exam in
+ * (viva-window-exam-hand-in.c: the open problem's code as last run, then
+ * every other problem worked on; an answer being typed is sent as it is).
  * Every defense is stamped with the student and the exam, and its report
  * is written to the exam's report folder when it ends.
  *
- * When the exam started is kept in $XDG_DATA_HOME/viva/exams/, so that
+ * When the exam started (and what the hand-in keeps: which problems were
+ * worked on and defended) is kept in $XDG_DATA_HOME/viva/exams/, so that
  * closing and opening Viva again continues the same exam and clock. */
 
 #define TIME_UP_ANSWER N_("(The time ran out before an answer was given.)")
@@ -68,7 +70,8 @@ state_path (VivaExamFile *exam)
 
 /* Who started the exam and when, if they did on this account before. */
 static gboolean
-read_state (VivaExamFile  *exam,
+read_state (VivaWindow    *self,
+            VivaExamFile  *exam,
             char         **name,
             char         **id,
             GDateTime    **started)
@@ -96,6 +99,7 @@ read_state (VivaExamFile  *exam,
       return FALSE;
     }
 
+  _viva_window_hand_in_restore_state (self, root);
   return TRUE;
 }
 
@@ -111,8 +115,9 @@ state_written_cb (GObject      *object,
 }
 
 static void
-write_state (VivaWindowExamMode *mode)
+write_state (VivaWindow *self)
 {
+  VivaWindowExamMode *mode = self->exam_mode;
   g_autofree char *path = state_path (mode->exam);
   g_autofree char *when = g_date_time_format_iso8601 (mode->started);
   g_autoptr(JsonBuilder) builder = json_builder_new ();
@@ -130,11 +135,13 @@ write_state (VivaWindowExamMode *mode)
   json_builder_add_string_value (builder, mode->student_id);
   json_builder_set_member_name (builder, "started");
   json_builder_add_string_value (builder, when);
+  _viva_window_hand_in_save_state (self, builder);
   json_builder_end_object (builder);
   root = json_builder_get_root (builder);
   text = json_to_string (root, TRUE);
 
-  /* A few hundred bytes in the user's own folder, once per exam. */
+  /* A few hundred bytes in the user's own folder, at the start and when
+   * the hand-in's lists grow. */
   file = g_file_new_for_path (path);
   bytes = g_bytes_new_take (text, strlen (text));
   viva_file_writer_write_async (file, bytes, 0600, VIVA_FILE_WRITER_MAKE_FOLDERS, NULL, state_written_cb, NULL);
@@ -189,49 +196,17 @@ seconds_left (VivaWindowExamMode *mode)
   return limit - g_date_time_difference (now, mode->started) / G_TIME_SPAN_SECOND;
 }
 
-/* The open problem's defense, as long as one was started on it. */
-static gboolean
-open_problem_defended (VivaWindow *self)
-{
-  VivaExaminer *examiner = _viva_window_exam_get_examiner (self);
-  VivaExaminerState state;
-
-  if (examiner == NULL || viva_examiner_get_problem (examiner) != self->problem)
-    return FALSE;
-
-  state = viva_examiner_get_state (examiner);
-  return state != VIVA_EXAMINER_STATE_CANCELLED && state != VIVA_EXAMINER_STATE_FAILED;
-}
-
 static void
 viva_window_exam_mode_time_up (VivaWindow *self)
 {
   VivaWindowExamMode *mode = self->exam_mode;
-  const char *last_run;
-  g_autofree char *code = NULL;
 
   mode->time_up = TRUE;
   gtk_text_view_set_editable (GTK_TEXT_VIEW (viva_editor_get_view (self->editor)), FALSE);
   if (self->running)
     viva_runner_stop (self->runner);
 
-  if (self->problem != NULL && !open_problem_defended (self))
-    {
-      /* What was last run is what is defended; without a run, the code as
-       * it stands. */
-      last_run = _viva_window_timeline_get_last_run (self);
-      code = viva_editor_dup_text (self->editor);
-      if (last_run != NULL && g_strcmp0 (last_run, code) != 0)
-        _viva_window_timeline_replace_code (self, last_run);
-
-      _viva_window_exam_submit_now (self);
-      adw_toast_overlay_add_toast (self->toast_overlay,
-                                   adw_toast_new (_("Time is up: your code as last run was submitted for defense")));
-    }
-  else
-    adw_toast_overlay_add_toast (self->toast_overlay,
-                                 adw_toast_new (_("Time is up: the defense goes on with what you have typed")));
-
+  _viva_window_hand_in_time_up (self);
   _viva_window_update_actions (self);
 }
 
@@ -247,6 +222,7 @@ viva_window_exam_mode_tick_now (VivaWindow *self)
 {
   VivaWindowExamMode *mode = self->exam_mode;
   g_autofree char *text = NULL;
+  g_autofree char *state = NULL;
   gint64 left;
 
   if (mode == NULL || mode->started == NULL || viva_exam_file_get_time_limit (mode->exam) == 0)
@@ -265,11 +241,13 @@ viva_window_exam_mode_tick_now (VivaWindow *self)
       return;
     }
 
-  gtk_label_set_label (mode->timer_label, _("Time is up"));
-  gtk_widget_add_css_class (GTK_WIDGET (mode->timer_label), "error");
-
   if (!mode->time_up)
     viva_window_exam_mode_time_up (self);
+
+  /* While several problems are handed in, which one is defended. */
+  state = _viva_window_hand_in_dup_state (self);
+  gtk_label_set_label (mode->timer_label, state ? state : _("Time is up"));
+  gtk_widget_add_css_class (GTK_WIDGET (mode->timer_label), "error");
 
   /* After the time, each question is answered at once with what is typed,
    * so the defense reaches its verdict without waiting. */
@@ -320,6 +298,8 @@ viva_window_exam_mode_begin (VivaWindow *self)
           mode->time_up = TRUE;
           gtk_text_view_set_editable (GTK_TEXT_VIEW (viva_editor_get_view (self->editor)), FALSE);
         }
+      else
+        _viva_window_hand_in_exam_began (self);
       gtk_widget_set_visible (GTK_WIDGET (mode->timer_label), TRUE);
       viva_window_exam_mode_tick_now (self);
       mode->tick_id = g_timeout_add_seconds_full (G_PRIORITY_DEFAULT, 1, tick_cb, self, NULL);
@@ -353,7 +333,7 @@ identity_response_cb (VivaIdentityDialog *dialog,
   mode->student_name = viva_identity_dialog_dup_name (dialog);
   mode->student_id = viva_identity_dialog_dup_student_id (dialog);
   mode->started = g_date_time_new_now_utc ();
-  write_state (mode);
+  write_state (self);
   viva_window_exam_mode_begin (self);
 }
 
@@ -393,7 +373,7 @@ viva_window_exam_mode_pack_ready (VivaWindow *self,
       return;
     }
 
-  if (read_state (mode->exam, &name, &id, &started))
+  if (read_state (self, mode->exam, &name, &id, &started))
     {
       mode->student_name = g_steal_pointer (&name);
       mode->student_id = g_steal_pointer (&id);
@@ -511,6 +491,20 @@ _viva_window_exam_mode_session_started (VivaWindow      *self,
 
   viva_exam_session_set_student (session, self->exam_mode->student_name, self->exam_mode->student_id);
   viva_exam_session_set_exam (session, exam);
+}
+
+/**
+ * _viva_window_exam_mode_save_state:
+ *
+ * Writes the exam's state again: the hand-in's lists changed.
+ */
+void
+_viva_window_exam_mode_save_state (VivaWindow *self)
+{
+  g_assert (VIVA_IS_WINDOW (self));
+
+  if (_viva_window_exam_mode_get_exam (self) != NULL)
+    write_state (self);
 }
 
 /**
@@ -682,7 +676,7 @@ _viva_window_update_exam_mode_actions (VivaWindow *self)
 
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.show-hint", viva_exam_file_get_hints_allowed (exam));
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.import-pack", FALSE);
-  /* Time up submitted the open problem already (through
+  /* Time up handed the exam in already (through
    * _viva_window_exam_submit_now(), not this action). */
   if (self->exam_mode->time_up)
     {

@@ -73,6 +73,19 @@ viva_window_exam_busy (VivaWindow *self)
 }
 
 /**
+ * _viva_window_exam_is_busy:
+ *
+ * Returns: whether a defense runs, or waits to start
+ */
+gboolean
+_viva_window_exam_is_busy (VivaWindow *self)
+{
+  g_assert (VIVA_IS_WINDOW (self));
+
+  return self->exam != NULL && viva_window_exam_busy (self);
+}
+
+/**
  * _viva_window_update_exam_actions:
  *
  * The examiner's part of _viva_window_update_actions(): Submit needs a
@@ -147,6 +160,7 @@ run_cb (GObject      *object,
       viva_examiner_get_state (examiner) != VIVA_EXAMINER_STATE_FAILED)
     viva_examiner_panel_show_error (self->examiner_panel, error->message);
 
+  _viva_window_hand_in_defense_ended (self, examiner, verdict != NULL);
   _viva_window_update_actions (self);
 }
 

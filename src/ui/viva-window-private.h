@@ -22,6 +22,7 @@ G_BEGIN_DECLS
 typedef struct _VivaWindowExam VivaWindowExam;
 typedef struct _VivaWindowTimeline VivaWindowTimeline;
 typedef struct _VivaWindowExamMode VivaWindowExamMode;
+typedef struct _VivaWindowHandIn VivaWindowHandIn;
 
 struct _VivaWindow
 {
@@ -66,6 +67,7 @@ struct _VivaWindow
   VivaWindowExam       *exam;          /* viva-window-exam.c */
   VivaWindowTimeline   *timeline;      /* viva-window-timeline.c */
   VivaWindowExamMode   *exam_mode;     /* viva-window-exam-mode.c */
+  VivaWindowHandIn     *hand_in;       /* viva-window-exam-hand-in.c */
   VivaPack             *pack;
   VivaProblem          *problem;
   GCancellable         *cancellable;   /* cancelled in dispose */
@@ -96,6 +98,7 @@ void        _viva_window_dispose_exam   (VivaWindow *self);
 void        _viva_window_update_exam_actions (VivaWindow *self);
 void        _viva_window_exam_problem_opened (VivaWindow *self);
 VivaExaminer *_viva_window_exam_get_examiner (VivaWindow *self);
+gboolean    _viva_window_exam_is_busy   (VivaWindow *self);
 void        _viva_window_exam_resume    (VivaWindow      *self,
                                          VivaExamSession *session);
 void        _viva_window_resume_problem_opened (VivaWindow *self);
@@ -120,12 +123,19 @@ void        _viva_window_set_hint_visible (VivaWindow *self,
 gboolean    _viva_window_hint_used      (VivaWindow *self);
 VivaRunner *_viva_window_ensure_runner  (VivaWindow *self);
 void        _viva_window_exam_submit_now (VivaWindow *self);
+void        _viva_window_open_problem_with_code (VivaWindow  *self,
+                                                 VivaPack    *pack,
+                                                 VivaProblem *problem,
+                                                 const char  *code);
 
 void        _viva_window_init_timeline  (VivaWindow *self);
 void        _viva_window_dispose_timeline (VivaWindow *self);
 void        _viva_window_timeline_run   (VivaWindow *self,
                                          const char *code);
 const char *_viva_window_timeline_get_last_run (VivaWindow *self);
+const char *_viva_window_timeline_get_problem_last_run (VivaWindow  *self,
+                                                        VivaPack    *pack,
+                                                        VivaProblem *problem);
 void        _viva_window_timeline_hint  (VivaWindow *self);
 void        _viva_window_timeline_session_started (VivaWindow      *self,
                                                    VivaExamSession *session,
@@ -139,10 +149,31 @@ void        _viva_window_update_exam_mode_actions (VivaWindow *self);
 void        _viva_window_exam_mode_ask_identity (VivaWindow *self);
 VivaExamFile *_viva_window_exam_mode_get_exam (VivaWindow *self);
 double      _viva_window_exam_mode_hint_cost (VivaWindow *self);
+void        _viva_window_exam_mode_save_state (VivaWindow *self);
 void        _viva_window_exam_mode_session_started (VivaWindow      *self,
                                                     VivaExamSession *session);
 void        _viva_window_exam_mode_defense_finished (VivaWindow   *self,
                                                      VivaExaminer *examiner);
+
+void        _viva_window_init_hand_in   (VivaWindow *self);
+void        _viva_window_dispose_hand_in (VivaWindow *self);
+void        _viva_window_update_hand_in_actions (VivaWindow *self);
+void        _viva_window_hand_in_code_seen (VivaWindow *self,
+                                            const char *code,
+                                            gboolean    worked);
+void        _viva_window_hand_in_restore_state (VivaWindow *self,
+                                                JsonObject *root);
+void        _viva_window_hand_in_save_state (VivaWindow  *self,
+                                             JsonBuilder *builder);
+void        _viva_window_hand_in_exam_began (VivaWindow *self);
+void        _viva_window_hand_in_time_up (VivaWindow *self);
+void        _viva_window_hand_in_defense_ended (VivaWindow   *self,
+                                                VivaExaminer *examiner,
+                                                gboolean      reported);
+gboolean    _viva_window_hand_in_is_active (VivaWindow *self);
+char       *_viva_window_hand_in_dup_state (VivaWindow *self);
+gboolean    _viva_window_hand_in_hold_close (VivaWindow *self);
+
 void        _viva_window_warm_runner    (VivaWindow *self);
 void        _viva_window_run_action     (GtkWidget  *widget,
                                          const char *action_name,

@@ -99,6 +99,14 @@ _viva_window_problem_activated_cb (VivaWindow  *self,
 {
   g_assert (VIVA_IS_WINDOW (self));
 
+  /* Opening another problem would stop the defense under way. */
+  if (_viva_window_hand_in_is_active (self) && problem != self->problem)
+    {
+      adw_toast_overlay_add_toast (self->toast_overlay,
+                                   adw_toast_new (_("Your problems are being handed in; you can open another one when the last defense ends")));
+      return;
+    }
+
   viva_window_open_problem (self, pack, problem);
 }
 

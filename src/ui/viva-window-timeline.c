@@ -110,13 +110,35 @@ _viva_window_timeline_run (VivaWindow *self,
 const char *
 _viva_window_timeline_get_last_run (VivaWindow *self)
 {
-  g_autofree char *key = problem_key (self);
-
   g_assert (VIVA_IS_WINDOW (self));
 
-  if (self->timeline == NULL || key == NULL)
+  if (self->problem == NULL || self->pack == NULL)
     return NULL;
 
+  return _viva_window_timeline_get_problem_last_run (self, self->pack, self->problem);
+}
+
+/**
+ * _viva_window_timeline_get_problem_last_run:
+ *
+ * Returns: (nullable): @problem's code as last run in this window, open
+ *   or not
+ */
+const char *
+_viva_window_timeline_get_problem_last_run (VivaWindow  *self,
+                                            VivaPack    *pack,
+                                            VivaProblem *problem)
+{
+  g_autofree char *key = NULL;
+
+  g_assert (VIVA_IS_WINDOW (self));
+  g_assert (VIVA_IS_PACK (pack));
+  g_assert (VIVA_IS_PROBLEM (problem));
+
+  if (self->timeline == NULL)
+    return NULL;
+
+  key = g_strdup_printf ("%s/%s", viva_pack_get_id (pack), viva_problem_get_id (problem));
   return g_hash_table_lookup (self->timeline->last_run, key);
 }
 

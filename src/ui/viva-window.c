@@ -38,6 +38,7 @@ _viva_window_update_actions (VivaWindow *self)
                                  self->running || (self->problem != NULL && self->code_loaded));
   _viva_window_update_exam_actions (self);
   _viva_window_update_exam_mode_actions (self);
+  _viva_window_update_hand_in_actions (self);
 }
 
 void
@@ -75,6 +76,7 @@ buffer_changed_cb (VivaWindow    *self,
                               viva_pack_get_id (self->pack),
                               viva_problem_get_id (self->problem),
                               text);
+  _viva_window_hand_in_code_seen (self, text, TRUE);
 }
 
 static void
@@ -147,6 +149,7 @@ load_code_cb (GObject      *object,
   g_signal_handler_unblock (viva_editor_get_buffer (self->editor), self->changed_handler);
 
   self->code_loaded = TRUE;
+  _viva_window_hand_in_code_seen (self, code ? code : viva_problem_get_starter_code (self->problem), FALSE);
   _viva_window_update_actions (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 
@@ -155,23 +158,14 @@ load_code_cb (GObject      *object,
     gtk_widget_grab_focus (GTK_WIDGET (self->editor));
 }
 
-/**
- * viva_window_open_problem:
- *
- * Shows @problem: its description, and the student's saved code for it or
- * else its starter code.
- */
-void
-viva_window_open_problem (VivaWindow  *self,
+/* Shows @problem without its code yet; %FALSE when it is shown already. */
+static gboolean
+viva_window_show_problem (VivaWindow  *self,
                           VivaPack    *pack,
                           VivaProblem *problem)
 {
-  g_return_if_fail (VIVA_IS_WINDOW (self));
-  g_return_if_fail (VIVA_IS_PACK (pack));
-  g_return_if_fail (VIVA_IS_PROBLEM (problem));
-
   if (self->problem == problem)
-    return;
+    return FALSE;
 
   g_set_object (&self->pack, pack);
   g_set_object (&self->problem, problem);
@@ -195,12 +189,65 @@ viva_window_open_problem (VivaWindow  *self,
   g_clear_object (&self->load_cancellable);
   self->load_cancellable = g_cancellable_new ();
 
+  return TRUE;
+}
+
+/**
+ * viva_window_open_problem:
+ *
+ * Shows @problem: its description, and the student's saved code for it or
+ * else its starter code.
+ */
+void
+viva_window_open_problem (VivaWindow  *self,
+                          VivaPack    *pack,
+                          VivaProblem *problem)
+{
+  g_return_if_fail (VIVA_IS_WINDOW (self));
+  g_return_if_fail (VIVA_IS_PACK (pack));
+  g_return_if_fail (VIVA_IS_PROBLEM (problem));
+
+  if (!viva_window_show_problem (self, pack, problem))
+    return;
+
   viva_code_store_load_async (self->code_store,
                               viva_pack_get_id (pack),
                               viva_problem_get_id (problem),
                               self->load_cancellable,
                               load_code_cb,
                               g_object_ref (self));
+
+  _viva_window_exam_problem_opened (self);
+  _viva_window_resume_problem_opened (self);
+  _viva_window_update_actions (self);
+}
+
+/**
+ * _viva_window_open_problem_with_code:
+ * @code: the code to show
+ *
+ * Shows @problem with @code instead of its saved code: an exam's hand-in
+ * after the time, which must not read what is on disk by then.
+ */
+void
+_viva_window_open_problem_with_code (VivaWindow  *self,
+                                     VivaPack    *pack,
+                                     VivaProblem *problem,
+                                     const char  *code)
+{
+  g_assert (VIVA_IS_WINDOW (self));
+  g_assert (VIVA_IS_PACK (pack));
+  g_assert (VIVA_IS_PROBLEM (problem));
+  g_assert (code != NULL);
+
+  if (!viva_window_show_problem (self, pack, problem))
+    return;
+
+  /* Not saved: the student's own file keeps what they typed. */
+  g_signal_handler_block (viva_editor_get_buffer (self->editor), self->changed_handler);
+  viva_editor_load_text (self->editor, code);
+  g_signal_handler_unblock (viva_editor_get_buffer (self->editor), self->changed_handler);
+  self->code_loaded = TRUE;
 
   _viva_window_exam_problem_opened (self);
   _viva_window_resume_problem_opened (self);
@@ -274,6 +321,10 @@ viva_window_close_request (GtkWindow *window)
   if (self->close_ready)
     return GTK_WINDOW_CLASS (viva_window_parent_class)->close_request (window);
 
+  /* Problems still wait to be handed in: ask first. */
+  if (!self->closing && _viva_window_hand_in_hold_close (self))
+    return TRUE;
+
   if (!self->closing)
     {
       self->closing = TRUE;
@@ -336,6 +387,7 @@ viva_window_dispose (GObject *object)
 
   _viva_window_dispose_exam_mode (self);
   _viva_window_dispose_exam (self);
+  _viva_window_dispose_hand_in (self);
   _viva_window_dispose_timeline (self);
   _viva_window_dispose_layout (self);
   gtk_widget_dispose_template (GTK_WIDGET (self), VIVA_TYPE_WINDOW);
@@ -500,6 +552,7 @@ viva_window_init (VivaWindow *self)
   _viva_window_init_exam (self);
   _viva_window_init_timeline (self);
   _viva_window_init_exam_mode (self);
+  _viva_window_init_hand_in (self);
   _viva_window_update_actions (self);
   _viva_window_init_problems (self);
 }
