@@ -20,6 +20,7 @@ struct _VivaChatView
   GtkBox            *box;
 
   guint              n_rows;
+  guint              reallocate_id;
   guint              follow : 1;
   guint              scrolling : 1;
 };
@@ -47,6 +48,17 @@ viva_chat_view_set_follow (VivaChatView *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FOLLOW]);
 }
 
+static gboolean
+reallocate_cb (gpointer user_data)
+{
+  VivaChatView *self = VIVA_CHAT_VIEW (user_data);
+
+  self->reallocate_id = 0;
+  gtk_widget_queue_allocate (gtk_scrolled_window_get_child (self->scroller));
+
+  return G_SOURCE_REMOVE;
+}
+
 static void
 adjustment_changed_cb (VivaChatView  *self,
                        GtkAdjustment *adjustment)
@@ -59,6 +71,15 @@ adjustment_changed_cb (VivaChatView  *self,
       self->scrolling = TRUE;
       gtk_adjustment_set_value (adjustment, end);
       self->scrolling = FALSE;
+
+      /* The viewport configures its adjustment while it allocates, so it
+       * is there that the content grows; it asks to be allocated again
+       * for the new position, and GTK drops a request made during the
+       * widget's own allocation. The content would stay where it was until
+       * something else moved, and the end of a finished reply stay below
+       * the fold. */
+      if (self->reallocate_id == 0)
+        self->reallocate_id = g_idle_add_full (G_PRIORITY_HIGH_IDLE, reallocate_cb, self, NULL);
     }
 }
 
@@ -174,6 +195,7 @@ viva_chat_view_dispose (GObject *object)
 {
   GtkWidget *child;
 
+  g_clear_handle_id (&VIVA_CHAT_VIEW (object)->reallocate_id, g_source_remove);
   gtk_widget_dispose_template (GTK_WIDGET (object), VIVA_TYPE_CHAT_VIEW);
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (object))))
     gtk_widget_unparent (child);

@@ -163,10 +163,44 @@ app.screenshot("examiner-4-verdict")
 
 tap.ok(answer(app, "Why did I lose points?", send_with_keyboard=False),
        "a follow-up question is typed and sent with the Send button")
-follow_up = wait_for(lambda: any("k-means++" in vivagui.text_of(n) for n in app.node.findChildren(
-    lambda n: n.roleName == "text", recursive=True)), 30)
-tap.ok(follow_up, "the examiner answers the follow-up question")
+def follow_up_answer():
+    nodes = [n for n in app.node.findChildren(lambda n: n.roleName == "text", recursive=True)
+             if "runs agree more often" in vivagui.text_of(n)]
+    return nodes[-1] if nodes else None
+
+
+def end_in_sight(node):
+    """Whether the bottom of @node is inside the scrolled conversation, as
+    a student would see it: a chat that follows its end shows the last line
+    of a reply once it has arrived, not half of it."""
+    scroller = node.parent
+    while scroller is not None and scroller.roleName != "scroll pane":
+        scroller = scroller.parent
+    if scroller is None:
+        return False
+    text = node.queryComponent().getExtents(0)
+    pane = scroller.queryComponent().getExtents(0)
+    return pane.y <= text.y + text.height <= pane.y + pane.height
+
+
+tap.ok(wait_for(lambda: follow_up_answer() is not None, 30),
+       "the examiner answers the follow-up question, to its last words")
+tap.ok(wait_for(lambda: end_in_sight(follow_up_answer()), 5),
+       "the conversation follows the answer to its end: the last line is in sight")
 app.screenshot("examiner-5-follow-up")
+with open("/tmp/dbg.txt", "w") as dbg:
+    try:
+        n = follow_up_answer()
+        sc = n.parent
+        while sc.roleName != "scroll pane":
+            sc = sc.parent
+        for bar in sc.findChildren(lambda x: x.roleName == "scroll bar", recursive=True):
+            v = bar.queryValue()
+            print("bar", bar.name, v.minimumValue, v.currentValue, v.maximumValue, file=dbg)
+        e = sc.queryComponent().getExtents(0); t = n.queryComponent().getExtents(0)
+        print("pane", e.y, e.height, "text", t.y, t.height, file=dbg)
+    except Exception:
+        import traceback; traceback.print_exc(file=dbg)
 
 app.quit()
 stop_server(server)
