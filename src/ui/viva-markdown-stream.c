@@ -50,8 +50,7 @@ struct _VivaMarkdownStream
   gsize          shown;       /* bytes of @tail shown, rendered or plain */
   guint          n_segments;
   guint          tick_id;
-  GdkFrameClock *flush_clock;  /* whose after-paint shows the text */
-  gulong         after_paint_id;
+  guint          flush_id;     /* the idle after a frame that shows the text */
   gint64         last_flush;   /* frame time of the last flush */
   GtkAdjustment *vadjustment;  /* of the scrolled window it is in */
   char           fence_char;  /* inside a fence of this character, or 0 */
@@ -324,11 +323,7 @@ viva_markdown_stream_cancel_tick (VivaMarkdownStream *self)
       gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->tick_id);
       self->tick_id = 0;
     }
-  if (self->flush_clock != NULL)
-    {
-      g_clear_signal_handler (&self->after_paint_id, self->flush_clock);
-      g_clear_object (&self->flush_clock);
-    }
+  g_clear_handle_id (&self->flush_id, g_source_remove);
 }
 
 /**
@@ -358,11 +353,15 @@ viva_markdown_stream_flush (VivaMarkdownStream *self)
   viva_markdown_stream_show_tail (self);
 }
 
-static void
-viva_markdown_stream_after_paint_cb (GdkFrameClock *clock,
-                                     gpointer       user_data)
+static gboolean
+viva_markdown_stream_flush_cb (gpointer user_data)
 {
-  viva_markdown_stream_flush (VIVA_MARKDOWN_STREAM (user_data));
+  VivaMarkdownStream *self = VIVA_MARKDOWN_STREAM (user_data);
+
+  self->flush_id = 0;
+  viva_markdown_stream_flush (self);
+
+  return G_SOURCE_REMOVE;
 }
 
 static gboolean
@@ -379,16 +378,17 @@ viva_markdown_stream_tick_cb (GtkWidget     *widget,
     return G_SOURCE_CONTINUE;
 
   /* Shown after this frame rather than in it: GtkTextView lays out new
-   * lines in an idle after the text changes, which here runs before the
+   * lines in an idle after the text changes, which then runs before the
    * next frame, so that frame lays out, follows the end and paints once.
    * Text flushed here was painted twice, before its layout and again
    * after it, in a frame of its own, and each time the whole panel
-   * moved. */
+   * moved. An idle rather than the frame's after-paint: the main loop
+   * polls between the two, so a click or a key is answered after the
+   * paint instead of waiting for the Markdown to render too. It runs
+   * before GtkTextView's layout idle and the next frame, after input. */
   self->tick_id = 0;
   self->last_flush = now;
-  self->flush_clock = g_object_ref (clock);
-  self->after_paint_id = g_signal_connect (clock, "after-paint",
-                                           G_CALLBACK (viva_markdown_stream_after_paint_cb), self);
+  self->flush_id = g_idle_add_full (G_PRIORITY_HIGH_IDLE + 10, viva_markdown_stream_flush_cb, self, NULL);
 
   return G_SOURCE_REMOVE;
 }
@@ -422,7 +422,7 @@ viva_markdown_stream_append (VivaMarkdownStream *self,
 
   if (!gtk_widget_get_mapped (GTK_WIDGET (self)))
     viva_markdown_stream_flush (self);
-  else if (self->tick_id == 0 && self->after_paint_id == 0)
+  else if (self->tick_id == 0 && self->flush_id == 0)
     self->tick_id = gtk_widget_add_tick_callback (GTK_WIDGET (self), viva_markdown_stream_tick_cb,
                                                   NULL, NULL);
 
