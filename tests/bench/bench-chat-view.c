@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "viva-chat-view.h"
+#include "viva-markdown-stream.h"
 #include "viva-message-row.h"
 #include "viva-resources.h"
 
@@ -35,13 +36,20 @@
  *     and in the longest stretch, and the longest stall after the first
  *     second: in a fresh process the first frames with text pay one-off
  *     costs (fonts, glyph caches, GL programs), which the whole run's
- *     longest stall is then mostly made of.
+ *     longest stall is then mostly made of;
+ *   - after the first second, the 99th percentile of the busy stretches
+ *     and how many missed a 60 Hz frame: a maximum is a single event, on
+ *     a shared machine often another process's turn, while these two say
+ *     how the whole run felt. VIVA_BENCH_TRACE prints each stretch over
+ *     12 ms as it ends, with its phases, the text views the reply is split
+ *     into by then, and its CLOCK_MONOTONIC start, to line it up with
+ *     `perf record -k mono`.
  *
- * With VIVA_BENCH_BARE=1 the same deltas go to a bare GtkTextView in a
- * GtkScrolledWindow that appends them at most every 33 ms: the lower bound
- * any chat view is compared with. It stays at the top, so once its page is
- * full its frames draw nothing; VIVA_BENCH_BARE=follow scrolls it to the
- * end after each append, as a chat view must. Each size also ends with a line
+ * With VIVA_BENCH_BARE=follow the same deltas go to a bare GtkTextView in
+ * a GtkScrolledWindow that appends them at most every 33 ms and scrolls to
+ * the end after each append, as a chat view must: the lower bound any chat
+ * view is compared with. VIVA_BENCH_BARE=1 leaves it at the top, so once
+ * its page is full its frames draw nothing. Each size also ends with a line
  * `RESULT <viva|bare> <deltas> <busy µs/delta> <longest stall ms>` for
  * tests/bench/bench_side_by_side.py. */
 
@@ -90,6 +98,10 @@ static struct
   gint64    longest_phase[6];
   guint     stretch_frames;
   guint     longest_frames;
+  GArray   *settled_stretches;  /* gint64 µs of each stretch after the first second */
+  gboolean  trace;              /* VIVA_BENCH_TRACE: print the long ones as they come */
+  gint64    started;
+  guint   (*n_segments) (void);
 } loop_stats;
 
 /* The phases of a busy stretch: before the frame (other sources, events,
@@ -114,6 +126,7 @@ measuring_poll (GPollFD *fds,
   gint64 entered = g_get_monotonic_time ();
   gint64 entered_cpu = cpu_now ();
   gint64 entered_process = process_cpu_now ();
+  gint64 stretch;
   int result;
 
   if (loop_stats.measuring && loop_stats.left_poll != 0)
@@ -133,6 +146,19 @@ measuring_poll (GPollFD *fds,
           loop_stats.longest_settled = MAX (loop_stats.longest_settled, entered - loop_stats.left_poll);
           loop_stats.longest_settled_process = MAX (loop_stats.longest_settled_process,
                                                     entered_process - loop_stats.left_poll_process);
+          stretch = entered - loop_stats.left_poll;
+          g_array_append_val (loop_stats.settled_stretches, stretch);
+          if (loop_stats.trace && stretch > 12000)
+            g_print ("trace: at %.3f s (monotonic %.6f), %.2f ms (all threads' CPU %.2f ms), %u frame(s), %u segment(s): "
+                     "before %.2f, ticks %.2f, layout %.2f, paint %.2f, after-paint %.2f, rest %.2f\n",
+                     (loop_stats.left_poll - loop_stats.started) / 1e6, loop_stats.left_poll / 1e6,
+                     stretch / 1000.0,
+                     (entered_process - loop_stats.left_poll_process) / 1000.0,
+                     loop_stats.stretch_frames,
+                     loop_stats.n_segments != NULL ? loop_stats.n_segments () : 0,
+                     loop_stats.phase[PHASE_BEFORE] / 1000.0, loop_stats.phase[PHASE_UPDATE] / 1000.0,
+                     loop_stats.phase[PHASE_LAYOUT] / 1000.0, loop_stats.phase[PHASE_PAINT] / 1000.0,
+                     loop_stats.phase[PHASE_AFTER] / 1000.0, loop_stats.phase[PHASE_REST] / 1000.0);
         }
     }
 
@@ -330,6 +356,45 @@ bare_flush_cb (gpointer user_data)
   return G_SOURCE_CONTINUE;
 }
 
+static VivaMessageRow *traced_row;
+
+static GtkWidget *
+find_shown_stream (GtkWidget *widget)
+{
+  if (VIVA_IS_MARKDOWN_STREAM (widget) && gtk_widget_get_visible (widget))
+    return widget;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_shown_stream (child);
+
+      if (found != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
+/* The text views the reply is split into by now, for the trace. */
+static guint
+traced_segments (void)
+{
+  GtkWidget *stream = traced_row != NULL ? find_shown_stream (GTK_WIDGET (traced_row)) : NULL;
+
+  return stream != NULL ? viva_markdown_stream_get_n_segments (VIVA_MARKDOWN_STREAM (stream)) : 0;
+}
+
+static int
+compare_stretches (gconstpointer a,
+                   gconstpointer b)
+{
+  gint64 x = *(const gint64 *)a, y = *(const gint64 *)b;
+
+  return (x > y) - (x < y);
+}
+
 static gboolean
 quit_cb (gpointer user_data)
 {
@@ -375,6 +440,9 @@ main (int   argc,
   gtk_style_context_add_provider_for_display (gdk_display_get_default (), GTK_STYLE_PROVIDER (css),
                                               GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
 
+  loop_stats.trace = g_getenv ("VIVA_BENCH_TRACE") != NULL;
+  loop_stats.n_segments = traced_segments;
+  loop_stats.settled_stretches = g_array_new (FALSE, FALSE, sizeof (gint64));
   loop_stats.poll = g_main_context_get_poll_func (NULL);
   g_main_context_set_poll_func (NULL, measuring_poll);
 
@@ -424,6 +492,7 @@ main (int   argc,
           viva_chat_view_clear (VIVA_CHAT_VIEW (view));
           feed.row = VIVA_MESSAGE_ROW (viva_message_row_new (VIVA_MESSAGE_EXAMINER));
           viva_chat_view_append (VIVA_CHAT_VIEW (view), GTK_WIDGET (feed.row));
+          traced_row = feed.row;
         }
       feed.deltas = make_deltas (sizes[s]);
       feed.loop = loop;
@@ -432,10 +501,12 @@ main (int   argc,
       memset (&frames, 0, sizeof frames);
       loop_stats.longest = loop_stats.longest_cpu = loop_stats.longest_process = 0;
       loop_stats.longest_settled = loop_stats.longest_settled_process = 0;
+      g_array_set_size (loop_stats.settled_stretches, 0);
       loop_stats.measuring = TRUE;
       feed.idle_at_start = loop_stats.idle;
       feed.started = g_get_monotonic_time ();
       loop_stats.settled = feed.started + G_USEC_PER_SEC;
+      loop_stats.started = feed.started;
       feed.started_cpu = cpu_now ();
       feed.started_process = process_cpu_now ();
       g_timeout_add (1, feed_cb, &feed);
@@ -484,6 +555,20 @@ main (int   argc,
                (double)process / sizes[s], loop_stats.longest_process / 1000.0);
       g_print ("after the first second: longest stall %.2f ms (all threads' CPU %.2f ms)\n",
                loop_stats.longest_settled / 1000.0, loop_stats.longest_settled_process / 1000.0);
+      {
+        GArray *stretches = loop_stats.settled_stretches;
+        guint over_frame = 0;
+
+        /* A maximum is one event; how often the loop missed a 60 Hz frame
+         * and its 99th percentile say how the run felt. */
+        g_array_sort (stretches, compare_stretches);
+        for (guint i = 0; i < stretches->len; i++)
+          over_frame += g_array_index (stretches, gint64, i) > 16667;
+        g_print ("after the first second: %u busy stretches, 99th percentile %.2f ms, %u over a 60 Hz frame (16.7 ms)\n",
+                 stretches->len,
+                 stretches->len > 0 ? g_array_index (stretches, gint64, stretches->len * 99 / 100) / 1000.0 : 0.0,
+                 over_frame);
+      }
       g_print ("main-thread CPU per frame: flush and layout %.3f ms (max %.2f), paint %.3f ms (max %.2f)\n",
                frames.frames ? frames.layout_cpu / 1000.0 / frames.frames : 0.0, frames.max_layout_cpu / 1000.0,
                frames.frames ? frames.paint_cpu / 1000.0 / frames.frames : 0.0, frames.max_paint_cpu / 1000.0);
@@ -510,7 +595,9 @@ main (int   argc,
       g_ptr_array_unref (feed.deltas);
     }
 
+  traced_row = NULL;
   gtk_window_destroy (GTK_WINDOW (window));
+  g_array_unref (loop_stats.settled_stretches);
 
   return failed ? 1 : 0;
 }
