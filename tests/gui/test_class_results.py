@@ -48,7 +48,7 @@ answers = os.path.join(home, "answers.json")
 with open(answers, "w") as f:
     json.dump(["A larger k smooths the vote: less variance, more bias."], f)
 # Ana took the AI midterm, whose hints cost 10 points each, and looked at
-# the hint twice: her session records it as exam mode does. Before handing
+# the hint twice (it costs once): her session records it as exam mode does. Before handing
 # the report in she made every record of the cost say 5.
 exam_path = os.path.join(home, "ai-midterm.json")
 with open(exam_path, "w") as f:
@@ -170,7 +170,7 @@ names = cells(app)
 tap.ok(all(s in names for s in ("Ana Lima", "Binh Tran", "Chen Wei")), "every student is in the table")
 tap.ok("notes.json" in names and "Unreadable" in names, "the stray file is a row saying it cannot be read")
 tap.ok(any(n.startswith("4 reports from 3 students") for n in names), "the summary counts reports and students")
-tap.ok("85 − 2 hints × 5 = 75" in names, "a score with a hint cost shows how it was made")
+tap.ok("85 − 1 hint × 5 = 80" in names, "a score with a hint cost shows how it was made")
 app.screenshot("class-results-table")
 
 # Re-grading runs in the background, with progress, and flags the edited report.
@@ -247,7 +247,7 @@ if exam_button is not None:
     rawinput.typeText(exam_path)
     time.sleep(0.5)
     rawinput.pressKey("Return")
-tap.ok(wait_for(lambda: "85 − 2 hints × 10 = 65" in cells(app), 15),
+tap.ok(wait_for(lambda: "85 − 1 hint × 10 = 75" in cells(app), 15),
        "with the teacher's exam file the score uses its cost")
 names = cells(app)
 tap.ok(any("hint-cost-mismatch" in n for n in names), "the report that recorded another cost is flagged")

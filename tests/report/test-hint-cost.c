@@ -14,9 +14,11 @@
 
 /* An exam whose hints cost 10 points each: Ana defends with the offline
  * examiner through the real viva-cli and worker, her session recording
- * what exam mode records (the exam with its cost, two hint views with the
- * cost in force, the trace's word that the hint was used) and a score of
- * 85; Binh defends a practice session. A teacher reads Ana's score as 65
+ * what exam mode records (the exam with its cost, two views of the
+ * problem's one hint with the cost in force, the trace's word that the
+ * hint was used) and a score of 85; Binh defends a practice session. The
+ * hint is charged once, however often it was shown. A teacher reads Ana's
+ * score as 75
  * everywhere — the report page and JSON, the class table's exports and
  * viva-cli's rows — with the 85 and the cost beside it, Binh's as before,
  * and reports Ana edited to shed the cost are flagged against the
@@ -213,6 +215,8 @@ test_report (void)
   g_autoptr(JsonNode) report = read_json (ana_json);
   JsonObject *root = json_node_get_object (report);
   JsonObject *score;
+  JsonArray *timeline;
+  guint views = 0;
   g_autofree char *html = read_text (ana_html);
 
   /* The JSON keeps the examiner's score where older readers look, and
@@ -222,14 +226,20 @@ test_report (void)
   g_assert_true (json_object_has_member (root, "score"));
   score = json_object_get_object_member (root, "score");
   g_assert_cmpfloat (json_object_get_double_member (score, "examiner"), ==, 85);
-  g_assert_cmpint (json_object_get_int_member (score, "hints"), ==, 2);
+  g_assert_cmpint (json_object_get_int_member (score, "hints"), ==, 1);
   g_assert_cmpfloat (json_object_get_double_member (score, "hint_cost"), ==, 10);
-  g_assert_cmpfloat (json_object_get_double_member (score, "final"), ==, 65);
+  g_assert_cmpfloat (json_object_get_double_member (score, "final"), ==, 75);
+
+  /* The timeline still shows the teacher both times the hint was shown. */
+  timeline = json_object_get_array_member (root, "timeline");
+  for (guint i = 0; i < json_array_get_length (timeline); i++)
+    views += g_str_equal (json_object_get_string_member (json_array_get_object_element (timeline, i), "kind"), "hint");
+  g_assert_cmpuint (views, ==, 2);
 
   /* The page a teacher opens says the final score, and the sum. */
-  g_assert_nonnull (strstr (html, "Score: 65/100"));
+  g_assert_nonnull (strstr (html, "Score: 75/100"));
   g_assert_null (strstr (html, "Score: 85/100"));
-  g_assert_nonnull (strstr (html, "85 − 2 hints × 10 = 65"));
+  g_assert_nonnull (strstr (html, "85 − 1 hint × 10 = 75"));
 }
 
 static void
@@ -309,10 +319,10 @@ test_class_exports (void)
 
   /* The --json rows: the score to grade by, and how it was made. */
   ana = row_for (&run, "Ana_Lima-s001-knn.json");
-  g_assert_cmpfloat (json_object_get_double_member (ana, "score"), ==, 65);
+  g_assert_cmpfloat (json_object_get_double_member (ana, "score"), ==, 75);
   g_assert_cmpfloat (json_object_get_double_member (ana, "model_score"), ==, 85);
   g_assert_cmpfloat (json_object_get_double_member (ana, "hint_cost"), ==, 10);
-  g_assert_cmpint (json_object_get_int_member (ana, "hints"), ==, 2);
+  g_assert_cmpint (json_object_get_int_member (ana, "hints"), ==, 1);
   g_assert_cmpuint (json_array_get_length (json_object_get_array_member (ana, "flags")), ==, 0);
   plain = row_for (&run, "Binh_Tran-s002-knn.json");
   g_assert_cmpfloat (json_object_get_double_member (plain, "score"), ==, binh_score ());
@@ -326,10 +336,10 @@ test_class_exports (void)
                                         "problem_title,started,duration_s,hints,file,note,model_score,hint_cost\r\n"));
   rows = viva_test_parse_csv (csv);
   row = csv_row (rows, "student_id", "s001");
-  g_assert_cmpstr (viva_test_csv_cell (rows, row, "score"), ==, "65");
+  g_assert_cmpstr (viva_test_csv_cell (rows, row, "score"), ==, "75");
   g_assert_cmpstr (viva_test_csv_cell (rows, row, "model_score"), ==, "85");
   g_assert_cmpstr (viva_test_csv_cell (rows, row, "hint_cost"), ==, "10");
-  g_assert_cmpstr (viva_test_csv_cell (rows, row, "hints"), ==, "2");
+  g_assert_cmpstr (viva_test_csv_cell (rows, row, "hints"), ==, "1");
   row = csv_row (rows, "student_id", "s002");
   g_assert_cmpstr (viva_test_csv_cell (rows, row, "score"), ==, binh);
   g_assert_cmpstr (viva_test_csv_cell (rows, row, "model_score"), ==, binh);
@@ -339,14 +349,14 @@ test_class_exports (void)
   gradebook = read_text (gradebook_path);
   book = viva_test_parse_csv (gradebook);
   row = csv_row (book, "SIS User ID", "s001");
-  g_assert_cmpstr (viva_test_csv_cell (book, row, "k-nearest neighbours (knn)"), ==, "65");
+  g_assert_cmpstr (viva_test_csv_cell (book, row, "k-nearest neighbours (knn)"), ==, "75");
   row = csv_row (book, "SIS User ID", "s002");
   g_assert_cmpstr (viva_test_csv_cell (book, row, "k-nearest neighbours (knn)"), ==, binh);
 
   /* The class page shows the sum for Ana, and none for Binh. */
   html = read_text (html_path);
-  g_assert_nonnull (strstr (html, "<td>65<br><span class=\"note\">85 − 2 hints × 10 = 65</span></td>"));
-  g_assert_null (strstr (html, "hint ×"));
+  g_assert_nonnull (strstr (html, "<td>75<br><span class=\"note\">85 − 1 hint × 10 = 75</span></td>"));
+  g_assert_null (strstr (strstr (html, "hint ×") + 1, "hint ×"));
 
   viva_test_cli_run_clear (&run);
 }
@@ -397,7 +407,7 @@ edit_report (const char *path,
       if (score != NULL)
         {
           json_object_set_double_member (score, "hint_cost", 2);
-          json_object_set_double_member (score, "final", 81);
+          json_object_set_double_member (score, "final", 83);
         }
       break;
     case EDIT_REMOVE_COST:
@@ -434,10 +444,10 @@ test_edited_reports (void)
   viva_test_cli_run (&run, NULL, args);
   g_assert_cmpint (run.status, ==, 0);
 
-  /* Hint events deleted: the report's own score still counts two. */
+  /* Hint events deleted: the trace's word that the hint was used and the
+   * report's own score still count it, so the grade is not raised. */
   row = row_for (&run, "drop-events.json");
-  g_assert_true (row_has_flag (row, "hints-edited"));
-  g_assert_cmpfloat (json_object_get_double_member (row, "score"), ==, 65);
+  g_assert_cmpfloat (json_object_get_double_member (row, "score"), ==, 75);
 
   /* Every record of the hints deleted but the exam's cost: no grade is
    * raised silently. */
@@ -448,25 +458,25 @@ test_edited_reports (void)
    * cost is the one used, and the row says so. */
   row = row_for (&run, "lower-cost.json");
   g_assert_true (row_has_flag (row, "hint-cost-mismatch"));
-  g_assert_cmpfloat (json_object_get_double_member (row, "score"), ==, 65);
+  g_assert_cmpfloat (json_object_get_double_member (row, "score"), ==, 75);
   g_assert_cmpfloat (json_object_get_double_member (row, "hint_cost"), ==, 10);
   g_assert_nonnull (strstr (json_object_get_string_member (row, "note"), "your exam file says 10"));
 
   row = row_for (&run, "remove-cost.json");
   g_assert_true (row_has_flag (row, "hint-cost-mismatch"));
-  g_assert_cmpfloat (json_object_get_double_member (row, "score"), ==, 65);
+  g_assert_cmpfloat (json_object_get_double_member (row, "score"), ==, 75);
 
   csv = read_text (csv_path);
   rows = viva_test_parse_csv (csv);
   cells = csv_row (rows, "file", "lower-cost.json");
-  g_assert_cmpstr (viva_test_csv_cell (rows, cells, "score"), ==, "65");
+  g_assert_cmpstr (viva_test_csv_cell (rows, cells, "score"), ==, "75");
   g_assert_true (strstr (viva_test_csv_cell (rows, cells, "flags"), "hint-cost-mismatch") != NULL);
 
   viva_test_cli_run_clear (&run);
   viva_test_remove_tree (edited);
 }
 
-/* A low score with many hints ends at 0, not below: a gradebook takes no
+/* A low score less a hint's cost ends at 0, not below: a gradebook takes no
  * negative grade. */
 static void
 test_never_below_zero (void)
@@ -479,17 +489,17 @@ test_never_below_zero (void)
   g_autofree char *text = NULL;
   g_autofree char *how = NULL;
 
-  json_object_set_int_member (json_object_get_object_member (root, "verdict"), "score", 15);
-  json_object_set_double_member (score, "examiner", 15);
+  json_object_set_int_member (json_object_get_object_member (root, "verdict"), "score", 5);
+  json_object_set_double_member (score, "examiner", 5);
   json_object_set_double_member (score, "final", 0);
   text = json_to_string (report, FALSE);
 
   row = viva_class_report_new_from_data ("low.json", text, -1);
   how = viva_class_report_describe_score (row);
   event = viva_class_report_to_json (row);
-  g_assert_cmpstr (how, ==, "15 − 2 hints × 10 = 0");
+  g_assert_cmpstr (how, ==, "5 − 1 hint × 10 = 0");
   g_assert_cmpfloat (json_object_get_double_member (event, "score"), ==, 0);
-  g_assert_cmpfloat (json_object_get_double_member (event, "model_score"), ==, 15);
+  g_assert_cmpfloat (json_object_get_double_member (event, "model_score"), ==, 5);
   g_assert_cmpuint (json_array_get_length (json_object_get_array_member (event, "flags")), ==, 0);
 }
 

@@ -193,7 +193,11 @@ viva_report_score_read_records (JsonObject             *root,
       if (get_number (event, "cost", &value))
         note_cost (records, &cost_seen, value);
     }
-  records->hints = events;
+  /* A report is one problem's, and a problem has one hint: the timeline
+   * keeps every time it was shown, for the teacher to read, but showing
+   * it again after switching problems or reopening Viva reveals nothing
+   * new and costs nothing more. */
+  records->hints = MIN (events, 1);
 
   /* The trace says the hint was seen before the defense began. Its events
    * may have gone to an earlier defense of the same problem, so seeing no
