@@ -491,13 +491,12 @@ _viva_window_hand_in_defense_ended (VivaWindow   *self,
   if (!hand_in->time_up || hand_in->queue->len == 0 || _viva_window_exam_is_busy (self))
     return;
 
-  /* The panel moves on to the next problem: the failure is said here. */
-  if (viva_examiner_get_state (examiner) == VIVA_EXAMINER_STATE_FAILED &&
-      viva_examiner_get_error_message (examiner) != NULL)
+  /* The panel moves on to the next problem, so the failure is said here,
+   * short enough for a toast's one line (its trace keeps the error). */
+  if (viva_examiner_get_state (examiner) == VIVA_EXAMINER_STATE_FAILED)
     {
-      g_autofree char *note = g_strdup_printf (_("The defense of “%s” failed (%s); the next problem is submitted"),
-                                               viva_problem_get_title (viva_examiner_get_problem (examiner)),
-                                               viva_examiner_get_error_message (examiner));
+      g_autofree char *note = g_strdup_printf (_("The defense of “%s” failed and was not handed in; tell the teacher"),
+                                               viva_problem_get_title (viva_examiner_get_problem (examiner)));
       adw_toast_overlay_add_toast (self->toast_overlay, adw_toast_new (note));
     }
 
