@@ -7,16 +7,15 @@ as last run), and both reports land in the exam's report folder; the
 student is told how many were submitted and which one is being defended,
 and the Problems list says each was defended."""
 
-import copy
 import glob
-import json
 import os
 import re
 import sys
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import vivagui  # noqa: E402
+import examhandin  # noqa: E402
+from examhandin import LIMIT, submitted_code, wait_for  # noqa: E402,F401
 
 tap = vivagui.Tap()
 home = vivagui.make_home()
@@ -24,100 +23,37 @@ vivagui.setup_dogtail(home, tap)
 
 from dogtail import rawinput  # noqa: E402
 
-src = os.environ["VIVA_SOURCE_ROOT"]
-pack = json.load(open(os.path.join(src, "tests", "packs", "good", "minimal.json")))
-triple = copy.deepcopy(pack["problems"][0])
-triple.update({
-    "id": "triple", "title": "Triple a number",
-    "description": "Write `triple(x)` that returns `3 * x`.",
-    "starter_code": "def triple(x):\n    return x\n",
-    "hint": "Multiply by three.",
-    "reference_solution": "def triple(x):\n    return 3 * x\n",
-    "tests": [{"name": "small numbers", "setup": "", "call": "triple(3)",
-               "check": "assert result == 9, 'triple(3) must be 9'\n"}],
-    "questions": [{"question": "What does triple(0) return?", "points": ["0"]}],
-})
-pack["problems"].append(triple)
-
-exam_dir = os.path.join(home, "lab-share")
-os.makedirs(exam_dir)
-exam_path = os.path.join(exam_dir, "two.json")
-LIMIT = 60
-with open(exam_path, "w") as f:
-    json.dump({
-        "format": "viva-exam/1", "id": "two-problems", "title": "Two problems",
-        "pack": pack, "problems": ["double", "triple"], "time_limit": "%ds" % LIMIT,
-        "hints": {"allowed": False}, "followup": False,
-        "examiner": {"mode": "offline", "language": "en"},
-        "report_folder": "reports",
-    }, f)
-reports = os.path.join(exam_dir, "reports")
-
-
-def wait_for(pred, timeout=20):
-    return vivagui.wait_for(pred, timeout, 0.25)
-
-
-def find_all(pred):
-    try:
-        return app.node.findChildren(pred, recursive=True)
-    except Exception:
-        return []
-
-
-def timer():
-    hits = find_all(lambda n: n.roleName == "label" and
-                    re.fullmatch(r"\d+:\d\d left|Time is up(: defense \d of \d)?", n.name or ""))
-    return hits[0].name if hits else None
-
-
-def label(text):
-    return bool(find_all(lambda n: n.roleName == "label" and (n.name or "") == text))
-
-
-def start_button():
-    # As in test_exam_mode: the response button laid out is the larger one.
-    hits = find_all(lambda n: n.roleName == "push button" and (n.name or "").endswith("Start Exam"))
-    hits.sort(key=lambda n: n.size[0] * n.size[1], reverse=True)
-    return hits[0] if hits else None
-
-
-def open_problem(title):
-    vivagui.click(app.find("push button", "Problems"))
-    row = None
-    if wait_for(lambda: find_all(lambda n: n.roleName == "list item" and title in (n.name or "")), 5):
-        row = find_all(lambda n: n.roleName == "list item" and title in (n.name or ""))[0]
-        vivagui.click(row)
-    return row is not None and wait_for(lambda: app.find("frame", None).name.startswith(title), 10)
+exam_path, reports = examhandin.write_exam(home, {"mode": "offline", "language": "en"})
 
 
 def report_for(problem):
-    for p in glob.glob(os.path.join(reports, "*.json")):
-        with open(p) as f:
-            report = json.load(f)
-        if report.get("problem", {}).get("id") == problem:
-            return report
-    return None
+    return examhandin.report_for(reports, problem)
 
 
-def submitted_code(report):
-    return next((e.get("code", "") for e in report.get("timeline", []) if e.get("kind") == "submit"), "")
+def find_all(pred):
+    return student.find_all(pred)
+
+
+def timer():
+    node = student.timer()
+    return node.name if node else None
+
+
+def label(text):
+    return student.label(text)
+
+
+def open_problem(title):
+    return student.open_problem(title)
 
 
 app = vivagui.App(home, args=["--exam", exam_path])
+student = examhandin.Student(app)
 if not tap.ok(app.node is not None, "viva starts with a two-problem exam"):
     app.kill()
     tap.done()
 
-tap.ok(wait_for(lambda: start_button() is not None, 20), "the exam asks who sits it")
-fields = find_all(lambda n: n.roleName == "text" and n.name in ("Full name", "Student ID"))
-if len(fields) == 2:
-    vivagui.click(next(n for n in fields if n.name == "Full name"))
-    rawinput.typeText("Tran Van An")
-    vivagui.click(next(n for n in fields if n.name == "Student ID"))
-    rawinput.typeText("S2026-42")
-    wait_for(lambda: start_button().sensitive, 5)
-    vivagui.click(start_button())
+tap.ok(student.start_exam("Tran Van An", "S2026-42"), "the exam asks who sits it")
 tap.ok(wait_for(lambda: timer() is not None and timer().endswith("left"), 10), "the exam starts, with the time left shown")
 editor = app.find("text", "Code editor")
 tap.ok(wait_for(lambda: "def double" in vivagui.text_of(editor), 10), "the exam opens on its first problem")
