@@ -72,6 +72,30 @@ viva_json_member_boolean (JsonObject *object,
 }
 
 /**
+ * viva_json_member_number:
+ * @object: (nullable): an object, or %NULL for none
+ * @value: (out): the number, an integer or not
+ *
+ * Returns: whether @object has @name as a number
+ */
+gboolean
+viva_json_member_number (JsonObject *object,
+                         const char *name,
+                         double     *value)
+{
+  JsonNode *node = object != NULL ? json_object_get_member (object, name) : NULL;
+
+  if (holds (node, G_TYPE_INT64))
+    *value = json_node_get_int (node);
+  else if (holds (node, G_TYPE_DOUBLE))
+    *value = json_node_get_double (node);
+  else
+    return FALSE;
+
+  return TRUE;
+}
+
+/**
  * viva_json_member_array:
  *
  * Returns: (transfer none) (nullable): the list in the member @name, or

@@ -16,6 +16,9 @@ gint64      viva_json_member_int     (JsonObject *object,
 gboolean    viva_json_member_boolean (JsonObject *object,
                                       const char *name,
                                       gboolean   *value);
+gboolean    viva_json_member_number  (JsonObject *object,
+                                      const char *name,
+                                      double     *value);
 JsonArray  *viva_json_member_array   (JsonObject *object,
                                       const char *name);
 

@@ -11,6 +11,7 @@
 #include "viva-exam-report.h"
 #include "viva-exam-report-private.h"
 #include "viva-exam-tool.h"
+#include "viva-json-member.h"
 
 /* One collected report as a row of the class results: who, which problem,
  * the verdict, the facts the report recorded, what a re-grade on the
@@ -204,31 +205,13 @@ dup_member (JsonObject *object,
   return g_strdup (_viva_report_get_string (object, name) ? _viva_report_get_string (object, name) : "");
 }
 
-static gboolean
-get_number (JsonObject *object,
-            const char *name,
-            double     *out)
-{
-  JsonNode *node;
-
-  if (object == NULL || !(node = json_object_get_member (object, name)) || !JSON_NODE_HOLDS_VALUE (node))
-    return FALSE;
-
-  switch (json_node_get_value_type (node))
-    {
-    case G_TYPE_INT64: *out = json_node_get_int (node); return TRUE;
-    case G_TYPE_DOUBLE: *out = json_node_get_double (node); return TRUE;
-    default: return FALSE;
-    }
-}
-
 static int
 get_count (JsonObject *object,
            const char *name)
 {
   double value;
 
-  if (!get_number (object, name, &value) || value < 0 || value > G_MAXINT)
+  if (!viva_json_member_number (object, name, &value) || value < 0 || value > G_MAXINT)
     return -1;
 
   return (int)value;
@@ -364,7 +347,7 @@ read_report (VivaClassReport *self,
                                                                           : _viva_report_get_string (root, "state") ? _viva_report_get_string (root, "state") : "");
   self->verdict = dup_member (verdict, "verdict");
   self->claims_pass = g_str_equal (self->verdict, "pass");
-  if (get_number (verdict, "score", &score) && score >= 0)
+  if (viva_json_member_number (verdict, "score", &score) && score >= 0)
     self->score = self->model_score = score;
   self->code = g_strdup (text ? text : "");
   self->duration = seconds_between (_viva_report_get_string (root, "created"), _viva_report_get_string (root, "updated"));

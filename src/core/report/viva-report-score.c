@@ -7,6 +7,7 @@
 
 #include <glib/gi18n.h>
 
+#include "viva-json-member.h"
 #include "viva-report-score.h"
 
 /* The one place the hint cost is taken off a score, and worded, so the
@@ -14,24 +15,6 @@
  * same figure the same way. An exam's `hints.cost` is points of 100 per
  * hint viewed; the examiner's score stays beside the final one, so a
  * teacher sees how it was made. */
-
-static gboolean
-get_number (JsonObject *object,
-            const char *name,
-            double     *out)
-{
-  JsonNode *node;
-
-  if (object == NULL || !(node = json_object_get_member (object, name)) || !JSON_NODE_HOLDS_VALUE (node))
-    return FALSE;
-
-  switch (json_node_get_value_type (node))
-    {
-    case G_TYPE_INT64: *out = json_node_get_int (node); return TRUE;
-    case G_TYPE_DOUBLE: *out = json_node_get_double (node); return TRUE;
-    default: return FALSE;
-    }
-}
 
 static JsonObject *
 get_object (JsonObject *object,
@@ -190,7 +173,7 @@ viva_report_score_read_records (JsonObject             *root,
         continue;
 
       events++;
-      if (get_number (event, "cost", &value))
+      if (viva_json_member_number (event, "cost", &value))
         note_cost (records, &cost_seen, value);
     }
   /* A report is one problem's, and a problem has one hint: the timeline
@@ -208,7 +191,7 @@ viva_report_score_read_records (JsonObject             *root,
       json_node_get_boolean (node))
     records->hints = MAX (records->hints, 1);
 
-  if (get_number (get_object (root, "exam"), "hint_cost", &value))
+  if (viva_json_member_number (get_object (root, "exam"), "hint_cost", &value))
     {
       note_cost (records, &cost_seen, value);
       /* A report made since sessions keep the exam's cost has its own
@@ -224,25 +207,25 @@ viva_report_score_read_records (JsonObject             *root,
       VivaReportScore recomputed = { -1, 0, 0 };
       double final;
 
-      if (get_number (score, "hint_cost", &value))
+      if (viva_json_member_number (score, "hint_cost", &value))
         note_cost (records, &cost_seen, value);
-      if (get_number (score, "hints", &value) && value >= 0)
+      if (viva_json_member_number (score, "hints", &value) && value >= 0)
         {
           if ((guint)value != records->hints)
             records->agree = FALSE;
           records->hints = MAX (records->hints, (guint)MIN (value, G_MAXUINT));
         }
-      if (get_number (score, "examiner", &value))
+      if (viva_json_member_number (score, "examiner", &value))
         {
           double verdict_score;
 
-          if (!get_number (verdict, "score", &verdict_score) || verdict_score != value)
+          if (!viva_json_member_number (verdict, "score", &verdict_score) || verdict_score != value)
             records->agree = FALSE;
 
           recomputed.examiner = value;
           recomputed.hints = records->hints;
           recomputed.hint_cost = records->hint_cost;
-          if (get_number (score, "final", &final) && final != viva_report_score_final (&recomputed))
+          if (viva_json_member_number (score, "final", &final) && final != viva_report_score_final (&recomputed))
             records->agree = FALSE;
         }
     }
