@@ -297,16 +297,24 @@ class App:
     def quit(self, timeout=20):
         """Close as a person would (Ctrl+Q), so the app saves its state."""
         from dogtail import rawinput
-        if self.proc.poll() is None:
+        deadline = time.time() + timeout
+        # A key pressed while a window is closing (a dialog just sent away
+        # with Escape) can land in no window on a loaded machine; a person
+        # would press it again.
+        for wait in (timeout / 2, None):
+            if self.proc.poll() is not None:
+                break
             try:
                 rawinput.keyCombo("<Control>q")
             except Exception:
                 pass
             try:
-                self.proc.wait(timeout=timeout)
+                self.proc.wait(timeout=wait if wait is not None else max(1.0, deadline - time.time()))
             except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+                pass
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
         self.log.close()
         return self.proc.returncode
 
