@@ -244,6 +244,76 @@ test_disk_fill (Fixture       *fixture,
   assert_responsive (fixture);
 }
 
+/* Memory that the address-space cap does not count: memfd files, System V
+ * shared memory and message queues, POSIX message queues (the seccomp
+ * filter refuses them), a file on /dev/shm (read-only under bubblewrap) and
+ * /tmp (a tmpfs of its own size, filled in disk-fill). Each attempt fails
+ * with the error the console shows, and the worker goes on. */
+static void
+test_memory_outside_cap (Fixture       *fixture,
+                         gconstpointer  data)
+{
+  const struct {
+    const char *code;
+    const char *type;
+    const char *message;
+  } attacks[] = {
+    { "import os\nfd = os.memfd_create('hoard')\nos.ftruncate(fd, 1 << 30)\n",
+      "PermissionError", "Operation not permitted" },
+    { "import ctypes, os\nlibc = ctypes.CDLL(None, use_errno=True)\n"
+      "shm = libc.shmget(0, 1 << 30, 0o1600)\n"
+      "if shm < 0:\n    raise OSError(ctypes.get_errno(), 'shmget: ' + os.strerror(ctypes.get_errno()))\n",
+      "PermissionError", "shmget: Operation not permitted" },
+    { "import ctypes, os\nlibc = ctypes.CDLL(None, use_errno=True)\n"
+      "addr = libc.shmat(0, None, 0)\n"
+      "if addr == -1:\n    raise OSError(ctypes.get_errno(), 'shmat: ' + os.strerror(ctypes.get_errno()))\n",
+      "PermissionError", "shmat: Operation not permitted" },
+    { "import ctypes, os\nlibc = ctypes.CDLL(None, use_errno=True)\n"
+      "q = libc.msgget(0, 0o1600)\n"
+      "if q < 0:\n    raise OSError(ctypes.get_errno(), 'msgget: ' + os.strerror(ctypes.get_errno()))\n",
+      "PermissionError", "msgget: Operation not permitted" },
+    { "import ctypes, os\nlibc = ctypes.CDLL(None, use_errno=True)\n"
+      "q = libc.syscall(240, b'hoard', 0o102, 0o600, None)\n"
+      "if q < 0:\n    raise OSError(ctypes.get_errno(), 'mq_open: ' + os.strerror(ctypes.get_errno()))\n",
+      "PermissionError", "mq_open: Operation not permitted" },
+    { "with open('/dev/shm/hoard', 'wb') as f:\n    f.write(b'x' * (1 << 20))\n",
+      NULL, NULL },
+  };
+
+  if (!require_bubblewrap (fixture))
+    return;
+
+  for (guint i = 0; i < G_N_ELEMENTS (attacks); i++)
+    {
+      g_autoptr(VivaRunResult) result = NULL;
+
+#ifndef __x86_64__
+      if (strstr (attacks[i].code, "syscall(240"))
+        continue; /* mq_open's number is x86-64's */
+#endif
+      result = run (fixture, attacks[i].code, 10000);
+      g_test_message ("attack %u: %s: %s", i, viva_run_result_get_error_type (result),
+                      viva_run_result_get_error_message (result));
+      g_assert_cmpint (viva_run_result_get_status (result), ==, VIVA_RUN_STATUS_ERROR);
+      g_assert_false (viva_run_result_get_state_reset (result));
+      if (attacks[i].type != NULL)
+        {
+          g_assert_cmpstr (viva_run_result_get_error_type (result), ==, attacks[i].type);
+          g_assert_nonnull (strstr (viva_run_result_get_error_message (result), attacks[i].message));
+        }
+      else
+        {
+          /* Read-only /dev, or no /dev/shm at all: either way an OSError. */
+          g_assert_true (g_str_equal (viva_run_result_get_error_type (result), "OSError") ||
+                         g_str_equal (viva_run_result_get_error_type (result), "FileNotFoundError"));
+          g_assert_true (strstr (viva_run_result_get_error_message (result), "Read-only file system") ||
+                         strstr (viva_run_result_get_error_message (result), "No such file"));
+        }
+    }
+
+  assert_responsive (fixture);
+}
+
 /* What a program printed just before it ended the process reaches the
  * console: before os._exit(), exit() from C, a segfault. */
 static void
@@ -585,6 +655,7 @@ main (int   argc,
   ADD ("host-paths", test_host_paths);
   ADD ("app-unreadable", test_app_unreadable);
   ADD ("disk-fill", test_disk_fill);
+  ADD ("memory-outside-cap", test_memory_outside_cap);
   ADD ("output-before-exit", test_output_before_exit);
   ADD ("forged-frames", test_forged_frames);
   ADD ("oversized-frame", test_oversized_frame);
