@@ -35,6 +35,27 @@ test_columns_after (void)
     { "\tif x:", 8 },
     { "", 0 },
     { "    ", 4 },
+    { "    # just a comment", 4 },
+    /* Inside brackets: line up with the first code after the bracket, or
+     * one level in when nothing follows it (IDLE, Thonny). */
+    { "result = knn(X, y,", 13 },
+    { "    total = sum(values,", 16 },
+    { "d = {'a': [1, 2,", 11 },
+    { "d = {'a': [1, 2],", 5 },
+    { "f(a, (b,", 6 },
+    { "s = len(\"(\",", 8 },
+    { "x = f(a)  # (", 0 },
+    /* After a statement spanning lines, back to where it started. */
+    { "result = knn(X, y,\n             k=3)", 0 },
+    { "    total = sum(values,\n                start)", 4 },
+    { "def distance(a,\n             b):", 4 },
+    { "    if (a and\n        b):", 8 },
+    { "    return max(a,\n               b)", 0 },
+    { "xs = [\n    1,\n    2,", 4 },
+    { "xs = [\n    1,\n]", 0 },
+    { "x = 1 + \\", 4 },
+    { "s = \"\"\"text\n  more", 2 },
+    { "s = \"\"\"(\n\"\"\"", 0 },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
@@ -72,6 +93,8 @@ test_in_view (void)
   g_autofree char *a = NULL;
   g_autofree char *b = NULL;
   g_autofree char *c = NULL;
+  g_autofree char *d = NULL;
+  g_autofree char *e = NULL;
 
   gtk_source_view_set_indent_width (view, 4);
   gtk_source_view_set_insert_spaces_instead_of_tabs (view, TRUE);
@@ -83,6 +106,10 @@ test_in_view (void)
   g_assert_cmpstr (b, ==, "def f(x):\n    if x:\n        return 1\n    |");
   c = press_return (view, "x = 1");
   g_assert_cmpstr (c, ==, "x = 1\n|");
+  d = press_return (view, "def f(x):\n    return knn(X, y,");
+  g_assert_cmpstr (d, ==, "def f(x):\n    return knn(X, y,\n               |");
+  e = press_return (view, "def f(x):\n    y = g(a,\n          b)");
+  g_assert_cmpstr (e, ==, "def f(x):\n    y = g(a,\n          b)\n    |");
 
   g_object_unref (view);
 }
