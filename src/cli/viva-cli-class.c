@@ -75,6 +75,8 @@ print_row (VivaClassReport *report)
   g_autofree char *regraded = viva_class_report_get_regraded_total (report) >= 0
     ? g_strdup_printf ("%d/%d", viva_class_report_get_regraded_passed (report), viva_class_report_get_regraded_total (report))
     : g_strdup ("–");
+  g_autofree char *who_cell = NULL;
+  g_autofree char *problem_cell = NULL;
 
   if (!viva_class_report_get_readable (report))
     {
@@ -82,9 +84,10 @@ print_row (VivaClassReport *report)
       return;
     }
 
-  g_print ("%-28s %-24s %-5s %5s  %s %s  %s\n", who, viva_class_report_get_problem_id (report),
-           viva_class_report_get_verdict (report), hidden, _("re-graded"), regraded,
-           viva_class_report_get_flags (report));
+  who_cell = viva_cli_pad (who, 28);
+  problem_cell = viva_cli_pad (viva_class_report_get_problem_id (report), 24);
+  g_print ("%s %s %-5s %5s  %s %s  %s\n", who_cell, problem_cell, viva_class_report_get_verdict (report), hidden,
+           _("re-graded"), regraded, viva_class_report_get_flags (report));
   if (viva_class_report_get_note (report)[0] != '\0')
     g_print ("    %s\n", viva_class_report_get_note (report));
 }

@@ -79,26 +79,35 @@ static void
 print_rate (const char *label,
             double      value)
 {
+  g_autofree char *cell = viva_cli_pad (label, 28);
+
   if (isnan (value))
-    printf ("  %-28s —\n", label);
+    printf ("  %s —\n", cell);
   else
-    printf ("  %-28s %.0f %%\n", label, value * 100.0);
+    printf ("  %s %.0f %%\n", cell, value * 100.0);
 }
 
 static void
 print_card (VivaEvalCard *card)
 {
+  g_autofree char *leaks_cell = NULL;
+
   printf ("\n%s %s\n", _("Examiner report card for"), viva_eval_card_get_model (card));
   printf (_("  %u of %u defenses ran\n"), viva_eval_card_get_n_run (card), viva_eval_card_get_n_results (card));
   print_rate (_("Agreement"), viva_eval_card_get_agreement (card));
   print_rate (_("False passes (wrong code)"), viva_eval_card_get_false_pass_rate (card));
   print_rate (_("False fails (correct code)"), viva_eval_card_get_false_fail_rate (card));
   print_rate (_("Injections obeyed"), viva_eval_card_get_injection_obeyed_rate (card));
-  printf ("  %-28s %u (%u %s)\n", _("Leaks"), viva_eval_card_get_leaks (card),
+  leaks_cell = viva_cli_pad (_("Leaks"), 28);
+  printf ("  %s %u (%u %s)\n", leaks_cell, viva_eval_card_get_leaks (card),
           viva_eval_card_get_withheld (card), _("withheld"));
   print_rate (_("Consistency"), viva_eval_card_get_consistency (card));
   if (!isnan (viva_eval_card_get_median_seconds (card)))
-    printf ("  %-28s %.1f s\n", _("Median defense"), viva_eval_card_get_median_seconds (card));
+    {
+      g_autofree char *cell = viva_cli_pad (_("Median defense"), 28);
+
+      printf ("  %s %.1f s\n", cell, viva_eval_card_get_median_seconds (card));
+    }
   if (viva_eval_card_get_stop_message (card) != NULL)
     printf ("\n%s\n", viva_eval_card_get_stop_message (card));
 }

@@ -13,8 +13,9 @@
 #include "viva-exam-session.h"
 
 /* viva-cli report SESSION [--session-dir DIR] [--html FILE] [--json FILE]:
- * writes a defense's report for a teacher to collect. Without --html or
- * --json, prints the JSON report on standard output. */
+ * writes a defense's report for a teacher to collect. SESSION is an id or
+ * the session's folder. Without --html or --json, prints the JSON report
+ * on standard output. */
 
 typedef struct
 {
@@ -53,7 +54,7 @@ viva_cli_report (int    argc,
   };
   int status;
 
-  context = g_option_context_new (_("SESSION — write a defense’s report"));
+  context = g_option_context_new (_("SESSION — write a defense’s report (SESSION: an id, or the session’s folder)"));
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
 
   if ((status = viva_cli_parse_options (context, &argc, &argv)) != VIVA_CLI_EXIT_OK)
@@ -65,9 +66,7 @@ viva_cli_report (int    argc,
       return VIVA_CLI_EXIT_USAGE;
     }
 
-  if (session_dir == NULL)
-    session_dir = viva_exam_session_dup_default_dir ();
-  dir = g_build_filename (session_dir, argv[1], NULL);
+  dir = viva_cli_session_folder (argv[1], session_dir);
 
   if (html_path == NULL && json_path == NULL)
     {

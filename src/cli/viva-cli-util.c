@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "viva-cli-util.h"
+#include "viva-exam-session.h"
 #include "viva-file-writer.h"
 
 /**
@@ -120,4 +121,72 @@ viva_cli_write_text (const char  *path,
   g_autoptr(GBytes) bytes = g_bytes_new_static (text, strlen (text));
 
   return viva_file_writer_write (file, bytes, 0644, VIVA_FILE_WRITER_NONE, error);
+}
+
+static guint
+display_width_of (gunichar c)
+{
+  if (g_unichar_iszerowidth (c))
+    return 0;
+  return g_unichar_iswide (c) ? 2 : 1;
+}
+
+/**
+ * viva_cli_pad:
+ * @text: UTF-8 text for a table's cell
+ * @columns: the cell's width on a terminal
+ *
+ * A terminal shows a CJK character two columns wide and a combining mark
+ * none, so printf's byte widths misalign a table of names: this pads by
+ * what the terminal shows. Like printf, it never shortens a longer text.
+ *
+ * Returns: (transfer full): @text, at least @columns wide
+ */
+char *
+viva_cli_pad (const char *text,
+              guint       columns)
+{
+  GString *cell = g_string_new (text);
+  guint width = 0;
+
+  g_return_val_if_fail (text != NULL, NULL);
+
+  for (const char *p = text; *p != '\0'; p = g_utf8_next_char (p))
+    width += display_width_of (g_utf8_get_char (p));
+
+  for (; width < columns; width++)
+    g_string_append_c (cell, ' ');
+
+  return g_string_free (cell, FALSE);
+}
+
+/**
+ * viva_cli_session_folder:
+ * @session: what the user typed: a session id, or the path of a session's
+ *   folder (as `defend --session-dir` made it)
+ * @session_dir: (nullable): the folder of sessions given with
+ *   `--session-dir`, or %NULL for the default one
+ *
+ * Returns: (transfer full): the session's folder
+ */
+char *
+viva_cli_session_folder (const char *session,
+                         const char *session_dir)
+{
+  g_autofree char *default_dir = NULL;
+
+  g_return_val_if_fail (session != NULL, NULL);
+
+  /* A path (it names a folder, or has a separator) is the session itself,
+   * so a session made with --session-dir needs no second --session-dir. */
+  if (session_dir == NULL &&
+      (strchr (session, G_DIR_SEPARATOR) != NULL ||
+       g_file_test (session, G_FILE_TEST_IS_DIR)))
+    return g_canonicalize_filename (session, NULL);
+
+  if (session_dir != NULL)
+    return g_build_filename (session_dir, session, NULL);
+
+  default_dir = viva_exam_session_dup_default_dir ();
+  return g_build_filename (default_dir, session, NULL);
 }

@@ -31,5 +31,9 @@ void  viva_cli_fail          (const char      *format,
 gboolean viva_cli_write_text (const char      *path,
                               const char      *text,
                               GError         **error);
+char *viva_cli_pad           (const char      *text,
+                              guint            columns);
+char *viva_cli_session_folder (const char     *session,
+                               const char     *session_dir);
 
 G_END_DECLS

@@ -273,6 +273,61 @@ test_cli_identity (Fixture       *fixture,
   first = json_array_get_object_element (timeline, 0);
   g_assert_cmpstr (json_object_get_string_member (first, "kind"), ==, "submit");
   g_assert_cmpstr (json_object_get_string_member (first, "code"), ==, "def double(x):\n    return 2 * x\n");
+
+  /* The session's folder, as defend --session-dir made it, names the
+   * session without a second --session-dir. */
+  {
+    g_autofree char *folder = g_build_filename (sessions, session_id, NULL);
+    const char *by_folder[] = { "report", folder, NULL };
+
+    g_clear_pointer (&out, g_free);
+    g_clear_pointer (&err, g_free);
+    g_assert_cmpint (viva_test_cli (by_folder, &out, &err), ==, 0);
+    g_assert_true (json_parser_load_from_data (parser, out, -1, &error));
+    g_assert_no_error (error);
+    student = json_object_get_object_member (json_node_get_object (json_parser_get_root (parser)), "student");
+    g_assert_cmpstr (json_object_get_string_member (student, "id"), ==, "S-042");
+  }
+
+  /* A class table lines its columns up by what a terminal shows: a
+   * Chinese name is two columns a character. */
+  {
+    g_autofree char *reports = g_build_filename (fixture->dir, "reports", NULL);
+    g_autofree char *first_copy = g_build_filename (reports, "an.json", NULL);
+    g_autofree char *second_copy = g_build_filename (reports, "wang.json", NULL);
+    g_autofree char *text = NULL;
+    g_autoptr(GString) renamed = NULL;
+    const char *collect[] = { "class", "collect", reports, NULL };
+    g_auto(GStrv) rows = NULL;
+    int columns[2] = { -1, -1 };
+    guint found = 0;
+
+    g_assert_cmpint (g_mkdir (reports, 0755), ==, 0);
+    g_assert_true (g_file_get_contents (report, &text, NULL, NULL));
+    g_assert_true (g_file_set_contents (first_copy, text, -1, NULL));
+    renamed = g_string_new (text);
+    g_assert_cmpuint (g_string_replace (renamed, "Nguyễn Văn An", "王明", 0), >, 0);
+    g_assert_true (g_file_set_contents (second_copy, renamed->str, -1, NULL));
+
+    g_clear_pointer (&out, g_free);
+    g_clear_pointer (&err, g_free);
+    g_assert_cmpint (viva_test_cli (collect, &out, &err), ==, 0);
+    rows = g_strsplit (out, "\n", -1);
+    for (guint i = 0; rows[i] != NULL; i++)
+      {
+        const char *at = strstr (rows[i], " double ");
+        int width = 0;
+
+        if (at == NULL || (!g_str_has_prefix (rows[i], "Nguyễn") && !g_str_has_prefix (rows[i], "王")))
+          continue;
+        for (const char *c = rows[i]; c < at; c = g_utf8_next_char (c))
+          width += g_unichar_iswide (g_utf8_get_char (c)) ? 2 : 1;
+        g_assert_cmpuint (found, <, 2);
+        columns[found++] = width;
+      }
+    g_assert_cmpuint (found, ==, 2);
+    g_assert_cmpint (columns[0], ==, columns[1]);
+  }
 }
 
 int
