@@ -229,34 +229,90 @@ def decode(text):
     return _decode(json.loads(text))
 
 
+# `compare` is type-strict, where == is not: a list is not a tuple, True is
+# not 1, 2 is not 2.0 (unless the pack gives a tolerance, which makes ints
+# and floats numbers alike), {True: x} is not {1: x}, an array is not a list.
+# The rules are the pack README's; messages say where and what kind, never a
+# value of the reference.
+
+_KINDS = {type(None): "None", bool: "bool", int: "int", float: "float", str: "str",
+          list: "list", tuple: "tuple", dict: "dict"}
+
+
+def _kind(value):
+    numpy = sys.modules.get("numpy")
+    if numpy is not None and isinstance(value, numpy.ndarray):
+        return "array"
+    return _KINDS.get(type(value), type(value).__name__)
+
+
+def _a(kind):
+    if kind == "None":
+        return kind
+    return ("an " if kind[0] in "aeiou" else "a ") + kind
+
+
+def _array_kind(array):
+    return {"b": "bool", "i": "int", "u": "int", "f": "float"}.get(array.dtype.kind, str(array.dtype))
+
+
+def _key(value):
+    """A dict key as its type and value, so that True and 1 stay apart."""
+    kind = type(value)
+    if kind is tuple:
+        return ("tuple", tuple(_key(v) for v in value))
+    if kind is float and value != value:
+        return ("float", "nan")
+    return (_KINDS.get(kind, kind.__name__), value)
+
+
+def _numbers_close(a, b, tolerance, where):
+    if type(a) is not type(b) and not tolerance > 0:
+        raise AssertionError(f"{where} is {_a(_kind(a))} where {_a(_kind(b))} was expected")
+    if a == b or (a != a and b != b):
+        return
+    if tolerance > 0 and math.isfinite(a) and math.isfinite(b) and abs(a - b) <= tolerance:
+        return
+    raise AssertionError(f"the value at {where} differs from the expected one")
+
+
 def _close(a, b, tolerance, where):
     """Raises AssertionError saying where @a and @b first differ."""
-    numpy = sys.modules.get("numpy")
-    if numpy is not None:
-        if isinstance(a, numpy.ndarray):
-            a = a.tolist()
-        if isinstance(b, numpy.ndarray):
-            b = b.tolist()
-    number = (int, float)
-    if type(a) in number and type(b) in number:
-        if a == b or (a != a and b != b):
-            return
-        if tolerance > 0 and math.isfinite(a) and math.isfinite(b) and abs(a - b) <= tolerance:
-            return
-        raise AssertionError(f"the value at {where} differs from the expected one")
-    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+    ka, kb = _kind(a), _kind(b)
+    numbers = ("int", "float")
+    if ka in numbers and kb in numbers:
+        return _numbers_close(a, b, tolerance, where)
+    if ka != kb:
+        raise AssertionError(f"{where} is {_a(ka)} where {_a(kb)} was expected")
+    if ka == "array":
+        if a.shape != b.shape:
+            raise AssertionError(f"{where} has shape {a.shape} where {b.shape} was expected")
+        ea, eb = _array_kind(a), _array_kind(b)
+        if ea != eb and not (tolerance > 0 and {ea, eb} == {"int", "float"}):
+            raise AssertionError(f"{where} holds {ea} values where {eb} values were expected")
+        import numpy
+        for i, (x, y) in enumerate(zip(a.reshape(-1).tolist(), b.reshape(-1).tolist())):
+            index = ", ".join(str(int(n)) for n in numpy.unravel_index(i, a.shape))
+            if ea == eb == "bool":
+                if x != y:
+                    raise AssertionError(f"the value at {where}[{index}] differs from the expected one")
+            else:
+                _numbers_close(x, y, tolerance, f"{where}[{index}]")
+        return
+    if ka in ("list", "tuple"):
         if len(a) != len(b):
             raise AssertionError(f"{where} has {len(a)} items where {len(b)} were expected")
         for i, (x, y) in enumerate(zip(a, b)):
             _close(x, y, tolerance, f"{where}[{i}]")
         return
-    if isinstance(a, dict) and isinstance(b, dict):
-        if set(a) != set(b):
+    if ka == "dict":
+        keys = {_key(k): k for k in a}
+        if len(keys) != len(a) or set(keys) != {_key(k) for k in b}:
             raise AssertionError(f"{where} does not have the expected keys")
         for key in b:
-            _close(a[key], b[key], tolerance, f"{where}[{key!r}]")
+            _close(a[keys[_key(key)]], b[key], tolerance, f"{where}[{key!r}]")
         return
-    if type(a) is not type(b) or a != b:
+    if a != b:
         raise AssertionError(f"the value at {where} differs from the expected one")
 
 

@@ -369,6 +369,69 @@ test_reference (void)
   assert_failed (none, "error");
 }
 
+/* `compare` tells apart what == confuses: a list for a tuple, an int for a
+ * float (unless the test gives a tolerance), True for 1, in values and in
+ * dict keys, and a list for a numpy array. */
+static void
+test_compare_types (void)
+{
+  g_autoptr(GPtrArray) tests = g_ptr_array_new_with_free_func ((GDestroyNotify) viva_grader_test_free);
+  g_autoptr(VivaGradeReport) report = NULL;
+  const struct {
+    const char *name;
+    double      tolerance;
+    const char *message;    /* NULL: passes */
+  } cases[] = {
+    { "tuple", 0, "result is a list where a tuple was expected" },
+    { "float", 0, "result is an int where a float was expected" },
+    { "int", 0, "result is a bool where an int was expected" },
+    { "key", 0, "result does not have the expected keys" },
+    { "array", 0, "result is a list where an array was expected" },
+    { "deep", 0, "result[1][0] is an int where a float was expected" },
+    { "float", 1e-9, NULL },
+    { "int", 1e-9, "result is a bool where an int was expected" },
+    { "same", 0, NULL },
+  };
+  const char *reference = "import numpy as np\n"
+                          "def f(k):\n"
+                          "    return {'tuple': (1, 2), 'float': 2.0, 'int': 1, 'key': {1: 'a'},\n"
+                          "            'array': np.arange(3), 'deep': [(1,), [2.0]],\n"
+                          "            'same': {(1, 'x'): [None, True, 1.5, 'text']}}[k]\n";
+  const char *student = "def f(k):\n"
+                        "    return {'tuple': [1, 2], 'float': 2, 'int': True, 'key': {True: 'a'},\n"
+                        "            'array': [0, 1, 2], 'deep': [(1,), [2]],\n"
+                        "            'same': {(1, 'x'): [None, True, 1.5, 'text']}}[k]\n";
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *call = g_strdup_printf ("f('%s')", cases[i].name);
+
+      g_ptr_array_add (tests, viva_grader_test_new_structured (cases[i].name, "", call, "", TRUE,
+                                                               cases[i].tolerance));
+    }
+
+  report = grade_tests (student, reference, tests, 0);
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      const VivaGradeTest *test = viva_grade_report_get_test (report, i);
+
+      g_test_message ("%s (tolerance %g): %s %s", cases[i].name, cases[i].tolerance, test->status, test->message);
+      if (cases[i].message == NULL)
+        g_assert_true (test->passed);
+      else
+        {
+          g_assert_false (test->passed);
+          g_assert_cmpstr (test->status, ==, "failed");
+          g_assert_nonnull (strstr (test->message, cases[i].message));
+        }
+    }
+
+  /* The reference's own answer always matches itself. */
+  g_clear_object (&report);
+  report = grade_tests (reference, reference, tests, 0);
+  g_assert_cmpuint (viva_grade_report_get_n_passed (report), ==, G_N_ELEMENTS (cases));
+}
+
 static void
 test_independent (void)
 {
@@ -653,6 +716,7 @@ main (int   argc,
   g_test_add_func ("/viva/grader/huge", test_huge);
   g_test_add_func ("/viva/grader/hook-does-not-survive", test_hook_does_not_survive);
   g_test_add_func ("/viva/grader/reference", test_reference);
+  g_test_add_func ("/viva/grader/compare-types", test_compare_types);
   g_test_add_func ("/viva/grader/independent", test_independent);
   g_test_add_func ("/viva/grader/threshold", test_threshold);
   g_test_add_func ("/viva/grader/pack-structured", test_pack_structured);
