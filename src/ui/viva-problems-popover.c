@@ -22,6 +22,8 @@ struct _VivaProblemsPopover
   VivaStatusStore *status;
   VivaPack        *exam_pack;      /* in exam mode, only its problems… */
   GStrv            exam_problems;  /* …these ones, in this order (NULL: all) */
+  char            *current_pack;   /* the problem open in the window */
+  char            *current_problem;
 };
 
 enum {
@@ -86,6 +88,15 @@ header_func (GtkListBoxRow *row,
   gtk_list_box_row_set_header (row, label);
 }
 
+static gboolean
+is_current (VivaProblemsPopover *self,
+            VivaPack            *pack,
+            VivaProblem         *problem)
+{
+  return g_strcmp0 (self->current_pack, viva_pack_get_id (pack)) == 0 &&
+         g_strcmp0 (self->current_problem, viva_problem_get_id (problem)) == 0;
+}
+
 static void
 viva_problems_popover_add_row (VivaProblemsPopover *self,
                                VivaPack            *pack,
@@ -102,11 +113,80 @@ viva_problems_popover_add_row (VivaProblemsPopover *self,
   gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), TRUE);
   g_object_set_data_full (G_OBJECT (row), "viva-pack", g_object_ref (pack), g_object_unref);
   g_object_set_data_full (G_OBJECT (row), "viva-problem", g_object_ref (problem), g_object_unref);
+
+  if (is_current (self, pack, problem))
+    {
+      GtkWidget *mark = gtk_image_new_from_icon_name ("object-select-symbolic");
+
+      gtk_widget_set_tooltip_text (mark, _("Open now"));
+      gtk_accessible_update_property (GTK_ACCESSIBLE (mark),
+                                      GTK_ACCESSIBLE_PROPERTY_LABEL, _("Open now"),
+                                      -1);
+      adw_action_row_add_suffix (ADW_ACTION_ROW (row), mark);
+      gtk_widget_add_css_class (row, "viva-current-problem");
+    }
+
   gtk_list_box_append (self->list_box, row);
 }
 
+static GtkWidget *
+current_row (VivaProblemsPopover *self)
+{
+  for (GtkWidget *row = gtk_widget_get_first_child (GTK_WIDGET (self->list_box));
+       row != NULL;
+       row = gtk_widget_get_next_sibling (row))
+    {
+      VivaPack *pack = g_object_get_data (G_OBJECT (row), "viva-pack");
+      VivaProblem *problem = g_object_get_data (G_OBJECT (row), "viva-problem");
+
+      if (pack != NULL && problem != NULL && is_current (self, pack, problem))
+        return row;
+    }
+
+  return NULL;
+}
+
+static void viva_problems_popover_fill (VivaProblemsPopover *self);
+
+/* The lists are rebuilt when a status changes, which may happen while the
+ * popover is open: the focus goes back to the row it was on, so that
+ * Return still opens what the student is looking at. */
 static void
 viva_problems_popover_rebuild (VivaProblemsPopover *self)
+{
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  GtkWidget *focus = root != NULL ? gtk_root_get_focus (root) : NULL;
+  g_autofree char *focus_pack = NULL;
+  g_autofree char *focus_problem = NULL;
+
+  if (focus != NULL && gtk_widget_get_parent (focus) == GTK_WIDGET (self->list_box) &&
+      g_object_get_data (G_OBJECT (focus), "viva-problem") != NULL)
+    {
+      focus_pack = g_strdup (viva_pack_get_id (g_object_get_data (G_OBJECT (focus), "viva-pack")));
+      focus_problem = g_strdup (viva_problem_get_id (g_object_get_data (G_OBJECT (focus), "viva-problem")));
+    }
+
+  viva_problems_popover_fill (self);
+
+  if (focus_problem != NULL)
+    for (GtkWidget *row = gtk_widget_get_first_child (GTK_WIDGET (self->list_box));
+         row != NULL;
+         row = gtk_widget_get_next_sibling (row))
+      {
+        VivaPack *pack = g_object_get_data (G_OBJECT (row), "viva-pack");
+        VivaProblem *problem = g_object_get_data (G_OBJECT (row), "viva-problem");
+
+        if (pack != NULL && g_str_equal (viva_pack_get_id (pack), focus_pack) &&
+            g_str_equal (viva_problem_get_id (problem), focus_problem))
+          {
+            gtk_widget_grab_focus (row);
+            break;
+          }
+      }
+}
+
+static void
+viva_problems_popover_fill (VivaProblemsPopover *self)
 {
   GtkWidget *child;
   GListModel *packs;
@@ -167,6 +247,20 @@ row_activated_cb (VivaProblemsPopover *self,
   g_signal_emit (self, signals[PROBLEM_ACTIVATED], 0, pack, problem);
 }
 
+/* The student opens the list to switch, from the problem they are on:
+ * the keyboard starts there, and Return on it just closes the list. */
+static void
+viva_problems_popover_map (GtkWidget *widget)
+{
+  VivaProblemsPopover *self = VIVA_PROBLEMS_POPOVER (widget);
+  GtkWidget *row;
+
+  GTK_WIDGET_CLASS (viva_problems_popover_parent_class)->map (widget);
+
+  if ((row = current_row (self)) != NULL)
+    gtk_widget_grab_focus (row);
+}
+
 static void
 viva_problems_popover_dispose (GObject *object)
 {
@@ -177,6 +271,8 @@ viva_problems_popover_dispose (GObject *object)
   g_clear_object (&self->status);
   g_clear_object (&self->exam_pack);
   g_clear_pointer (&self->exam_problems, g_strfreev);
+  g_clear_pointer (&self->current_pack, g_free);
+  g_clear_pointer (&self->current_problem, g_free);
 
   G_OBJECT_CLASS (viva_problems_popover_parent_class)->dispose (object);
 }
@@ -188,6 +284,7 @@ viva_problems_popover_class_init (VivaProblemsPopoverClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = viva_problems_popover_dispose;
+  widget_class->map = viva_problems_popover_map;
 
   /**
    * VivaProblemsPopover::problem-activated:
@@ -257,4 +354,44 @@ viva_problems_popover_set_exam (VivaProblemsPopover *self,
   g_clear_pointer (&self->exam_problems, g_strfreev);
   self->exam_problems = g_strdupv ((char **)problems);
   viva_problems_popover_rebuild (self);
+}
+
+/**
+ * viva_problems_popover_set_current:
+ * @pack_id: (nullable): the pack of the problem open in the window
+ * @problem_id: (nullable): that problem
+ *
+ * Marks the problem the window shows, so the student sees where they are.
+ */
+void
+viva_problems_popover_set_current (VivaProblemsPopover *self,
+                                   const char          *pack_id,
+                                   const char          *problem_id)
+{
+  g_return_if_fail (VIVA_IS_PROBLEMS_POPOVER (self));
+
+  if (g_strcmp0 (self->current_pack, pack_id) == 0 &&
+      g_strcmp0 (self->current_problem, problem_id) == 0)
+    return;
+
+  g_free (self->current_pack);
+  g_free (self->current_problem);
+  self->current_pack = g_strdup (pack_id);
+  self->current_problem = g_strdup (problem_id);
+  viva_problems_popover_rebuild (self);
+}
+
+/**
+ * viva_problems_popover_is_current:
+ *
+ * Returns: whether @problem of @pack is the one marked open
+ */
+gboolean
+viva_problems_popover_is_current (VivaProblemsPopover *self,
+                                  VivaPack            *pack,
+                                  VivaProblem         *problem)
+{
+  g_return_val_if_fail (VIVA_IS_PROBLEMS_POPOVER (self), FALSE);
+
+  return is_current (self, pack, problem);
 }

@@ -26,5 +26,11 @@ char *viva_problems_popover_status_text  (VivaStatusStore     *status,
 void     viva_problems_popover_set_exam    (VivaProblemsPopover *self,
                                             VivaPack            *pack,
                                             const char * const  *problems);
+void     viva_problems_popover_set_current (VivaProblemsPopover *self,
+                                            const char          *pack_id,
+                                            const char          *problem_id);
+gboolean viva_problems_popover_is_current  (VivaProblemsPopover *self,
+                                            VivaPack            *pack,
+                                            VivaProblem         *problem);
 
 G_END_DECLS

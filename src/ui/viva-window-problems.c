@@ -99,6 +99,12 @@ _viva_window_problem_activated_cb (VivaWindow  *self,
 {
   g_assert (VIVA_IS_WINDOW (self));
 
+  /* The problem already open (perhaps as another copy of its pack):
+   * choosing it again only closes the list, and keeps the output and a
+   * program that runs. */
+  if (viva_problems_popover_is_current (self->problems_popover, pack, problem))
+    return;
+
   /* Opening another problem would stop the defense under way. */
   if (_viva_window_hand_in_is_active (self) && problem != self->problem)
     {

@@ -55,6 +55,35 @@ editor = app.find("text", "Code editor")
 tap.ok(wait_for(lambda: "def " in vivagui.text_of(editor) and "kmeans" not in vivagui.text_of(editor)),
        "the editor shows that problem's starter code")
 
+# F9 opens the list on the problem open now, marked as such; Return on it
+# closes the list and keeps the problem, its code and its output.
+vivagui.click(editor)
+rawinput.keyCombo("<Control>End")
+rawinput.typeText("\n# kept while switching\n")
+tap.ok(wait_for(lambda: "# kept while switching" in vivagui.text_of(editor)), "typing in k-NN")
+rawinput.pressKey("F9")
+
+
+def current_rows():
+    return [r for r in app.node.findChildren(lambda n: n.roleName == "list item", recursive=True)
+            if r.findChildren(lambda n: n.name == "Open now", recursive=True)]
+
+
+tap.ok(wait_for(lambda: len(current_rows()) == 1 and "nearest" in current_rows()[0].name),
+       "the list marks the open problem, and only it")
+tap.ok(wait_for(lambda: current_rows() and current_rows()[0].focused),
+       "the keyboard starts on the open problem")
+app.screenshot("problems-list-current")
+rawinput.pressKey("Return")
+# The list's rows are in the accessible tree only while it is open.
+tap.ok(wait_for(lambda: not app.node.findChildren(lambda n: n.roleName == "list item", recursive=True)),
+       "Return on the open problem closes the list")
+tap.ok("nearest" in frame.name and "# kept while switching" in vivagui.text_of(editor),
+       "and leaves the problem and its code as they were")
+rawinput.pressKey("F9")
+tap.ok(wait_for(lambda: current_rows() and current_rows()[0].focused), "F9 opens the list again")
+rawinput.pressKey("Escape")
+
 hint_button = app.find("push button", "Hint")
 tap.ok(hint_button is not None, "a Hint button is there")
 if hint_button is not None:
