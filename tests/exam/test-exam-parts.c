@@ -8,6 +8,7 @@
 #include "exam-test-common.h"
 #include "viva-core.h"
 #include "viva-exam-leak-guard.h"
+#include "viva-exam-leak-stream.h"
 #include "viva-exam-private.h"
 #include "viva-scripted-model.h"
 #include "viva-test-util.h"
@@ -399,8 +400,13 @@ test_leak_guard (void)
     const char *plain = "Why do you stop after a hundred rounds?";
     const char *start = "Look: for _ in range(100): lab";
 
-    g_assert_cmpuint (_viva_exam_leak_guard_settled (guard, plain, strlen (plain)), ==, strlen (plain));
-    g_assert_cmpuint (_viva_exam_leak_guard_settled (guard, start, strlen (start)), ==, strlen ("Look:"));
+    g_autoptr(VivaExamLeakStream) stream = _viva_exam_leak_stream_new (guard);
+
+    _viva_exam_leak_stream_push (stream, plain, strlen (plain), NULL);
+    g_assert_cmpuint (_viva_exam_leak_stream_get_settled (stream), ==, strlen (plain));
+    _viva_exam_leak_stream_reset (stream);
+    _viva_exam_leak_stream_push (stream, start, strlen (start), NULL);
+    g_assert_cmpuint (_viva_exam_leak_stream_get_settled (stream), ==, strlen ("Look:"));
   }
 }
 

@@ -5,6 +5,8 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include "viva-examiner-private.h"
 
 /* The leak guard at the examiner's edges (the guard itself is
@@ -92,87 +94,72 @@ emit_text (VivaExaminer      *self,
   _viva_examiner_emit (self, DELTA, &delta);
 }
 
-/* Shows what has settled of one streaming text, up to @limit, withheld
- * passages as one note each. */
+static VivaExamLeakStream *
+stream (VivaExaminer *self,
+        guint         which)
+{
+  if (self->leak_stream[which] == NULL)
+    self->leak_stream[which] = _viva_exam_leak_stream_new (guard (self));
+
+  return self->leak_stream[which];
+}
+
+/* Shows what has settled of one streaming text, up to @limit. */
 static void
 show_until (VivaExaminer *self,
             guint         which,
-            GArray       *ranges,
             gsize         limit)
 {
-  GString *raw = self->stream_text[which];
-  g_autoptr(GString) out = g_string_new (NULL);
-  gsize pos = self->stream_shown[which];
+  g_autofree char *shown = _viva_exam_leak_stream_take_shown (stream (self, which), limit);
 
-  while (pos < limit)
-    {
-      const VivaExamLeakRange *inside = NULL;
-      gsize next = limit;
-
-      for (guint i = 0; i < ranges->len; i++)
-        {
-          const VivaExamLeakRange *range = &g_array_index (ranges, VivaExamLeakRange, i);
-
-          if (range->start <= pos && pos < range->end)
-            inside = range;
-          else if (range->start > pos)
-            next = MIN (next, range->start);
-        }
-
-      if (inside != NULL)
-        {
-          /* A passage that grew past where it was cut is the same one. */
-          if (!self->stream_withholding[which])
-            g_string_append (out, _viva_exam_leak_guard_note ());
-          self->stream_withholding[which] = TRUE;
-          pos = inside->end;
-          continue;
-        }
-
-      g_string_append_len (out, raw->str + pos, next - pos);
-      self->stream_withholding[which] = FALSE;
-      pos = next;
-    }
-
-  self->stream_shown[which] = MAX (pos, self->stream_shown[which]);
-  if (out->len > 0)
-    emit_text (self, which == 0 ? VIVA_CHAT_DELTA_CONTENT : VIVA_CHAT_DELTA_REASONING, out->str);
+  if (shown != NULL)
+    emit_text (self, which == 0 ? VIVA_CHAT_DELTA_CONTENT : VIVA_CHAT_DELTA_REASONING, shown);
 }
 
-/* A streamed delta: content and reasoning pass the guard; the rest goes
- * out as it came. */
+/* A streamed delta: content and reasoning pass the guard, which looks only
+ * at what the delta adds; the rest goes out as it came. */
 void
 _viva_examiner_guard_delta (VivaExaminer        *self,
                             const VivaChatDelta *delta)
 {
-  g_autoptr(GArray) ranges = NULL;
   guint which;
-  GString *raw;
 
   if ((delta->kind != VIVA_CHAT_DELTA_CONTENT && delta->kind != VIVA_CHAT_DELTA_REASONING) ||
       delta->text == NULL)
     return _viva_examiner_emit (self, DELTA, delta);
 
   which = delta->kind == VIVA_CHAT_DELTA_CONTENT ? 0 : 1;
-  if (self->stream_text[which] == NULL)
-    self->stream_text[which] = g_string_new (NULL);
-  raw = self->stream_text[which];
-  g_string_append (raw, delta->text);
-
-  ranges = _viva_exam_leak_guard_find (guard (self), raw->str, raw->len, self->code_snapshot);
-  show_until (self, which, ranges, _viva_exam_leak_guard_settled (guard (self), raw->str, raw->len));
+  _viva_exam_leak_stream_push (stream (self, which), delta->text, strlen (delta->text), self->code_snapshot);
+  show_until (self, which, _viva_exam_leak_stream_get_settled (stream (self, which)));
 }
 
-static void
-stream_reset (VivaExaminer *self)
+/* The reply's own text, filtered; what streamed was checked already, so
+ * its ranges are used when it is the same text. */
+static char *
+filter_streamed (VivaExaminer *self,
+                 guint         which,
+                 const char   *text,
+                 const char   *where)
 {
-  for (guint i = 0; i < G_N_ELEMENTS (self->stream_text); i++)
-    {
-      if (self->stream_text[i] != NULL)
-        g_string_truncate (self->stream_text[i], 0);
-      self->stream_shown[i] = 0;
-      self->stream_withholding[i] = FALSE;
-    }
+  VivaExamLeakStream *streamed = self->leak_stream[which];
+  const GString *raw;
+  GArray *ranges;
+
+  if (text == NULL)
+    return NULL;
+  if (streamed == NULL)
+    return filter (self, text, where);
+
+  raw = _viva_exam_leak_stream_get_text (streamed);
+  if (raw->len != strlen (text) || memcmp (raw->str, text, raw->len) != 0)
+    return filter (self, text, where);
+
+  ranges = _viva_exam_leak_stream_get_ranges (streamed);
+  if (ranges->len == 0)
+    return NULL;
+
+  record (self, where, ranges);
+  return _viva_exam_leak_guard_apply (text, strlen (text), ranges);
 }
 
 /**
@@ -197,19 +184,18 @@ _viva_examiner_guard_reply (VivaExaminer  *self,
   g_autofree char *reasoning = NULL;
   gboolean changed = FALSE;
 
-  for (guint which = 0; which < G_N_ELEMENTS (self->stream_text); which++)
-    if (self->stream_text[which] != NULL && self->stream_text[which]->len > 0)
+  for (guint which = 0; which < G_N_ELEMENTS (self->leak_stream); which++)
+    if (self->leak_stream[which] != NULL)
       {
-        g_autoptr(GArray) ranges = _viva_exam_leak_guard_find (guard (self), self->stream_text[which]->str,
-                                                               self->stream_text[which]->len,
-                                                               self->code_snapshot);
-
-        show_until (self, which, ranges, self->stream_text[which]->len);
+        _viva_exam_leak_stream_close (self->leak_stream[which]);
+        show_until (self, which, G_MAXSIZE);
       }
-  stream_reset (self);
 
-  content = filter (self, viva_chat_message_get_content (original), "content");
-  reasoning = filter (self, viva_chat_reply_get_reasoning (reply), "reasoning");
+  content = filter_streamed (self, 0, viva_chat_message_get_content (original), "content");
+  reasoning = filter_streamed (self, 1, viva_chat_reply_get_reasoning (reply), "reasoning");
+  for (guint which = 0; which < G_N_ELEMENTS (self->leak_stream); which++)
+    if (self->leak_stream[which] != NULL)
+      _viva_exam_leak_stream_reset (self->leak_stream[which]);
   changed = content != NULL;
 
   for (guint i = 0; calls != NULL && i < calls->len; i++)

@@ -7,6 +7,7 @@
 
 #include "viva-exam-context.h"
 #include "viva-exam-leak-guard.h"
+#include "viva-exam-leak-stream.h"
 #include "viva-exam-private.h"
 #include "viva-examiner.h"
 
@@ -84,9 +85,7 @@ struct _VivaExaminer
   /* The leak guard, and the reply streaming through it (content,
    * reasoning): what arrived, how much of it has been shown. */
   VivaExamLeakGuard *leak_guard;
-  GString           *stream_text[2];
-  gsize              stream_shown[2];
-  gboolean           stream_withholding[2];
+  VivaExamLeakStream *leak_stream[2];
   guint              n_withheld;
   JsonObject        *finish_arguments;
 

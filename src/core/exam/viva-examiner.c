@@ -107,9 +107,8 @@ viva_examiner_finalize (GObject *object)
   g_clear_pointer (&self->pack_ref, json_object_unref);
   g_clear_pointer (&self->leak_guard, _viva_exam_leak_guard_free);
   g_clear_pointer (&self->finish_arguments, json_object_unref);
-  for (guint i = 0; i < G_N_ELEMENTS (self->stream_text); i++)
-    if (self->stream_text[i] != NULL)
-      g_string_free (self->stream_text[i], TRUE);
+  for (guint i = 0; i < G_N_ELEMENTS (self->leak_stream); i++)
+    g_clear_pointer (&self->leak_stream[i], _viva_exam_leak_stream_free);
 
   G_OBJECT_CLASS (viva_examiner_parent_class)->finalize (object);
 }
