@@ -53,7 +53,6 @@ struct _VivaExaminerPanel
   guint           ask_streamed : 1;  /* the follow-up's answer came as deltas */
   guint           no_followup : 1;   /* an exam forbids questions after the verdict */
   guint           model_loading : 1;
-  GSignalGroup   *model_signals; /* the examiner's VivaOpenAIModel, for busy */
   guint           busy_tick;     /* redraws "waiting (N s)" each second */
   guint           could_send : 1;
 };

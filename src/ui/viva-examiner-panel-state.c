@@ -14,7 +14,6 @@
 
 #include "viva-exam-tool.h"
 #include "viva-examiner-panel-private.h"
-#include "viva-openai-model.h"
 
 static void
 state_cb (VivaExaminerPanel *self,
@@ -55,7 +54,6 @@ _viva_examiner_panel_update (VivaExaminerPanel *self)
   const char *question = self->examiner ? viva_examiner_get_pending_question (self->examiner) : NULL;
   const char *text = NULL, *icon = NULL, *hint;
   gboolean busy = FALSE, can_send, waiting;
-  g_autoptr(VivaOpenAIModel) model = g_signal_group_dup_target (self->model_signals);
   g_autofree char *busy_text = NULL;
 
   switch (state)
@@ -69,9 +67,9 @@ _viva_examiner_panel_update (VivaExaminerPanel *self)
       if (self->model_loading)
         text = _("Loading the model… the first answer can take a minute");
       /* A lab's shared server with a queue: calm, counting, with Stop. */
-      else if (model != NULL && viva_openai_model_get_busy (model))
+      else if (viva_examiner_get_busy (self->examiner))
         text = busy_text = g_strdup_printf (_("The lab’s model server is busy — waiting (%u s)"),
-                                            (guint)((g_get_monotonic_time () - viva_openai_model_get_busy_since (model)) / G_USEC_PER_SEC));
+                                            (guint)((g_get_monotonic_time () - viva_examiner_get_busy_since (self->examiner)) / G_USEC_PER_SEC));
       else
         text = self->asking ? _("The examiner is answering…") : _("Thinking…");
       busy = TRUE;
@@ -181,9 +179,7 @@ busy_tick_cb (gpointer user_data)
 static void
 busy_cb (VivaExaminerPanel *self)
 {
-  g_autoptr(VivaOpenAIModel) model = g_signal_group_dup_target (self->model_signals);
-
-  if (model != NULL && viva_openai_model_get_busy (model))
+  if (self->examiner != NULL && viva_examiner_get_busy (self->examiner))
     {
       if (self->busy_tick == 0)
         self->busy_tick = g_timeout_add_seconds (1, busy_tick_cb, self);
@@ -232,7 +228,7 @@ viva_examiner_panel_set_unreachable (VivaExaminerPanel *self,
 void
 _viva_examiner_panel_init_state (VivaExaminerPanel *self)
 {
-  g_signal_group_connect_object (self->model_signals, "notify::busy", G_CALLBACK (busy_cb), self, G_CONNECT_SWAPPED);
+  g_signal_group_connect_object (self->signals, "notify::busy", G_CALLBACK (busy_cb), self, G_CONNECT_SWAPPED);
   g_signal_group_connect_object (self->signals, "notify::state", G_CALLBACK (state_cb), self, G_CONNECT_SWAPPED);
   g_signal_group_connect_object (self->signals, "notify::error-message", G_CALLBACK (_viva_examiner_panel_update), self, G_CONNECT_SWAPPED);
   g_signal_group_connect_object (self->signals, "notify::pending-question", G_CALLBACK (_viva_examiner_panel_update), self, G_CONNECT_SWAPPED);

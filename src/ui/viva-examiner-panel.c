@@ -14,7 +14,6 @@
 
 #include "viva-chat-view.h"
 #include "viva-examiner-panel-private.h"
-#include "viva-openai-model.h"
 
 /* The panel shows a VivaExaminer and answers it; it does not create or run
  * one. The window does that (viva-window-exam.c) and owns `exam.stop` and
@@ -67,9 +66,6 @@ viva_examiner_panel_set_examiner (VivaExaminerPanel *self,
 
   g_set_object (&self->examiner, examiner);
   g_signal_group_set_target (self->signals, examiner);
-  g_signal_group_set_target (self->model_signals,
-                             examiner != NULL && VIVA_IS_OPENAI_MODEL (viva_examiner_get_model (examiner))
-                             ? viva_examiner_get_model (examiner) : NULL);
   g_clear_handle_id (&self->busy_tick, g_source_remove);
 
   if (examiner != NULL)
@@ -117,8 +113,6 @@ viva_examiner_panel_dispose (GObject *object)
   g_cancellable_cancel (self->cancellable);
   if (self->signals != NULL)
     g_signal_group_set_target (self->signals, NULL);
-  if (self->model_signals != NULL)
-    g_signal_group_set_target (self->model_signals, NULL);
   g_clear_handle_id (&self->busy_tick, g_source_remove);
 
   gtk_widget_dispose_template (GTK_WIDGET (object), VIVA_TYPE_EXAMINER_PANEL);
@@ -128,7 +122,6 @@ viva_examiner_panel_dispose (GObject *object)
   self->current = NULL;
   g_clear_object (&self->cancellable);
   g_clear_object (&self->signals);
-  g_clear_object (&self->model_signals);
   g_clear_object (&self->examiner);
   g_clear_pointer (&self->cards, g_hash_table_unref);
 
@@ -247,7 +240,6 @@ viva_examiner_panel_init (VivaExaminerPanel *self)
   self->cards = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->cancellable = g_cancellable_new ();
 
-  self->model_signals = g_signal_group_new (VIVA_TYPE_OPENAI_MODEL);
   self->signals = g_signal_group_new (VIVA_TYPE_EXAMINER);
   _viva_examiner_panel_init_transcript (self);
   _viva_examiner_panel_init_state (self);

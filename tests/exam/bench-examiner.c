@@ -90,8 +90,20 @@ bench_model_iface_init (VivaChatModelInterface *iface)
 }
 
 static void
+bench_model_get_property (GObject    *object,
+                          guint       prop_id,
+                          GValue     *value,
+                          GParamSpec *pspec)
+{
+  /* VivaChatModel:busy: an instant model never is. */
+  g_value_set_boolean (value, FALSE);
+}
+
+static void
 bench_model_class_init (BenchModelClass *klass)
 {
+  G_OBJECT_CLASS (klass)->get_property = bench_model_get_property;
+  g_object_class_override_property (G_OBJECT_CLASS (klass), 1, "busy");
 }
 
 static void

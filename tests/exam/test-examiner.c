@@ -526,6 +526,44 @@ test_prefix_shared (Fixture       *fixture,
   g_assert_cmpfloat (lowest, >=, 0.9);
 }
 
+static void
+on_examiner_busy (VivaExaminer *examiner,
+                  GParamSpec   *pspec,
+                  GString      *seen)
+{
+  /* The model's interface says the same at the same moment. */
+  g_assert_cmpint (viva_examiner_get_busy (examiner), ==, viva_chat_model_get_busy (viva_examiner_get_model (examiner)));
+  g_assert_cmpint (viva_examiner_get_busy_since (examiner) != 0, ==, viva_examiner_get_busy (examiner));
+  g_string_append (seen, viva_examiner_get_busy (examiner) ? "busy " : "calm ");
+}
+
+/* Issue 25: a lab's full server (Ollama's 503 twice) before the first
+ * reply. The examiner relays its model's busy as its own, once each way,
+ * so a front shows one object, and the defense goes on to its verdict. */
+static void
+test_busy_relayed (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  g_autofree char *path = viva_test_fixture_path ("model", "error-ollama-queue-full.json");
+  g_autoptr(VivaTestResponse) full = viva_test_response_new_from_file (503, "application/json", path);
+  g_autoptr(VivaExamVerdict) verdict = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GString) seen = g_string_new (NULL);
+
+  viva_test_server_queue (fixture->server, "POST", "/v1/chat/completions", full);
+  viva_test_server_queue (fixture->server, "POST", "/v1/chat/completions", full);
+  examiner_fixture_queue_protocol (fixture, "[\"S3\"]");
+  g_signal_connect (fixture->examiner, "notify::busy", G_CALLBACK (on_examiner_busy), seen);
+  g_assert_false (viva_examiner_get_busy (fixture->examiner));
+
+  verdict = examiner_fixture_run (fixture, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (seen->str, ==, "busy calm ");
+  g_assert_false (viva_examiner_get_busy (fixture->examiner));
+  g_assert_cmpint (viva_examiner_get_busy_since (fixture->examiner), ==, 0);
+  g_assert_cmpint (viva_exam_verdict_get_status (verdict), ==, VIVA_EXAM_STATUS_FINISHED);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -549,6 +587,7 @@ main (int   argc,
   ADD ("context-budget", test_context_budget);
   ADD ("iteration-limit", test_iteration_limit);
   ADD ("prefix-shared", test_prefix_shared);
+  ADD ("busy-relayed", test_busy_relayed);
 
   return g_test_run ();
 }

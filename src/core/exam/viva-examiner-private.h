@@ -93,6 +93,8 @@ struct _VivaExaminer
   GTask             *task;
   VivaChatRequest   *request;
   gulong             delta_handler;
+  gulong             busy_handler;
+  gint64             busy_since;   /* when the model went busy, or 0 */
   gint64             request_started;
   gint64             first_byte;
   VivaToolCall      *pending_call;
@@ -152,6 +154,8 @@ enum {
   PROP_PACK_ID,
   PROP_SESSION,
   PROP_N_WITHHELD,
+  PROP_BUSY,
+  PROP_BUSY_SINCE,
   N_PROPS
 };
 

@@ -273,6 +273,30 @@ viva_examiner_get_messages (VivaExaminer *self)
 }
 
 /**
+ * viva_examiner_get_busy:
+ *
+ * Returns: whether the examiner's model waits for a busy server
+ */
+gboolean
+viva_examiner_get_busy (VivaExaminer *self)
+{
+  g_return_val_if_fail (VIVA_IS_EXAMINER (self), FALSE);
+  return self->busy_since != 0;
+}
+
+/**
+ * viva_examiner_get_busy_since:
+ *
+ * Returns: g_get_monotonic_time() when the model became busy, or 0
+ */
+gint64
+viva_examiner_get_busy_since (VivaExaminer *self)
+{
+  g_return_val_if_fail (VIVA_IS_EXAMINER (self), 0);
+  return self->busy_since;
+}
+
+/**
  * viva_examiner_get_n_withheld:
  *
  * Returns: passages withheld from the student by the leak guard so far

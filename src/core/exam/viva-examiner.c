@@ -59,6 +59,7 @@ viva_examiner_dispose (GObject *object)
   VivaExaminer *self = (VivaExaminer *)object;
 
   g_clear_signal_handler (&self->delta_handler, self->model);
+  g_clear_signal_handler (&self->busy_handler, self->model);
   g_clear_signal_handler (&self->code_changed_handler, self->code_source);
   g_clear_handle_id (&self->code_edit_source, g_source_remove);
 
@@ -167,6 +168,14 @@ viva_examiner_get_property (GObject    *object,
       g_value_set_object (value, viva_examiner_get_session (self));
       break;
 
+    case PROP_BUSY:
+      g_value_set_boolean (value, viva_examiner_get_busy (self));
+      break;
+
+    case PROP_BUSY_SINCE:
+      g_value_set_int64 (value, viva_examiner_get_busy_since (self));
+      break;
+
     case PROP_N_WITHHELD:
       g_value_set_uint (value, viva_examiner_get_n_withheld (self));
       break;
@@ -215,6 +224,22 @@ viva_examiner_set_property (GObject      *object,
     }
 }
 
+/* The model's busy is the examiner's, so a front shows one object. */
+static void
+model_busy_cb (VivaExaminer *self)
+{
+  gboolean busy = viva_chat_model_get_busy (self->model);
+
+  if (busy == (self->busy_since != 0))
+    return;
+
+  self->busy_since = busy ? g_get_monotonic_time () : 0;
+  g_object_freeze_notify (G_OBJECT (self));
+  g_object_notify_by_pspec (G_OBJECT (self), _viva_examiner_properties[PROP_BUSY_SINCE]);
+  g_object_notify_by_pspec (G_OBJECT (self), _viva_examiner_properties[PROP_BUSY]);
+  g_object_thaw_notify (G_OBJECT (self));
+}
+
 static void
 viva_examiner_constructed (GObject *object)
 {
@@ -237,6 +262,9 @@ viva_examiner_constructed (GObject *object)
                                           G_CALLBACK (_viva_examiner_model_delta_cb), self);
   self->code_changed_handler = g_signal_connect_swapped (self->code_source, "changed",
                                                          G_CALLBACK (_viva_examiner_code_changed_cb), self);
+  self->busy_handler = g_signal_connect_swapped (self->model, "notify::busy", G_CALLBACK (model_busy_cb), self);
+  if (viva_chat_model_get_busy (self->model))
+    self->busy_since = g_get_monotonic_time ();
 }
 
 static void
@@ -294,6 +322,20 @@ viva_examiner_class_init (VivaExaminerClass *klass)
   _viva_examiner_properties[PROP_N_WITHHELD] =
     g_param_spec_uint ("n-withheld", NULL, NULL, 0, G_MAXUINT, 0,
                        G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+
+  /**
+   * VivaExaminer:busy:
+   *
+   * Whether its model waits for a busy server (#VivaChatModel:busy,
+   * relayed): a state, not an error, shown while it lasts.
+   */
+  _viva_examiner_properties[PROP_BUSY] =
+    g_param_spec_boolean ("busy", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  /* g_get_monotonic_time() when it became busy; 0 when it is not. */
+  _viva_examiner_properties[PROP_BUSY_SINCE] =
+    g_param_spec_int64 ("busy-since", NULL, NULL, 0, G_MAXINT64, 0,
+                        G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
 
   g_object_class_install_properties (object_class, N_PROPS, _viva_examiner_properties);
 

@@ -66,6 +66,8 @@ const char           *viva_examiner_get_pack_id          (VivaExaminer         *
 void                  viva_examiner_set_pack_id          (VivaExaminer         *self,
                                                           const char           *pack_id);
 guint                 viva_examiner_get_n_withheld       (VivaExaminer         *self);
+gboolean              viva_examiner_get_busy             (VivaExaminer         *self);
+gint64                viva_examiner_get_busy_since       (VivaExaminer         *self);
 void                  viva_examiner_set_pack_ref         (VivaExaminer         *self,
                                                           JsonObject           *pack_ref);
 const char           *viva_examiner_get_language         (VivaExaminer         *self);

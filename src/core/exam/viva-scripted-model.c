@@ -553,10 +553,25 @@ viva_scripted_model_dispose (GObject *object)
   G_OBJECT_CLASS (viva_scripted_model_parent_class)->dispose (object);
 }
 
+/* VivaChatModel:busy, its only property: it answers at once, never busy. */
+static void
+viva_scripted_model_get_property (GObject    *object,
+                                  guint       prop_id,
+                                  GValue     *value,
+                                  GParamSpec *pspec)
+{
+  g_value_set_boolean (value, FALSE);
+}
+
 static void
 viva_scripted_model_class_init (VivaScriptedModelClass *klass)
 {
-  G_OBJECT_CLASS (klass)->dispose = viva_scripted_model_dispose;
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = viva_scripted_model_dispose;
+  object_class->get_property = viva_scripted_model_get_property;
+
+  g_object_class_override_property (object_class, 1, "busy");
 }
 
 static void

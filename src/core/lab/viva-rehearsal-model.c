@@ -21,6 +21,7 @@ struct _VivaMeasuredModel
   VivaChatModel      *inner;
   VivaRehearsalTurns *turns;
   gulong              delta_id;
+  gulong              busy_id;
   GHashTable         *started;   /* VivaChatRequest → Timing */
 };
 
@@ -70,12 +71,44 @@ on_inner_delta (VivaChatModel       *inner,
   viva_chat_model_emit_delta (VIVA_CHAT_MODEL (self), request, delta);
 }
 
+enum {
+  PROP_0,
+  PROP_BUSY,
+};
+
+/* Busy as the model behind it is. */
+static void
+viva_measured_model_get_property (GObject    *object,
+                                  guint       prop_id,
+                                  GValue     *value,
+                                  GParamSpec *pspec)
+{
+  VivaMeasuredModel *self = (VivaMeasuredModel *)object;
+
+  switch (prop_id)
+    {
+    case PROP_BUSY:
+      g_value_set_boolean (value, self->inner != NULL && viva_chat_model_get_busy (self->inner));
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+on_inner_busy (VivaMeasuredModel *self)
+{
+  g_object_notify (G_OBJECT (self), "busy");
+}
+
 static void
 viva_measured_model_dispose (GObject *object)
 {
   VivaMeasuredModel *self = (VivaMeasuredModel *)object;
 
   g_clear_signal_handler (&self->delta_id, self->inner);
+  g_clear_signal_handler (&self->busy_id, self->inner);
   g_clear_object (&self->inner);
 
   G_OBJECT_CLASS (_viva_measured_model_parent_class)->dispose (object);
@@ -98,6 +131,9 @@ _viva_measured_model_class_init (VivaMeasuredModelClass *klass)
 
   object_class->dispose = viva_measured_model_dispose;
   object_class->finalize = viva_measured_model_finalize;
+  object_class->get_property = viva_measured_model_get_property;
+
+  g_object_class_override_property (object_class, PROP_BUSY, "busy");
 }
 
 static void
@@ -117,6 +153,7 @@ _viva_measured_model_new (VivaChatModel      *inner,
   self->inner = g_object_ref (inner);
   self->turns = turns;
   self->delta_id = g_signal_connect (inner, "delta", G_CALLBACK (on_inner_delta), self);
+  self->busy_id = g_signal_connect_swapped (inner, "notify::busy", G_CALLBACK (on_inner_busy), self);
 
   return self;
 }

@@ -83,6 +83,35 @@ viva_chat_model_default_init (VivaChatModelInterface *iface)
                   G_TYPE_NONE, 2,
                   VIVA_TYPE_CHAT_REQUEST | G_SIGNAL_TYPE_STATIC_SCOPE,
                   VIVA_TYPE_CHAT_DELTA | G_SIGNAL_TYPE_STATIC_SCOPE);
+
+  /**
+   * VivaChatModel:busy:
+   *
+   * Whether a stream waits its turn at a busy server (a lab's shared
+   * server answering 503 or 429, or a first token slow to come): a state,
+   * not an error, which a front shows while it lasts. A model that never
+   * waits is never busy.
+   */
+  g_object_interface_install_property (iface,
+                                       g_param_spec_boolean ("busy", NULL, NULL, FALSE,
+                                                             G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY |
+                                                             G_PARAM_STATIC_STRINGS));
+}
+
+/**
+ * viva_chat_model_get_busy:
+ *
+ * Returns: whether a stream waits for a busy server (#VivaChatModel:busy)
+ */
+gboolean
+viva_chat_model_get_busy (VivaChatModel *self)
+{
+  gboolean busy = FALSE;
+
+  g_return_val_if_fail (VIVA_IS_CHAT_MODEL (self), FALSE);
+
+  g_object_get (self, "busy", &busy, NULL);
+  return busy;
 }
 
 /**

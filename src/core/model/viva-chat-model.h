@@ -94,5 +94,6 @@ VivaChatReply *viva_chat_model_stream_finish (VivaChatModel        *self,
 void           viva_chat_model_emit_delta    (VivaChatModel        *self,
                                               VivaChatRequest      *request,
                                               const VivaChatDelta  *delta);
+gboolean       viva_chat_model_get_busy      (VivaChatModel        *self);
 
 G_END_DECLS

@@ -33,14 +33,16 @@ enum {
   PROP_SERVER_KIND,
   PROP_SERVER_VERSION,
   PROP_ERROR_MESSAGE,
-  PROP_BUSY,
   PROP_BUSY_SINCE,
   PROP_BUSY_WAIT,
   PROP_MAX_BUSY_WAIT,
-  N_PROPS
+  N_PROPS,
+  /* VivaChatModel:busy, overridden */
+  PROP_BUSY = N_PROPS,
 };
 
 static GParamSpec *properties[N_PROPS];
+static GParamSpec *busy_pspec;
 
 static void chat_model_iface_init (VivaChatModelInterface *iface);
 
@@ -289,11 +291,6 @@ viva_openai_model_class_init (VivaOpenAIModelClass *klass)
   properties[PROP_ERROR_MESSAGE] =
     g_param_spec_string ("error-message", NULL, NULL, NULL,
                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  /* A busy server (503, 429, or a first token slow to come) is a state,
-   * not an error: what a panel shows while the stream waits its turn. */
-  properties[PROP_BUSY] =
-    g_param_spec_boolean ("busy", NULL, NULL, FALSE,
-                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   /* g_get_monotonic_time() when the wait began; 0 when not busy. */
   properties[PROP_BUSY_SINCE] =
     g_param_spec_int64 ("busy-since", NULL, NULL, 0, G_MAXINT64, 0,
@@ -308,6 +305,10 @@ viva_openai_model_class_init (VivaOpenAIModelClass *klass)
                        G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
+  /* A busy server (503, 429, or a first token slow to come) is a state,
+   * not an error: what a panel shows while the stream waits its turn. */
+  g_object_class_override_property (object_class, PROP_BUSY, "busy");
+  busy_pspec = g_object_class_find_property (object_class, "busy");
 }
 
 static void
@@ -744,7 +745,7 @@ _viva_openai_model_busy_begin (VivaOpenAIModel *self,
     {
       self->busy_since = g_get_monotonic_time ();
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY_SINCE]);
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
+      g_object_notify_by_pspec (G_OBJECT (self), busy_pspec);
     }
 
   if (self->busy_wait != wait_s)
@@ -767,7 +768,7 @@ _viva_openai_model_busy_end (VivaOpenAIModel *self)
   g_object_freeze_notify (G_OBJECT (self));
   self->busy_since = 0;
   self->busy_wait = 0;
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
+  g_object_notify_by_pspec (G_OBJECT (self), busy_pspec);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY_SINCE]);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY_WAIT]);
   g_object_thaw_notify (G_OBJECT (self));
