@@ -17,7 +17,7 @@ import tempfile
 
 SOURCE_ROOT, BUILD_ROOT = sys.argv[1], sys.argv[2]
 CORE = os.path.join(SOURCE_ROOT, "src", "core")
-PARTS = ["model", "runner", "packs", "classroom", "exam", "report", "lab", "eval"]
+PARTS = ["model", "runner", "packs", "classroom", "exam", "report", "sitting", "lab", "eval"]
 
 # Direct arrows, as src/DESIGN.md draws them. "base" is src/core itself.
 ALLOWED = {
@@ -28,6 +28,7 @@ ALLOWED = {
     "classroom": {"classroom", "packs", "runner", "model", "base"},
     "exam": {"exam", "classroom", "packs", "runner", "model", "base"},
     "report": {"report", "exam", "classroom", "packs", "runner", "model", "base"},
+    "sitting": {"sitting", "report", "exam", "classroom", "packs", "runner", "model", "base"},
     "lab": {"lab", "exam", "classroom", "packs", "runner", "model", "base"},
     "eval": {"eval", "lab", "exam", "classroom", "packs", "runner", "model", "base"},
 }
@@ -165,6 +166,8 @@ for part, header, expect in [
     ("model", "viva-settings.h", False),    # the client is handed its settings
     ("packs", "viva-exam-session.h", False),  # packs → exam
     ("exam", "viva-exam-report.h", False),  # exam → report
+    ("report", "viva-exam-sitting.h", False),  # report → sitting
+    ("sitting", "viva-exam-report.h", True),   # a sitting hands its reports in
     ("runner", "viva-run-result.h", True),  # the control: its own header compiles
     ("exam", "viva-pack.h", True),
 ]:

@@ -5,8 +5,10 @@
 
 #include "config.h"
 
+#include <errno.h>
 #include <string.h>
 #include <glib/gi18n.h>
+#include <glib/gstdio.h>
 
 #include "viva-exam-report.h"
 #include "viva-exam-report-private.h"
@@ -511,6 +513,7 @@ viva_exam_report_load_finish (GAsyncResult  *result,
 typedef struct
 {
   char  *session_dir;
+  char  *folder;      /* the files are named after the report, in here */
   GFile *html_file;
   GFile *json_file;
 } ExportData;
@@ -521,6 +524,7 @@ export_data_free (gpointer data)
   ExportData *ed = data;
 
   g_free (ed->session_dir);
+  g_free (ed->folder);
   g_clear_object (&ed->html_file);
   g_clear_object (&ed->json_file);
   g_free (ed);
@@ -549,6 +553,24 @@ export_thread (GTask        *task,
   if (!(report = viva_exam_report_load (ed->session_dir, &error)))
     return g_task_return_error (task, g_steal_pointer (&error));
 
+  if (ed->folder != NULL)
+    {
+      g_autofree char *html_name = viva_exam_report_dup_file_name (report, "html");
+      g_autofree char *json_name = viva_exam_report_dup_file_name (report, "json");
+      g_autoptr(GFile) folder = g_file_new_for_path (ed->folder);
+
+      /* Made here rather than by the file writer (which makes private
+       * folders): a teacher collects the reports from this one. */
+      if (g_mkdir_with_parents (ed->folder, 0755) != 0)
+        {
+          int saved = errno;
+          return g_task_return_new_error (task, G_IO_ERROR, g_io_error_from_errno (saved),
+                                          "%s", g_strerror (saved));
+        }
+      ed->html_file = g_file_get_child (folder, html_name);
+      ed->json_file = g_file_get_child (folder, json_name);
+    }
+
   if (ed->html_file != NULL)
     {
       g_autofree char *html = viva_exam_report_render_html (report);
@@ -565,7 +587,10 @@ export_thread (GTask        *task,
         return g_task_return_error (task, g_steal_pointer (&error));
     }
 
-  g_task_return_boolean (task, TRUE);
+  if (ed->folder != NULL)
+    g_task_return_pointer (task, g_file_get_path (ed->html_file), g_free);
+  else
+    g_task_return_boolean (task, TRUE);
 }
 
 /**
@@ -609,4 +634,51 @@ viva_exam_report_export_finish (GAsyncResult  *result,
   g_return_val_if_fail (g_task_is_valid (result, NULL), FALSE);
 
   return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+/**
+ * viva_exam_report_export_to_folder_async:
+ * @session_dir: a session's folder
+ * @folder: where an exam's reports are handed in
+ *
+ * Builds the session's report and writes it, off the main loop, as HTML
+ * and JSON into @folder (made, readable by others, if missing), named by
+ * viva_exam_report_dup_file_name().
+ */
+void
+viva_exam_report_export_to_folder_async (const char          *session_dir,
+                                         const char          *folder,
+                                         GCancellable        *cancellable,
+                                         GAsyncReadyCallback  callback,
+                                         gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  ExportData *ed;
+
+  g_return_if_fail (session_dir != NULL);
+  g_return_if_fail (folder != NULL);
+
+  ed = g_new0 (ExportData, 1);
+  ed->session_dir = g_strdup (session_dir);
+  ed->folder = g_strdup (folder);
+
+  task = g_task_new (NULL, cancellable, callback, user_data);
+  g_task_set_source_tag (task, viva_exam_report_export_to_folder_async);
+  g_task_set_task_data (task, ed, export_data_free);
+  g_task_run_in_thread (task, export_thread);
+}
+
+/**
+ * viva_exam_report_export_to_folder_finish:
+ *
+ * Returns: (transfer full): the HTML report's path (the JSON is beside
+ *   it), or %NULL with @error set
+ */
+char *
+viva_exam_report_export_to_folder_finish (GAsyncResult  *result,
+                                          GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
 }

@@ -34,5 +34,12 @@ void      viva_exam_report_export_async   (const char           *session_dir,
                                            gpointer              user_data);
 gboolean  viva_exam_report_export_finish  (GAsyncResult         *result,
                                            GError              **error);
+void      viva_exam_report_export_to_folder_async  (const char           *session_dir,
+                                                    const char           *folder,
+                                                    GCancellable         *cancellable,
+                                                    GAsyncReadyCallback   callback,
+                                                    gpointer              user_data);
+char     *viva_exam_report_export_to_folder_finish (GAsyncResult         *result,
+                                                    GError              **error);
 
 G_END_DECLS
