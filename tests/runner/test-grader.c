@@ -464,6 +464,92 @@ test_independent (void)
   g_assert_false (viva_grade_report_get_passed (report));
 }
 
+/* Each test has a worker of its own: what one test's run leaves behind in
+ * the process (a module attribute, a thread) or in its /tmp never reaches
+ * another test. */
+static void
+test_fresh_worker_per_test (void)
+{
+  g_autoptr(GPtrArray) tests = g_ptr_array_new_with_free_func ((GDestroyNotify) viva_grader_test_free);
+  g_autoptr(VivaGradeReport) report = NULL;
+
+  for (guint i = 1; i <= 4; i++)
+    {
+      g_autofree char *setup = g_strdup_printf ("x = %u", i);
+      g_autofree char *check = g_strdup_printf ("assert result == %u, 'twice x'", 2 * i);
+
+      g_ptr_array_add (tests, viva_grader_test_new_structured ("twice", setup, "f(x)", check, FALSE, 0));
+    }
+  g_ptr_array_add (tests, viva_grader_test_new_legacy ("legacy", "assert f(5) == 10"));
+
+  report = grade_tests ("import os, sys, threading, time\n"
+                        "def f(x):\n"
+                        "    if getattr(sys, 'viva_seen', False) or os.path.exists('/tmp/viva-seen') or \\\n"
+                        "       any(t.name == 'lurker' for t in threading.enumerate()):\n"
+                        "        return -1\n"
+                        "    sys.viva_seen = True\n"
+                        "    open('/tmp/viva-seen', 'w').close()\n"
+                        "    threading.Thread(target=time.sleep, args=(30,), name='lurker', daemon=True).start()\n"
+                        "    return 2 * x\n",
+                        NULL, tests, 0);
+
+  for (guint i = 0; i < viva_grade_report_get_n_tests (report); i++)
+    {
+      const VivaGradeTest *test = viva_grade_report_get_test (report, i);
+
+      g_test_message ("%u: %s %s", i, test->status, test->message);
+      g_assert_true (test->passed);
+    }
+  g_assert_true (viva_grade_report_get_passed (report));
+}
+
+/* Code that sleeps at import makes every test wait; the whole grading
+ * still ends at its deadline, every test not decided failing with a
+ * sentence that says so. */
+static void
+test_deadline (void)
+{
+  g_autoptr(GPtrArray) tests = g_ptr_array_new_with_free_func ((GDestroyNotify) viva_grader_test_free);
+  g_autoptr(VivaGrader) grader = viva_grader_new ();
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(VivaGradeReport) report = NULL;
+  g_autoptr(GError) error = NULL;
+
+  for (guint i = 0; i < 6; i++)
+    g_ptr_array_add (tests, viva_grader_test_new_structured ("adds", ADD_SETUP, ADD_CALL, ADD_CHECK, FALSE, 0));
+  g_ptr_array_add (tests, viva_grader_test_new_legacy ("legacy", "assert add(2, 3) == 5"));
+
+  g_assert_cmpuint (viva_grader_get_deadline (grader), ==, VIVA_GRADER_DEADLINE_MS);
+  viva_grader_set_deadline (grader, 1500);
+  viva_grader_grade_async (grader, "import time\ntime.sleep(600)\n" ADD_OK, NULL, tests, 0, NULL,
+                           viva_test_store_result, &result);
+  viva_test_run_until_result (&result);
+  report = viva_grader_grade_finish (grader, result, &error);
+  g_assert_no_error (error);
+
+  g_assert_cmpuint (viva_grade_report_get_n_tests (report), ==, 7);
+  g_assert_cmpuint (viva_grade_report_get_n_passed (report), ==, 0);
+  g_assert_false (viva_grade_report_get_passed (report));
+  for (guint i = 0; i < viva_grade_report_get_n_tests (report); i++)
+    {
+      const VivaGradeTest *test = viva_grade_report_get_test (report, i);
+
+      g_assert_false (test->passed);
+      g_assert_cmpstr (test->status, ==, "timeout");
+      g_assert_nonnull (strstr (test->message, "The grading ran past its deadline of 2 s"));
+    }
+
+  /* The same grader grades again, and honest code passes. */
+  g_clear_object (&result);
+  g_clear_object (&report);
+  viva_grader_set_deadline (grader, VIVA_GRADER_DEADLINE_MS);
+  viva_grader_grade_async (grader, ADD_OK, NULL, tests, 0, NULL, viva_test_store_result, &result);
+  viva_test_run_until_result (&result);
+  report = viva_grader_grade_finish (grader, result, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (viva_grade_report_get_n_passed (report), ==, 7);
+}
+
 static void
 test_threshold (void)
 {
@@ -718,6 +804,8 @@ main (int   argc,
   g_test_add_func ("/viva/grader/reference", test_reference);
   g_test_add_func ("/viva/grader/compare-types", test_compare_types);
   g_test_add_func ("/viva/grader/independent", test_independent);
+  g_test_add_func ("/viva/grader/fresh-worker-per-test", test_fresh_worker_per_test);
+  g_test_add_func ("/viva/grader/deadline", test_deadline);
   g_test_add_func ("/viva/grader/threshold", test_threshold);
   g_test_add_func ("/viva/grader/pack-structured", test_pack_structured);
   g_test_add_func ("/viva/grader/pack-old-format", test_pack_old_format);

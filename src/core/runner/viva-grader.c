@@ -16,10 +16,15 @@
 
 /* The grader: judges hidden tests where the student's code cannot reach.
  *
- * Each grading starts its own workers and never reuses one: the student's
- * (fresh, so nothing from earlier Runs survives into it), the reference's
- * (which never sees student code) and the judge's (which never runs any
- * code but the pack's setup and checks). For a structured test the
+ * Each grading starts its own workers and never reuses one: a student's
+ * worker per test (fresh, so nothing from earlier Runs or another test
+ * survives into it: no thread, hook, file in /tmp or module state), at most
+ * PARALLEL_STUDENTS at once; the reference's (which never sees student
+ * code) and the judge's (which never runs any code but the pack's setup and
+ * checks). A whole grading has a deadline (VIVA_GRADER_DEADLINE_MS by
+ * default): past it the tests not decided yet fail, saying so, and their
+ * workers are stopped, so code that sleeps costs one deadline, not a
+ * timeout per test. For a structured test the
  * student's worker runs the code, the setup and the call in a fresh
  * namespace and sends the call's value as plain data; that text is checked
  * here by a strict decoder (viva-grader-value.c) and only then handed to
@@ -36,99 +41,23 @@
 
 #define GRADER_OUTPUT_LIMIT (64 * 1024)
 
+/* Two cold workers at once keep two cores busy while one starts and the
+ * other runs; more only queue for the CPU (tests/bench/RESULTS.md). */
+#define PARALLEL_STUDENTS 2
+
 struct _VivaGrader
 {
   GObject parent_instance;
+  guint   deadline_ms;
 };
 
 G_DEFINE_FINAL_TYPE (VivaGrader, viva_grader, G_TYPE_OBJECT)
-
-G_DEFINE_BOXED_TYPE (VivaGraderTest, viva_grader_test, viva_grader_test_copy, viva_grader_test_free)
-
-/* Tests */
-
-/**
- * viva_grader_test_new_structured:
- *
- * Returns: (transfer full): a test judged outside the student's process
- */
-VivaGraderTest *
-viva_grader_test_new_structured (const char *name,
-                                 const char *setup,
-                                 const char *call,
-                                 const char *check,
-                                 gboolean    compare,
-                                 double      tolerance)
-{
-  VivaGraderTest *test = g_new0 (VivaGraderTest, 1);
-
-  g_return_val_if_fail (call != NULL, NULL);
-
-  test->name = g_strdup (name ? name : "");
-  test->setup = g_strdup (setup ? setup : "");
-  test->call = g_strdup (call);
-  test->check = g_strdup (check ? check : "");
-  test->compare = compare;
-  test->tolerance = tolerance;
-  return test;
-}
-
-/**
- * viva_grader_test_new_legacy:
- * @code: assertions run after the student's code, in its process
- *
- * Returns: (transfer full): an old unstructured test
- */
-VivaGraderTest *
-viva_grader_test_new_legacy (const char *name,
-                             const char *code)
-{
-  VivaGraderTest *test = g_new0 (VivaGraderTest, 1);
-
-  g_return_val_if_fail (code != NULL, NULL);
-
-  test->name = g_strdup (name ? name : "");
-  test->legacy_code = g_strdup (code);
-  return test;
-}
-
-VivaGraderTest *
-viva_grader_test_copy (const VivaGraderTest *test)
-{
-  VivaGraderTest *copy;
-
-  g_return_val_if_fail (test != NULL, NULL);
-
-  copy = g_new0 (VivaGraderTest, 1);
-  copy->name = g_strdup (test->name);
-  copy->setup = g_strdup (test->setup);
-  copy->call = g_strdup (test->call);
-  copy->check = g_strdup (test->check);
-  copy->compare = test->compare;
-  copy->tolerance = test->tolerance;
-  copy->legacy_code = g_strdup (test->legacy_code);
-  return copy;
-}
-
-void
-viva_grader_test_free (VivaGraderTest *test)
-{
-  if (test == NULL)
-    return;
-
-  g_free (test->name);
-  g_free (test->setup);
-  g_free (test->call);
-  g_free (test->check);
-  g_free (test->legacy_code);
-  g_free (test);
-}
 
 /* A grading */
 
 typedef struct
 {
-  VivaRunner     *student;
+  VivaRunner    **students;      /* per test, while its request runs */
   VivaRunner     *reference;     /* NULL when no test compares */
   VivaRunner     *judge;         /* NULL when no test is structured */
   char           *student_code;
@@ -141,6 +70,13 @@ typedef struct
   gboolean       *expected_done;
   char           *marker;        /* printed at the end of an old-form test */
   guint           pending;
+  guint           next;          /* the next test whose student worker starts */
+  guint           running;       /* student workers at work */
+  guint           deadline_ms;
+  guint           deadline_id;
+  GCancellable   *cancellable;   /* the workers': cancelled at the deadline */
+  GCancellable   *caller;        /* the caller's, which cancels ours */
+  gulong          caller_id;
   gboolean        returned;
   GError         *error;         /* a worker that could not run at all */
 } Grading;
@@ -155,14 +91,21 @@ grading_free (Grading *g)
       g_clear_object (&g->expected[i]);
     }
   g_clear_error (&g->error);
+  g_clear_handle_id (&g->deadline_id, g_source_remove);
+  if (g->caller != NULL)
+    g_cancellable_disconnect (g->caller, g->caller_id);
+  g_clear_object (&g->caller);
+  /* Dropping the runners kills their workers. */
+  for (guint i = 0; i < g->tests->len; i++)
+    g_clear_object (&g->students[i]);
+  g_free (g->students);
   g_free (g->outcomes);
   g_free (g->values);
   g_free (g->expected);
   g_free (g->expected_done);
-  /* Dropping the runners kills their workers. */
-  g_clear_object (&g->student);
   g_clear_object (&g->reference);
   g_clear_object (&g->judge);
+  g_clear_object (&g->cancellable);
   g_free (g->student_code);
   g_free (g->reference_code);
   g_free (g->marker);
@@ -223,7 +166,13 @@ grading_settle (GTask *task,
   Grading *g = g_task_get_task_data (task);
   g_autoptr(VivaGradeReport) report = NULL;
 
-  g_assert (g->outcomes[index] == NULL);
+  /* Past the deadline a test has its outcome already; what its worker
+   * says after that (cancelled, mostly) changes nothing. */
+  if (g->outcomes[index] != NULL)
+    {
+      viva_grade_test_free (outcome);
+      return;
+    }
   g->outcomes[index] = outcome;
   g->pending--;
 
@@ -250,8 +199,11 @@ grading_settle (GTask *task,
 
   report = viva_grade_report_new (g->threshold);
   for (guint i = 0; i < g->tests->len; i++)
-    viva_grade_report_add_test (report, g_steal_pointer (&g->outcomes[i]));
+    viva_grade_report_add_test (report, viva_grade_test_copy (g->outcomes[i]));
   g->returned = TRUE;
+  g_clear_handle_id (&g->deadline_id, g_source_remove);
+  /* Whatever still runs (a reference call, a judge) is not needed. */
+  g_cancellable_cancel (g->cancellable);
   g_task_return_pointer (task, g_steal_pointer (&report), g_object_unref);
 }
 
@@ -449,7 +401,7 @@ grading_judge (GTask *task,
   g_autofree char *value_text = NULL;
   g_autofree char *expected_text = NULL;
 
-  if (value == NULL || (test->compare && !g->expected_done[index]))
+  if (value == NULL || (test->compare && !g->expected_done[index]) || g->outcomes[index] != NULL)
     return;
 
   if (value->status != VIVA_RUN_STATUS_OK)
@@ -494,6 +446,108 @@ grading_judge (GTask *task,
                             g_task_get_cancellable (task), judge_cb, job_new (task, index));
 }
 
+static gboolean
+drop_runner_cb (gpointer user_data)
+{
+  g_object_unref (user_data);
+  return G_SOURCE_REMOVE;
+}
+
+static void grading_start_students (GTask *task);
+static void student_call_cb (GObject      *object,
+                             GAsyncResult *result,
+                             gpointer      user_data);
+static void legacy_cb       (GObject      *object,
+                             GAsyncResult *result,
+                             gpointer      user_data);
+
+/* A test's student worker has answered (or was stopped): it is dropped,
+ * which kills it, and the next test's starts. Dropped from an idle: the
+ * runner is still calling back. */
+static void
+student_done (GTask *task,
+              guint  index)
+{
+  Grading *g = g_task_get_task_data (task);
+  VivaRunner *runner = g_steal_pointer (&g->students[index]);
+
+  if (runner != NULL)
+    {
+      g->running--;
+      g_idle_add (drop_runner_cb, runner);
+    }
+  grading_start_students (task);
+}
+
+/* Starts student workers for the next tests, PARALLEL_STUDENTS at a time. */
+static void
+grading_start_students (GTask *task)
+{
+  Grading *g = g_task_get_task_data (task);
+
+  while (g->running < PARALLEL_STUDENTS && g->next < g->tests->len &&
+         !g->returned && !g_cancellable_is_cancelled (g->cancellable))
+    {
+      guint i = g->next++;
+      VivaGraderTest *test = g_ptr_array_index (g->tests, i);
+      VivaRunner *runner;
+
+      if (g->outcomes[i] != NULL)
+        continue;
+
+      runner = g->students[i] = grading_runner_new ();
+      g->running++;
+
+      if (test->legacy_code != NULL)
+        {
+          g_autofree char *probe = g_strdup_printf ("%s\nprint('%s')\n", test->legacy_code, g->marker);
+
+          /* In the student's process after the code. */
+          viva_runner_inject_async (runner, g->student_code, probe, VIVA_GRADER_TIMEOUT_MS,
+                                    g->cancellable, legacy_cb, job_new (task, i));
+        }
+      else
+        _viva_runner_call_async (runner, g->student_code, test->setup, test->call,
+                                 VIVA_GRADER_TIMEOUT_MS, g->cancellable, student_call_cb, job_new (task, i));
+    }
+}
+
+/* The whole grading ran too long: every test not decided yet fails, and
+ * the workers still at it are stopped. */
+static gboolean
+grading_deadline_cb (gpointer user_data)
+{
+  GTask *task = user_data;
+  Grading *g = g_task_get_task_data (task);
+  g_autofree char *message = NULL;
+
+  g->deadline_id = 0;
+  /* Translators: %u is a number of seconds */
+  message = g_strdup_printf (_("The grading ran past its deadline of %u s, so this test was stopped or never started; it counts as failed."),
+                             (g->deadline_ms + 999) / 1000);
+
+  /* Settling may return the task, which drops the caller's reference. */
+  g_object_ref (task);
+  for (guint i = 0; i < g->tests->len && !g->returned; i++)
+    if (g->outcomes[i] == NULL)
+      {
+        VivaGraderTest *test = g_ptr_array_index (g->tests, i);
+
+        /* "timeout", as for one test: what readers of a report know. */
+        grading_settle (task, i, outcome (g, i, test->legacy_code == NULL, "timeout", message));
+      }
+  g_cancellable_cancel (g->cancellable);
+  g_object_unref (task);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+caller_cancelled_cb (GCancellable *caller,
+                     GCancellable *ours)
+{
+  g_cancellable_cancel (ours);
+}
+
 static void
 student_call_cb (GObject      *object,
                  GAsyncResult *result,
@@ -503,7 +557,10 @@ student_call_cb (GObject      *object,
   Grading *g = g_task_get_task_data (job->task);
   g_autoptr(GError) error = NULL;
 
-  if (!(g->values[job->index] = _viva_runner_call_finish (VIVA_RUNNER (object), result, &error)))
+  g->values[job->index] = _viva_runner_call_finish (VIVA_RUNNER (object), result, &error);
+  student_done (job->task, job->index);
+
+  if (g->values[job->index] == NULL)
     return job_not_run (job, TRUE, error);
 
   grading_judge (job->task, job->index);
@@ -534,7 +591,10 @@ legacy_cb (GObject      *object,
   g_autoptr(VivaRunResult) run = NULL;
   g_autoptr(GError) error = NULL;
 
-  if (!(run = viva_runner_inject_finish (VIVA_RUNNER (object), result, &error)))
+  run = viva_runner_inject_finish (VIVA_RUNNER (object), result, &error);
+  student_done (job->task, job->index);
+
+  if (run == NULL)
     return job_not_run (job, FALSE, error);
 
   if (run->status == VIVA_RUN_STATUS_OK)
@@ -567,7 +627,7 @@ ignore_cb (GObject      *object,
  * viva_grader_new:
  *
  * Returns: (transfer full): a grader; each grading starts fresh sandboxed
- *   workers and never reuses one
+ *   workers (one per test for the student's code) and never reuses one
  */
 VivaGrader *
 viva_grader_new (void)
@@ -621,6 +681,7 @@ viva_grader_grade_async (VivaGrader          *self,
       any_structured |= test->legacy_code == NULL;
       any_compare |= test->legacy_code == NULL && test->compare && reference_code != NULL;
     }
+  g->students = g_new0 (VivaRunner *, tests->len);
   g->outcomes = g_new0 (VivaGradeTest *, tests->len);
   g->values = g_new0 (VivaRunResult *, tests->len);
   g->expected = g_new0 (VivaRunResult *, tests->len);
@@ -639,41 +700,39 @@ viva_grader_grade_async (VivaGrader          *self,
       return;
     }
 
-  /* All three start at once; the judge is ready by the first value. */
-  g->student = grading_runner_new ();
+  g->cancellable = g_cancellable_new ();
+  if (cancellable != NULL)
+    {
+      g->caller = g_object_ref (cancellable);
+      g->caller_id = g_cancellable_connect (cancellable, G_CALLBACK (caller_cancelled_cb),
+                                            g_object_ref (g->cancellable), g_object_unref);
+    }
+  g->deadline_ms = self->deadline_ms;
+  /* Borrowed: the source goes before the task's data does. */
+  g->deadline_id = g_timeout_add (g->deadline_ms, grading_deadline_cb, task);
+
+  /* The reference and the judge start at once, each for all tests (they run
+   * only the pack's code); the judge is ready by the first value. */
   if (any_compare)
     g->reference = grading_runner_new ();
   if (any_structured)
     {
       g->judge = grading_runner_new ();
-      viva_runner_start_async (g->judge, cancellable, ignore_cb, NULL);
+      viva_runner_start_async (g->judge, g->cancellable, ignore_cb, NULL);
     }
 
   for (guint i = 0; i < g->tests->len; i++)
     {
       VivaGraderTest *test = g_ptr_array_index (g->tests, i);
 
-      if (test->legacy_code != NULL)
-        {
-          g_autofree char *probe = g_strdup_printf ("%s\nprint('%s')\n", test->legacy_code, g->marker);
-
-          /* In the student's process after the code, in a fresh namespace. */
-          viva_runner_reset_async (g->student, FALSE, cancellable, ignore_cb, NULL);
-
-          viva_runner_inject_async (g->student, g->student_code, probe,
-                                    VIVA_GRADER_TIMEOUT_MS, cancellable, legacy_cb, job_new (task, i));
-          continue;
-        }
-
-      _viva_runner_call_async (g->student, g->student_code, test->setup, test->call,
-                               VIVA_GRADER_TIMEOUT_MS, cancellable, student_call_cb, job_new (task, i));
-
-      if (test->compare && g->reference != NULL)
+      if (test->legacy_code == NULL && test->compare && g->reference != NULL)
         _viva_runner_call_async (g->reference, g->reference_code, test->setup, test->call,
-                                 VIVA_GRADER_TIMEOUT_MS, cancellable, reference_call_cb, job_new (task, i));
+                                 VIVA_GRADER_TIMEOUT_MS, g->cancellable, reference_call_cb, job_new (task, i));
       else
         g->expected_done[i] = TRUE;
     }
+
+  grading_start_students (task);
 }
 
 /**
@@ -702,4 +761,31 @@ viva_grader_class_init (VivaGraderClass *klass)
 static void
 viva_grader_init (VivaGrader *self)
 {
+  self->deadline_ms = VIVA_GRADER_DEADLINE_MS;
+}
+
+/**
+ * viva_grader_set_deadline:
+ * @deadline_ms: how long one whole grading may take, in milliseconds
+ *
+ * Past it, the tests not decided yet fail with a sentence saying so (never
+ * pass) and the grading's workers are stopped. Takes effect for the next
+ * grading; %VIVA_GRADER_DEADLINE_MS by default.
+ */
+void
+viva_grader_set_deadline (VivaGrader *self,
+                          guint       deadline_ms)
+{
+  g_return_if_fail (VIVA_IS_GRADER (self));
+  g_return_if_fail (deadline_ms > 0);
+
+  self->deadline_ms = deadline_ms;
+}
+
+guint
+viva_grader_get_deadline (VivaGrader *self)
+{
+  g_return_val_if_fail (VIVA_IS_GRADER (self), 0);
+
+  return self->deadline_ms;
 }

@@ -53,7 +53,10 @@ void            viva_grader_test_free           (VivaGraderTest       *test);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (VivaGraderTest, viva_grader_test_free)
 
-#define VIVA_GRADER_TIMEOUT_MS 5000
+/* One test's run, and one whole grading's (every test, the reference and
+ * the checks): past it the tests not decided yet fail. */
+#define VIVA_GRADER_TIMEOUT_MS  5000
+#define VIVA_GRADER_DEADLINE_MS 30000
 
 #define VIVA_TYPE_GRADER (viva_grader_get_type ())
 
@@ -71,5 +74,8 @@ void             viva_grader_grade_async  (VivaGrader          *self,
 VivaGradeReport *viva_grader_grade_finish (VivaGrader          *self,
                                            GAsyncResult        *result,
                                            GError             **error);
+void             viva_grader_set_deadline (VivaGrader          *self,
+                                           guint                deadline_ms);
+guint            viva_grader_get_deadline (VivaGrader          *self);
 
 G_END_DECLS
