@@ -11,7 +11,96 @@
 
 #include <glib/gi18n.h>
 
+#include "viva-exam-session.h"
 #include "viva-examiner-panel-private.h"
+
+/* How long typing pauses before the draft of an answer is kept: a kill
+ * loses at most this much of it. */
+#define DRAFT_SAVE_DELAY_MS 500
+
+static VivaExamSession *
+answer_session (VivaExaminerPanel *self)
+{
+  return self->examiner ? viva_examiner_get_session (self->examiner) : NULL;
+}
+
+static void
+forget_draft (VivaExaminerPanel *self)
+{
+  VivaExamSession *session = answer_session (self);
+
+  g_clear_handle_id (&self->draft_save, g_source_remove);
+  if (session != NULL)
+    viva_exam_session_save_answer_draft (session, "");
+}
+
+static gboolean
+save_draft_cb (gpointer user_data)
+{
+  VivaExaminerPanel *self = user_data;
+  VivaExamSession *session = answer_session (self);
+  g_autofree char *text = NULL;
+
+  self->draft_save = 0;
+  if (session != NULL)
+    {
+      GtkTextBuffer *buffer = gtk_text_view_get_buffer (self->answer_view);
+      GtkTextIter start, end;
+
+      gtk_text_buffer_get_bounds (buffer, &start, &end);
+      text = gtk_text_buffer_get_text (buffer, &start, &end, FALSE);
+      viva_exam_session_save_answer_draft (session, text);
+    }
+
+  return G_SOURCE_REMOVE;
+}
+
+static void
+answer_changed_cb (VivaExaminerPanel *self)
+{
+  if (self->restoring_draft || self->examiner == NULL ||
+      viva_examiner_get_state (self->examiner) != VIVA_EXAMINER_STATE_WAITING_FOR_STUDENT)
+    return;
+
+  g_clear_handle_id (&self->draft_save, g_source_remove);
+  self->draft_save = g_timeout_add (DRAFT_SAVE_DELAY_MS, save_draft_cb, self);
+}
+
+/* A defense continued after a restart asks its pending question again:
+ * what the student had typed of the answer comes back with it. */
+void
+_viva_examiner_panel_restore_draft (VivaExaminerPanel *self)
+{
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (self->answer_view);
+  VivaExamSession *session = answer_session (self);
+  g_autofree char *draft = NULL;
+
+  if (session == NULL || self->examiner == NULL ||
+      viva_examiner_get_state (self->examiner) != VIVA_EXAMINER_STATE_WAITING_FOR_STUDENT ||
+      viva_examiner_get_pending_question (self->examiner) == NULL ||
+      gtk_text_buffer_get_char_count (buffer) > 0)
+    return;
+
+  if ((draft = viva_exam_session_dup_answer_draft (session)) == NULL)
+    return;
+
+  self->restoring_draft = TRUE;
+  gtk_text_buffer_set_text (buffer, draft, -1);
+  self->restoring_draft = FALSE;
+}
+
+/**
+ * _viva_examiner_panel_drop_draft_save:
+ *
+ * Called as the panel lets go of its examiner: a save still waiting would
+ * write to the next defense's session.
+ */
+void
+_viva_examiner_panel_drop_draft_save (VivaExaminerPanel *self)
+{
+  if (self->draft_save != 0)
+    save_draft_cb (self);
+}
 
 gboolean
 _viva_examiner_panel_can_send (VivaExaminerPanel *self)
@@ -95,6 +184,7 @@ send_action (GtkWidget  *widget,
           viva_examiner_panel_show_error (self, error->message);
           return;
         }
+      forget_draft (self);
       gtk_text_buffer_set_text (buffer, "", 0);
       /* The student acted: what follows comes into view, even if they had
        * scrolled up to reread. */
@@ -158,6 +248,7 @@ viva_examiner_panel_send_answer_now (VivaExaminerPanel *self,
   if (!viva_examiner_answer (self->examiner, text[0] != '\0' ? text : fallback, NULL))
     return FALSE;
 
+  forget_draft (self);
   gtk_text_buffer_set_text (gtk_text_view_get_buffer (self->answer_view), "", 0);
   _viva_examiner_panel_update (self);
   return TRUE;
@@ -244,4 +335,11 @@ _viva_examiner_panel_init_answer (VivaExaminerPanel *self)
                                gtk_named_action_new ("panel.send"));
   gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (shortcuts), shortcut);
   gtk_widget_add_controller (GTK_WIDGET (self->answer_view), shortcuts);
+
+  g_signal_connect_object (gtk_text_view_get_buffer (self->answer_view), "changed",
+                           G_CALLBACK (answer_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_group_connect_object (self->signals, "notify::pending-question",
+                                 G_CALLBACK (_viva_examiner_panel_restore_draft), self, G_CONNECT_SWAPPED);
+  g_signal_group_connect_object (self->signals, "notify::state",
+                                 G_CALLBACK (_viva_examiner_panel_restore_draft), self, G_CONNECT_SWAPPED);
 }

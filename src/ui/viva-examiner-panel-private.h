@@ -55,6 +55,8 @@ struct _VivaExaminerPanel
   guint           model_loading : 1;
   guint           busy_tick;     /* redraws "waiting (N s)" each second */
   guint           could_send : 1;
+  guint           restoring_draft : 1;
+  guint           draft_save;    /* a pending save of the answer's draft */
 };
 
 /* The conversation (viva-examiner-panel-transcript.c) */
@@ -73,6 +75,8 @@ void            _viva_examiner_panel_update          (VivaExaminerPanel *self);
 /* The answer box (viva-examiner-panel-answer.c) */
 void            _viva_examiner_panel_class_init_answer (GtkWidgetClass  *widget_class);
 void            _viva_examiner_panel_init_answer     (VivaExaminerPanel *self);
+void            _viva_examiner_panel_restore_draft   (VivaExaminerPanel *self);
+void            _viva_examiner_panel_drop_draft_save (VivaExaminerPanel *self);
 gboolean        _viva_examiner_panel_can_send        (VivaExaminerPanel *self);
 
 G_END_DECLS

@@ -63,13 +63,17 @@ viva_examiner_panel_set_examiner (VivaExaminerPanel *self,
 
   _viva_examiner_panel_end_message (self);
   g_clear_pointer (&self->running_tool, g_free);
+  _viva_examiner_panel_drop_draft_save (self);
 
   g_set_object (&self->examiner, examiner);
   g_signal_group_set_target (self->signals, examiner);
   g_clear_handle_id (&self->busy_tick, g_source_remove);
 
   if (examiner != NULL)
-    _viva_examiner_panel_show_chat (self);
+    {
+      _viva_examiner_panel_show_chat (self);
+      _viva_examiner_panel_restore_draft (self);
+    }
 
   _viva_examiner_panel_update (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_EXAMINER]);
@@ -111,6 +115,8 @@ viva_examiner_panel_dispose (GObject *object)
   GtkWidget *child;
 
   g_cancellable_cancel (self->cancellable);
+  /* Closing the window while a question waits keeps what was typed. */
+  _viva_examiner_panel_drop_draft_save (self);
   if (self->signals != NULL)
     g_signal_group_set_target (self->signals, NULL);
   g_clear_handle_id (&self->busy_tick, g_source_remove);

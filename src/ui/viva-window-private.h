@@ -43,6 +43,7 @@ struct _VivaWindow
   GtkLabel             *sandbox_label;
   GtkRevealer          *resume_revealer;
   GtkLabel             *resume_label;
+  GtkButton            *resume_continue;
   GtkPaned             *examiner_paned;
   GtkPaned             *problem_paned;
   GtkPaned             *console_paned;

@@ -46,6 +46,12 @@ viva_window_offer_resume (VivaWindow *self,
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.continue-defense", id != NULL);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.discard-defense", id != NULL);
   gtk_revealer_set_reveal_child (self->resume_revealer, id != NULL);
+
+  /* The offer comes as the problem opens, before the student types: the
+   * keyboard goes to Continue (Return, or Alt+C from anywhere), not nine
+   * Tab presses away behind an editor where Tab indents. */
+  if (id != NULL)
+    gtk_widget_grab_focus (GTK_WIDGET (self->resume_continue));
 }
 
 static void
@@ -204,5 +210,8 @@ void
 _viva_window_class_init_resume (GtkWidgetClass *widget_class)
 {
   gtk_widget_class_install_action (widget_class, "win.continue-defense", NULL, continue_action);
+  /* Not a mnemonic: GTK 4.8 reads a mnemonic's underscore into the
+   * button's accessible name. */
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_c, GDK_ALT_MASK, "win.continue-defense", NULL);
   gtk_widget_class_install_action (widget_class, "win.discard-defense", NULL, discard_action);
 }

@@ -153,8 +153,9 @@ load_code_cb (GObject      *object,
   _viva_window_update_actions (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 
-  /* The student types code next, unless a defense has the focus. */
-  if (!_viva_window_exam_get_examiner (self))
+  /* The student types code next, unless a defense has the focus or one
+   * is offered back (its Continue has it). */
+  if (!_viva_window_exam_get_examiner (self) && self->resume_id == NULL)
     gtk_widget_grab_focus (GTK_WIDGET (self->editor));
 }
 
@@ -502,6 +503,7 @@ viva_window_class_init (VivaWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, VivaWindow, sandbox_label);
   gtk_widget_class_bind_template_child (widget_class, VivaWindow, resume_revealer);
   gtk_widget_class_bind_template_child (widget_class, VivaWindow, resume_label);
+  gtk_widget_class_bind_template_child (widget_class, VivaWindow, resume_continue);
   gtk_widget_class_bind_template_child (widget_class, VivaWindow, examiner_paned);
   gtk_widget_class_bind_template_child (widget_class, VivaWindow, problem_paned);
   gtk_widget_class_bind_template_child (widget_class, VivaWindow, console_paned);

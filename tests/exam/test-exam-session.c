@@ -10,6 +10,7 @@
 #include "exam-test-common.h"
 #include "viva-exam-pack-ref.h"
 #include "viva-core.h"
+#include "viva-file-writer.h"
 #include "viva-scripted-model.h"
 #include "viva-test-util.h"
 
@@ -664,6 +665,48 @@ test_edits_traced (Fixture       *fixture,
   g_assert_nonnull (strstr (trace, "\"edited\":true"));
 }
 
+/* The answer being typed to a pending question is kept beside the
+ * checkpoint, read back after a restart, and gone once it is sent. */
+static void
+test_answer_draft (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  g_autoptr(VivaExaminer) examiner = examiner_new (fixture, fixture->problem);
+  g_autoptr(VivaExamSession) session = viva_exam_session_new (fixture->dir);
+  g_autoptr(VivaExamSession) loaded = NULL;
+  g_autoptr(VivaExamVerdict) verdict = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *draft = NULL;
+  g_autofree char *path = NULL;
+  g_autofree char *huge = NULL;
+
+  viva_examiner_set_session (examiner, session);
+  verdict = run (fixture, examiner, NULL, &error);
+  g_assert_no_error (error);
+  flush (session);
+  g_assert_null (viva_exam_session_dup_answer_draft (session));
+
+  viva_exam_session_save_answer_draft (session, "It finds a local minimum, so");
+  viva_exam_session_save_answer_draft (session, "It finds a local minimum, so the start");
+  viva_file_writer_flush ();
+  loaded = load (fixture, viva_exam_session_get_id (session), &error);
+  g_assert_no_error (error);
+  draft = viva_exam_session_dup_answer_draft (loaded);
+  g_assert_cmpstr (draft, ==, "It finds a local minimum, so the start");
+
+  viva_exam_session_save_answer_draft (session, "");
+  viva_file_writer_flush ();
+  g_assert_null (viva_exam_session_dup_answer_draft (loaded));
+
+  /* A file that Viva did not write is not taken for a draft. */
+  path = g_build_filename (viva_exam_session_get_dir (session), "answer-draft.txt", NULL);
+  huge = g_strnfill (1024 * 1024, 'x');
+  g_assert_true (g_file_set_contents (path, huge, -1, NULL));
+  g_assert_null (viva_exam_session_dup_answer_draft (loaded));
+  g_assert_true (g_file_set_contents (path, "\xff\xfe not text", -1, NULL));
+  g_assert_null (viva_exam_session_dup_answer_draft (loaded));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -682,6 +725,7 @@ main (int   argc,
   ADD ("edits-traced", test_edits_traced);
   ADD ("student-timeline", test_student_timeline);
   ADD ("pack-ref", test_pack_ref);
+  ADD ("answer-draft", test_answer_draft);
 
   return g_test_run ();
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """A defense survives the app being killed while the examiner waits for an
-answer: at the next start a banner offers to continue it, the question is
-asked again, and answering it gets the verdict."""
+answer: at the next start a banner offers to continue it with the keyboard
+on Continue, the question is asked again with the half-typed answer back in
+the box, and answering it gets the verdict."""
 
 import os
 import signal
@@ -59,6 +60,13 @@ box = app.find("text", "Your answer")
 tap.ok(box is not None and wait_for(lambda: box.sensitive, 90), "the examiner asks a question and waits")
 asked = shown_question(app)
 tap.ok(asked is not None, "the question is one of the problem's questions")
+# Half an answer typed, then the computer goes off.
+half = "It finds a local minimum, so"
+if box is not None:
+    vivagui.click(box)
+    rawinput.typeText(half)
+tap.ok(wait_for(lambda: half in vivagui.text_of(box), 10), "half an answer is typed")
+time.sleep(1.5)  # the draft is kept once typing pauses
 app.screenshot("resume-1-waiting")
 
 # The computer goes off while the student thinks.
@@ -74,12 +82,14 @@ tap.ok(continue_button is not None and wait_for(lambda: continue_button.sensitiv
 tap.ok(app.find("push button", "Discard", timeout=2) is not None, "and to discard it")
 time.sleep(1)  # the banner slides in
 app.screenshot("resume-2-banner")
+tap.ok(continue_button is not None and wait_for(lambda: continue_button.focused, 5),
+       "the keyboard is on Continue")
 if continue_button is not None:
-    vivagui.click(continue_button)
-    # Under Xvfb without a window manager, the first synthesized click after
-    # a client was killed can go astray; then press the button the way the
-    # keyboard does, through its accessible action.
-    if not wait_for(lambda: not continue_button.sensitive, 2):
+    rawinput.pressKey("Return")
+    # Under Xvfb without a window manager, the first synthesized key after
+    # a client was killed can go astray; then press the button through its
+    # accessible action.
+    if not wait_for(lambda: not continue_button.sensitive, 3):
         continue_button.doActionNamed("click")
 
 box = app.find("text", "Your answer")
@@ -90,9 +100,12 @@ tap.ok(find_prefix(app, "Testing an edge case", 5) is not None and find_prefix(a
 time.sleep(1)  # text views lay their lines out over a few frames
 app.screenshot("resume-3-question-again")
 
+tap.ok(box is not None and wait_for(lambda: vivagui.text_of(box) == half, 10),
+       "the half-typed answer is back in the answer box")
 if box is not None:
     vivagui.click(box)
-    rawinput.typeText("It finds a local minimum, so the start matters; run it several times.")
+    rawinput.keyCombo("<Control>End")
+    rawinput.typeText(" the start matters; run it several times.")
     rawinput.keyCombo("<Control>Return")
 tap.ok(find_prefix(app, "Passed", 90) is not None, "answering it gets the verdict")
 app.screenshot("resume-4-verdict")

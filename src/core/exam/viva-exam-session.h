@@ -75,6 +75,9 @@ gboolean         viva_exam_session_flush_finish       (VivaExamSession      *sel
                                                        GAsyncResult         *result,
                                                        GError              **error);
 
+void             viva_exam_session_save_answer_draft  (VivaExamSession      *self,
+                                                       const char           *text);
+char            *viva_exam_session_dup_answer_draft   (VivaExamSession      *self);
 void             viva_exam_session_list_unfinished_async  (const char         *sessions_dir,
                                                            const char         *pack_id,
                                                            const char         *problem_id,
