@@ -53,6 +53,8 @@ struct _VivaWindow
   GtkTextView          *problem_view;
   GtkRevealer          *hint_revealer;
   GtkLabel             *hint_label;
+  GtkToggleButton      *hint_button;
+  AdwButtonContent     *hint_button_content;
   VivaEditor           *editor;
   VivaConsole          *console;
   VivaExaminerPanel    *examiner_panel;
@@ -80,6 +82,7 @@ struct _VivaWindow
   guint                 ran_ok : 1;
   guint                 running : 1;
   guint                 hint_visible : 1;
+  guint                 hint_cost_accepted : 1;
   guint                 sandbox_noted : 1;
 
   /* viva-window-layout.c */
@@ -122,6 +125,7 @@ void        _viva_window_problem_activated_cb (VivaWindow  *self,
 void        _viva_window_set_hint_visible (VivaWindow *self,
                                            gboolean    visible);
 gboolean    _viva_window_hint_used      (VivaWindow *self);
+void        _viva_window_update_hint_button (VivaWindow *self);
 VivaRunner *_viva_window_ensure_runner  (VivaWindow *self);
 void        _viva_window_exam_submit_now (VivaWindow *self);
 void        _viva_window_open_problem_with_code (VivaWindow  *self,

@@ -298,6 +298,81 @@ reset_code_action (GtkWidget  *widget,
 }
 
 /**
+ * _viva_window_update_hint_button:
+ *
+ * In an exam whose hints cost points, the Hint button says what it costs
+ * before the student presses it.
+ */
+void
+_viva_window_update_hint_button (VivaWindow *self)
+{
+  double cost = _viva_window_exam_mode_hint_cost (self);
+
+  g_assert (VIVA_IS_WINDOW (self));
+
+  if (cost > 0 && !_viva_window_hint_used (self))
+    {
+      g_autofree char *label = g_strdup_printf (_("Hint (−%g points)"), cost);
+      g_autofree char *tooltip =
+        g_strdup_printf (_("Show the problem’s hint; in this exam it costs %g points of 100, once for this problem"), cost);
+
+      adw_button_content_set_label (self->hint_button_content, label);
+      gtk_widget_set_tooltip_text (GTK_WIDGET (self->hint_button), tooltip);
+    }
+  else
+    {
+      adw_button_content_set_label (self->hint_button_content, _("Hint"));
+      gtk_widget_set_tooltip_text (GTK_WIDGET (self->hint_button),
+                                   cost > 0 ? _("Show the problem’s hint again; it has been counted once already")
+                                            : _("Show the problem’s hint; your teacher sees that you used it"));
+    }
+}
+
+static void
+hint_cost_response_cb (AdwMessageDialog *dialog,
+                       const char       *response,
+                       VivaWindow       *self)
+{
+  if (g_strcmp0 (response, "show") != 0 || self->problem == NULL)
+    return;
+
+  self->hint_cost_accepted = TRUE;
+  _viva_window_set_hint_visible (self, TRUE);
+  self->hint_cost_accepted = FALSE;
+}
+
+/* A hint that costs points is shown only once the student has said yes to
+ * its cost: pressing Hint to see what it is must not cost anything. Later
+ * showings of the same problem's hint cost nothing more, so they are not
+ * asked. */
+static gboolean
+confirm_hint_cost (VivaWindow *self)
+{
+  double cost = _viva_window_exam_mode_hint_cost (self);
+  AdwMessageDialog *dialog;
+  g_autofree char *body = NULL;
+  g_autofree char *show = NULL;
+
+  if (cost <= 0 || _viva_window_hint_used (self) || self->hint_cost_accepted)
+    return TRUE;
+
+  body = g_strdup_printf (_("In this exam the hint costs %g points of 100 for this problem. It is counted once, however often you look at it."),
+                          cost);
+  show = g_strdup_printf (_("_Show Hint (−%g)"), cost);
+  dialog = ADW_MESSAGE_DIALOG (adw_message_dialog_new (GTK_WINDOW (self), _("Use the Hint?"), body));
+  adw_message_dialog_add_responses (dialog,
+                                    "cancel", _("_Cancel"),
+                                    "show", show,
+                                    NULL);
+  adw_message_dialog_set_default_response (dialog, "cancel");
+  adw_message_dialog_set_close_response (dialog, "cancel");
+  g_signal_connect_object (dialog, "response", G_CALLBACK (hint_cost_response_cb), self, 0);
+  gtk_window_present (GTK_WINDOW (dialog));
+
+  return FALSE;
+}
+
+/**
  * _viva_window_set_hint_visible:
  *
  * Shows or hides the open problem's hint. Showing it is remembered for the
@@ -312,6 +387,14 @@ _viva_window_set_hint_visible (VivaWindow *self,
   visible = !!visible && self->problem != NULL;
   if (self->hint_visible == visible)
     return;
+
+  if (visible && !confirm_hint_cost (self))
+    {
+      /* The toggle button went down with the press: up again until the
+       * student agrees. */
+      g_object_notify (G_OBJECT (self), "hint-visible");
+      return;
+    }
 
   self->hint_visible = visible;
   if (visible)
@@ -329,6 +412,7 @@ _viva_window_set_hint_visible (VivaWindow *self,
       g_hash_table_add (self->hints_used,
                         g_strdup_printf ("%s/%s", viva_pack_get_id (self->pack),
                                          viva_problem_get_id (self->problem)));
+      _viva_window_update_hint_button (self);
     }
   gtk_revealer_set_reveal_child (self->hint_revealer, visible);
   g_object_notify (G_OBJECT (self), "hint-visible");

@@ -39,6 +39,7 @@ _viva_window_update_actions (VivaWindow *self)
   _viva_window_update_exam_actions (self);
   _viva_window_update_exam_mode_actions (self);
   _viva_window_update_hand_in_actions (self);
+  _viva_window_update_hint_button (self);
 }
 
 void
@@ -511,6 +512,8 @@ viva_window_class_init (VivaWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, VivaWindow, problem_view);
   gtk_widget_class_bind_template_child (widget_class, VivaWindow, hint_revealer);
   gtk_widget_class_bind_template_child (widget_class, VivaWindow, hint_label);
+  gtk_widget_class_bind_template_child (widget_class, VivaWindow, hint_button);
+  gtk_widget_class_bind_template_child (widget_class, VivaWindow, hint_button_content);
   gtk_widget_class_bind_template_child (widget_class, VivaWindow, editor);
   gtk_widget_class_bind_template_child (widget_class, VivaWindow, console);
   gtk_widget_class_bind_template_child (widget_class, VivaWindow, examiner_panel);
