@@ -13,15 +13,9 @@
 
 #include "viva-cli-commands.h"
 #include "viva-cli-util.h"
-#include "viva-exam-language.h"
-#include "viva-exam-model.h"
-#include "viva-examiner.h"
-#include "viva-openai-model.h"
+#include "viva-defense.h"
 #include "viva-exam-pack-ref.h"
 #include "viva-pack.h"
-#include "viva-scripted-model.h"
-#include "viva-settings.h"
-#include "viva-timeline.h"
 
 /* viva-cli defend and viva-cli resume: a whole defense, headless. Answers
  * come from --answers (a JSON array, given in order; a resumed defense
@@ -414,10 +408,7 @@ done_cb (GObject      *object,
   g_autoptr(VivaExamVerdict) verdict = NULL;
   g_autoptr(GError) error = NULL;
 
-  if (g_task_get_source_tag (G_TASK (result)) == viva_examiner_resume_async)
-    verdict = viva_examiner_resume_finish (VIVA_EXAMINER (object), result, &error);
-  else
-    verdict = viva_examiner_run_finish (VIVA_EXAMINER (object), result, &error);
+  verdict = viva_defense_run_finish (VIVA_DEFENSE (object), result, &error);
 
   if (verdict == NULL)
     {
@@ -479,79 +470,29 @@ load_answers (const char  *path,
 }
 
 static void
-choose_cb (GObject      *object,
-           GAsyncResult *result,
-           gpointer      user_data)
+prepared_cb (GObject      *object,
+             GAsyncResult *result,
+             gpointer      user_data)
 {
-  *(GAsyncResult **)user_data = g_object_ref (result);
-}
-
-/* The examiner's mind: the scripted one offline; an explicit endpoint as
- * given; otherwise as the settings say, falling back to the offline
- * examiner in auto mode when the endpoint does not answer. */
-static VivaChatModel *
-choose_model (VivaProblem *problem,
-              gboolean     offline,
-              const char  *base_url,
-              const char  *model_name)
-{
-  VivaSettings *settings = viva_settings_get_default ();
-  g_autoptr(VivaOpenAIModel) model = NULL;
-  g_autoptr(GAsyncResult) result = NULL;
+  Defense *defense = user_data;
+  VivaDefense *self = VIVA_DEFENSE (object);
   g_autoptr(GError) error = NULL;
-  g_autofree char *notice = NULL;
-  VivaChatModel *chosen;
 
-  if (offline)
-    return VIVA_CHAT_MODEL (viva_scripted_model_new (problem));
-
-  if (base_url != NULL)
+  if (!viva_defense_prepare_finish (self, result, &error))
     {
-      model = viva_exam_model_new_for_endpoint (settings, base_url, model_name);
-      return VIVA_CHAT_MODEL (g_steal_pointer (&model));
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        viva_cli_fail ("%s", error->message);
+      defense->status = VIVA_CLI_EXIT_FAILED;
+      g_main_loop_quit (defense->loop);
+      return;
     }
 
-  viva_exam_choose_model_async (settings, problem, NULL, choose_cb, &result);
-  while (result == NULL)
-    g_main_context_iteration (NULL, TRUE);
+  /* The app's panel shows the same words. */
+  if (viva_defense_get_notice (self) != NULL)
+    g_printerr ("viva-cli: %s\n", viva_defense_get_notice (self));
 
-  if (!(chosen = viva_exam_choose_model_finish (result, &notice, &error)))
-    {
-      g_printerr ("viva-cli: %s\n", error->message);
-      return VIVA_CHAT_MODEL (viva_scripted_model_new (problem));
-    }
-  if (notice != NULL)
-    g_printerr ("viva-cli: %s\n", notice);
-  if (model_name != NULL && VIVA_IS_OPENAI_MODEL (chosen))
-    viva_openai_model_set_model (VIVA_OPENAI_MODEL (chosen), model_name);
-
-  return chosen;
-}
-
-static int
-run_defense (Defense         *defense,
-             VivaChatModel   *model,
-             VivaProblem     *problem,
-             const char      *code,
-             const char      *pack_id,
-             JsonObject      *pack_ref,
-             const char      *pack_language,
-             gboolean         resume)
-{
-  g_autoptr(VivaTextCodeSource) source = viva_text_code_source_new (code);
-  VivaSettings *settings = viva_settings_get_default ();
-  g_autofree char *language = NULL;
-  guint sigint_id;
-
-  defense->loop = g_main_loop_new (NULL, FALSE);
-  defense->cancellable = g_cancellable_new ();
-  defense->status = VIVA_CLI_EXIT_FAILED;
-  defense->examiner = viva_examiner_new (model, problem, VIVA_CODE_SOURCE (source));
-  viva_examiner_set_pack_id (defense->examiner, pack_id);
-  if (pack_ref != NULL)
-    viva_examiner_set_pack_ref (defense->examiner, pack_ref);
-  language = viva_exam_language_choose (viva_settings_get_examiner_language (settings), pack_language);
-  viva_examiner_set_language (defense->examiner, language);
+  g_set_object (&defense->examiner, viva_defense_get_examiner (self));
+  g_set_object (&defense->session, viva_defense_get_session (self));
 
   g_signal_connect (defense->examiner, "notify::state", G_CALLBACK (on_state), defense);
   g_signal_connect (defense->examiner, "delta", G_CALLBACK (on_delta), defense);
@@ -563,20 +504,42 @@ run_defense (Defense         *defense,
   g_signal_connect (defense->examiner, "refused", G_CALLBACK (on_refused), defense);
   g_signal_connect (defense->examiner, "verdict", G_CALLBACK (on_verdict), defense);
 
+  viva_defense_run_async (self, defense->cancellable, done_cb, defense);
+}
+
+/* The defense is assembled by the core (VivaDefense), as the app's is;
+ * this only prints it and answers it. */
+static int
+run_defense (Defense     *defense,
+             VivaDefense *self)
+{
+  guint sigint_id;
+
+  defense->loop = g_main_loop_new (NULL, FALSE);
+  defense->cancellable = g_cancellable_new ();
+  defense->status = VIVA_CLI_EXIT_FAILED;
+
   sigint_id = g_unix_signal_add (SIGINT, interrupted_cb, defense);
 
-  if (resume)
-    viva_examiner_resume_async (defense->examiner, defense->session, defense->cancellable, done_cb, defense);
-  else
-    {
-      viva_examiner_set_session (defense->examiner, defense->session);
-      viva_examiner_run_async (defense->examiner, defense->cancellable, done_cb, defense);
-    }
-
+  viva_defense_prepare_async (self, defense->cancellable, prepared_cb, defense);
   g_main_loop_run (defense->loop);
   g_source_remove (sigint_id);
 
   return defense->status;
+}
+
+/* The examiner's endpoint from the command line: --offline, a named
+ * --base-url (and --model), or the settings (with --model, their mode and
+ * address with that model). */
+static VivaExamEndpoint *
+endpoint_new (gboolean    offline,
+              const char *base_url,
+              const char *model_name)
+{
+  if (offline)
+    return viva_exam_endpoint_new_offline (NULL);
+
+  return viva_exam_endpoint_new_for_endpoint (NULL, base_url, model_name);
 }
 
 int
@@ -594,14 +557,15 @@ viva_cli_defend (int    argc,
   g_autofree char *student_name = NULL;
   g_autofree char *student_id = NULL;
   g_autofree char *pack_text = NULL;
-  g_autoptr(JsonObject) submit = NULL;
   g_autofree char *code = NULL;
   g_autoptr(GBytes) bytes = NULL;
   g_autoptr(VivaPack) pack = NULL;
   g_autoptr(VivaProblem) problem = NULL;
-  g_autoptr(VivaChatModel) model = NULL;
   g_autoptr(GError) error = NULL;
   g_auto(Defense) defense = { 0 };
+  g_autoptr(VivaExamEndpoint) endpoint = NULL;
+  g_autoptr(VivaTextCodeSource) source = NULL;
+  g_autoptr(VivaDefense) self = NULL;
   gboolean offline = FALSE;
   gboolean json = FALSE;
   gsize length;
@@ -670,22 +634,20 @@ viva_cli_defend (int    argc,
     }
 
   defense.json = json;
-  model = choose_model (problem, offline, base_url, model_name);
-  defense.session = viva_exam_session_new (session_dir);
-  if (student_name != NULL || student_id != NULL)
-    viva_exam_session_set_student (defense.session, student_name, student_id);
-  /* The code defended, as the app records it at Submit. */
-  submit = viva_timeline_event_code ("submit", code);
-  viva_exam_session_add_timeline_event (defense.session, submit);
+  endpoint = endpoint_new (offline, base_url, model_name);
+  self = viva_defense_new (endpoint, problem, VIVA_CODE_SOURCE (source = viva_text_code_source_new (code)));
+  viva_defense_set_sessions_dir (self, session_dir);
+  viva_defense_set_student (self, student_name, student_id);
 
   /* The session names the pack by path and digest; a resume reads it again. */
   {
     g_autofree char *absolute = g_canonicalize_filename (pack_path, NULL);
     g_autoptr(JsonObject) pack_ref = viva_exam_pack_ref_new (viva_pack_get_id (pack), bytes, absolute);
 
-    return run_defense (&defense, model, problem, code, viva_pack_get_id (pack), pack_ref,
-                        viva_pack_get_language (pack), FALSE);
+    viva_defense_set_pack_ref (self, viva_pack_get_id (pack), pack_ref, viva_pack_get_language (pack));
   }
+
+  return run_defense (&defense, self);
 }
 
 int
@@ -699,14 +661,13 @@ viva_cli_resume (int    argc,
   g_autofree char *model_name = NULL;
   g_autofree char *code_path = NULL;
   g_autofree char *code = NULL;
-  g_autoptr(VivaProblem) problem = NULL;
-  g_autoptr(VivaChatModel) model = NULL;
   g_autoptr(GError) error = NULL;
   g_auto(Defense) defense = { 0 };
+  g_autoptr(VivaExamEndpoint) endpoint = NULL;
+  g_autoptr(VivaTextCodeSource) source = NULL;
+  g_autoptr(VivaDefense) self = NULL;
   gboolean offline = FALSE;
   gboolean json = FALSE;
-  JsonObject *checkpoint;
-  JsonObject *saved_model;
   int status;
   GOptionEntry entries[] = {
     { "answers", 0, 0, G_OPTION_ARG_FILENAME, &answers_path, N_("A JSON array of answers, given in order; those already given are skipped"), N_("FILE") },
@@ -730,8 +691,7 @@ viva_cli_resume (int    argc,
       return VIVA_CLI_EXIT_USAGE;
     }
 
-  if (!(defense.session = viva_exam_session_load (session_dir, argv[1], &error)) ||
-      !(problem = viva_exam_session_dup_problem (defense.session, &error)))
+  if (!(defense.session = viva_exam_session_load (session_dir, argv[1], &error)))
     {
       viva_cli_fail ("%s", error->message);
       return VIVA_CLI_EXIT_FAILED;
@@ -743,7 +703,6 @@ viva_cli_resume (int    argc,
       return VIVA_CLI_EXIT_FAILED;
     }
 
-  checkpoint = json_node_get_object (viva_exam_session_get_checkpoint (defense.session));
   if (code_path != NULL)
     {
       if (!g_file_get_contents (code_path, &code, NULL, &error))
@@ -751,32 +710,25 @@ viva_cli_resume (int    argc,
           viva_cli_fail (_("Could not read the code: %s"), error->message);
           return VIVA_CLI_EXIT_FAILED;
         }
+      source = viva_text_code_source_new (code);
     }
+
+  /* The same mind as before (the checkpoint's, read by the core), unless
+   * told otherwise. */
+  if (offline)
+    endpoint = viva_exam_endpoint_new_offline (NULL);
+  else if (base_url != NULL)
+    endpoint = viva_exam_endpoint_new_for_endpoint (NULL, base_url, model_name);
   else
+    endpoint = viva_exam_endpoint_new_for_session (NULL, defense.session, model_name);
+
+  if (!(self = viva_defense_new_for_session (endpoint, defense.session, VIVA_CODE_SOURCE (source), &error)))
     {
-      JsonNode *snapshot = json_object_get_member (checkpoint, "code");
-
-      code = g_strdup (snapshot && JSON_NODE_HOLDS_OBJECT (snapshot)
-                       ? json_object_get_string_member_with_default (json_node_get_object (snapshot), "text", "")
-                       : "");
+      viva_cli_fail ("%s", error->message);
+      return VIVA_CLI_EXIT_FAILED;
     }
-
-  /* The same mind as before, unless told otherwise. */
-  saved_model = json_object_get_object_member (checkpoint, "model");
-  if (!offline && base_url == NULL && saved_model != NULL &&
-      g_strcmp0 (json_object_get_string_member_with_default (saved_model, "type", NULL), "VivaOpenAIModel") == 0)
-    {
-      const char *saved_url = json_object_get_string_member_with_default (saved_model, "base_url", NULL);
-      const char *saved_name = json_object_get_string_member_with_default (saved_model, "name", NULL);
-
-      model = choose_model (problem, FALSE, saved_url, model_name ? model_name : saved_name);
-    }
-  else if (!offline && base_url != NULL)
-    model = choose_model (problem, FALSE, base_url, model_name);
-  else
-    model = choose_model (problem, TRUE, NULL, NULL);
 
   defense.json = json;
 
-  return run_defense (&defense, model, problem, code, viva_exam_session_get_pack_id (defense.session), NULL, NULL, TRUE);
+  return run_defense (&defense, self);
 }

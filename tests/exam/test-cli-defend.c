@@ -140,7 +140,8 @@ test_auto_falls_back (Fixture       *fixture,
     }
 
   g_assert_cmpint (viva_test_cli (args, &out, &err), ==, 0);
-  g_assert_nonnull (strstr (err, "Using the offline examiner."));
+  /* The one notice, the same words as the app's panel. */
+  g_assert_nonnull (strstr (err, "so the offline examiner runs this defense."));
   g_assert_nonnull (strstr (out, "\"event\":\"verdict\""));
   g_assert_nonnull (strstr (out, "\"status\":\"finished\""));
   /* The engine's facts beside the verdict (issue 13). */

@@ -29,6 +29,7 @@ struct _VivaExamSession
   char        *student_id;
   JsonArray   *timeline;
   JsonObject  *exam;           /* viva_exam_file_to_ref(), in exam mode */
+  char        *served_model;   /* the model the server answered with */
 };
 
 G_DEFINE_FINAL_TYPE (VivaExamSession, viva_exam_session, G_TYPE_OBJECT)
@@ -43,6 +44,7 @@ viva_exam_session_finalize (GObject *object)
   g_clear_pointer (&self->student_id, g_free);
   g_clear_pointer (&self->timeline, json_array_unref);
   g_clear_pointer (&self->exam, json_object_unref);
+  g_clear_pointer (&self->served_model, g_free);
   g_clear_pointer (&self->checkpoint, json_node_unref);
   g_clear_pointer (&self->id, g_free);
   g_clear_pointer (&self->dir, g_free);
@@ -90,6 +92,7 @@ _viva_exam_session_new_loaded (const char *sessions_dir,
   JsonNode *student = json_object_get_member (root, "student");
   JsonNode *timeline = json_object_get_member (root, "timeline");
   JsonNode *exam = json_object_get_member (root, "exam");
+  JsonNode *model = json_object_get_member (root, "model");
 
   self->checkpoint = json_node_ref (checkpoint);
 
@@ -112,6 +115,13 @@ _viva_exam_session_new_loaded (const char *sessions_dir,
     {
       g_autoptr(JsonNode) copy = json_node_copy (exam);
       self->exam = json_object_ref (json_node_get_object (copy));
+    }
+  if (model != NULL && JSON_NODE_HOLDS_OBJECT (model))
+    {
+      const char *name = json_object_get_string_member_with_default (json_node_get_object (model), "name", NULL);
+
+      if (name != NULL && name[0] != '\0')
+        self->served_model = g_strdup (name);
     }
 
   return self;
@@ -343,6 +353,23 @@ with_session_members (VivaExamSession *self,
   if (json_array_get_length (self->timeline) > 0)
     json_object_set_array_member (root, "timeline", json_array_ref (self->timeline));
 
+  /* Who examined, by name: "" (the server's first model) would say nothing,
+   * and a history would list a model's defense as the offline examiner's. */
+  if (self->served_model != NULL &&
+      (node = json_object_get_member (root, "model")) != NULL && JSON_NODE_HOLDS_OBJECT (node) &&
+      g_strcmp0 (json_object_get_string_member_with_default (json_node_get_object (node), "type", NULL),
+                 "VivaScriptedModel") != 0)
+    {
+      g_autoptr(JsonNode) copy = json_node_copy (node);
+      JsonObject *model = json_node_get_object (copy);
+      const char *asked = json_object_get_string_member_with_default (model, "name", NULL);
+
+      if (asked != NULL && asked[0] != '\0' && g_strcmp0 (asked, self->served_model) != 0)
+        json_object_set_string_member (model, "asked", asked);
+      json_object_set_string_member (model, "name", self->served_model);
+      json_object_set_member (root, "model", g_steal_pointer (&copy));
+    }
+
   node = json_node_new (JSON_NODE_OBJECT);
   json_node_set_object (node, root);
   return node;
@@ -376,6 +403,45 @@ viva_exam_session_set_student (VivaExamSession *self,
       g_autoptr(JsonNode) current = json_node_ref (self->checkpoint);
       viva_exam_session_save_checkpoint (self, current);
     }
+}
+
+/**
+ * viva_exam_session_set_served_model:
+ * @name: (nullable): the model the server answered with
+ *
+ * Records who examined: the checkpoint's `model.name` becomes @name from
+ * now on (and in the one already saved, at once); a different name the
+ * examiner asked for stays as `model.asked`. Not for the offline examiner.
+ */
+void
+viva_exam_session_set_served_model (VivaExamSession *self,
+                                    const char      *name)
+{
+  g_return_if_fail (VIVA_IS_EXAM_SESSION (self));
+
+  if (name == NULL || name[0] == '\0' || g_strcmp0 (name, self->served_model) == 0)
+    return;
+
+  g_free (self->served_model);
+  self->served_model = g_strdup (name);
+
+  if (self->checkpoint != NULL)
+    {
+      g_autoptr(JsonNode) current = json_node_ref (self->checkpoint);
+      viva_exam_session_save_checkpoint (self, current);
+    }
+}
+
+/**
+ * viva_exam_session_get_served_model:
+ *
+ * Returns: (nullable): the model the server answered with, as recorded
+ */
+const char *
+viva_exam_session_get_served_model (VivaExamSession *self)
+{
+  g_return_val_if_fail (VIVA_IS_EXAM_SESSION (self), NULL);
+  return self->served_model;
 }
 
 /**

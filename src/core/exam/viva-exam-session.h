@@ -47,6 +47,9 @@ const char      *viva_exam_session_get_student_id     (VivaExamSession      *sel
 void             viva_exam_session_add_timeline_event (VivaExamSession      *self,
                                                        JsonObject           *event);
 JsonArray       *viva_exam_session_get_timeline       (VivaExamSession      *self);
+void             viva_exam_session_set_served_model   (VivaExamSession      *self,
+                                                       const char           *name);
+const char      *viva_exam_session_get_served_model   (VivaExamSession      *self);
 void             viva_exam_session_set_exam           (VivaExamSession      *self,
                                                        VivaExamFile         *exam);
 JsonObject      *viva_exam_session_get_exam           (VivaExamSession      *self);

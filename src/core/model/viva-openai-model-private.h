@@ -37,6 +37,7 @@ struct _VivaOpenAIModel
   char           *server_version;
   char           *error_message;
   char           *first_model;
+  char           *served_model;
 
   /* Models that rejected a parameter with a 400, so it is not sent again. */
   GHashTable     *no_temperature;
@@ -66,6 +67,8 @@ void      _viva_openai_model_busy_end    (VivaOpenAIModel      *self);
 void      _viva_openai_model_clear_source    (GSource             **source);
 void      _viva_openai_model_forward_cancel  (GCancellable         *cancellable,
                                               GCancellable         *target);
+void      _viva_openai_model_set_served_model (VivaOpenAIModel *self,
+                                                const char      *name);
 void      _viva_openai_model_set_error       (VivaOpenAIModel      *self,
                                               const GError         *error);
 GError   *_viva_openai_model_transport_error (VivaOpenAIModel      *self,

@@ -138,6 +138,8 @@ _viva_openai_stream_succeed (GTask    *task,
   _viva_openai_stream_end_attempt (task);
   _viva_openai_stream_not_busy (task);
   _viva_openai_model_set_error (self, NULL);
+  _viva_openai_model_set_served_model (self, viva_chat_reply_get_model (reply) != NULL
+                                             ? viva_chat_reply_get_model (reply) : data->model);
   g_task_return_pointer (task, g_steal_pointer (&reply), (GDestroyNotify)viva_chat_reply_unref);
   g_object_unref (task);
 }

@@ -36,6 +36,7 @@ enum {
   PROP_BUSY_SINCE,
   PROP_BUSY_WAIT,
   PROP_MAX_BUSY_WAIT,
+  PROP_SERVED_MODEL,
   N_PROPS,
   /* VivaChatModel:busy, overridden */
   PROP_BUSY = N_PROPS,
@@ -92,6 +93,7 @@ viva_openai_model_finalize (GObject *object)
   g_clear_pointer (&self->server_version, g_free);
   g_clear_pointer (&self->error_message, g_free);
   g_clear_pointer (&self->first_model, g_free);
+  g_clear_pointer (&self->served_model, g_free);
   g_clear_pointer (&self->no_temperature, g_hash_table_unref);
   g_clear_pointer (&self->no_stream_options, g_hash_table_unref);
 
@@ -178,6 +180,10 @@ viva_openai_model_get_property (GObject    *object,
       break;
     case PROP_MAX_BUSY_WAIT:
       g_value_set_uint (value, viva_openai_model_get_max_busy_wait (self));
+      break;
+
+    case PROP_SERVED_MODEL:
+      g_value_set_string (value, viva_openai_model_get_served_model (self));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -303,6 +309,13 @@ viva_openai_model_class_init (VivaOpenAIModelClass *klass)
   properties[PROP_MAX_BUSY_WAIT] =
     g_param_spec_uint ("max-busy-wait", NULL, NULL, 0, G_MAXUINT, 15 * 60 * 1000,
                        G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
+  /* The model the server last answered with: a reply's own `model`, else
+   * the one asked for (the server's first when none is configured). What a
+   * session records, since "" says nothing about who examined. */
+  properties[PROP_SERVED_MODEL] =
+    g_param_spec_string ("served-model", NULL, NULL, NULL,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
   /* A busy server (503, 429, or a first token slow to come) is a state,
@@ -716,6 +729,31 @@ viva_openai_model_set_max_busy_wait (VivaOpenAIModel *self,
 
   self->max_busy_wait = wait_ms;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MAX_BUSY_WAIT]);
+}
+
+/**
+ * viva_openai_model_get_served_model:
+ *
+ * Returns: (nullable): the model the server last answered with (the reply's
+ *   `model`, else the name asked for), or %NULL before any reply
+ */
+const char *
+viva_openai_model_get_served_model (VivaOpenAIModel *self)
+{
+  g_return_val_if_fail (VIVA_IS_OPENAI_MODEL (self), NULL);
+  return self->served_model;
+}
+
+void
+_viva_openai_model_set_served_model (VivaOpenAIModel *self,
+                                     const char      *name)
+{
+  if (name == NULL || name[0] == '\0' || g_strcmp0 (name, self->served_model) == 0)
+    return;
+
+  g_free (self->served_model);
+  self->served_model = g_strdup (name);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SERVED_MODEL]);
 }
 
 /**

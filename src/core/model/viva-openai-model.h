@@ -71,6 +71,7 @@ guint            viva_openai_model_get_busy_wait          (VivaOpenAIModel      
 guint            viva_openai_model_get_max_busy_wait      (VivaOpenAIModel      *self);
 void             viva_openai_model_set_max_busy_wait      (VivaOpenAIModel      *self,
                                                            guint                 wait_ms);
+const char      *viva_openai_model_get_served_model       (VivaOpenAIModel      *self);
 guint            viva_openai_model_get_n_retries          (VivaOpenAIModel      *self);
 
 void             viva_openai_model_detect_server_async    (VivaOpenAIModel      *self,

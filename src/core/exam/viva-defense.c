@@ -1,0 +1,935 @@
+/* viva-defense.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "viva-defense.h"
+#include "viva-exam-error.h"
+#include "viva-exam-language.h"
+#include "viva-exam-pack-ref.h"
+#include "viva-scripted-model.h"
+#include "viva-timeline.h"
+
+/* One defense, put together the same way whichever front asks: the app's
+ * Submit, viva-cli defend and resume, the lab's rehearsal, the eval and the
+ * exam server. Before this object each front assembled its own examiner
+ * and chose its model by its own rule. */
+
+struct _VivaDefense
+{
+  GObject           parent_instance;
+
+  VivaExamEndpoint *endpoint;
+  VivaProblem      *problem;
+  VivaCodeSource   *code_source;
+
+  /* What the front configures before prepare. */
+  VivaRunner       *runner;
+  VivaRunner       *reference_runner;
+  char             *pack_id;
+  JsonObject       *pack_ref;
+  char             *pack_language;
+  VivaExamLimits    limits;
+  char             *sessions_dir;
+  char             *student_name;
+  char             *student_id;
+  JsonArray        *timeline;
+  JsonObject       *saved_model;   /* a resumed checkpoint's `model` */
+
+  /* What prepare made. */
+  VivaExamSession  *session;
+  VivaExaminer     *examiner;
+  VivaChatModel    *model;
+  char             *notice;
+  char             *served_model;
+
+  guint             has_limits : 1;
+  guint             hint_used : 1;
+  guint             resumed : 1;
+  guint             prepared : 1;
+  guint             preparing : 1;
+};
+
+enum {
+  PROP_0,
+  PROP_ENDPOINT,
+  PROP_PROBLEM,
+  PROP_CODE_SOURCE,
+  PROP_RESUMED,
+  PROP_EXAMINER,
+  PROP_SESSION,
+  PROP_MODEL,
+  PROP_OFFLINE,
+  PROP_NOTICE,
+  PROP_SERVED_MODEL,
+  PROP_REACHABILITY,
+  PROP_WARMTH,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+G_DEFINE_FINAL_TYPE (VivaDefense, viva_defense, G_TYPE_OBJECT)
+
+static void
+endpoint_notify_cb (VivaDefense      *self,
+                    GParamSpec       *pspec,
+                    VivaExamEndpoint *endpoint)
+{
+  if (g_str_equal (pspec->name, "reachability"))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_REACHABILITY]);
+  else if (g_str_equal (pspec->name, "warmth"))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_WARMTH]);
+}
+
+static void
+viva_defense_dispose (GObject *object)
+{
+  VivaDefense *self = (VivaDefense *)object;
+
+  if (self->model != NULL)
+    g_signal_handlers_disconnect_by_data (self->model, self);
+  if (self->endpoint != NULL)
+    g_signal_handlers_disconnect_by_data (self->endpoint, self);
+
+  G_OBJECT_CLASS (viva_defense_parent_class)->dispose (object);
+}
+
+static void
+viva_defense_finalize (GObject *object)
+{
+  VivaDefense *self = (VivaDefense *)object;
+
+  g_clear_object (&self->endpoint);
+  g_clear_object (&self->problem);
+  g_clear_object (&self->code_source);
+  g_clear_object (&self->runner);
+  g_clear_object (&self->reference_runner);
+  g_clear_pointer (&self->pack_id, g_free);
+  g_clear_pointer (&self->pack_ref, json_object_unref);
+  g_clear_pointer (&self->pack_language, g_free);
+  g_clear_pointer (&self->sessions_dir, g_free);
+  g_clear_pointer (&self->student_name, g_free);
+  g_clear_pointer (&self->student_id, g_free);
+  g_clear_pointer (&self->timeline, json_array_unref);
+  g_clear_pointer (&self->saved_model, json_object_unref);
+  g_clear_object (&self->session);
+  g_clear_object (&self->examiner);
+  g_clear_object (&self->model);
+  g_clear_pointer (&self->notice, g_free);
+  g_clear_pointer (&self->served_model, g_free);
+
+  G_OBJECT_CLASS (viva_defense_parent_class)->finalize (object);
+}
+
+static void
+viva_defense_get_property (GObject    *object,
+                           guint       prop_id,
+                           GValue     *value,
+                           GParamSpec *pspec)
+{
+  VivaDefense *self = VIVA_DEFENSE (object);
+
+  switch (prop_id)
+    {
+    case PROP_ENDPOINT:
+      g_value_set_object (value, self->endpoint);
+      break;
+
+    case PROP_PROBLEM:
+      g_value_set_object (value, self->problem);
+      break;
+
+    case PROP_CODE_SOURCE:
+      g_value_set_object (value, self->code_source);
+      break;
+
+    case PROP_RESUMED:
+      g_value_set_boolean (value, self->resumed);
+      break;
+
+    case PROP_EXAMINER:
+      g_value_set_object (value, self->examiner);
+      break;
+
+    case PROP_SESSION:
+      g_value_set_object (value, self->session);
+      break;
+
+    case PROP_MODEL:
+      g_value_set_object (value, self->model);
+      break;
+
+    case PROP_OFFLINE:
+      g_value_set_boolean (value, viva_defense_get_offline (self));
+      break;
+
+    case PROP_NOTICE:
+      g_value_set_string (value, self->notice);
+      break;
+
+    case PROP_SERVED_MODEL:
+      g_value_set_string (value, self->served_model);
+      break;
+
+    case PROP_REACHABILITY:
+      g_value_set_enum (value, viva_defense_get_reachability (self));
+      break;
+
+    case PROP_WARMTH:
+      g_value_set_enum (value, viva_defense_get_warmth (self));
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+viva_defense_class_init (VivaDefenseClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = viva_defense_dispose;
+  object_class->finalize = viva_defense_finalize;
+  object_class->get_property = viva_defense_get_property;
+
+  properties[PROP_ENDPOINT] =
+    g_param_spec_object ("endpoint", NULL, NULL, VIVA_TYPE_EXAM_ENDPOINT,
+                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  properties[PROP_PROBLEM] =
+    g_param_spec_object ("problem", NULL, NULL, VIVA_TYPE_PROBLEM,
+                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  properties[PROP_CODE_SOURCE] =
+    g_param_spec_object ("code-source", NULL, NULL, VIVA_TYPE_CODE_SOURCE,
+                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  properties[PROP_RESUMED] =
+    g_param_spec_boolean ("resumed", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  /* NULL until prepared. */
+  properties[PROP_EXAMINER] =
+    g_param_spec_object ("examiner", NULL, NULL, VIVA_TYPE_EXAMINER,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_SESSION] =
+    g_param_spec_object ("session", NULL, NULL, VIVA_TYPE_EXAM_SESSION,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_MODEL] =
+    g_param_spec_object ("model", NULL, NULL, VIVA_TYPE_CHAT_MODEL,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_OFFLINE] =
+    g_param_spec_boolean ("offline", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* Set when the offline examiner stands in for a server that did not
+   * answer: the words both fronts show. */
+  properties[PROP_NOTICE] =
+    g_param_spec_string ("notice", NULL, NULL, NULL,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_SERVED_MODEL] =
+    g_param_spec_string ("served-model", NULL, NULL, NULL,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* The endpoint's, relayed. */
+  properties[PROP_REACHABILITY] =
+    g_param_spec_enum ("reachability", NULL, NULL, VIVA_TYPE_EXAM_REACH, VIVA_EXAM_REACH_UNKNOWN,
+                       G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_WARMTH] =
+    g_param_spec_enum ("warmth", NULL, NULL, VIVA_TYPE_EXAM_WARMTH, VIVA_EXAM_WARMTH_COLD,
+                       G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+viva_defense_init (VivaDefense *self)
+{
+  self->timeline = json_array_new ();
+}
+
+static VivaDefense *
+defense_new (VivaExamEndpoint *endpoint,
+             VivaProblem      *problem,
+             VivaCodeSource   *code_source)
+{
+  VivaDefense *self = g_object_new (VIVA_TYPE_DEFENSE, NULL);
+
+  self->endpoint = g_object_ref (endpoint);
+  self->problem = g_object_ref (problem);
+  self->code_source = g_object_ref (code_source);
+  g_signal_connect_object (endpoint, "notify", G_CALLBACK (endpoint_notify_cb), self, G_CONNECT_SWAPPED);
+
+  return self;
+}
+
+/**
+ * viva_defense_new:
+ * @endpoint: which model examines (viva_exam_endpoint_new() for the
+ *   settings); shared by every defense of a window or a server
+ * @problem: the problem defended
+ * @code_source: the student's code, live
+ *
+ * A new defense, not started: a session of its own is made when it is
+ * prepared (in viva_defense_set_sessions_dir()'s folder, or the default),
+ * unless one is given with viva_defense_set_session().
+ *
+ * Returns: (transfer full): a new defense
+ */
+VivaDefense *
+viva_defense_new (VivaExamEndpoint *endpoint,
+                  VivaProblem      *problem,
+                  VivaCodeSource   *code_source)
+{
+  g_return_val_if_fail (VIVA_IS_EXAM_ENDPOINT (endpoint), NULL);
+  g_return_val_if_fail (VIVA_IS_PROBLEM (problem), NULL);
+  g_return_val_if_fail (VIVA_IS_CODE_SOURCE (code_source), NULL);
+
+  return defense_new (endpoint, problem, code_source);
+}
+
+/**
+ * viva_defense_new_for_session:
+ * @endpoint: (nullable): which model continues; %NULL for the one the
+ *   checkpoint names (its endpoint and the model that answered, or the
+ *   offline examiner)
+ * @session: a loaded session (viva_exam_session_load())
+ * @code_source: (nullable): the student's code now; %NULL for the code the
+ *   checkpoint last saw
+ *
+ * A defense that continues @session where it stopped, with the examiner it
+ * was started with: a session of the offline examiner stays offline unless
+ * @endpoint names a server explicitly; a model's session continues with
+ * @endpoint's model (with %NULL, the one the checkpoint names), unchecked.
+ * Its problem is read again from the pack the checkpoint names.
+ *
+ * Returns: (transfer full) (nullable): a new defense, or %NULL with @error
+ *   set when the pack is missing or changed
+ */
+VivaDefense *
+viva_defense_new_for_session (VivaExamEndpoint  *endpoint,
+                              VivaExamSession   *session,
+                              VivaCodeSource    *code_source,
+                              GError           **error)
+{
+  g_autoptr(VivaProblem) problem = NULL;
+  g_autoptr(VivaCodeSource) code = NULL;
+  g_autoptr(VivaExamEndpoint) saved = NULL;
+  JsonNode *checkpoint;
+  JsonObject *root, *model = NULL, *snapshot = NULL;
+  JsonNode *node;
+  VivaDefense *self;
+
+  g_return_val_if_fail (!endpoint || VIVA_IS_EXAM_ENDPOINT (endpoint), NULL);
+  g_return_val_if_fail (VIVA_IS_EXAM_SESSION (session), NULL);
+  g_return_val_if_fail (!code_source || VIVA_IS_CODE_SOURCE (code_source), NULL);
+
+  if (!(problem = viva_exam_session_dup_problem (session, error)))
+    return NULL;
+
+  checkpoint = viva_exam_session_get_checkpoint (session);
+  root = checkpoint && JSON_NODE_HOLDS_OBJECT (checkpoint) ? json_node_get_object (checkpoint) : NULL;
+  if (root && (node = json_object_get_member (root, "model")) && JSON_NODE_HOLDS_OBJECT (node))
+    model = json_node_get_object (node);
+  if (root && (node = json_object_get_member (root, "code")) && JSON_NODE_HOLDS_OBJECT (node))
+    snapshot = json_node_get_object (node);
+
+  if (code_source == NULL)
+    code = VIVA_CODE_SOURCE (viva_text_code_source_new (snapshot ? json_object_get_string_member_with_default (snapshot, "text", "") : ""));
+  else
+    code = g_object_ref (code_source);
+
+  if (endpoint == NULL)
+    endpoint = saved = viva_exam_endpoint_new_for_session (NULL, session, NULL);
+
+  self = defense_new (endpoint, problem, code);
+  self->resumed = TRUE;
+  self->session = g_object_ref (session);
+  self->pack_id = g_strdup (viva_exam_session_get_pack_id (session));
+  if (model != NULL)
+    {
+      g_autoptr(JsonNode) copy = json_node_copy (json_object_get_member (root, "model"));
+      self->saved_model = json_object_ref (json_node_get_object (copy));
+    }
+
+  return self;
+}
+
+/**
+ * viva_defense_set_runner:
+ * @runner: (nullable): the student's worker (the app's editor's); by
+ *   default the examiner starts its own
+ */
+void
+viva_defense_set_runner (VivaDefense *self,
+                         VivaRunner  *runner)
+{
+  g_return_if_fail (VIVA_IS_DEFENSE (self));
+  g_return_if_fail (!self->prepared);
+
+  g_set_object (&self->runner, runner);
+}
+
+/**
+ * viva_defense_set_reference_runner:
+ * @runner: (nullable): a worker for the reference, shared (the lab's)
+ */
+void
+viva_defense_set_reference_runner (VivaDefense *self,
+                                   VivaRunner  *runner)
+{
+  g_return_if_fail (VIVA_IS_DEFENSE (self));
+  g_return_if_fail (!self->prepared);
+
+  g_set_object (&self->reference_runner, runner);
+}
+
+/**
+ * viva_defense_set_pack:
+ * @pack: (nullable): the problem's pack
+ *
+ * The session names the pack by id and digest (never a copy of its hidden
+ * tests); a pack that exists only in memory is named by id. The pack's
+ * language is the examiner's unless Preferences name one.
+ */
+void
+viva_defense_set_pack (VivaDefense *self,
+                       VivaPack    *pack)
+{
+  g_autoptr(JsonObject) pack_ref = NULL;
+
+  g_return_if_fail (VIVA_IS_DEFENSE (self));
+  g_return_if_fail (!pack || VIVA_IS_PACK (pack));
+
+  if (pack == NULL)
+    return viva_defense_set_pack_ref (self, NULL, NULL, NULL);
+
+  pack_ref = viva_exam_pack_ref_new_for_pack (pack, NULL);
+  viva_defense_set_pack_ref (self, viva_pack_get_id (pack), pack_ref, viva_pack_get_language (pack));
+}
+
+/**
+ * viva_defense_set_pack_ref:
+ * @pack_id: (nullable): the pack's id
+ * @pack_ref: (nullable): viva_exam_pack_ref_new() of the pack's file
+ * @pack_language: (nullable): the pack's language
+ *
+ * As viva_defense_set_pack(), for a pack read from a file whose bytes and
+ * path the caller has (viva-cli defend --pack).
+ */
+void
+viva_defense_set_pack_ref (VivaDefense *self,
+                           const char  *pack_id,
+                           JsonObject  *pack_ref,
+                           const char  *pack_language)
+{
+  g_return_if_fail (VIVA_IS_DEFENSE (self));
+  g_return_if_fail (!self->prepared);
+
+  g_free (self->pack_id);
+  self->pack_id = g_strdup (pack_id);
+  g_clear_pointer (&self->pack_ref, json_object_unref);
+  self->pack_ref = pack_ref ? json_object_ref (pack_ref) : NULL;
+  g_free (self->pack_language);
+  self->pack_language = g_strdup (pack_language);
+}
+
+void
+viva_defense_set_limits (VivaDefense          *self,
+                         const VivaExamLimits *limits)
+{
+  g_return_if_fail (VIVA_IS_DEFENSE (self));
+  g_return_if_fail (!self->prepared);
+
+  self->has_limits = limits != NULL;
+  if (limits != NULL)
+    self->limits = *limits;
+}
+
+/**
+ * viva_defense_set_sessions_dir:
+ * @sessions_dir: (nullable): where a new session goes; %NULL for
+ *   `$XDG_DATA_HOME/viva/sessions`
+ */
+void
+viva_defense_set_sessions_dir (VivaDefense *self,
+                               const char  *sessions_dir)
+{
+  g_return_if_fail (VIVA_IS_DEFENSE (self));
+  g_return_if_fail (!self->prepared);
+
+  g_free (self->sessions_dir);
+  self->sessions_dir = g_strdup (sessions_dir);
+}
+
+/**
+ * viva_defense_set_session:
+ * @session: (nullable): a new session to keep the defense in, instead of
+ *   one made when it is prepared (not a loaded one: see
+ *   viva_defense_new_for_session())
+ */
+void
+viva_defense_set_session (VivaDefense     *self,
+                          VivaExamSession *session)
+{
+  g_return_if_fail (VIVA_IS_DEFENSE (self));
+  g_return_if_fail (!session || VIVA_IS_EXAM_SESSION (session));
+  g_return_if_fail (!self->prepared && !self->resumed);
+
+  if (g_set_object (&self->session, session))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
+}
+
+/**
+ * viva_defense_set_student:
+ * @name: (nullable): the student's name
+ * @id: (nullable): the student's id
+ *
+ * Stamps the session with who defends (its report and file name carry it).
+ */
+void
+viva_defense_set_student (VivaDefense *self,
+                          const char  *name,
+                          const char  *id)
+{
+  g_return_if_fail (VIVA_IS_DEFENSE (self));
+
+  g_free (self->student_name);
+  self->student_name = g_strdup (name);
+  g_free (self->student_id);
+  self->student_id = g_strdup (id);
+
+  if (self->prepared && (name != NULL || id != NULL))
+    viva_exam_session_set_student (self->session, name, id);
+}
+
+/**
+ * viva_defense_set_timeline:
+ * @events: (nullable): integrity events recorded on the problem before
+ *   the Submit (viva-timeline.h), handed to the new session before its
+ *   `submit` event
+ */
+void
+viva_defense_set_timeline (VivaDefense *self,
+                           JsonArray   *events)
+{
+  g_return_if_fail (VIVA_IS_DEFENSE (self));
+  g_return_if_fail (!self->prepared);
+
+  g_clear_pointer (&self->timeline, json_array_unref);
+  self->timeline = events ? json_array_ref (events) : json_array_new ();
+}
+
+/**
+ * viva_defense_set_hint_used:
+ *
+ * Whether the student saw the problem's hint: the session's trace says so.
+ */
+void
+viva_defense_set_hint_used (VivaDefense *self,
+                            gboolean     hint_used)
+{
+  g_return_if_fail (VIVA_IS_DEFENSE (self));
+  g_return_if_fail (!self->prepared);
+
+  self->hint_used = !!hint_used;
+}
+
+VivaExamEndpoint *
+viva_defense_get_endpoint (VivaDefense *self)
+{
+  g_return_val_if_fail (VIVA_IS_DEFENSE (self), NULL);
+  return self->endpoint;
+}
+
+VivaProblem *
+viva_defense_get_problem (VivaDefense *self)
+{
+  g_return_val_if_fail (VIVA_IS_DEFENSE (self), NULL);
+  return self->problem;
+}
+
+VivaCodeSource *
+viva_defense_get_code_source (VivaDefense *self)
+{
+  g_return_val_if_fail (VIVA_IS_DEFENSE (self), NULL);
+  return self->code_source;
+}
+
+/**
+ * viva_defense_get_resumed:
+ *
+ * Returns: whether this defense continues a checkpointed session
+ */
+gboolean
+viva_defense_get_resumed (VivaDefense *self)
+{
+  g_return_val_if_fail (VIVA_IS_DEFENSE (self), FALSE);
+  return self->resumed;
+}
+
+/**
+ * viva_defense_get_examiner:
+ *
+ * Returns: (transfer none) (nullable): the examiner, once prepared
+ */
+VivaExaminer *
+viva_defense_get_examiner (VivaDefense *self)
+{
+  g_return_val_if_fail (VIVA_IS_DEFENSE (self), NULL);
+  return self->examiner;
+}
+
+/**
+ * viva_defense_get_session:
+ *
+ * Returns: (transfer none) (nullable): the session, once prepared (or
+ *   given, or resumed)
+ */
+VivaExamSession *
+viva_defense_get_session (VivaDefense *self)
+{
+  g_return_val_if_fail (VIVA_IS_DEFENSE (self), NULL);
+  return self->session;
+}
+
+/**
+ * viva_defense_get_model:
+ *
+ * Returns: (transfer none) (nullable): the examiner's model, once prepared:
+ *   a #VivaOpenAIModel of its own, or the offline #VivaScriptedModel
+ */
+VivaChatModel *
+viva_defense_get_model (VivaDefense *self)
+{
+  g_return_val_if_fail (VIVA_IS_DEFENSE (self), NULL);
+  return self->model;
+}
+
+/**
+ * viva_defense_get_offline:
+ *
+ * Returns: whether the offline examiner runs this defense
+ */
+gboolean
+viva_defense_get_offline (VivaDefense *self)
+{
+  g_return_val_if_fail (VIVA_IS_DEFENSE (self), FALSE);
+  return self->model != NULL && VIVA_IS_SCRIPTED_MODEL (self->model);
+}
+
+/**
+ * viva_defense_get_notice:
+ *
+ * Returns: (nullable): set when the offline examiner stands in for a
+ *   server that did not answer (auto mode), in the words to show
+ */
+const char *
+viva_defense_get_notice (VivaDefense *self)
+{
+  g_return_val_if_fail (VIVA_IS_DEFENSE (self), NULL);
+  return self->notice;
+}
+
+/**
+ * viva_defense_get_served_model:
+ *
+ * Returns: (nullable): the model the server answered with, once it has
+ *   (a resumed session's: the one it recorded)
+ */
+const char *
+viva_defense_get_served_model (VivaDefense *self)
+{
+  g_return_val_if_fail (VIVA_IS_DEFENSE (self), NULL);
+  return self->served_model;
+}
+
+VivaExamReach
+viva_defense_get_reachability (VivaDefense *self)
+{
+  g_return_val_if_fail (VIVA_IS_DEFENSE (self), VIVA_EXAM_REACH_UNKNOWN);
+  return viva_exam_endpoint_get_reachability (self->endpoint);
+}
+
+VivaExamWarmth
+viva_defense_get_warmth (VivaDefense *self)
+{
+  g_return_val_if_fail (VIVA_IS_DEFENSE (self), VIVA_EXAM_WARMTH_COLD);
+  return viva_exam_endpoint_get_warmth (self->endpoint);
+}
+
+/* Preparing */
+
+static void
+served_model_cb (VivaDefense     *self,
+                 GParamSpec      *pspec,
+                 VivaOpenAIModel *model)
+{
+  const char *name = viva_openai_model_get_served_model (model);
+
+  if (name == NULL || g_strcmp0 (name, self->served_model) == 0)
+    return;
+
+  g_free (self->served_model);
+  self->served_model = g_strdup (name);
+  if (self->session != NULL)
+    viva_exam_session_set_served_model (self->session, name);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SERVED_MODEL]);
+}
+
+/* Every defense is checkpointed after each step, so a crash or a restart
+ * loses nothing; the timeline ends with the code submitted, and the trace
+ * records whether the hint was used. */
+static void
+start_session (VivaDefense *self)
+{
+  g_autofree char *code = viva_code_source_dup_code (self->code_source);
+  g_autoptr(JsonObject) submit = viva_timeline_event_code ("submit", code ? code : "");
+
+  if (self->session == NULL)
+    self->session = viva_exam_session_new (self->sessions_dir);
+
+  if (self->student_name != NULL || self->student_id != NULL)
+    viva_exam_session_set_student (self->session, self->student_name, self->student_id);
+  for (guint i = 0; i < json_array_get_length (self->timeline); i++)
+    viva_exam_session_add_timeline_event (self->session, json_array_get_object_element (self->timeline, i));
+  viva_exam_session_add_timeline_event (self->session, submit);
+
+  if (self->hint_used)
+    {
+      g_autoptr(JsonObject) data = json_object_new ();
+
+      json_object_set_string_member (data, "problem", viva_problem_get_id (self->problem));
+      viva_exam_session_trace (self->session, "hint", data);
+    }
+
+  viva_examiner_set_session (self->examiner, self->session);
+}
+
+static void
+assemble (VivaDefense   *self,
+          VivaChatModel *model,
+          char          *notice)
+{
+  VivaSettings *settings = viva_exam_endpoint_get_settings (self->endpoint);
+  g_autofree char *language = NULL;
+
+  self->model = model;
+  self->notice = notice;
+  self->examiner = viva_examiner_new (model, self->problem, self->code_source);
+
+  if (self->runner != NULL)
+    viva_examiner_set_runner (self->examiner, self->runner);
+  if (self->reference_runner != NULL)
+    viva_examiner_set_reference_runner (self->examiner, self->reference_runner);
+  if (self->pack_id != NULL)
+    viva_examiner_set_pack_id (self->examiner, self->pack_id);
+  if (self->pack_ref != NULL)
+    viva_examiner_set_pack_ref (self->examiner, self->pack_ref);
+  if (self->has_limits)
+    viva_examiner_set_limits (self->examiner, &self->limits);
+  language = viva_exam_language_choose (viva_settings_get_examiner_language (settings), self->pack_language);
+  viva_examiner_set_language (self->examiner, language);
+
+  if (self->resumed)
+    {
+      if (self->student_name != NULL || self->student_id != NULL)
+        viva_exam_session_set_student (self->session, self->student_name, self->student_id);
+      self->served_model = g_strdup (viva_exam_session_get_served_model (self->session));
+    }
+  else
+    start_session (self);
+
+  if (VIVA_IS_OPENAI_MODEL (model))
+    g_signal_connect_object (model, "notify::served-model", G_CALLBACK (served_model_cb),
+                             self, G_CONNECT_SWAPPED);
+
+  self->prepared = TRUE;
+
+  g_object_freeze_notify (G_OBJECT (self));
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MODEL]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_OFFLINE]);
+  if (self->notice != NULL)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_NOTICE]);
+  if (self->served_model != NULL)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SERVED_MODEL]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_EXAMINER]);
+  g_object_thaw_notify (G_OBJECT (self));
+}
+
+/* The examiner a resumed session was started with. */
+static VivaChatModel *
+resumed_model (VivaDefense *self)
+{
+  const char *type = self->saved_model ? json_object_get_string_member_with_default (self->saved_model, "type", NULL) : NULL;
+  VivaExamEndpoint *endpoint = self->endpoint;
+
+  if (viva_exam_endpoint_get_mode (endpoint) == VIVA_EXAMINER_MODE_OFFLINE && viva_exam_endpoint_get_explicit (endpoint))
+    return VIVA_CHAT_MODEL (viva_scripted_model_new (self->problem));
+  if (g_strcmp0 (type, "VivaScriptedModel") == 0 && !viva_exam_endpoint_get_explicit (endpoint))
+    return VIVA_CHAT_MODEL (viva_scripted_model_new (self->problem));
+
+  return VIVA_CHAT_MODEL (viva_exam_endpoint_new_client (endpoint));
+}
+
+static void
+choose_cb (GObject      *object,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  VivaDefense *self = g_task_get_source_object (task);
+  g_autoptr(GError) error = NULL;
+  char *notice = NULL;
+  VivaChatModel *model;
+
+  self->preparing = FALSE;
+
+  if (!(model = viva_exam_endpoint_choose_finish (VIVA_EXAM_ENDPOINT (object), result, &notice, &error)))
+    return g_task_return_error (task, g_steal_pointer (&error));
+
+  assemble (self, model, notice);
+  g_task_return_boolean (task, TRUE);
+}
+
+/**
+ * viva_defense_prepare_async:
+ *
+ * Chooses the model (in auto mode waiting for the endpoint's check, which
+ * a Stop cancels) and assembles the examiner and the session: when this
+ * completes, #VivaDefense:examiner, #VivaDefense:session,
+ * #VivaDefense:model and #VivaDefense:notice are set (and notified, the
+ * examiner last). Nothing is asked of the model yet. Once prepared, the
+ * configuration setters may no longer be called.
+ */
+void
+viva_defense_prepare_async (VivaDefense         *self,
+                            GCancellable        *cancellable,
+                            GAsyncReadyCallback  callback,
+                            gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+
+  g_return_if_fail (VIVA_IS_DEFENSE (self));
+  g_return_if_fail (!self->preparing);
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, viva_defense_prepare_async);
+
+  if (self->prepared)
+    return g_task_return_boolean (task, TRUE);
+
+  if (self->resumed)
+    {
+      assemble (self, resumed_model (self), NULL);
+      return g_task_return_boolean (task, TRUE);
+    }
+
+  self->preparing = TRUE;
+  viva_exam_endpoint_choose_async (self->endpoint, self->problem, cancellable, choose_cb, g_steal_pointer (&task));
+}
+
+gboolean
+viva_defense_prepare_finish (VivaDefense   *self,
+                             GAsyncResult  *result,
+                             GError       **error)
+{
+  g_return_val_if_fail (VIVA_IS_DEFENSE (self), FALSE);
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+/* Running */
+
+static void
+examiner_done_cb (GObject      *object,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  VivaExaminer *examiner = VIVA_EXAMINER (object);
+  g_autoptr(GError) error = NULL;
+  VivaExamVerdict *verdict;
+
+  if (g_task_get_source_tag (G_TASK (result)) == viva_examiner_resume_async)
+    verdict = viva_examiner_resume_finish (examiner, result, &error);
+  else
+    verdict = viva_examiner_run_finish (examiner, result, &error);
+
+  if (verdict == NULL)
+    return g_task_return_error (task, g_steal_pointer (&error));
+
+  g_task_return_pointer (task, verdict, g_object_unref);
+}
+
+static void
+run_prepared (GTask *task)
+{
+  VivaDefense *self = g_task_get_source_object (task);
+
+  if (self->resumed)
+    viva_examiner_resume_async (self->examiner, self->session, g_task_get_cancellable (task),
+                                examiner_done_cb, task);
+  else
+    viva_examiner_run_async (self->examiner, g_task_get_cancellable (task), examiner_done_cb, task);
+}
+
+static void
+prepared_cb (GObject      *object,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!viva_defense_prepare_finish (VIVA_DEFENSE (object), result, &error))
+    return g_task_return_error (task, g_steal_pointer (&error));
+
+  run_prepared (g_steal_pointer (&task));
+}
+
+/**
+ * viva_defense_run_async:
+ *
+ * Runs the whole defense (preparing it first if that was not done): a new
+ * one from the start, a resumed one from its checkpoint. Cancelled, the
+ * defense stays resumable from its checkpoint. Once.
+ */
+void
+viva_defense_run_async (VivaDefense         *self,
+                        GCancellable        *cancellable,
+                        GAsyncReadyCallback  callback,
+                        gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+
+  g_return_if_fail (VIVA_IS_DEFENSE (self));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, viva_defense_run_async);
+
+  if (self->prepared)
+    return run_prepared (g_steal_pointer (&task));
+
+  viva_defense_prepare_async (self, cancellable, prepared_cb, g_steal_pointer (&task));
+}
+
+/**
+ * viva_defense_run_finish:
+ *
+ * Returns: (transfer full): the verdict (finished, or incomplete), or
+ *   %NULL with @error set (the model failed: the examiner is in state
+ *   `failed` and the defense can be resumed; or cancelled)
+ */
+VivaExamVerdict *
+viva_defense_run_finish (VivaDefense   *self,
+                         GAsyncResult  *result,
+                         GError       **error)
+{
+  g_return_val_if_fail (VIVA_IS_DEFENSE (self), NULL);
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
