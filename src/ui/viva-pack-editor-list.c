@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 
 #include "viva-pack-editor-private.h"
+#include "viva-problem-template.h"
 
 /* The pack editor's list of problems, on the left: a row per problem with
  * its validation mark, which problem is shown, and the actions that change
@@ -239,7 +240,7 @@ add_action (GtkWidget  *widget,
 {
   VivaPackEditor *self = VIVA_PACK_EDITOR (widget);
   g_autofree char *id = _viva_pack_editor_unique_id (self, "problem");
-  g_autoptr(VivaProblem) problem = _viva_pack_editor_new_problem (id);
+  g_autoptr(VivaProblem) problem = viva_problem_new_from_template (id);
 
   insert_problem (self, problem);
   gtk_stack_set_visible_child_name (self->problem_stack, "details");

@@ -162,6 +162,5 @@ void _viva_pack_editor_approve_draft    (VivaPackEditor *self,
 void _viva_pack_editor_discard_draft    (VivaPackEditor *self);
 void _viva_pack_editor_rebuild_drafts   (VivaPackEditor *self);
 
-VivaProblem *_viva_pack_editor_new_problem (const char *id);
 
 G_END_DECLS

@@ -223,6 +223,14 @@ tab(app, "Tests")
 tap.ok(app.find("text", "Test check", timeout=5) is not None and
        "Check the type as well as the value" in vivagui.text_of(app.find("text", "Test check")),
        "a new problem starts from a template whose test says what a good test checks")
+# The template is an example: until its placeholders are replaced it does
+# not validate, whatever the title.
+press(app, "Validate")
+tap.ok(find_any(app, "label", lambda n: "template’s placeholder" in n, timeout=10) is not None and
+       find_any(app, "label", lambda n: n.startswith("Validation found 4 errors"), timeout=5) is not None,
+       "the untouched template does not validate: each placeholder is an error")
+app.screenshot("pack-editor-template-errors")
+tab(app, "Tests")
 for _ in range(2):
     press(app, "Delete Test")
 tab(app, "Questions")

@@ -10,6 +10,7 @@
 
 #include "viva-core.h"
 #include "viva-pack.h"
+#include "viva-problem-template.h"
 
 typedef struct
 {
@@ -498,6 +499,44 @@ test_validate_memory (void)
   g_assert_null (find_issue (issues, "problems[0].hint"));
 }
 
+/* A new problem's template is an example, not a problem: saved under any
+ * title it does not validate until each placeholder is replaced. */
+static void
+test_template_placeholders (void)
+{
+  g_autoptr(VivaPack) pack = viva_pack_new ("week-4", "Week 4");
+  g_autoptr(VivaProblem) problem = viva_problem_new_from_template ("dls");
+  g_autoptr(GPtrArray) issues = NULL;
+  g_autoptr(GPtrArray) after = NULL;
+  static const char * const placeholders[] = {
+    "problems[0].description", "problems[0].starter_code", "problems[0].reference_solution",
+    "problems[0].tests[0].check",
+  };
+
+  viva_problem_set_title (problem, "Depth-limited search");
+  viva_pack_add_problem (pack, problem);
+
+  issues = viva_pack_validate (pack);
+  for (guint i = 0; i < G_N_ELEMENTS (placeholders); i++)
+    {
+      const VivaPackIssue *issue = find_issue (issues, placeholders[i]);
+
+      g_assert_nonnull (issue);
+      g_assert_cmpint (issue->level, ==, VIVA_PACK_ISSUE_ERROR);
+      g_assert_nonnull (strstr (issue->message, "template"));
+    }
+  g_assert_null (find_issue (issues, "problems[0].tests[1].check"));
+
+  viva_problem_set_description (problem, "Search to a depth of `limit`.");
+  viva_problem_set_starter_code (problem, "def dls(graph, start, goal, limit):\n    pass\n");
+  viva_problem_set_reference (problem, "def dls(graph, start, goal, limit):\n    return None\n");
+  viva_problem_clear_tests (problem);
+  viva_problem_add_structured_test (problem, "no path", "", "dls({}, 'a', 'b', 1)", "assert result is None\n", FALSE, 0.0);
+  after = viva_pack_validate (pack);
+  for (guint i = 0; i < after->len; i++)
+    g_assert_cmpint (((VivaPackIssue *) after->pdata[i])->level, !=, VIVA_PACK_ISSUE_ERROR);
+}
+
 /* The schema and the loader must require the same keys. */
 static void
 test_schema_agrees (void)
@@ -696,6 +735,7 @@ main (int   argc,
   g_test_add ("/viva/packs/pack/round-trip", Fixture, NULL, fixture_set_up, test_round_trip, fixture_tear_down);
   g_test_add ("/viva/packs/pack/save-fails-cleanly", Fixture, NULL, fixture_set_up, test_save_fails_cleanly, fixture_tear_down);
   g_test_add_func ("/viva/packs/pack/validate-memory", test_validate_memory);
+  g_test_add_func ("/viva/packs/pack/template-placeholders", test_template_placeholders);
   g_test_add_func ("/viva/packs/pack/schema-agrees", test_schema_agrees);
   g_test_add_func ("/viva/packs/pack/issue-boxed", test_issue_boxed);
   g_test_add_func ("/viva/packs/pack/properties", test_properties);

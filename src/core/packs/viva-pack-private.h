@@ -23,6 +23,9 @@ JsonNode   *_viva_pack_parse              (const char   *data,
                                            GPtrArray    *issues);
 gboolean    _viva_pack_validate           (JsonNode     *root,
                                            GPtrArray    *issues);
+void        _viva_problem_template_check  (JsonObject   *problem,
+                                           const char   *path,
+                                           GPtrArray    *issues);
 gboolean    _viva_pack_validate_problem   (JsonNode     *problem,
                                            GPtrArray    *issues);
 gboolean    _viva_pack_check_bytes        (const char   *data,

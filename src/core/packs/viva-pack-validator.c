@@ -353,6 +353,7 @@ check_problem (JsonObject *problem,
   check_time_limit (problem, path, issues);
   check_pass_threshold (problem, path, issues);
   check_unknown_keys (problem, path, known, issues);
+  _viva_problem_template_check (problem, path, issues);
 }
 
 static gboolean
