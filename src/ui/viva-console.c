@@ -26,6 +26,7 @@ struct _VivaConsole
   GtkSpinner    *spinner;
   GtkTextBuffer *buffer;
   GtkTextMark   *end_mark;
+  guint          follow_end;    /* an idle that scrolls once laid out */
   guint          busy : 1;
 };
 
@@ -50,6 +51,35 @@ static void
 viva_console_scroll_to_end (VivaConsole *self)
 {
   gtk_text_view_scroll_mark_onscreen (self->view, self->end_mark);
+}
+
+static gboolean
+follow_end_cb (gpointer user_data)
+{
+  VivaConsole *self = user_data;
+
+  self->follow_end = 0;
+  gtk_text_view_scroll_to_mark (self->view, self->end_mark, 0.0, FALSE, 0.0, 1.0);
+
+  return G_SOURCE_REMOVE;
+}
+
+/**
+ * viva_console_follow_end:
+ *
+ * Brings the end of the output into view once the text view has laid out
+ * what was just appended: scrolling right after a large append uses the
+ * lines' estimated heights and stops short of the end.
+ */
+void
+viva_console_follow_end (VivaConsole *self)
+{
+  g_return_if_fail (VIVA_IS_CONSOLE (self));
+
+  viva_console_scroll_to_end (self);
+  /* GtkTextView validates its lines in idles above this priority. */
+  if (self->follow_end == 0)
+    self->follow_end = g_idle_add_full (G_PRIORITY_LOW, follow_end_cb, self, NULL);
 }
 
 static void
@@ -120,6 +150,8 @@ viva_console_dispose (GObject *object)
 {
   VivaConsole *self = (VivaConsole *)object;
   GtkWidget *child;
+
+  g_clear_handle_id (&self->follow_end, g_source_remove);
 
   gtk_widget_dispose_template (GTK_WIDGET (self), VIVA_TYPE_CONSOLE);
 

@@ -22,6 +22,7 @@ typedef enum
 G_DECLARE_FINAL_TYPE (VivaConsole, viva_console, VIVA, CONSOLE, GtkWidget)
 
 void        viva_console_clear           (VivaConsole       *self);
+void        viva_console_follow_end      (VivaConsole       *self);
 void        viva_console_append          (VivaConsole       *self,
                                           VivaConsoleStream  stream,
                                           const char        *text);

@@ -65,10 +65,6 @@ viva_window_show_result (VivaWindow    *self,
   g_autofree char *duration = viva_duration_format (viva_run_result_get_duration_ms (result));
   g_autofree char *status = NULL;
 
-  if (viva_run_result_get_output_truncated (result))
-    viva_console_append (self->console, VIVA_CONSOLE_NOTICE,
-                         _("\n[Output truncated: your program printed more than Viva shows for one run.]\n"));
-
   switch (viva_run_result_get_status (result))
     {
     case VIVA_RUN_STATUS_OK:
@@ -118,7 +114,18 @@ viva_window_show_result (VivaWindow    *self,
       g_assert_not_reached ();
     }
 
+  /* The runner's note sits where the output was cut, far up in a long
+   * output; the status line stays in view. */
+  if (viva_run_result_get_output_truncated (result))
+    {
+      g_autofree char *cut = g_strdup_printf (_("%s — the output was cut short; its end is not shown"), status);
+
+      g_free (status);
+      status = g_steal_pointer (&cut);
+    }
+
   viva_console_set_status (self->console, status);
+  viva_console_follow_end (self->console);
 }
 
 static void

@@ -77,6 +77,38 @@ vivagui.click(app.find("push button", "Run"))
 tap.ok(wait_for(lambda: "loop reached True" in vivagui.text_of(console)), "the loop's variables are kept after Stop")
 tap.ok(wait_for(lambda: submit.sensitive), "a clean run offers Submit for Defense")
 
+# A flood of output: one note says it was cut, the status line says so
+# too, and the end of what is shown is in view.
+vivagui.click(editor)
+rawinput.keyCombo("<Control>a")
+rawinput.pressKey("BackSpace")
+rawinput.typeText("for i in range(200000):\n    print('line', i, 'of a flood of output')\n")
+vivagui.click(app.find("push button", "Run"))
+tap.ok(wait_for(lambda: named_prefix(app, "Finished in"), 60), "the flood runs to its end")
+status = named_prefix(app, "Finished in")
+tap.ok(status and "cut short" in status[0].name, "the status line says the output was cut short (%s)"
+       % (status[0].name if status else None))
+text = vivagui.text_of(console)
+tap.ok(text.count("[Output truncated") == 1, "one note says where the output was cut, not two (%d)"
+       % text.count("[Output truncated"))
+
+
+def note_in_view():
+    import pyatspi
+    try:
+        t = console.queryText()
+        whole = t.getText(0, -1)
+        at = whole.rfind("[Output truncated")
+        x, y, w, h = t.getCharacterExtents(at, pyatspi.WINDOW_COORDS)
+        box = console.queryComponent().getExtents(pyatspi.WINDOW_COORDS)
+        return at >= 0 and box.y <= y and y + h <= box.y + box.height
+    except Exception:
+        return False
+
+
+tap.ok(wait_for(note_in_view, 10), "the note at the end of the output is in view")
+app.screenshot("runner-4-flood")
+
 tap.ok(app.quit() == 0, "Viva closes cleanly")
 err = app.stderr()
 if not tap.ok("CRITICAL" not in err and "WARNING" not in err, "no warnings or criticals on the app's stderr"):
