@@ -153,22 +153,22 @@ _viva_examiner_to_checkpoint (VivaExaminer *self)
   json_object_set_string_member (root, "state", viva_examiner_state_to_string (self->state));
   json_object_set_string_member (root, "phase", phase_to_string (self->phase));
 
-  for (guint i = 0; i < self->messages->len; i++)
-    json_array_add_element (messages, viva_chat_message_to_json (g_ptr_array_index (self->messages, i)));
+  for (guint i = 0; i < self->conversation.messages->len; i++)
+    json_array_add_element (messages, viva_chat_message_to_json (g_ptr_array_index (self->conversation.messages, i)));
   json_object_set_array_member (root, "messages", g_steal_pointer (&messages));
 
-  for (guint i = 0; i < self->steps->len; i++)
-    json_array_add_object_element (steps, step_to_json (g_ptr_array_index (self->steps, i)));
+  for (guint i = 0; i < self->protocol.steps->len; i++)
+    json_array_add_object_element (steps, step_to_json (g_ptr_array_index (self->protocol.steps, i)));
   json_object_set_array_member (root, "steps", g_steal_pointer (&steps));
 
-  for (guint i = 0; i < self->recent_calls->len; i++)
-    json_array_add_string_element (recent, g_ptr_array_index (self->recent_calls, i));
+  for (guint i = 0; i < self->protocol.recent_calls->len; i++)
+    json_array_add_string_element (recent, g_ptr_array_index (self->protocol.recent_calls, i));
   json_object_set_array_member (root, "recent_calls", g_steal_pointer (&recent));
 
-  json_object_set_int_member (counters, "iterations", self->iterations);
-  json_object_set_int_member (counters, "replies_without_tool", self->replies_without_tool);
-  json_object_set_int_member (counters, "steps", self->step_counter);
-  json_object_set_int_member (counters, "answers", self->n_answers);
+  json_object_set_int_member (counters, "iterations", self->protocol.iterations);
+  json_object_set_int_member (counters, "replies_without_tool", self->protocol.replies_without_tool);
+  json_object_set_int_member (counters, "steps", self->protocol.step_counter);
+  json_object_set_int_member (counters, "answers", self->protocol.n_answers);
   json_object_set_object_member (root, "counters", g_steal_pointer (&counters));
 
   if (self->phase == VIVA_EXAM_PHASE_TOOL && self->pending_call != NULL)
@@ -184,10 +184,10 @@ _viva_examiner_to_checkpoint (VivaExaminer *self)
   else
     json_object_set_null_member (root, "pending");
 
-  json_object_set_string_member (code, "sha256", self->code_hash ? self->code_hash : "");
-  json_object_set_string_member (code, "text", self->code_snapshot ? self->code_snapshot : "");
-  if (self->sent_code_hash)
-    json_object_set_string_member (code, "sent_sha256", self->sent_code_hash);
+  json_object_set_string_member (code, "sha256", self->conversation.code_hash ? self->conversation.code_hash : "");
+  json_object_set_string_member (code, "text", self->conversation.code_snapshot ? self->conversation.code_snapshot : "");
+  if (self->conversation.sent_code_hash)
+    json_object_set_string_member (code, "sent_sha256", self->conversation.sent_code_hash);
   json_object_set_object_member (root, "code", g_steal_pointer (&code));
 
   if (self->verdict != NULL)
@@ -258,7 +258,7 @@ _viva_examiner_from_checkpoint (VivaExaminer  *self,
       return FALSE;
     }
 
-  g_ptr_array_set_size (self->messages, 0);
+  g_ptr_array_set_size (self->conversation.messages, 0);
   array = json_object_get_array_member (root, "messages");
   for (guint i = 0; i < json_array_get_length (array); i++)
     {
@@ -266,26 +266,26 @@ _viva_examiner_from_checkpoint (VivaExaminer  *self,
 
       if (message == NULL)
         return FALSE;
-      g_ptr_array_add (self->messages, message);
+      g_ptr_array_add (self->conversation.messages, message);
     }
 
-  g_ptr_array_set_size (self->steps, 0);
+  g_ptr_array_set_size (self->protocol.steps, 0);
   array = json_object_get_array_member (root, "steps");
   for (guint i = 0; i < json_array_get_length (array); i++)
-    g_ptr_array_add (self->steps, step_from_json (json_array_get_object_element (array, i)));
+    g_ptr_array_add (self->protocol.steps, step_from_json (json_array_get_object_element (array, i)));
 
-  g_ptr_array_set_size (self->recent_calls, 0);
+  g_ptr_array_set_size (self->protocol.recent_calls, 0);
   if (json_object_has_member (root, "recent_calls"))
     {
       array = json_object_get_array_member (root, "recent_calls");
       for (guint i = 0; i < json_array_get_length (array); i++)
-        g_ptr_array_add (self->recent_calls, g_strdup (json_array_get_string_element (array, i)));
+        g_ptr_array_add (self->protocol.recent_calls, g_strdup (json_array_get_string_element (array, i)));
     }
 
-  self->iterations = json_object_get_int_member_with_default (counters, "iterations", 0);
-  self->replies_without_tool = json_object_get_int_member_with_default (counters, "replies_without_tool", 0);
-  self->step_counter = json_object_get_int_member_with_default (counters, "steps", self->steps->len);
-  self->n_answers = json_object_get_int_member_with_default (counters, "answers", 0);
+  self->protocol.iterations = json_object_get_int_member_with_default (counters, "iterations", 0);
+  self->protocol.replies_without_tool = json_object_get_int_member_with_default (counters, "replies_without_tool", 0);
+  self->protocol.step_counter = json_object_get_int_member_with_default (counters, "steps", self->protocol.steps->len);
+  self->protocol.n_answers = json_object_get_int_member_with_default (counters, "answers", 0);
 
   g_clear_pointer (&self->created, g_free);
   self->created = g_strdup (json_object_get_string_member_with_default (root, "created", NULL));
@@ -308,16 +308,16 @@ _viva_examiner_from_checkpoint (VivaExaminer  *self,
       JsonObject *object = json_node_get_object (code);
       const char *sha = json_object_get_string_member_with_default (object, "sha256", "");
 
-      g_clear_pointer (&self->code_hash, g_free);
-      g_clear_pointer (&self->code_snapshot, g_free);
-      g_clear_pointer (&self->sent_code_hash, g_free);
+      g_clear_pointer (&self->conversation.code_hash, g_free);
+      g_clear_pointer (&self->conversation.code_snapshot, g_free);
+      g_clear_pointer (&self->conversation.sent_code_hash, g_free);
       /* Older checkpoints showed the code in the system prompt: none was
        * sent as a message, so the next turn sends it. */
-      self->sent_code_hash = g_strdup (json_object_get_string_member_with_default (object, "sent_sha256", NULL));
+      self->conversation.sent_code_hash = g_strdup (json_object_get_string_member_with_default (object, "sent_sha256", NULL));
       if (*sha != '\0')
         {
-          self->code_hash = g_strdup (sha);
-          self->code_snapshot = g_strdup (json_object_get_string_member_with_default (object, "text", ""));
+          self->conversation.code_hash = g_strdup (sha);
+          self->conversation.code_snapshot = g_strdup (json_object_get_string_member_with_default (object, "text", ""));
         }
     }
 

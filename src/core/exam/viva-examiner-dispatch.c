@@ -15,31 +15,7 @@
 static void tool_cb (GObject      *object,
                      GAsyncResult *result,
                      gpointer      user_data);
-VivaExamTool *
-_viva_examiner_find_tool (VivaExaminer *self,
-                          const char   *name)
-{
-  for (guint i = 0; i < self->tools->len; i++)
-    {
-      VivaExamTool *tool = g_ptr_array_index (self->tools, i);
-
-      if (g_strcmp0 (viva_exam_tool_get_name (tool), name) == 0)
-        return tool;
-    }
-
-  return NULL;
-}
-
-/* Returns: (nullable): the facts of the examiner's tool called @name, which
- * is what every decision about a recorded step reads */
-const VivaExamToolFacts *
-_viva_examiner_tool_facts (VivaExaminer *self,
-                           const char   *name)
-{
-  VivaExamTool *tool = _viva_examiner_find_tool (self, name);
-
-  return tool ? viva_exam_tool_get_facts (tool) : NULL;
-}
+static void after_call (VivaExaminer *self);
 
 static void
 append_tool_message (VivaExaminer       *self,
@@ -51,7 +27,7 @@ append_tool_message (VivaExaminer       *self,
 
   json_node_set_object (node, content);
   text = json_to_string (node, FALSE);
-  g_ptr_array_add (self->messages,
+  g_ptr_array_add (self->conversation.messages,
                    viva_chat_message_new_tool (viva_tool_call_get_id (call),
                                                viva_tool_call_get_name (call),
                                                text));
@@ -90,8 +66,8 @@ refuse (VivaExaminer       *self,
 
   _viva_examiner_emit (self, REFUSED, viva_tool_call_get_name (call), reason);
 
-  _viva_examiner_after_call (self);
-  _viva_examiner_next_turn (self);
+  after_call (self);
+  _viva_examiner_continue (self);
 }
 
 static void
@@ -108,8 +84,8 @@ reject_call (VivaExaminer       *self,
   _viva_examiner_trace (self, "tool_error", data);
 
   append_tool_message (self, call, content);
-  _viva_examiner_after_call (self);
-  _viva_examiner_next_turn (self);
+  after_call (self);
+  _viva_examiner_continue (self);
 }
 
 /* What the student reads of a call: its question or message. */
@@ -128,7 +104,7 @@ _viva_examiner_start_call (VivaExaminer       *self,
                            const VivaToolCall *call,
                            const char         *redo_step)
 {
-  VivaExamTool *tool = _viva_examiner_find_tool (self, viva_tool_call_get_name (call));
+  VivaExamTool *tool = _viva_exam_protocol_find_tool (&self->protocol, viva_tool_call_get_name (call));
   const VivaExamToolFacts *facts = tool ? viva_exam_tool_get_facts (tool) : NULL;
   g_autoptr(JsonObject) arguments = NULL;
   g_autoptr(GError) error = NULL;
@@ -140,9 +116,9 @@ _viva_examiner_start_call (VivaExaminer       *self,
       g_autoptr(GString) names = g_string_new (NULL);
       g_autofree char *message = NULL;
 
-      for (guint i = 0; i < self->tools->len; i++)
+      for (guint i = 0; i < self->protocol.tools->len; i++)
         g_string_append_printf (names, "%s%s", i ? ", " : "",
-                                viva_exam_tool_get_name (g_ptr_array_index (self->tools, i)));
+                                viva_exam_tool_get_name (g_ptr_array_index (self->protocol.tools, i)));
       message = g_strdup_printf ("There is no tool named “%s”. The tools are: %s.",
                                  viva_tool_call_get_name (call), names->str);
       return reject_call (self, call, message);
@@ -151,24 +127,24 @@ _viva_examiner_start_call (VivaExaminer       *self,
   if (!(arguments = viva_exam_tool_parse_arguments (tool, viva_tool_call_get_arguments (call), &error)))
     return reject_call (self, call, error->message);
 
-  signature = _viva_examiner_call_signature (viva_exam_tool_get_name (tool), arguments);
+  signature = _viva_exam_protocol_call_signature (viva_exam_tool_get_name (tool), arguments);
 
   if (redo_step == NULL)
     {
       g_autofree char *reason = NULL;
 
-      if ((reason = _viva_examiner_check_repeats (self, viva_exam_tool_get_name (tool), signature)))
+      if ((reason = _viva_exam_protocol_check_repeats (&self->protocol, viva_exam_tool_get_name (tool), signature)))
         return refuse (self, call, reason);
 
       if (viva_exam_tool_get_kind (tool) == VIVA_EXAM_TOOL_KIND_FINISHES &&
-          ((reason = _viva_examiner_check_protocol (self)) || (reason = _viva_examiner_check_evidence (self, arguments))))
+          ((reason = _viva_exam_protocol_check_protocol (&self->protocol)) || (reason = _viva_exam_protocol_check_evidence (&self->protocol, arguments))))
         return refuse (self, call, reason);
     }
 
   g_clear_pointer (&self->pending_call, viva_tool_call_free);
   self->pending_call = viva_tool_call_copy (call);
   g_free (self->pending_step);
-  self->pending_step = redo_step ? g_strdup (redo_step) : g_strdup_printf ("S%u", ++self->step_counter);
+  self->pending_step = redo_step ? g_strdup (redo_step) : g_strdup_printf ("S%u", ++self->protocol.step_counter);
   self->phase = VIVA_EXAM_PHASE_TOOL;
 
   _viva_examiner_emit (self, TOOL_STARTED, self->pending_step,
@@ -297,8 +273,8 @@ void
 _viva_examiner_finish_defense (VivaExaminer *self,
                                JsonObject   *data)
 {
-  g_autoptr(GPtrArray) names = _viva_examiner_collect_step_names (self);
-  g_autoptr(GPtrArray) probes = _viva_examiner_collect_probes (self);
+  g_autoptr(GPtrArray) names = _viva_exam_protocol_collect_step_names (&self->protocol);
+  g_autoptr(GPtrArray) probes = _viva_exam_protocol_collect_probes (&self->protocol);
   g_autoptr(GPtrArray) evidence = g_ptr_array_new ();
   JsonArray *cited = json_object_get_array_member (data, "evidence");
   g_autofree char *code = _viva_examiner_snapshot_code (self);
@@ -374,7 +350,7 @@ tool_cb (GObject      *object,
       while (json_object_iter_next (&iter, &member, &value))
         json_object_set_member (content, member, json_node_copy (value));
       json_object_set_object_member (trace_data, "result", json_object_ref (data));
-      _viva_examiner_cap_output (content, self->limits.tool_output_limit);
+      _viva_exam_protocol_cap_output (content, self->protocol.limits.tool_output_limit);
 
       if (viva_exam_tool_get_facts (tool)->step == VIVA_EXAM_PROTOCOL_PROBE)
         step->probe = probe_from_result (step->id, arguments, data);
@@ -386,17 +362,17 @@ tool_cb (GObject      *object,
     }
 
   step->result = json_object_ref (content);
-  g_ptr_array_add (self->steps, step);
+  g_ptr_array_add (self->protocol.steps, step);
   _viva_examiner_trace (self, "tool_result", trace_data);
 
   /* A question that got no answer may be asked again. */
   if (kind != VIVA_EXAM_TOOL_KIND_WAITS || step->ok)
     {
-      g_autofree char *signature = _viva_examiner_call_signature (step->name, arguments);
+      g_autofree char *signature = _viva_exam_protocol_call_signature (step->name, arguments);
 
-      g_ptr_array_add (self->recent_calls, g_steal_pointer (&signature));
-      while (self->recent_calls->len > self->limits.repeat_window)
-        g_ptr_array_remove_index (self->recent_calls, 0);
+      g_ptr_array_add (self->protocol.recent_calls, g_steal_pointer (&signature));
+      while (self->protocol.recent_calls->len > self->protocol.limits.repeat_window)
+        g_ptr_array_remove_index (self->protocol.recent_calls, 0);
     }
 
   append_tool_message (self, call, content);
@@ -408,7 +384,7 @@ tool_cb (GObject      *object,
         {
           JsonObject *answer = json_object_new ();
 
-          self->n_answers++;
+          self->protocol.n_answers++;
           json_object_set_string_member (answer, "step", step->id);
           json_object_set_string_member (answer, "answer", json_object_get_string_member (data, "answer"));
           _viva_examiner_trace (self, "answer", answer);
@@ -421,28 +397,28 @@ tool_cb (GObject      *object,
   json_node_set_object (node, content);
   _viva_examiner_emit (self, TOOL_FINISHED, step->id, step->name, node, step->ok);
 
-  _viva_examiner_after_call (self);
+  after_call (self);
 
   if (kind == VIVA_EXAM_TOOL_KIND_FINISHES && data != NULL)
     return _viva_examiner_finish_defense (self, data);
 
-  _viva_examiner_next_turn (self);
+  _viva_examiner_continue (self);
 }
 
 /* Single-step: the calls after the first in a reply are answered, each with
  * a tool message saying it was not run, so every call has its answer and
  * the conversation stays valid for strict servers. */
-void
-_viva_examiner_after_call (VivaExaminer *self)
+static void
+after_call (VivaExaminer *self)
 {
   VivaChatMessage *assistant = NULL;
   GPtrArray *calls;
-  guint index = self->messages->len;
+  guint index = self->conversation.messages->len;
   gboolean extra = FALSE;
 
   while (index > 0 && assistant == NULL)
     {
-      VivaChatMessage *message = g_ptr_array_index (self->messages, --index);
+      VivaChatMessage *message = g_ptr_array_index (self->conversation.messages, --index);
 
       if (viva_chat_message_get_role (message) == VIVA_CHAT_ROLE_ASSISTANT)
         assistant = message;
@@ -460,8 +436,8 @@ _viva_examiner_after_call (VivaExaminer *self)
                                       "own if you still need it.");
       gboolean answered = FALSE;
 
-      for (guint j = index + 1; j < self->messages->len && !answered; j++)
-        answered = g_strcmp0 (viva_chat_message_get_tool_call_id (g_ptr_array_index (self->messages, j)),
+      for (guint j = index + 1; j < self->conversation.messages->len && !answered; j++)
+        answered = g_strcmp0 (viva_chat_message_get_tool_call_id (g_ptr_array_index (self->conversation.messages, j)),
                               viva_tool_call_get_id (call)) == 0;
 
       if (!answered)

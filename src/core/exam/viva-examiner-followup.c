@@ -38,7 +38,7 @@ ask_reply_cb (GObject      *object,
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         _viva_examiner_set_error_message (self, error->message);
       /* The question stays out of the transcript, so it can be asked again. */
-      g_ptr_array_remove_index (self->messages, self->messages->len - 1);
+      g_ptr_array_remove_index (self->conversation.messages, self->conversation.messages->len - 1);
       return g_task_return_error (task, g_steal_pointer (&error));
     }
 
@@ -47,12 +47,12 @@ ask_reply_cb (GObject      *object,
   traced = viva_chat_reply_to_json (reply);
   guarded = _viva_examiner_guard_reply (self, reply, json_node_get_object (traced));
   message = viva_chat_message_new_assistant (viva_chat_message_get_content (guarded), NULL);
-  g_ptr_array_add (self->messages, viva_chat_message_ref (message));
+  g_ptr_array_add (self->conversation.messages, viva_chat_message_ref (message));
 
   data = json_object_new ();
   json_object_set_member (data, "reply", g_steal_pointer (&traced));
   json_object_set_int_member (data, "total_ms", (g_get_monotonic_time () - self->request_started) / 1000);
-  _viva_examiner_add_usage (data, viva_chat_reply_get_usage (reply));
+  _viva_exam_conversation_add_usage (data, viva_chat_reply_get_usage (reply));
   _viva_examiner_trace (self, "followup_reply", data);
   _viva_examiner_checkpoint (self);
 
@@ -79,9 +79,9 @@ add_verdict_note (VivaExaminer *self)
   g_autofree char *recorded = NULL;
   g_autofree char *note = NULL;
 
-  for (guint i = 0; i < self->messages->len; i++)
+  for (guint i = 0; i < self->conversation.messages->len; i++)
     {
-      VivaChatMessage *message = g_ptr_array_index (self->messages, i);
+      VivaChatMessage *message = g_ptr_array_index (self->conversation.messages, i);
 
       if (viva_chat_message_get_role (message) == VIVA_CHAT_ROLE_USER &&
           g_str_has_prefix (viva_chat_message_get_content (message) ?: "", FOLLOWUP_NOTE_PREFIX))
@@ -96,7 +96,7 @@ add_verdict_note (VivaExaminer *self)
                           "change it, say that you cannot, and that the teacher sees the whole "
                           "defense. Answer the student's questions about the verdict briefly and "
                           "honestly, without tools.", recorded);
-  g_ptr_array_add (self->messages, viva_chat_message_new_user (note));
+  g_ptr_array_add (self->conversation.messages, viva_chat_message_new_user (note));
   _viva_examiner_trace (self, "guardrail", verdict_final_data ());
 }
 
@@ -129,14 +129,14 @@ viva_examiner_ask_async (VivaExaminer        *self,
                                     _("Follow-up questions can be asked once the defense has ended, one at a time."));
 
   add_verdict_note (self);
-  g_ptr_array_add (self->messages, viva_chat_message_new_user (question));
+  g_ptr_array_add (self->conversation.messages, viva_chat_message_new_user (question));
   data = json_object_new ();
   json_object_set_string_member (data, "question", question);
   _viva_examiner_trace (self, "followup", data);
 
   g_clear_pointer (&self->request, viva_chat_request_unref);
-  self->request = _viva_examiner_build_request (self, _viva_examiner_get_system_prompt (self), FALSE);
-  _viva_examiner_trace_request (self, "followup_request", self->iterations);
+  self->request = _viva_examiner_build_request (self, FALSE);
+  _viva_examiner_trace_request (self, "followup_request", self->protocol.iterations);
   self->request_started = g_get_monotonic_time ();
   self->first_byte = 0;
   self->ask_task = g_object_ref (task);

@@ -195,7 +195,7 @@ const VivaExamLimits *
 viva_examiner_get_limits (VivaExaminer *self)
 {
   g_return_val_if_fail (VIVA_IS_EXAMINER (self), NULL);
-  return &self->limits;
+  return &self->protocol.limits;
 }
 
 /**
@@ -213,7 +213,7 @@ viva_examiner_set_limits (VivaExaminer         *self,
   g_return_if_fail (limits->max_replies_without_tool > 0);
   g_return_if_fail (limits->repeat_limit > 0);
 
-  self->limits = *limits;
+  self->protocol.limits = *limits;
 }
 
 VivaExaminerState
@@ -269,7 +269,7 @@ GPtrArray *
 viva_examiner_get_messages (VivaExaminer *self)
 {
   g_return_val_if_fail (VIVA_IS_EXAMINER (self), NULL);
-  return self->messages;
+  return self->conversation.messages;
 }
 
 /**
@@ -305,7 +305,7 @@ guint
 viva_examiner_get_n_withheld (VivaExaminer *self)
 {
   g_return_val_if_fail (VIVA_IS_EXAMINER (self), 0);
-  return self->n_withheld;
+  return self->leaks.n_withheld;
 }
 
 /**
@@ -317,7 +317,7 @@ guint
 viva_examiner_get_n_steps (VivaExaminer *self)
 {
   g_return_val_if_fail (VIVA_IS_EXAMINER (self), 0);
-  return self->steps->len;
+  return self->protocol.steps->len;
 }
 
 /**
@@ -329,7 +329,7 @@ guint
 viva_examiner_get_n_answers (VivaExaminer *self)
 {
   g_return_val_if_fail (VIVA_IS_EXAMINER (self), 0);
-  return self->n_answers;
+  return self->protocol.n_answers;
 }
 
 /**
@@ -356,4 +356,115 @@ viva_examiner_answer (VivaExaminer  *self,
     }
 
   return viva_exam_context_give_answer (self->context, answer, error);
+}
+
+/* GObject's side of the properties: they forward to the accessors above. */
+void
+_viva_examiner_get_property (GObject    *object,
+                             guint       prop_id,
+                             GValue     *value,
+                             GParamSpec *pspec)
+{
+  VivaExaminer *self = VIVA_EXAMINER (object);
+
+  switch (prop_id)
+    {
+    case PROP_MODEL:
+      g_value_set_object (value, viva_examiner_get_model (self));
+      break;
+
+    case PROP_PROBLEM:
+      g_value_set_object (value, viva_examiner_get_problem (self));
+      break;
+
+    case PROP_CODE_SOURCE:
+      g_value_set_object (value, viva_examiner_get_code_source (self));
+      break;
+
+    case PROP_STATE:
+      g_value_set_enum (value, viva_examiner_get_state (self));
+      break;
+
+    case PROP_PENDING_QUESTION:
+      g_value_set_string (value, viva_examiner_get_pending_question (self));
+      break;
+
+    case PROP_ERROR_MESSAGE:
+      g_value_set_string (value, viva_examiner_get_error_message (self));
+      break;
+
+    case PROP_VERDICT:
+      g_value_set_object (value, viva_examiner_get_verdict (self));
+      break;
+
+    case PROP_N_STEPS:
+      g_value_set_uint (value, viva_examiner_get_n_steps (self));
+      break;
+
+    case PROP_LANGUAGE:
+      g_value_set_string (value, viva_examiner_get_language (self));
+      break;
+
+    case PROP_PACK_ID:
+      g_value_set_string (value, viva_examiner_get_pack_id (self));
+      break;
+
+    case PROP_SESSION:
+      g_value_set_object (value, viva_examiner_get_session (self));
+      break;
+
+    case PROP_BUSY:
+      g_value_set_boolean (value, viva_examiner_get_busy (self));
+      break;
+
+    case PROP_BUSY_SINCE:
+      g_value_set_int64 (value, viva_examiner_get_busy_since (self));
+      break;
+
+    case PROP_N_WITHHELD:
+      g_value_set_uint (value, viva_examiner_get_n_withheld (self));
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+void
+_viva_examiner_set_property (GObject      *object,
+                             guint         prop_id,
+                             const GValue *value,
+                             GParamSpec   *pspec)
+{
+  VivaExaminer *self = VIVA_EXAMINER (object);
+
+  switch (prop_id)
+    {
+    case PROP_MODEL:
+      self->model = g_value_dup_object (value);
+      break;
+
+    case PROP_PROBLEM:
+      self->problem = g_value_dup_object (value);
+      break;
+
+    case PROP_CODE_SOURCE:
+      self->code_source = g_value_dup_object (value);
+      break;
+
+    case PROP_LANGUAGE:
+      viva_examiner_set_language (self, g_value_get_string (value));
+      break;
+
+    case PROP_PACK_ID:
+      viva_examiner_set_pack_id (self, g_value_get_string (value));
+      break;
+
+    case PROP_SESSION:
+      viva_examiner_set_session (self, g_value_get_object (value));
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
 }

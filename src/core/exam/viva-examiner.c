@@ -8,10 +8,15 @@
 
 #include "config.h"
 
+#include <glib/gi18n.h>
+
 #include "viva-examiner-private.h"
 
-/* What a caller sets and reads is in viva-examiner-props.c; the task loop
- * itself is in viva-examiner-loop.c. */
+/* The examiner: the object, its life and the joints of its loop. It holds
+ * its records (conversation, protocol, leak filter: each a job of its
+ * own); its satellites (-loop.c the turn, -dispatch.c the call,
+ * -followup.c, -checkpoint.c, -props.c) report here and never call each
+ * other. */
 
 G_DEFINE_FINAL_TYPE (VivaExaminer, viva_examiner, G_TYPE_OBJECT)
 
@@ -37,20 +42,6 @@ viva_examiner_state_to_string (VivaExaminerState state)
   g_type_class_unref (klass);
 
   return value ? value->value_nick : NULL;
-}
-
-void
-_viva_exam_step_free (VivaExamStep *step)
-{
-  if (step == NULL)
-    return;
-
-  g_free (step->id);
-  g_free (step->name);
-  g_free (step->arguments);
-  g_clear_pointer (&step->result, json_object_unref);
-  g_clear_pointer (&step->probe, viva_exam_probe_free);
-  g_free (step);
 }
 
 static void
@@ -85,143 +76,23 @@ viva_examiner_finalize (GObject *object)
 {
   VivaExaminer *self = (VivaExaminer *)object;
 
-  g_clear_pointer (&self->tools, g_ptr_array_unref);
-  g_clear_pointer (&self->messages, g_ptr_array_unref);
-  g_clear_pointer (&self->steps, g_ptr_array_unref);
-  g_clear_pointer (&self->recent_calls, g_ptr_array_unref);
+  _viva_exam_conversation_clear (&self->conversation);
+  _viva_exam_protocol_clear (&self->protocol);
+  _viva_exam_leak_filter_clear (&self->leaks);
   g_clear_pointer (&self->request, viva_chat_request_unref);
   g_clear_pointer (&self->pending_call, viva_tool_call_free);
   g_clear_pointer (&self->pending_step, g_free);
   g_clear_pointer (&self->pending_question, g_free);
   g_clear_pointer (&self->pack_id, g_free);
   g_clear_pointer (&self->language, g_free);
-  g_clear_pointer (&self->prompt_template, g_free);
   g_clear_pointer (&self->error_message, g_free);
-  g_clear_pointer (&self->code_hash, g_free);
-  g_clear_pointer (&self->code_snapshot, g_free);
-  g_clear_pointer (&self->sent_code_hash, g_free);
-  g_clear_pointer (&self->system_prompt, g_free);
-  g_clear_pointer (&self->system_prompt_traced, g_free);
   g_clear_pointer (&self->created, g_free);
   g_clear_pointer (&self->problem_hash, g_free);
   g_clear_pointer (&self->problem_pack, json_node_unref);
   g_clear_pointer (&self->pack_ref, json_object_unref);
-  g_clear_pointer (&self->leak_guard, _viva_exam_leak_guard_free);
   g_clear_pointer (&self->finish_arguments, json_object_unref);
-  for (guint i = 0; i < G_N_ELEMENTS (self->leak_stream); i++)
-    g_clear_pointer (&self->leak_stream[i], _viva_exam_leak_stream_free);
 
   G_OBJECT_CLASS (viva_examiner_parent_class)->finalize (object);
-}
-
-static void
-viva_examiner_get_property (GObject    *object,
-                            guint       prop_id,
-                            GValue     *value,
-                            GParamSpec *pspec)
-{
-  VivaExaminer *self = VIVA_EXAMINER (object);
-
-  switch (prop_id)
-    {
-    case PROP_MODEL:
-      g_value_set_object (value, viva_examiner_get_model (self));
-      break;
-
-    case PROP_PROBLEM:
-      g_value_set_object (value, viva_examiner_get_problem (self));
-      break;
-
-    case PROP_CODE_SOURCE:
-      g_value_set_object (value, viva_examiner_get_code_source (self));
-      break;
-
-    case PROP_STATE:
-      g_value_set_enum (value, viva_examiner_get_state (self));
-      break;
-
-    case PROP_PENDING_QUESTION:
-      g_value_set_string (value, viva_examiner_get_pending_question (self));
-      break;
-
-    case PROP_ERROR_MESSAGE:
-      g_value_set_string (value, viva_examiner_get_error_message (self));
-      break;
-
-    case PROP_VERDICT:
-      g_value_set_object (value, viva_examiner_get_verdict (self));
-      break;
-
-    case PROP_N_STEPS:
-      g_value_set_uint (value, viva_examiner_get_n_steps (self));
-      break;
-
-    case PROP_LANGUAGE:
-      g_value_set_string (value, viva_examiner_get_language (self));
-      break;
-
-    case PROP_PACK_ID:
-      g_value_set_string (value, viva_examiner_get_pack_id (self));
-      break;
-
-    case PROP_SESSION:
-      g_value_set_object (value, viva_examiner_get_session (self));
-      break;
-
-    case PROP_BUSY:
-      g_value_set_boolean (value, viva_examiner_get_busy (self));
-      break;
-
-    case PROP_BUSY_SINCE:
-      g_value_set_int64 (value, viva_examiner_get_busy_since (self));
-      break;
-
-    case PROP_N_WITHHELD:
-      g_value_set_uint (value, viva_examiner_get_n_withheld (self));
-      break;
-
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-viva_examiner_set_property (GObject      *object,
-                            guint         prop_id,
-                            const GValue *value,
-                            GParamSpec   *pspec)
-{
-  VivaExaminer *self = VIVA_EXAMINER (object);
-
-  switch (prop_id)
-    {
-    case PROP_MODEL:
-      self->model = g_value_dup_object (value);
-      break;
-
-    case PROP_PROBLEM:
-      self->problem = g_value_dup_object (value);
-      break;
-
-    case PROP_CODE_SOURCE:
-      self->code_source = g_value_dup_object (value);
-      break;
-
-    case PROP_LANGUAGE:
-      viva_examiner_set_language (self, g_value_get_string (value));
-      break;
-
-    case PROP_PACK_ID:
-      viva_examiner_set_pack_id (self, g_value_get_string (value));
-      break;
-
-    case PROP_SESSION:
-      viva_examiner_set_session (self, g_value_get_object (value));
-      break;
-
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
 }
 
 /* The model's busy is the examiner's, so a front shows one object. */
@@ -244,8 +115,6 @@ static void
 viva_examiner_constructed (GObject *object)
 {
   VivaExaminer *self = VIVA_EXAMINER (object);
-  g_autoptr(GBytes) bytes = NULL;
-  g_autoptr(GError) error = NULL;
 
   G_OBJECT_CLASS (viva_examiner_parent_class)->constructed (object);
 
@@ -253,10 +122,7 @@ viva_examiner_constructed (GObject *object)
   g_assert (VIVA_IS_PROBLEM (self->problem));
   g_assert (VIVA_IS_CODE_SOURCE (self->code_source));
 
-  /* The template is ours, compiled in; viva_core_init() registers it. */
-  bytes = g_resources_lookup_data (RESOURCE_PREFIX "/core/prompts/examiner.md", 0, &error);
-  g_assert_no_error (error);
-  self->prompt_template = g_strndup (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
+  _viva_exam_leak_filter_init (&self->leaks, self->problem);
 
   self->delta_handler = g_signal_connect (self->model, "delta",
                                           G_CALLBACK (_viva_examiner_model_delta_cb), self);
@@ -275,8 +141,8 @@ viva_examiner_class_init (VivaExaminerClass *klass)
   object_class->constructed = viva_examiner_constructed;
   object_class->dispose = viva_examiner_dispose;
   object_class->finalize = viva_examiner_finalize;
-  object_class->get_property = viva_examiner_get_property;
-  object_class->set_property = viva_examiner_set_property;
+  object_class->get_property = _viva_examiner_get_property;
+  object_class->set_property = _viva_examiner_set_property;
 
   _viva_examiner_properties[PROP_MODEL] =
     g_param_spec_object ("model", NULL, NULL, VIVA_TYPE_CHAT_MODEL,
@@ -428,11 +294,8 @@ viva_examiner_class_init (VivaExaminerClass *klass)
 static void
 viva_examiner_init (VivaExaminer *self)
 {
-  viva_exam_limits_init_default (&self->limits);
-  self->tools = viva_exam_tools_new_default ();
-  self->messages = g_ptr_array_new_with_free_func ((GDestroyNotify)viva_chat_message_unref);
-  self->steps = g_ptr_array_new_with_free_func ((GDestroyNotify)_viva_exam_step_free);
-  self->recent_calls = g_ptr_array_new_with_free_func (g_free);
+  _viva_exam_conversation_init (&self->conversation);
+  _viva_exam_protocol_init (&self->protocol);
 }
 
 void
@@ -519,4 +382,336 @@ viva_examiner_new (VivaChatModel  *model,
                        "problem", problem,
                        "code-source", code_source,
                        NULL);
+}
+
+/* Its life: what every part of the examiner reports to. */
+
+void
+_viva_examiner_checkpoint (VivaExaminer *self)
+{
+  g_autoptr(JsonNode) node = NULL;
+
+  if (self->session == NULL)
+    return;
+
+  node = _viva_examiner_to_checkpoint (self);
+  viva_exam_session_save_checkpoint (self->session, node);
+}
+
+void
+_viva_examiner_complete (VivaExaminer    *self,
+                         VivaExamVerdict *verdict,
+                         GError          *error)
+{
+  g_autoptr(GTask) task = g_steal_pointer (&self->task);
+
+  if (task == NULL)
+    {
+      g_clear_error (&error);
+      return;
+    }
+
+  if (error != NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, g_object_ref (verdict), g_object_unref);
+}
+
+void
+_viva_examiner_end_with (VivaExaminer    *self,
+                         VivaExamVerdict *verdict)
+{
+  g_autoptr(JsonNode) node = NULL;
+  JsonObject *data = json_object_new ();
+
+  _viva_exam_verdict_set_n_withheld (verdict, self->leaks.n_withheld);
+  node = viva_exam_verdict_to_json (verdict);
+  self->phase = VIVA_EXAM_PHASE_DONE;
+  g_clear_pointer (&self->pending_call, viva_tool_call_free);
+  g_clear_pointer (&self->pending_step, g_free);
+  _viva_examiner_set_pending_question (self, NULL);
+  _viva_examiner_set_verdict (self, verdict);
+  _viva_examiner_set_state (self, viva_exam_verdict_get_status (verdict) == VIVA_EXAM_STATUS_FAILED
+                                  ? VIVA_EXAMINER_STATE_FAILED : VIVA_EXAMINER_STATE_FINISHED);
+
+  json_object_set_member (data, "verdict", json_node_copy (node));
+  _viva_examiner_trace (self, "verdict", data);
+  _viva_examiner_checkpoint (self);
+
+  _viva_examiner_emit (self, VERDICT, verdict);
+}
+
+static VivaExamVerdict *
+verdict_without_finish (VivaExaminer   *self,
+                        VivaExamStatus  status,
+                        const char     *reason)
+{
+  g_autoptr(GPtrArray) names = _viva_exam_protocol_collect_step_names (&self->protocol);
+  g_autoptr(GPtrArray) probes = _viva_exam_protocol_collect_probes (&self->protocol);
+
+  return _viva_exam_verdict_new (status, FALSE, -1, NULL, reason, names, NULL, probes);
+}
+
+void
+_viva_examiner_end_incomplete (VivaExaminer *self,
+                               const char   *reason)
+{
+  g_autoptr(VivaExamVerdict) verdict = verdict_without_finish (self, VIVA_EXAM_STATUS_INCOMPLETE, reason);
+  JsonObject *data = json_object_new ();
+
+  json_object_set_string_member (data, "action", "incomplete");
+  json_object_set_string_member (data, "reason", reason);
+  _viva_examiner_trace (self, "guardrail", data);
+
+  _viva_examiner_end_with (self, verdict);
+  _viva_examiner_complete (self, verdict, NULL);
+}
+
+void
+_viva_examiner_fail (VivaExaminer *self,
+                     GError       *error)
+{
+  g_autoptr(VivaExamVerdict) verdict = verdict_without_finish (self, VIVA_EXAM_STATUS_FAILED, error->message);
+  JsonObject *data = json_object_new ();
+
+  json_object_set_string_member (data, "domain", g_quark_to_string (error->domain));
+  json_object_set_int_member (data, "code", error->code);
+  json_object_set_string_member (data, "message", error->message);
+  _viva_examiner_trace (self, "error", data);
+
+  _viva_examiner_set_error_message (self, error->message);
+  /* The phase stays as it was, so a resume redoes what failed. */
+  _viva_examiner_set_verdict (self, verdict);
+  _viva_examiner_set_state (self, VIVA_EXAMINER_STATE_FAILED);
+  _viva_examiner_checkpoint (self);
+  _viva_examiner_emit (self, VERDICT, verdict);
+  _viva_examiner_complete (self, NULL, error);
+}
+
+void
+_viva_examiner_cancelled (VivaExaminer *self)
+{
+  _viva_examiner_trace (self, "cancelled", NULL);
+  _viva_examiner_set_state (self, VIVA_EXAMINER_STATE_CANCELLED);
+  /* What was in flight stays in the checkpoint: a cancelled defense can be
+   * resumed, for example after the window was closed. */
+  _viva_examiner_checkpoint (self);
+  _viva_examiner_complete (self, NULL, g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED,
+                                                             _("The defense was cancelled.")));
+}
+
+/* The conversation's code snapshot, traced when it changed. */
+char *
+_viva_examiner_snapshot_code (VivaExaminer *self)
+{
+  g_autofree char *code = viva_code_source_dup_code (self->code_source);
+  JsonObject *data = NULL;
+  const char *event = _viva_exam_conversation_snapshot (&self->conversation, code, &data);
+
+  if (event != NULL)
+    _viva_examiner_trace (self, event, data);
+
+  return g_steal_pointer (&code);
+}
+
+VivaChatRequest *
+_viva_examiner_build_request (VivaExaminer *self,
+                              gboolean      with_tools)
+{
+  const char *system = _viva_exam_conversation_system_prompt (&self->conversation, self->problem, self->language);
+  JsonObject *compacted = NULL;
+  VivaChatRequest *request = _viva_exam_conversation_request (&self->conversation, system,
+                                                              with_tools ? self->protocol.tools : NULL,
+                                                              &self->protocol.limits, &compacted);
+
+  if (compacted != NULL)
+    _viva_examiner_trace (self, "guardrail", compacted);
+
+  return request;
+}
+
+/* Built only when there is a trace to write. */
+void
+_viva_examiner_trace_request (VivaExaminer *self,
+                              const char   *event,
+                              guint         iteration)
+{
+  if (self->session != NULL)
+    _viva_examiner_trace (self, event, _viva_exam_conversation_trace_request (&self->conversation,
+                                                                              self->request, iteration));
+}
+
+/* The leak filter at the examiner's edges: what it lets through is
+ * emitted, what it withheld is counted and traced. */
+
+static void
+emit_text (VivaExaminer *self,
+           guint         which,
+           const char   *text)
+{
+  VivaChatDelta delta = { 0 };
+
+  if (text == NULL)
+    return;
+
+  delta.kind = which == 0 ? VIVA_CHAT_DELTA_CONTENT : VIVA_CHAT_DELTA_REASONING;
+  delta.text = text;
+  _viva_examiner_emit (self, DELTA, &delta);
+}
+
+void
+_viva_examiner_guard_delta (VivaExaminer        *self,
+                            const VivaChatDelta *delta)
+{
+  g_autofree char *shown = NULL;
+  guint which;
+
+  if ((delta->kind != VIVA_CHAT_DELTA_CONTENT && delta->kind != VIVA_CHAT_DELTA_REASONING) ||
+      delta->text == NULL)
+    return _viva_examiner_emit (self, DELTA, delta);
+
+  which = delta->kind == VIVA_CHAT_DELTA_CONTENT ? 0 : 1;
+  shown = _viva_exam_leak_filter_delta (&self->leaks, which, delta->text, self->conversation.code_snapshot);
+  emit_text (self, which, shown);
+}
+
+/* Returns: (transfer full): the reply's message without its leaks */
+VivaChatMessage *
+_viva_examiner_guard_reply (VivaExaminer  *self,
+                            VivaChatReply *reply,
+                            JsonObject    *trace_json)
+{
+  char *rest[2] = { NULL, NULL };
+  VivaChatMessage *message = _viva_exam_leak_filter_reply (&self->leaks, reply, trace_json, &self->protocol,
+                                                           self->conversation.code_snapshot, rest);
+  g_autoptr(GPtrArray) withheld = _viva_exam_leak_filter_take_withheld (&self->leaks);
+
+  for (guint which = 0; which < G_N_ELEMENTS (rest); which++)
+    {
+      emit_text (self, which, rest[which]);
+      g_free (rest[which]);
+    }
+
+  for (guint i = 0; i < withheld->len; i++)
+    _viva_examiner_trace (self, "leak_withheld", json_object_ref (g_ptr_array_index (withheld, i)));
+  if (withheld->len > 0)
+    g_object_notify_by_pspec (G_OBJECT (self), _viva_examiner_properties[PROP_N_WITHHELD]);
+
+  return message;
+}
+
+/* Where the turn (viva-examiner-loop.c) and the call (-dispatch.c) meet:
+ * the examiner decides here what comes next. */
+
+/* Another turn, unless the defense was cancelled or used all its turns. */
+void
+_viva_examiner_continue (VivaExaminer *self)
+{
+  if (g_cancellable_is_cancelled (_viva_examiner_cancellable (self)))
+    return _viva_examiner_cancelled (self);
+
+  if (self->protocol.iterations >= self->protocol.limits.max_iterations)
+    {
+      g_autofree char *reason =
+        g_strdup_printf (_("The examiner used all %u of its turns without reaching a verdict."),
+                         self->protocol.limits.max_iterations);
+      return _viva_examiner_end_incomplete (self, reason);
+    }
+
+  _viva_examiner_next_turn (self);
+}
+
+/* A reply's first tool call becomes a step; a reply without one gets a
+ * reminder, and a second in a row ends the defense. */
+void
+_viva_examiner_after_reply (VivaExaminer    *self,
+                            VivaChatMessage *message)
+{
+  GPtrArray *calls = viva_chat_message_get_tool_calls (message);
+  JsonObject *data;
+
+  if (calls != NULL && calls->len > 0)
+    {
+      self->protocol.replies_without_tool = 0;
+      return _viva_examiner_start_call (self, g_ptr_array_index (calls, 0), NULL);
+    }
+
+  if (++self->protocol.replies_without_tool >= self->protocol.limits.max_replies_without_tool)
+    return _viva_examiner_end_incomplete (self, _("The examiner stopped using its tools, so the defense "
+                                                  "ended without a verdict. A verdict written as text "
+                                                  "does not count; try again or use the offline examiner."));
+
+  data = json_object_new ();
+  json_object_set_string_member (data, "action", "reminder");
+  _viva_examiner_trace (self, "guardrail", data);
+  g_ptr_array_add (self->conversation.messages,
+                   viva_chat_message_new_user ("Reminder from the exam system: you must act "
+                                               "through tools, one per reply. Continue the "
+                                               "required steps, and end with finishDefense; a "
+                                               "verdict written as text is not recorded."));
+  _viva_examiner_continue (self);
+}
+
+/* A defense stopped while the engine graded: finishDefense ran, its
+ * verdict not yet recorded. Returns: (nullable): its arguments */
+static JsonObject *
+last_finish (VivaExaminer *self)
+{
+  GPtrArray *steps = self->protocol.steps;
+  VivaExamStep *step;
+  const VivaExamToolFacts *facts;
+  g_autoptr(JsonNode) node = NULL;
+
+  if (steps->len == 0 || self->verdict != NULL)
+    return NULL;
+  step = g_ptr_array_index (steps, steps->len - 1);
+  facts = _viva_exam_protocol_tool_facts (&self->protocol, step->name);
+  if (!step->ok || facts == NULL || facts->kind != VIVA_EXAM_TOOL_KIND_FINISHES ||
+      !(node = json_from_string (step->arguments, NULL)) || !JSON_NODE_HOLDS_OBJECT (node))
+    return NULL;
+
+  g_clear_pointer (&self->finish_arguments, json_object_unref);
+  self->finish_arguments = json_object_ref (json_node_get_object (node));
+  return self->finish_arguments;
+}
+
+/* The worker is primed, on a start or a resume: a call that was in flight
+ * is redone, a finish not yet graded is graded, or the next turn starts. */
+void
+_viva_examiner_primed (VivaExaminer *self)
+{
+  JsonObject *finished;
+
+  if (self->phase == VIVA_EXAM_PHASE_TOOL && self->pending_call != NULL)
+    {
+      g_autoptr(VivaToolCall) call = viva_tool_call_copy (self->pending_call);
+      g_autofree char *step = g_strdup (self->pending_step);
+
+      _viva_examiner_start_call (self, call, step);
+    }
+  else if ((finished = last_finish (self)) != NULL)
+    _viva_examiner_finish_defense (self, finished);
+  else
+    _viva_examiner_continue (self);
+}
+
+/* A resume: the session's checkpoint becomes the examiner's state, and
+ * further checkpoints go to the session. */
+gboolean
+_viva_examiner_restore (VivaExaminer     *self,
+                        VivaExamSession  *session,
+                        GError          **error)
+{
+  if (viva_exam_session_get_checkpoint (session) == NULL)
+    {
+      g_set_error (error, VIVA_EXAM_ERROR, VIVA_EXAM_ERROR_NOT_FOUND,
+                   _("Session %s has no checkpoint to continue from."), viva_exam_session_get_id (session));
+      return FALSE;
+    }
+
+  if (!_viva_examiner_from_checkpoint (self, viva_exam_session_get_checkpoint (session), error))
+    return FALSE;
+
+  viva_examiner_set_session (self, session);
+  return TRUE;
 }

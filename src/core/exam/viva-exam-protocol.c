@@ -1,17 +1,105 @@
-/* viva-examiner-guardrails.c
+/* viva-exam-protocol.c
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
 #include "config.h"
 
-#include "viva-examiner-private.h"
+#include <string.h>
 
-/* The guardrails, as pure checks on the examiner's record: the protocol
- * table the finishing tool needs, cited evidence, repeated calls, the cap
- * on a tool's output and the compaction of older turns. They decide; the
- * dispatcher and the turn loop act. Each reads a tool's place in the
- * protocol from its facts, never from its name. */
+#include "viva-exam-protocol.h"
+
+/* The protocol of one defense: the tools the model may call, the steps
+ * that ran, the recent calls and counts, the limits; and the guardrails, as
+ * pure checks on that record: the protocol table the finishing tool needs,
+ * cited evidence, repeated calls, the cap on a tool's output. They decide;
+ * the examiner acts. Each reads a tool's place in the protocol from its
+ * facts, never from its name. */
+
+void
+_viva_exam_step_free (VivaExamStep *step)
+{
+  if (step == NULL)
+    return;
+
+  g_free (step->id);
+  g_free (step->name);
+  g_free (step->arguments);
+  g_clear_pointer (&step->result, json_object_unref);
+  g_clear_pointer (&step->probe, viva_exam_probe_free);
+  g_free (step);
+}
+
+void
+_viva_exam_protocol_init (VivaExamProtocol *protocol)
+{
+  memset (protocol, 0, sizeof *protocol);
+  protocol->tools = viva_exam_tools_new_default ();
+  protocol->steps = g_ptr_array_new_with_free_func ((GDestroyNotify)_viva_exam_step_free);
+  protocol->recent_calls = g_ptr_array_new_with_free_func (g_free);
+  viva_exam_limits_init_default (&protocol->limits);
+}
+
+void
+_viva_exam_protocol_clear (VivaExamProtocol *protocol)
+{
+  g_clear_pointer (&protocol->tools, g_ptr_array_unref);
+  g_clear_pointer (&protocol->steps, g_ptr_array_unref);
+  g_clear_pointer (&protocol->recent_calls, g_ptr_array_unref);
+}
+
+VivaExamTool *
+_viva_exam_protocol_find_tool (VivaExamProtocol *self,
+                               const char       *name)
+{
+  for (guint i = 0; i < self->tools->len; i++)
+    {
+      VivaExamTool *tool = g_ptr_array_index (self->tools, i);
+
+      if (g_strcmp0 (viva_exam_tool_get_name (tool), name) == 0)
+        return tool;
+    }
+
+  return NULL;
+}
+
+/* Returns: (nullable): the facts of the examiner's tool called @name, which
+ * is what every decision about a recorded step reads */
+const VivaExamToolFacts *
+_viva_exam_protocol_tool_facts (VivaExamProtocol *self,
+                                const char       *name)
+{
+  VivaExamTool *tool = _viva_exam_protocol_find_tool (self, name);
+
+  return tool ? viva_exam_tool_get_facts (tool) : NULL;
+}
+
+GPtrArray *
+_viva_exam_protocol_collect_probes (VivaExamProtocol *self)
+{
+  GPtrArray *probes = g_ptr_array_new_with_free_func ((GDestroyNotify)viva_exam_probe_free);
+
+  for (guint i = 0; i < self->steps->len; i++)
+    {
+      VivaExamStep *step = g_ptr_array_index (self->steps, i);
+
+      if (step->probe != NULL)
+        g_ptr_array_add (probes, viva_exam_probe_copy (step->probe));
+    }
+
+  return probes;
+}
+
+GPtrArray *
+_viva_exam_protocol_collect_step_names (VivaExamProtocol *self)
+{
+  GPtrArray *names = g_ptr_array_new ();
+
+  for (guint i = 0; i < self->steps->len; i++)
+    g_ptr_array_add (names, ((VivaExamStep *)g_ptr_array_index (self->steps, i))->name);
+
+  return names;
+}
 
 /* The protocol: the steps that must have run before the one that
  * finishes, in order. */
@@ -24,7 +112,7 @@ static const VivaExamProtocolStep required_steps[] = {
 
 /* The name of the examiner's tool that holds @step, for the model. */
 static const char *
-step_tool_name (VivaExaminer         *self,
+step_tool_name (VivaExamProtocol     *self,
                 VivaExamProtocolStep  step)
 {
   for (guint i = 0; i < self->tools->len; i++)
@@ -41,7 +129,7 @@ step_tool_name (VivaExaminer         *self,
 /* Long strings in a tool's data are cut in the middle, with a note of how
  * much was cut, so one flood of output cannot fill the model's context. */
 void
-_viva_examiner_cap_output (JsonObject *object,
+_viva_exam_protocol_cap_output (JsonObject *object,
                            guint       limit)
 {
   JsonObjectIter iter;
@@ -75,50 +163,8 @@ _viva_examiner_cap_output (JsonObject *object,
     }
 }
 
-/* Older turns shrink when the prompt outgrows about 80% of the context:
- * the system prompt (with the current code) and the last steps stay whole. */
-VivaChatMessage *
-_viva_examiner_compact_message (VivaChatMessage *message)
-{
-  const char *content = viva_chat_message_get_content (message);
-  gsize len = content ? strlen (content) : 0;
-
-  if (viva_chat_message_get_role (message) == VIVA_CHAT_ROLE_TOOL && len > 200)
-    {
-      g_autoptr(JsonNode) node = json_from_string (content, NULL);
-      g_autoptr(JsonObject) object = json_object_new ();
-      g_autoptr(JsonNode) out = json_node_new (JSON_NODE_OBJECT);
-      g_autofree char *text = NULL;
-      g_autofree char *note = g_strdup_printf ("older result compacted: %" G_GSIZE_FORMAT
-                                               " characters omitted; run the step again if needed", len);
-
-      if (node && JSON_NODE_HOLDS_OBJECT (node) &&
-          json_object_has_member (json_node_get_object (node), "step"))
-        json_object_set_member (object, "step",
-                                json_object_dup_member (json_node_get_object (node), "step"));
-      json_object_set_string_member (object, "compacted", note);
-      json_node_set_object (out, object);
-      text = json_to_string (out, FALSE);
-
-      return viva_chat_message_new_tool (viva_chat_message_get_tool_call_id (message),
-                                         viva_chat_message_get_name (message),
-                                         text);
-    }
-
-  if (viva_chat_message_get_role (message) == VIVA_CHAT_ROLE_ASSISTANT && len > 400)
-    {
-      g_autofree char *shortened = g_strdup_printf ("%.*s […]",
-                                                    (int)(g_utf8_find_prev_char (content, content + 300) - content),
-                                                    content);
-
-      return viva_chat_message_new_assistant (shortened, viva_chat_message_get_tool_calls (message));
-    }
-
-  return viva_chat_message_ref (message);
-}
-
 char *
-_viva_examiner_call_signature (const char *name,
+_viva_exam_protocol_call_signature (const char *name,
                                JsonObject *arguments)
 {
   g_autoptr(JsonNode) node = json_node_new (JSON_NODE_OBJECT);
@@ -132,7 +178,7 @@ _viva_examiner_call_signature (const char *name,
 
 /* Returns: (nullable): why this call must not run again so soon */
 char *
-_viva_examiner_check_repeats (VivaExaminer *self,
+_viva_exam_protocol_check_repeats (VivaExamProtocol *self,
                               const char   *name,
                               const char   *signature)
 {
@@ -151,7 +197,7 @@ _viva_examiner_check_repeats (VivaExaminer *self,
 
 /* Returns: (nullable): why finishDefense cannot run yet */
 char *
-_viva_examiner_check_protocol (VivaExaminer *self)
+_viva_exam_protocol_check_protocol (VivaExamProtocol *self)
 {
   g_autoptr(GString) missing = g_string_new (NULL);
 
@@ -165,7 +211,7 @@ _viva_examiner_check_protocol (VivaExaminer *self)
       for (guint i = 0; i < self->steps->len && !done; i++)
         {
           VivaExamStep *step = g_ptr_array_index (self->steps, i);
-          const VivaExamToolFacts *facts = _viva_examiner_tool_facts (self, step->name);
+          const VivaExamToolFacts *facts = _viva_exam_protocol_tool_facts (self, step->name);
 
           done = step->ok && facts != NULL && facts->step == required_steps[r];
         }
@@ -182,7 +228,7 @@ _viva_examiner_check_protocol (VivaExaminer *self)
 }
 
 char *
-_viva_examiner_check_evidence (VivaExaminer *self,
+_viva_exam_protocol_check_evidence (VivaExamProtocol *self,
                                JsonObject   *arguments)
 {
   JsonArray *evidence = json_object_get_array_member (arguments, "evidence");
