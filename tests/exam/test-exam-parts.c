@@ -410,6 +410,76 @@ test_leak_guard (void)
   }
 }
 
+/* The leak stream is the guard, incrementally: whatever the pieces a
+ * reply streams in (cut inside a character too), it withholds the same
+ * ranges as the whole text checked at once, and what it shows, settled
+ * piece by piece, is the whole text guarded. */
+static void
+test_leak_stream_pieces (void)
+{
+  g_autoptr(VivaProblem) problem = viva_problem_new ("kmeans", "K-Means");
+  g_autoptr(VivaExamLeakGuard) guard = NULL;
+  g_autoptr(GRand) rand = g_rand_new_with_seed (25);
+  g_autofree char *encoded = g_base64_encode ((const guchar *)LEAK_REFERENCE + 1, strlen (LEAK_REFERENCE) - 1);
+  g_autofree char *text = NULL;
+  g_autoptr(GArray) whole = NULL;
+  g_autofree char *expected = NULL;
+
+  viva_problem_set_description (problem, "Implement `kmeans(points, k)`.");
+  viva_problem_set_reference (problem, LEAK_REFERENCE);
+  guard = _viva_exam_leak_guard_new (problem);
+  /* A leak in full-width letters with zero-width spaces, one upper-cased,
+   * one in base64 from an odd offset, with accents and emoji around. */
+  text = g_strdup_printf ("Café ☕ first: ｆｏｒ\u200b _ in range(100):\u200b labels = [min(range(k), key=lambda c: "
+                          "dist(p, centroids[c])) for p in points] — then: RETURN CENTROIDS, LABELS; "
+                          "DEF KMEANS(POINTS, K): CENTROIDS = POINTS[:K] and %s. Fin 🎉", encoded);
+  whole = _viva_exam_leak_guard_find (guard, text, strlen (text), NULL);
+  g_assert_cmpuint (whole->len, ==, 3);
+  expected = _viva_exam_leak_guard_apply (text, strlen (text), whole);
+
+  for (guint round = 0; round < 50; round++)
+    {
+      g_autoptr(VivaExamLeakStream) stream = _viva_exam_leak_stream_new (guard);
+      g_autoptr(GString) shown = g_string_new (NULL);
+      gsize length = strlen (text);
+      GArray *ranges;
+
+      for (gsize at = 0, n; at < length; at += n)
+        {
+          g_autofree char *piece = NULL;
+
+          n = MIN ((gsize)g_rand_int_range (rand, 1, round < 25 ? 3 : 12), length - at);
+          _viva_exam_leak_stream_push (stream, text + at, n, NULL);
+          piece = _viva_exam_leak_stream_take_shown (stream, _viva_exam_leak_stream_get_settled (stream));
+          if (piece != NULL)
+            g_string_append (shown, piece);
+        }
+      _viva_exam_leak_stream_close (stream);
+      {
+        g_autofree char *rest = _viva_exam_leak_stream_take_shown (stream, G_MAXSIZE);
+
+        if (rest != NULL)
+          g_string_append (shown, rest);
+      }
+
+      ranges = _viva_exam_leak_stream_get_ranges (stream);
+      g_assert_cmpuint (ranges->len, ==, whole->len);
+      for (guint i = 0; i < ranges->len; i++)
+        {
+          g_assert_cmpuint (g_array_index (ranges, VivaExamLeakRange, i).start, ==,
+                            g_array_index (whole, VivaExamLeakRange, i).start);
+          g_assert_cmpuint (g_array_index (ranges, VivaExamLeakRange, i).end, ==,
+                            g_array_index (whole, VivaExamLeakRange, i).end);
+        }
+      g_assert_cmpstr (shown->str, ==, expected);
+    }
+
+  g_assert_true (g_str_has_prefix (expected, "Café ☕ first: "));
+  g_assert_true (g_str_has_suffix (expected, ". Fin 🎉"));
+  g_assert_null (strstr (expected, "CENTROIDS = POINTS"));
+  g_assert_null (strstr (expected, encoded + 4));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -422,6 +492,7 @@ main (int   argc,
   g_test_add_func ("/viva/exam/number-lines", test_number_lines);
   g_test_add_func ("/viva/exam/prompt", test_prompt);
   g_test_add_func ("/viva/exam/leak-guard", test_leak_guard);
+  g_test_add_func ("/viva/exam/leak-stream-pieces", test_leak_stream_pieces);
   g_test_add_func ("/viva/exam/verdict", test_verdict);
   g_test_add_func ("/viva/exam/limits", test_limits);
   g_test_add_func ("/viva/exam/code-source", test_code_source);
