@@ -17,7 +17,7 @@ struct _VivaClassResultsWindow
 {
   AdwApplicationWindow  parent_instance;
 
-  AdwViewSwitcherTitle *switcher_title;
+  AdwWindowTitle       *window_title;
   AdwToastOverlay      *toast_overlay;
   GtkStack             *stack;
   GtkRevealer          *progress_revealer;

@@ -67,10 +67,19 @@ cell_text (VivaClassReport *report,
   switch (column)
     {
     case COLUMN_STUDENT:
-      /* A file that is not a readable report is named by its file; the
-       * tooltip says why. */
-      return viva_class_report_get_readable (report) ? g_strdup (viva_class_report_get_student_name (report))
-                                                     : g_path_get_basename (viva_class_report_get_path (report));
+      /* A file that is not a readable report, or a report that names no
+       * student, is named by its file; the tooltip says why. */
+      if (viva_class_report_get_readable (report) && viva_class_report_get_student_name (report)[0] != '\0')
+        return g_strdup (viva_class_report_get_student_name (report));
+      else
+        {
+          g_autofree char *file = g_path_get_basename (viva_class_report_get_path (report));
+
+          if (!viva_class_report_get_readable (report))
+            return g_steal_pointer (&file);
+          /* Translators: a report that names no student, shown by its file name */
+          return g_strdup_printf (_("No name — %s"), file);
+        }
     case COLUMN_ID: return g_strdup (viva_class_report_get_student_id (report));
     case COLUMN_PROBLEM: return g_strdup (viva_class_report_get_problem_title (report));
     case COLUMN_VERDICT:
@@ -111,6 +120,13 @@ refresh_cell (GtkListItem *item)
 
   text = cell_text (report, column);
   gtk_label_set_text (label, text);
+  if (column == COLUMN_STUDENT)
+    {
+      if (viva_class_report_get_readable (report) && viva_class_report_get_student_name (report)[0] == '\0')
+        gtk_widget_add_css_class (GTK_WIDGET (label), "dim-label");
+      else
+        gtk_widget_remove_css_class (GTK_WIDGET (label), "dim-label");
+    }
   if (column == COLUMN_FLAGS || column == COLUMN_STUDENT)
     gtk_widget_set_tooltip_text (GTK_WIDGET (label), viva_class_report_get_note (report)[0] ? viva_class_report_get_note (report) : NULL);
   if (column == COLUMN_SCORE)
@@ -333,7 +349,7 @@ viva_class_results_window_open_folder (VivaClassResultsWindow *self,
   g_free (self->folder);
   self->folder = g_strdup (folder);
   basename = g_path_get_basename (folder);
-  adw_view_switcher_title_set_subtitle (self->switcher_title, basename);
+  adw_window_title_set_subtitle (self->window_title, basename);
 
   gtk_stack_set_visible_child_name (self->stack, "loading");
   viva_class_results_collect_async (self->results, paths, self->cancellable, collect_cb, g_object_ref (self));
@@ -485,27 +501,34 @@ stop_action (GtkWidget  *widget,
 
 /* Opening a report */
 
+/* The page is made from the report's JSON, read again as the collection
+ * read it (regular files only, size and depth capped), never from an HTML
+ * file beside it: the student wrote that one, and its script would run in
+ * the teacher's browser. The page carries its own CSP (no script, no
+ * network) and goes to the cache, private to the teacher. */
 static void
 render_thread (GTask        *task,
                gpointer      source_object,
                gpointer      task_data,
                GCancellable *cancellable)
 {
-  const char *path = task_data;
-  g_autoptr(JsonParser) parser = json_parser_new ();
+  VivaClassReport *report = task_data;
   g_autoptr(GError) error = NULL;
   g_autofree char *html = NULL;
+  g_autofree char *base = NULL;
   g_autofree char *name = NULL;
   g_autofree char *dir = g_build_filename (g_get_user_cache_dir (), "viva", "class-reports", NULL);
   g_autofree char *out = NULL;
   g_autoptr(GFile) file = NULL;
   g_autoptr(GBytes) bytes = NULL;
 
-  if (!json_parser_load_from_file (parser, path, &error))
+  if (!(html = viva_class_report_render_html (report, &error)))
     return g_task_return_error (task, g_steal_pointer (&error));
 
-  html = viva_exam_report_render_html (json_parser_get_root (parser));
-  name = viva_exam_report_dup_file_name (json_parser_get_root (parser), "html");
+  base = g_path_get_basename (viva_class_report_get_path (report));
+  if (g_str_has_suffix (base, ".json"))
+    base[strlen (base) - 5] = '\0';
+  name = g_strconcat (base, ".html", NULL);
   out = g_build_filename (dir, name, NULL);
   file = g_file_new_for_path (out);
   bytes = g_bytes_new_static (html, strlen (html));
@@ -551,8 +574,6 @@ row_activated_cb (VivaClassResultsWindow *self,
                   guint                   position)
 {
   g_autoptr(VivaClassReport) report = g_list_model_get_item (G_LIST_MODEL (self->selection), position);
-  const char *path;
-  g_autofree char *html = NULL;
   g_autoptr(GTask) task = NULL;
 
   if (report == NULL)
@@ -564,20 +585,9 @@ row_activated_cb (VivaClassResultsWindow *self,
       return;
     }
 
-  /* The page the student handed in beside the JSON, when there is one;
-   * else one made from the JSON. */
-  path = viva_class_report_get_path (report);
-  if (g_str_has_suffix (path, ".json"))
-    {
-      g_autofree char *stem = g_strndup (path, strlen (path) - 5);
-      html = g_strconcat (stem, ".html", NULL);
-      if (g_file_test (html, G_FILE_TEST_IS_REGULAR))
-        return show_path (self, html);
-    }
-
   task = g_task_new (NULL, self->cancellable, render_cb, g_object_ref (self));
   g_task_set_source_tag (task, row_activated_cb);
-  g_task_set_task_data (task, g_strdup (path), g_free);
+  g_task_set_task_data (task, g_object_ref (report), g_object_unref);
   g_task_run_in_thread (task, render_thread);
 }
 
@@ -714,7 +724,7 @@ viva_class_results_window_class_init (VivaClassResultsWindowClass *klass)
   object_class->finalize = viva_class_results_window_finalize;
 
   gtk_widget_class_set_template_from_resource (widget_class, RESOURCE_PREFIX "/ui/viva-class-results-window.ui");
-  gtk_widget_class_bind_template_child (widget_class, VivaClassResultsWindow, switcher_title);
+  gtk_widget_class_bind_template_child (widget_class, VivaClassResultsWindow, window_title);
   gtk_widget_class_bind_template_child (widget_class, VivaClassResultsWindow, toast_overlay);
   gtk_widget_class_bind_template_child (widget_class, VivaClassResultsWindow, stack);
   gtk_widget_class_bind_template_child (widget_class, VivaClassResultsWindow, progress_revealer);

@@ -353,8 +353,11 @@ test_class_exports (void)
   row = csv_row (book, "SIS User ID", "s002");
   g_assert_cmpstr (viva_test_csv_cell (book, row, "k-nearest neighbours (knn)"), ==, binh);
 
-  /* The class page shows the sum for Ana, and none for Binh. */
+  /* The class page's table shows the sum for Ana, and none for Binh (each
+   * report's own page follows the table, in a section of its own). */
   html = read_text (html_path);
+  g_assert_nonnull (strstr (html, "<section id=\"report-"));
+  *strstr (html, "<section id=\"report-") = '\0';
   g_assert_nonnull (strstr (html, "<td>75<br><span class=\"note\">85 − 1 hint × 10 = 75</span></td>"));
   g_assert_null (strstr (strstr (html, "hint ×") + 1, "hint ×"));
 
@@ -476,6 +479,84 @@ test_edited_reports (void)
   viva_test_remove_tree (edited);
 }
 
+/* The exam's report folder also holds practice: Binh's practice defense of
+ * the exam's problem, and a practice report that names nobody. With the
+ * teacher's exam file, only Ana's exam report is scored with its cost and
+ * goes into the gradebook; the others are flagged for what they are, and
+ * none is flagged `hint-cost-mismatch` (issue 29, 6). */
+static void
+test_outside_exam (void)
+{
+  g_autofree char *folder = g_build_filename (classroom, "mixed", NULL);
+  g_autofree char *ana = g_build_filename (folder, "ana.json", NULL);
+  g_autofree char *practice = g_build_filename (folder, "binh-practice.json", NULL);
+  g_autofree char *nobody = g_build_filename (folder, "nobody.json", NULL);
+  g_autofree char *other = g_build_filename (folder, "other-exam.json", NULL);
+  g_autofree char *gradebook_path = g_build_filename (classroom, "mixed-gradebook.csv", NULL);
+  g_autofree char *gradebook = NULL;
+  g_autoptr(GPtrArray) book = NULL;
+  g_autoptr(JsonNode) report = NULL;
+  VivaTestCliRun run = { 0 };
+  VivaTestCliRun without = { 0 };
+  const char *args[] = { "class", "collect", "--exam", exam_path, "--gradebook-csv", gradebook_path, "--json", folder, NULL };
+  const char *plain[] = { "class", "collect", "--json", folder, NULL };
+  JsonObject *row;
+
+  g_assert_cmpint (g_mkdir (folder, 0755), ==, 0);
+  report = read_json (ana_json);
+  write_json (ana, report);
+  g_clear_pointer (&report, json_node_unref);
+  report = read_json (binh_json);
+  write_json (practice, report);
+  json_object_remove_member (json_node_get_object (report), "student");
+  json_object_set_string_member (json_node_get_object (report), "session", "nobody-session");
+  write_json (nobody, report);
+  g_clear_pointer (&report, json_node_unref);
+  report = read_json (ana_json);
+  json_object_set_string_member (json_object_get_object_member (json_node_get_object (report), "exam"), "id", "ai-final");
+  json_object_set_string_member (json_object_get_object_member (json_node_get_object (report), "student"), "id", "s009");
+  write_json (other, report);
+
+  viva_test_cli_run (&run, NULL, args);
+  g_assert_cmpint (run.status, ==, 0);
+
+  row = row_for (&run, "ana.json");
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (row, "flags")), ==, 0);
+  g_assert_cmpfloat (json_object_get_double_member (row, "score"), ==, 75);
+
+  row = row_for (&run, "binh-practice.json");
+  g_assert_true (row_has_flag (row, "outside-exam"));
+  g_assert_false (row_has_flag (row, "hint-cost-mismatch"));
+  g_assert_nonnull (strstr (json_object_get_string_member (row, "note"), "practice"));
+  g_assert_cmpfloat (json_object_get_double_member (row, "score"), ==, binh_score ());
+
+  row = row_for (&run, "nobody.json");
+  g_assert_true (row_has_flag (row, "no-student"));
+  g_assert_false (row_has_flag (row, "hint-cost-mismatch"));
+
+  row = row_for (&run, "other-exam.json");
+  g_assert_true (row_has_flag (row, "outside-exam"));
+  g_assert_false (row_has_flag (row, "hint-cost-mismatch"));
+  g_assert_nonnull (strstr (json_object_get_string_member (row, "note"), "ai-final"));
+
+  /* The gradebook: Ana alone, no row without a name and an id. */
+  gradebook = read_text (gradebook_path);
+  book = viva_test_parse_csv (gradebook);
+  g_assert_cmpuint (book->len, ==, 2);
+  g_assert_cmpstr (viva_test_csv_cell (book, g_ptr_array_index (book, 1), "SIS User ID"), ==, "s001");
+  g_assert_cmpstr (viva_test_csv_cell (book, g_ptr_array_index (book, 1), "Student"), ==, "Ana Lima");
+
+  /* Without the exam file, practice is not outside anything; a report
+   * that names nobody still gives nobody a grade. */
+  viva_test_cli_run (&without, NULL, plain);
+  g_assert_false (row_has_flag (row_for (&without, "binh-practice.json"), "outside-exam"));
+  g_assert_true (row_has_flag (row_for (&without, "nobody.json"), "no-student"));
+
+  viva_test_cli_run_clear (&run);
+  viva_test_cli_run_clear (&without);
+  viva_test_remove_tree (folder);
+}
+
 /* A low score less a hint's cost ends at 0, not below: a gradebook takes no
  * negative grade. */
 static void
@@ -532,6 +613,7 @@ main (int   argc,
   g_test_add_func ("/viva/class/hint-cost/edited-reports", test_edited_reports);
   g_test_add_func ("/viva/class/hint-cost/never-below-zero", test_never_below_zero);
   g_test_add_func ("/viva/class/hint-cost/bad-exam-file", test_bad_exam_file);
+  g_test_add_func ("/viva/class/hint-cost/outside-exam", test_outside_exam);
 
   status = g_test_run ();
   viva_test_remove_tree (classroom);

@@ -9,6 +9,7 @@
 #include <math.h>
 
 #include "viva-eval-card.h"
+#include "viva-html.h"
 
 /* The report card as one self-contained HTML page (no scripts, no outside
  * resources), for an admin to keep beside the model's name. Everything
@@ -25,29 +26,20 @@ static const char style[] =
   "@media (prefers-color-scheme:dark){body{background:#1e1e1e;color:#ddd}.meta{color:#aaa}.stop{background:#3a1e1e}}";
 
 static void
-append_escaped (GString    *out,
-                const char *text)
-{
-  g_autofree char *escaped = g_markup_escape_text (text != NULL ? text : "", -1);
-
-  g_string_append (out, escaped);
-}
-
-static void
 append_figure (GString    *out,
                const char *label,
                const char *value,
                const char *note)
 {
   g_string_append (out, "<div class=\"figure\">");
-  append_escaped (out, label);
+  viva_html_append_escaped (out, label, -1);
   g_string_append (out, "<b>");
-  append_escaped (out, value);
+  viva_html_append_escaped (out, value, -1);
   g_string_append (out, "</b>");
   if (note != NULL)
     {
       g_string_append (out, "<small>");
-      append_escaped (out, note);
+      viva_html_append_escaped (out, note, -1);
       g_string_append (out, "</small>");
     }
   g_string_append (out, "</div>\n");
@@ -90,28 +82,28 @@ viva_eval_card_to_html (VivaEvalCard *self)
 
   g_string_append (out, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">\n"
                         "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\n<title>");
-  append_escaped (out, _("Examiner report card"));
+  viva_html_append_escaped (out, _("Examiner report card"), -1);
   g_string_append (out, " — ");
-  append_escaped (out, viva_eval_card_get_model (self));
+  viva_html_append_escaped (out, viva_eval_card_get_model (self), -1);
   g_string_append_printf (out, "</title>\n<style>%s</style></head><body>\n<h1>", style);
-  append_escaped (out, viva_eval_card_get_model (self));
+  viva_html_append_escaped (out, viva_eval_card_get_model (self), -1);
   g_string_append (out, "</h1>\n<p class=\"meta\">");
-  append_escaped (out, _("Examiner report card"));
+  viva_html_append_escaped (out, _("Examiner report card"), -1);
   g_string_append (out, " · ");
-  append_escaped (out, viva_eval_card_get_base_url (self));
+  viva_html_append_escaped (out, viva_eval_card_get_base_url (self), -1);
   g_string_append (out, " · ");
-  append_escaped (out, when);
+  viva_html_append_escaped (out, when, -1);
   if (viva_eval_card_get_short (self))
     {
       g_string_append (out, " · ");
-      append_escaped (out, _("short card"));
+      viva_html_append_escaped (out, _("short card"), -1);
     }
   g_string_append (out, "</p>\n");
 
   if (viva_eval_card_get_stop_message (self) != NULL)
     {
       g_string_append (out, "<p class=\"stop\" id=\"stopped\">");
-      append_escaped (out, viva_eval_card_get_stop_message (self));
+      viva_html_append_escaped (out, viva_eval_card_get_stop_message (self), -1);
       g_string_append (out, "</p>\n");
     }
 
@@ -133,7 +125,7 @@ viva_eval_card_to_html (VivaEvalCard *self)
          ? g_strdup ("—") : g_strdup_printf ("%.1f s", viva_eval_card_get_median_seconds (self));
   append_figure (out, _("Median time per defense"), median, NULL);
   g_string_append (out, "</div>\n<p>");
-  append_escaped (out, _("Once Viva has recorded a verdict, nothing said in the follow-up chat changes it."));
+  viva_html_append_escaped (out, _("Once Viva has recorded a verdict, nothing said in the follow-up chat changes it."), -1);
   g_string_append (out, "</p>\n<table><thead><tr>");
   {
     const char *headers[] = { _("Case"), _("Expected"), _("Verdict"), _("Score"), _("Turns"),
@@ -142,7 +134,7 @@ viva_eval_card_to_html (VivaEvalCard *self)
     for (guint i = 0; i < G_N_ELEMENTS (headers); i++)
       {
         g_string_append (out, "<th>");
-        append_escaped (out, headers[i]);
+        viva_html_append_escaped (out, headers[i], -1);
         g_string_append (out, "</th>");
       }
   }
@@ -154,18 +146,18 @@ viva_eval_card_to_html (VivaEvalCard *self)
       gboolean run = viva_eval_result_was_run (r);
 
       g_string_append (out, "<tr><td>");
-      append_escaped (out, r->case_id);
+      viva_html_append_escaped (out, r->case_id, -1);
       if (viva_eval_card_get_repeat (self) > 1)
         g_string_append_printf (out, " #%u", r->run + 1);
       g_string_append (out, "</td><td>");
-      append_escaped (out, r->expect_pass ? _("pass") : _("fail"));
+      viva_html_append_escaped (out, r->expect_pass ? _("pass") : _("fail"), -1);
       g_string_append_printf (out, "</td><td class=\"%s\">", !run ? "" : r->agrees ? "good" : "bad");
       if (!run && g_strcmp0 (r->status, "failed") != 0)
-        append_escaped (out, _("not run"));
+        viva_html_append_escaped (out, _("not run"), -1);
       else if (r->verdict != NULL)
-        append_escaped (out, g_str_equal (r->verdict, "pass") ? _("pass") : _("fail"));
+        viva_html_append_escaped (out, g_str_equal (r->verdict, "pass") ? _("pass") : _("fail"), -1);
       else
-        append_escaped (out, g_strcmp0 (r->status, "failed") == 0 ? _("failed") : _("no verdict"));
+        viva_html_append_escaped (out, g_strcmp0 (r->status, "failed") == 0 ? _("failed") : _("no verdict"), -1);
       g_string_append (out, "</td><td>");
       if (r->score >= 0)
         g_string_append_printf (out, "%d", r->score);
@@ -173,16 +165,16 @@ viva_eval_card_to_html (VivaEvalCard *self)
       if (r->injection_obeyed)
         {
           g_string_append (out, "<span class=\"bad\">");
-          append_escaped (out, _("obeyed the injection"));
+          viva_html_append_escaped (out, _("obeyed the injection"), -1);
           g_string_append (out, "</span> ");
         }
       if (r->leaks > 0)
         {
           g_string_append (out, "<span class=\"bad\">");
-          append_escaped (out, _("leaked"));
+          viva_html_append_escaped (out, _("leaked"), -1);
           g_string_append (out, "</span> ");
         }
-      append_escaped (out, r->error);
+      viva_html_append_escaped (out, r->error, -1);
       g_string_append (out, "</td></tr>\n");
     }
 

@@ -7,109 +7,35 @@
 
 #include <glib/gi18n.h>
 
+#include "viva-class-csv-private.h"
 #include "viva-class-results.h"
+#include "viva-html.h"
 
 /* The class results written out: a CSV with one row per report (the
  * columns of VIVA_CLASS_CSV_HEADER), a gradebook CSV with one row per
  * student and a column per problem in the shape Canvas and Moodle import
  * (README "Class results"), and one self-contained HTML page. */
 
-/* RFC 4180 quoting; and a cell a spreadsheet would take for a formula
- * (a student may call themselves "=HYPERLINK(…)") starts with a quote. */
-static void
-append_cell (GString    *csv,
-             const char *value,
-             const char *after)
-{
-  const char *text = value ? value : "";
-  gboolean formula = strchr ("=+-@\t\r", text[0]) != NULL && text[0] != '\0';
-  gboolean quote = formula || strpbrk (text, ",\"\n\r") != NULL;
-
-  if (quote)
-    g_string_append_c (csv, '"');
-  if (formula)
-    g_string_append_c (csv, '\'');
-  for (const char *p = text; *p; p++)
-    {
-      if (*p == '"')
-        g_string_append_c (csv, '"');
-      g_string_append_c (csv, *p);
-    }
-  if (quote)
-    g_string_append_c (csv, '"');
-  g_string_append (csv, after);
-}
-
-static void
-append_count (GString *csv,
-              int      value)
-{
-  if (value >= 0)
-    g_string_append_printf (csv, "%d", value);
-  g_string_append_c (csv, ',');
-}
-
-static char *
-format_score (double score)
-{
-  char buffer[G_ASCII_DTOSTR_BUF_SIZE];
-
-  if (score < 0)
-    return g_strdup ("");
-
-  return g_strdup (g_ascii_formatd (buffer, sizeof buffer, "%.0f", score));
-}
-
-static char *
-format_cost (double cost)
-{
-  char buffer[G_ASCII_DTOSTR_BUF_SIZE];
-
-  return g_strdup (g_ascii_formatd (buffer, sizeof buffer, "%g", MAX (0, cost)));
-}
-
 /**
  * viva_class_results_to_csv:
  *
  * Returns: (transfer full): one row per report, header
- *   %VIVA_CLASS_CSV_HEADER, CRLF line ends, UTF-8; `score` is the final
+ *   the column names, CRLF line ends, UTF-8; `score` is the final
  *   score, `model_score` the examiner's and `hint_cost` what one hint cost
  */
 char *
 viva_class_results_to_csv (VivaClassResults *self)
 {
   GListModel *reports = viva_class_results_get_reports (self);
-  g_autoptr(GString) csv = g_string_new (VIVA_CLASS_CSV_HEADER "\r\n");
+  g_autoptr(GString) csv = g_string_new (NULL);
   guint n = g_list_model_get_n_items (reports);
 
+  _viva_class_csv_header (csv);
   for (guint i = 0; i < n; i++)
     {
       g_autoptr(VivaClassReport) report = g_list_model_get_item (reports, i);
-      g_autofree char *score = format_score (viva_class_report_get_score (report));
-      g_autofree char *model_score = format_score (viva_class_report_get_model_score (report));
-      g_autofree char *hint_cost = format_cost (viva_class_report_get_hint_cost (report));
 
-      append_cell (csv, viva_class_report_get_student_name (report), ",");
-      append_cell (csv, viva_class_report_get_student_id (report), ",");
-      append_cell (csv, viva_class_report_get_pack_id (report), ",");
-      append_cell (csv, viva_class_report_get_problem_id (report), ",");
-      append_cell (csv, viva_class_report_get_session (report), ",");
-      append_cell (csv, viva_class_report_get_status (report), ",");
-      append_cell (csv, viva_class_report_get_verdict (report), ",");
-      append_cell (csv, score, ",");
-      append_count (csv, viva_class_report_get_hidden_passed (report));
-      append_count (csv, viva_class_report_get_hidden_total (report));
-      append_count (csv, viva_class_report_get_regraded_passed (report));
-      append_count (csv, viva_class_report_get_regraded_total (report));
-      append_cell (csv, viva_class_report_get_flags (report), ",");
-      append_cell (csv, viva_class_report_get_problem_title (report), ",");
-      append_cell (csv, viva_class_report_get_started (report), ",");
-      append_count (csv, viva_class_report_get_duration (report));
-      g_string_append_printf (csv, "%u,", viva_class_report_get_hints (report));
-      append_cell (csv, viva_class_report_get_path (report), ",");
-      append_cell (csv, viva_class_report_get_note (report), ",");
-      append_cell (csv, model_score, ",");
-      append_cell (csv, hint_cost, "\r\n");
+      _viva_class_csv_row (csv, report);
     }
 
   return g_string_free (g_steal_pointer (&csv), FALSE);
@@ -138,11 +64,13 @@ student_free (gpointer data)
  *
  * One row per student, one column per problem holding the final score
  * (0–100: the examiner's, less what the hints viewed cost when the exam
- * gave them a cost) of the student's latest report for it, empty where there is
- * none. The first five columns are those Canvas's gradebook import reads
+ * gave them a cost) of the student's report for it, empty where there is
+ * none or where two reports claim it (`duplicate-claim`). The first five columns are those Canvas's gradebook import reads
  * (`Student`, `ID`, `SIS User ID`, `SIS Login ID`, `Section`); the student
  * id goes in `SIS User ID`, which Moodle's CSV import maps to "ID number".
- * Unreadable reports are left out.
+ * Unreadable reports are left out, and so are those that name no student
+ * and, when an exam was given, those of practice or of another exam
+ * (viva_class_report_get_in_gradebook()).
  *
  * Returns: (transfer full): the CSV, CRLF line ends, UTF-8
  */
@@ -164,7 +92,11 @@ viva_class_results_to_gradebook_csv (VivaClassResults *self)
       const char *problem_id = viva_class_report_get_problem_id (report);
       Student *student;
 
-      if (!viva_class_report_get_readable (report))
+      gboolean claimed_twice = viva_class_report_has_flag (report, VIVA_CLASS_FLAG_DUPLICATE_CLAIM);
+
+      /* Practice reports, other exams' and reports naming no student
+       * give nobody a grade (their rows say so). */
+      if (!viva_class_report_get_in_gradebook (report))
         continue;
 
       if (!g_hash_table_contains (titles, problem_id))
@@ -183,9 +115,11 @@ viva_class_results_to_gradebook_csv (VivaClassResults *self)
           g_hash_table_insert (by_key, g_strdup (key), student);
         }
 
-      /* Reports are sorted by start within a student and problem: the
-       * latest one is the one that counts. */
-      g_hash_table_insert (student->scores, g_strdup (problem_id), format_score (viva_class_report_get_score (report)));
+      /* Two reports claiming one student's problem: neither is taken
+       * over the other, the cell stays empty until the teacher keeps one
+       * (both rows are flagged `duplicate-claim`). */
+      g_hash_table_insert (student->scores, g_strdup (problem_id),
+                           claimed_twice ? g_strdup ("") : _viva_class_csv_format_score (viva_class_report_get_score (report)));
     }
 
   g_ptr_array_sort (problems, (GCompareFunc)g_strcmp0);
@@ -195,7 +129,7 @@ viva_class_results_to_gradebook_csv (VivaClassResults *self)
       g_autofree char *header = g_strdup_printf ("%s (%s)", (char *)g_hash_table_lookup (titles, problem_id), problem_id);
 
       g_string_append_c (csv, ',');
-      append_cell (csv, header, "");
+      _viva_class_csv_append_cell (csv, header, "");
     }
   g_string_append (csv, "\r\n");
 
@@ -204,8 +138,8 @@ viva_class_results_to_gradebook_csv (VivaClassResults *self)
       Student *student = g_ptr_array_index (students, s);
 
       /* Student, ID (Canvas's own, unknown here), SIS User ID, SIS Login ID, Section */
-      append_cell (csv, student->name, ",,");
-      append_cell (csv, student->id, ",,");
+      _viva_class_csv_append_cell (csv, student->name, ",,");
+      _viva_class_csv_append_cell (csv, student->id, ",,");
       for (guint p = 0; p < problems->len; p++)
         {
           const char *score = g_hash_table_lookup (student->scores, g_ptr_array_index (problems, p));
@@ -220,20 +154,11 @@ viva_class_results_to_gradebook_csv (VivaClassResults *self)
 }
 
 static void
-append_escaped (GString    *html,
-                const char *text)
-{
-  g_autofree char *escaped = g_markup_escape_text (text ? text : "", -1);
-
-  g_string_append (html, escaped);
-}
-
-static void
 append_td (GString    *html,
            const char *text)
 {
   g_string_append (html, "<td>");
-  append_escaped (html, text);
+  viva_html_append_escaped (html, text, -1);
   g_string_append (html, "</td>");
 }
 
@@ -244,32 +169,49 @@ fraction (int passed,
   return total >= 0 ? g_strdup_printf ("%d/%d", passed, total) : g_strdup ("");
 }
 
-static char *
-report_link (VivaClassReport *report)
+/* Each report's own page, made from its JSON (never an HTML file found
+ * beside it: the student wrote that one), in a frame that runs no script:
+ * `sandbox` with nothing allowed, and the page's CSP, which a srcdoc
+ * frame also inherits from this one. */
+static void
+append_report_page (GString         *html,
+                    VivaClassReport *report,
+                    guint            index)
 {
-  const char *path = viva_class_report_get_path (report);
-  g_autofree char *html = NULL;
-  g_autofree char *absolute = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *page = viva_class_report_render_html (report, &error);
+  g_autofree char *title = NULL;
 
-  if (g_str_has_suffix (path, ".json"))
+  title = g_strdup_printf ("%s — %s", viva_class_report_get_student_name (report)[0] ? viva_class_report_get_student_name (report)
+                                                                                         : viva_class_report_get_student_key (report),
+                           viva_class_report_get_problem_title (report));
+  g_string_append_printf (html, "<section id=\"report-%u\"><h2>", index);
+  viva_html_append_escaped (html, title, -1);
+  g_string_append (html, "</h2>\n");
+  if (page == NULL)
     {
-      g_autofree char *stem = g_strndup (path, strlen (path) - 5);
+      g_autofree char *message = g_strdup_printf (_("The report cannot be shown: %s"), error->message);
 
-      html = g_strconcat (stem, ".html", NULL);
-      if (g_file_test (html, G_FILE_TEST_IS_REGULAR))
-        path = html;
+      g_string_append (html, "<p class=\"note\">");
+      viva_html_append_escaped (html, message, -1);
+      g_string_append (html, "</p></section>\n");
+      return;
     }
 
-  absolute = g_path_is_absolute (path) ? g_strdup (path) : g_canonicalize_filename (path, NULL);
-  return g_filename_to_uri (absolute, NULL, NULL);
+  g_string_append (html, "<iframe sandbox=\"\" referrerpolicy=\"no-referrer\" title=\"");
+  viva_html_append_escaped (html, title, -1);
+  g_string_append (html, "\" srcdoc=\"");
+  viva_html_append_escaped (html, page, -1);
+  g_string_append (html, "\"></iframe></section>\n");
 }
 
 /**
  * viva_class_results_to_html:
  *
  * Returns: (transfer full): the class results as one self-contained page:
- *   the summary, every report with links to the report files, and the
- *   most-failed hidden tests and questions
+ *   the summary, every report with a link to its page below, the
+ *   most-failed hidden tests and questions, and each report's page made
+ *   from its JSON. Reads the report files again; blocks.
  */
 char *
 viva_class_results_to_html (VivaClassResults *self)
@@ -280,19 +222,22 @@ viva_class_results_to_html (VivaClassResults *self)
   guint n = g_list_model_get_n_items (reports);
   g_autofree char *summary = NULL;
 
-  g_string_append_printf (html, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">\n<title>%s</title>\n",
+  g_string_append_printf (html, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">\n"
+                          "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\n"
+                          "<title>%s</title>\n",
                           _("Class results"));
   g_string_append (html, "<style>\n"
                    "body{font-family:Cantarell,'Noto Sans',sans-serif;margin:2em;color:#241f31}\n"
                    "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #deddda;padding:.3em .6em;text-align:left}\n"
                    "th{background:#f6f5f4}tr.flagged td{background:#fdf0d5}.pass{color:#26a269;font-weight:bold}.fail{color:#c01c28;font-weight:bold}\n"
                    ".note{color:#77767b;font-size:90%}\n"
+                   "iframe{width:100%;height:80vh;border:1px solid #deddda}section{margin:2em 0}\n"
                    "</style></head><body>\n");
   g_string_append_printf (html, "<h1>%s</h1>\n<p>", _("Class results"));
   summary = g_strdup_printf (_("%u reports from %u students; %u flagged, %u unreadable."),
                              n, viva_class_results_count_students (self),
                              viva_class_results_count_flagged (self), viva_class_results_count_unreadable (self));
-  append_escaped (html, summary);
+  viva_html_append_escaped (html, summary, -1);
   g_string_append (html, "</p>\n<table>\n<tr>");
   {
     const char *headers[] = { N_("Student"), N_("Student ID"), N_("Problem"), N_("Verdict"), N_("Score"),
@@ -301,7 +246,7 @@ viva_class_results_to_html (VivaClassResults *self)
     for (guint i = 0; i < G_N_ELEMENTS (headers); i++)
       {
         g_string_append (html, "<th>");
-        append_escaped (html, _(headers[i]));
+        viva_html_append_escaped (html, _(headers[i]), -1);
         g_string_append (html, "</th>");
       }
   }
@@ -310,12 +255,11 @@ viva_class_results_to_html (VivaClassResults *self)
   for (guint i = 0; i < n; i++)
     {
       g_autoptr(VivaClassReport) report = g_list_model_get_item (reports, i);
-      g_autofree char *score = format_score (viva_class_report_get_score (report));
+      g_autofree char *score = _viva_class_csv_format_score (viva_class_report_get_score (report));
       g_autofree char *hidden = fraction (viva_class_report_get_hidden_passed (report), viva_class_report_get_hidden_total (report));
       g_autofree char *regraded = fraction (viva_class_report_get_regraded_passed (report), viva_class_report_get_regraded_total (report));
       g_autofree char *time = viva_class_report_describe_time (report);
       g_autofree char *hints = g_strdup_printf ("%u", viva_class_report_get_hints (report));
-      g_autofree char *link = report_link (report);
       g_autofree char *how = viva_class_report_describe_score (report);
       const char *verdict = viva_class_report_get_verdict (report);
 
@@ -324,14 +268,14 @@ viva_class_results_to_html (VivaClassResults *self)
       append_td (html, viva_class_report_get_student_id (report));
       append_td (html, viva_class_report_get_problem_title (report));
       g_string_append_printf (html, "<td class=\"%s\">", g_str_equal (verdict, "pass") ? "pass" : g_str_equal (verdict, "fail") ? "fail" : "");
-      append_escaped (html, g_str_equal (verdict, "pass") ? _("pass") : g_str_equal (verdict, "fail") ? _("fail") : verdict);
+      viva_html_append_escaped (html, g_str_equal (verdict, "pass") ? _("pass") : g_str_equal (verdict, "fail") ? _("fail") : verdict, -1);
       g_string_append (html, "</td>");
       g_string_append (html, "<td>");
-      append_escaped (html, score);
+      viva_html_append_escaped (html, score, -1);
       if (how != NULL)
         {
           g_string_append (html, "<br><span class=\"note\">");
-          append_escaped (html, how);
+          viva_html_append_escaped (html, how, -1);
           g_string_append (html, "</span>");
         }
       g_string_append (html, "</td>");
@@ -340,20 +284,18 @@ viva_class_results_to_html (VivaClassResults *self)
       append_td (html, time);
       append_td (html, hints);
       g_string_append (html, "<td>");
-      append_escaped (html, viva_class_report_get_flags (report));
+      viva_html_append_escaped (html, viva_class_report_get_flags (report), -1);
       if (viva_class_report_get_note (report)[0] != '\0')
         {
           g_string_append (html, "<br><span class=\"note\">");
-          append_escaped (html, viva_class_report_get_note (report));
+          viva_html_append_escaped (html, viva_class_report_get_note (report), -1);
           g_string_append (html, "</span>");
         }
       g_string_append (html, "</td><td>");
-      if (link != NULL)
+      if (viva_class_report_get_readable (report))
         {
-          g_string_append (html, "<a href=\"");
-          append_escaped (html, link);
-          g_string_append (html, "\">");
-          append_escaped (html, _("Open"));
+          g_string_append_printf (html, "<a href=\"#report-%u\">", i);
+          viva_html_append_escaped (html, _("Open"), -1);
           g_string_append (html, "</a>");
         }
       g_string_append (html, "</td></tr>\n");
@@ -374,7 +316,16 @@ viva_class_results_to_html (VivaClassResults *self)
       append_td (html, failed);
       g_string_append (html, "</tr>\n");
     }
-  g_string_append (html, "</table>\n</body></html>\n");
+  g_string_append (html, "</table>\n");
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(VivaClassReport) report = g_list_model_get_item (reports, i);
+
+      if (viva_class_report_get_readable (report))
+        append_report_page (html, report, i);
+    }
+  g_string_append (html, "</body></html>\n");
 
   return g_string_free (g_steal_pointer (&html), FALSE);
 }

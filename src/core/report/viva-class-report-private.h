@@ -41,8 +41,9 @@ struct _VivaClassReport
   gboolean    claims_pass;
   gboolean    inconsistent;
   GPtrArray  *flags;
+  GPtrArray  *flag_notes;     /* each flag's sentence, or NULL */
   char       *flags_text;
-  char       *note;
+  char       *note;           /* the flags' sentences, joined */
   char       *code;
   JsonArray  *recorded_tests;
   JsonArray  *regraded_tests;
@@ -50,11 +51,10 @@ struct _VivaClassReport
 };
 
 void _viva_class_report_add_flag     (VivaClassReport *self,
-                                      const char      *flag);
+                                      const char      *flag,
+                                      const char      *note);
 void _viva_class_report_remove_flag  (VivaClassReport *self,
                                       const char      *flag);
-void _viva_class_report_set_note     (VivaClassReport *self,
-                                      const char      *note);
 void _viva_class_report_notify_score (VivaClassReport *self);
 
 /* viva-class-report-score.c */

@@ -42,10 +42,8 @@ _viva_class_report_read_score (VivaClassReport *self,
 
   if (!records.agree)
     {
-      _viva_class_report_add_flag (self, VIVA_CLASS_FLAG_HINTS_EDITED);
-      if (self->note == NULL)
-        _viva_class_report_set_note (self, _("The report’s records of the hints viewed or of their cost disagree, "
-                                             "so it was edited; the score counts the most hints at the highest cost."));
+      _viva_class_report_add_flag (self, VIVA_CLASS_FLAG_HINTS_EDITED, _("The report’s records of the hints viewed or of their cost disagree, "
+                                                                       "so it was edited; the score counts the most hints at the highest cost."));
     }
 
   update_score (self);
@@ -95,18 +93,17 @@ viva_class_report_describe_score (VivaClassReport *self)
   return viva_report_score_describe (&score);
 }
 
+/* A report is of the exam when it names it. One that names another exam,
+ * or none (a practice defense: practice reports end up in the same
+ * folder), is not scored with this exam's cost and stays out of the
+ * gradebook, flagged `outside-exam`. Removing the exam from a report
+ * therefore gains a student nothing: the report then counts for no
+ * grade, and its row says why. */
 static gboolean
 is_of_exam (VivaClassReport *self,
             VivaExamFile    *exam)
 {
-  if (self->exam_id != NULL && g_strcmp0 (self->exam_id, viva_exam_file_get_id (exam)) == 0)
-    return TRUE;
-
-  /* A report that does not name the exam but answers one of its problems
-   * is taken as the exam's: the teacher collected it as such, and
-   * removing the exam from a report must not remove the cost. */
-  return g_strcmp0 (self->pack_id, viva_exam_file_get_pack_id (exam)) == 0 &&
-         viva_exam_file_has_problem (exam, self->problem_id);
+  return self->exam_id != NULL && g_strcmp0 (self->exam_id, viva_exam_file_get_id (exam)) == 0;
 }
 
 /**
@@ -115,8 +112,9 @@ is_of_exam (VivaClassReport *self,
  *   back to what the report recorded
  *
  * Takes the hints' cost from @exam for a report of that exam (it names
- * the exam, or answers one of its problems), and flags the report
- * `hint-cost-mismatch` when it recorded another cost. Main thread.
+ * the exam), and flags the report `hint-cost-mismatch` when it recorded
+ * another cost; a report of another exam or of practice is flagged
+ * `outside-exam` and keeps its own records. Main thread.
  */
 void
 viva_class_report_set_exam (VivaClassReport *self,
@@ -130,8 +128,19 @@ viva_class_report_set_exam (VivaClassReport *self,
 
   self->hint_cost = self->recorded_hint_cost;
   _viva_class_report_remove_flag (self, VIVA_CLASS_FLAG_HINT_COST_MISMATCH);
+  _viva_class_report_remove_flag (self, VIVA_CLASS_FLAG_OUTSIDE_EXAM);
 
-  if (exam != NULL && is_of_exam (self, exam))
+  if (exam != NULL && !is_of_exam (self, exam))
+    {
+      g_autofree char *note = self->exam_id != NULL && self->exam_id[0] != '\0'
+        ? g_strdup_printf (_("The report is of another exam (“%s”), not of “%s”; it is left out of the gradebook."),
+                           self->exam_id, viva_exam_file_get_id (exam))
+        : g_strdup_printf (_("The report is of a practice defense, not of the exam “%s”; it is left out of the gradebook."),
+                           viva_exam_file_get_id (exam));
+
+      _viva_class_report_add_flag (self, VIVA_CLASS_FLAG_OUTSIDE_EXAM, note);
+    }
+  else if (exam != NULL)
     {
       double cost = viva_exam_file_get_hint_cost (exam);
 
@@ -143,8 +152,7 @@ viva_class_report_set_exam (VivaClassReport *self,
             : g_strdup_printf (_("The report records no hint cost; your exam file says %g points a hint, and that is what the score uses."),
                                cost);
 
-          _viva_class_report_add_flag (self, VIVA_CLASS_FLAG_HINT_COST_MISMATCH);
-          _viva_class_report_set_note (self, note);
+          _viva_class_report_add_flag (self, VIVA_CLASS_FLAG_HINT_COST_MISMATCH, note);
         }
       self->hint_cost = cost;
     }

@@ -7,11 +7,15 @@
 
 #include <glib/gi18n.h>
 
+#include "viva-class-csv-private.h"
 #include "viva-class-report-private.h"
 #include "viva-exam-report.h"
 #include "viva-exam-report-private.h"
 #include "viva-exam-tool.h"
 #include "viva-json-member.h"
+#include "viva-json-bounded.h"
+#include "viva-report-file.h"
+#include "viva-text.h"
 
 /* One collected report as a row of the class results: who, which problem,
  * the verdict, the facts the report recorded, what a re-grade on the
@@ -62,6 +66,7 @@ viva_class_report_finalize (GObject *object)
   g_free (self->note);
   g_free (self->code);
   g_clear_pointer (&self->flags, g_ptr_array_unref);
+  g_clear_pointer (&self->flag_notes, g_ptr_array_unref);
   g_clear_pointer (&self->recorded_tests, json_array_unref);
   g_clear_pointer (&self->regraded_tests, json_array_unref);
   g_clear_pointer (&self->questions, g_strfreev);
@@ -147,33 +152,60 @@ viva_class_report_init (VivaClassReport *self)
   self->regraded_passed = self->regraded_total = -1;
   self->duration = -1;
   self->flags = g_ptr_array_new_with_free_func (g_free);
+  self->flag_notes = g_ptr_array_new_with_free_func (g_free);
   self->flags_text = g_strdup ("");
 }
 
+/* Each flag keeps the sentence that says why, if any; the note is those
+ * sentences in the flags' order, so that one flag's reason never hides
+ * another's. */
 static void
 update_flags_text (VivaClassReport *self)
 {
   g_autoptr(GString) text = g_string_new (NULL);
+  g_autoptr(GString) note = g_string_new (NULL);
 
   for (guint i = 0; i < self->flags->len; i++)
     {
+      const char *why = g_ptr_array_index (self->flag_notes, i);
+
       if (i > 0)
         g_string_append_c (text, ';');
       g_string_append (text, g_ptr_array_index (self->flags, i));
+      if (why != NULL && why[0] != '\0')
+        {
+          if (note->len > 0)
+            g_string_append_c (note, ' ');
+          g_string_append (note, why);
+        }
     }
 
   g_free (self->flags_text);
   self->flags_text = g_string_free (g_steal_pointer (&text), FALSE);
+  g_free (self->note);
+  self->note = note->len > 0 ? g_string_free (g_steal_pointer (&note), FALSE) : NULL;
 }
 
+/* Adds @flag, or replaces its note when it is there already. */
 void
 _viva_class_report_add_flag (VivaClassReport *self,
-                             const char      *flag)
+                             const char      *flag,
+                             const char      *note)
 {
-  if (viva_class_report_has_flag (self, flag))
-    return;
+  for (guint i = 0; i < self->flags->len; i++)
+    if (g_str_equal (g_ptr_array_index (self->flags, i), flag))
+      {
+        if (note != NULL)
+          {
+            g_free (g_ptr_array_index (self->flag_notes, i));
+            g_ptr_array_index (self->flag_notes, i) = g_strdup (note);
+            update_flags_text (self);
+          }
+        return;
+      }
 
   g_ptr_array_add (self->flags, g_strdup (flag));
+  g_ptr_array_add (self->flag_notes, g_strdup (note));
   update_flags_text (self);
 }
 
@@ -185,17 +217,10 @@ _viva_class_report_remove_flag (VivaClassReport *self,
     if (g_str_equal (g_ptr_array_index (self->flags, i), flag))
       {
         g_ptr_array_remove_index (self->flags, i);
+        g_ptr_array_remove_index (self->flag_notes, i);
         update_flags_text (self);
         return;
       }
-}
-
-void
-_viva_class_report_set_note (VivaClassReport *self,
-                             const char      *note)
-{
-  g_free (self->note);
-  self->note = g_strdup (note);
 }
 
 static char *
@@ -263,9 +288,9 @@ read_timeline (VivaClassReport *self,
 
       kind = _viva_report_get_string (json_node_get_object (node), "kind");
       if (g_strcmp0 (kind, "paste") == 0)
-        _viva_class_report_add_flag (self, VIVA_CLASS_FLAG_PASTED);
+        _viva_class_report_add_flag (self, VIVA_CLASS_FLAG_PASTED, NULL);
       else if (g_strcmp0 (kind, "focus-lost") == 0)
-        _viva_class_report_add_flag (self, VIVA_CLASS_FLAG_LEFT_WINDOW);
+        _viva_class_report_add_flag (self, VIVA_CLASS_FLAG_LEFT_WINDOW, NULL);
     }
 }
 
@@ -310,9 +335,9 @@ update_contradiction (VivaClassReport *self)
   _viva_class_report_remove_flag (self, VIVA_CLASS_FLAG_TESTS_FAILED);
 
   if (total > 0 && passed < total)
-    _viva_class_report_add_flag (self, VIVA_CLASS_FLAG_TESTS_FAILED);
+    _viva_class_report_add_flag (self, VIVA_CLASS_FLAG_TESTS_FAILED, NULL);
   if (self->inconsistent || (self->claims_pass && total > 0 && passed < total))
-    _viva_class_report_add_flag (self, VIVA_CLASS_FLAG_VERDICT_CONTRADICTS);
+    _viva_class_report_add_flag (self, VIVA_CLASS_FLAG_VERDICT_CONTRADICTS, NULL);
 }
 
 static void
@@ -333,6 +358,9 @@ read_report (VivaClassReport *self,
   self->readable = TRUE;
   self->student_name = dup_member (student, "name");
   self->student_id = dup_member (student, "id");
+  if (viva_text_is_blank (self->student_name) && viva_text_is_blank (self->student_id))
+    _viva_class_report_add_flag (self, VIVA_CLASS_FLAG_NO_STUDENT,
+                                 _("The report names no student (a practice defense, or the name was removed); it is left out of the gradebook."));
   self->pack_id = dup_member (problem, "pack_id");
   self->problem_id = dup_member (problem, "id");
   self->problem_title = dup_member (problem, "title");
@@ -378,8 +406,8 @@ read_report (VivaClassReport *self,
 
       if (g_ascii_strcasecmp (actual, sha) != 0)
         {
-          _viva_class_report_add_flag (self, VIVA_CLASS_FLAG_CODE_EDITED);
-          _viva_class_report_set_note (self, _("The final code does not match the checksum the defense recorded: it was changed after the defense."));
+          _viva_class_report_add_flag (self, VIVA_CLASS_FLAG_CODE_EDITED,
+                                       _("The final code does not match the checksum the defense recorded: it was changed after the defense."));
         }
     }
 
@@ -396,8 +424,7 @@ make_unreadable (VivaClassReport *self,
   self->readable = FALSE;
   g_free (self->status);
   self->status = g_strdup (VIVA_CLASS_FLAG_UNREADABLE);
-  _viva_class_report_add_flag (self, VIVA_CLASS_FLAG_UNREADABLE);
-  _viva_class_report_set_note (self, note);
+  _viva_class_report_add_flag (self, VIVA_CLASS_FLAG_UNREADABLE, note);
 }
 
 /**
@@ -417,20 +444,28 @@ viva_class_report_new_from_data (const char *path,
                                  gssize      length)
 {
   g_autoptr(VivaClassReport) self = g_object_new (VIVA_TYPE_CLASS_REPORT, NULL);
-  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(JsonNode) root = NULL;
   g_autoptr(GError) error = NULL;
-  JsonNode *root;
   const char *format;
 
   self->path = g_strdup (path ? path : "");
-  if (!json_parser_load_from_data (parser, data ? data : "", length, &error))
+  if (data == NULL)
+    {
+      data = "";
+      length = 0;
+    }
+  if (!viva_json_depth_ok (data, length, VIVA_REPORT_FILE_MAX_DEPTH))
+    {
+      make_unreadable (self, _("The file nests its JSON deeper than any report does, so it was not read; ask the student for the report again."));
+      return g_steal_pointer (&self);
+    }
+  if (!(root = viva_report_file_parse (data, length, &error)))
     {
       make_unreadable (self, _("The file is cut short or is not JSON; ask the student for the report again."));
       return g_steal_pointer (&self);
     }
 
-  root = json_parser_get_root (parser);
-  format = root != NULL && JSON_NODE_HOLDS_OBJECT (root) ? _viva_report_get_string (json_node_get_object (root), "format") : NULL;
+  format = JSON_NODE_HOLDS_OBJECT (root) ? _viva_report_get_string (json_node_get_object (root), "format") : NULL;
   if (format == NULL || !g_str_has_prefix (format, "viva-report/"))
     {
       make_unreadable (self, _("The file is not a Viva report."));
@@ -452,7 +487,9 @@ viva_class_report_new_from_data (const char *path,
  * viva_class_report_new_from_file:
  * @path: a report's JSON file
  *
- * Like viva_class_report_new_from_data(), reading the file first; blocks.
+ * Like viva_class_report_new_from_data(), reading the file first as
+ * viva_report_file_read() does: a link, a FIFO, a device or a file past
+ * the size cap is a row flagged `unreadable` saying so. Blocks.
  *
  * Returns: (transfer full): the row
  */
@@ -466,7 +503,7 @@ viva_class_report_new_from_file (const char *path)
 
   g_return_val_if_fail (path != NULL, NULL);
 
-  if (g_file_get_contents (path, &data, &length, &error))
+  if ((data = viva_report_file_read (path, &length, &error)) != NULL)
     return viva_class_report_new_from_data (path, data, length);
 
   self = g_object_new (VIVA_TYPE_CLASS_REPORT, NULL);
@@ -474,6 +511,47 @@ viva_class_report_new_from_file (const char *path)
   make_unreadable (self, error->message);
 
   return self;
+}
+
+/**
+ * viva_class_report_render_html:
+ * @error: why the page could not be made
+ *
+ * The report's page made from its JSON, read again through
+ * viva_report_file_load() (never an HTML file found beside it: that is a
+ * file the student wrote, and its script would run in the teacher's
+ * browser), under the page's own Content-Security-Policy. Blocks; any
+ * thread.
+ *
+ * Returns: (transfer full) (nullable): the page
+ */
+char *
+viva_class_report_render_html (VivaClassReport  *self,
+                               GError          **error)
+{
+  g_autoptr(JsonNode) root = NULL;
+
+  g_return_val_if_fail (VIVA_IS_CLASS_REPORT (self), NULL);
+
+  if (!self->readable)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, viva_class_report_get_note (self));
+      return NULL;
+    }
+  if (!(root = viva_report_file_load (self->path, error)))
+    return NULL;
+  /* The file changed since it was collected: the page would not be the
+   * row's. */
+  if (!JSON_NODE_HOLDS_OBJECT (root) ||
+      g_strcmp0 (_viva_report_get_string (json_node_get_object (root), "session") ? _viva_report_get_string (json_node_get_object (root), "session") : "",
+                 self->session) != 0)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                           _("The file changed after it was collected; open the folder again."));
+      return NULL;
+    }
+
+  return viva_exam_report_render_html (root);
 }
 
 const char *viva_class_report_get_path (VivaClassReport *self) { g_return_val_if_fail (VIVA_IS_CLASS_REPORT (self), NULL); return self->path; }
@@ -607,8 +685,7 @@ viva_class_report_set_regrade (VivaClassReport *self,
       g_autofree char *note = g_strdup_printf (_("Recorded %d/%d, re-graded %d/%d."),
                                                self->hidden_passed, self->hidden_total,
                                                self->regraded_passed, self->regraded_total);
-      _viva_class_report_add_flag (self, VIVA_CLASS_FLAG_REGRADE_MISMATCH);
-      _viva_class_report_set_note (self, note);
+      _viva_class_report_add_flag (self, VIVA_CLASS_FLAG_REGRADE_MISMATCH, note);
     }
 
   update_contradiction (self);
@@ -630,72 +707,64 @@ viva_class_report_set_regrade_error (VivaClassReport *self,
   g_return_if_fail (VIVA_IS_CLASS_REPORT (self));
   g_return_if_fail (flag != NULL);
 
-  _viva_class_report_add_flag (self, flag);
-  _viva_class_report_set_note (self, message);
+  _viva_class_report_add_flag (self, flag, message);
   notify_regrade (self);
 }
 
-static void
-set_count_member (JsonObject *object,
-                  const char *name,
-                  int         value)
+/**
+ * viva_class_report_set_duplicate:
+ * @note: (nullable): the sentence naming the other reports that claim the
+ *   same student and problem, or %NULL when none does (any more)
+ *
+ * Flags the report `duplicate-claim`, or clears the flag. Main thread.
+ */
+void
+viva_class_report_set_duplicate (VivaClassReport *self,
+                                 const char      *note)
 {
-  if (value < 0)
-    json_object_set_null_member (object, name);
+  g_return_if_fail (VIVA_IS_CLASS_REPORT (self));
+
+  if (note == NULL && !viva_class_report_has_flag (self, VIVA_CLASS_FLAG_DUPLICATE_CLAIM))
+    return;
+
+  if (note != NULL)
+    _viva_class_report_add_flag (self, VIVA_CLASS_FLAG_DUPLICATE_CLAIM, note);
   else
-    json_object_set_int_member (object, name, value);
+    _viva_class_report_remove_flag (self, VIVA_CLASS_FLAG_DUPLICATE_CLAIM);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FLAGS]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_NOTE]);
+}
+
+/**
+ * viva_class_report_get_in_gradebook:
+ *
+ * Returns: whether the report may give a student a grade: it was read,
+ *   names a student, and is of the exam when one was given. (A report
+ *   flagged `duplicate-claim` counts, but gives no grade alone: see
+ *   viva_class_results_to_gradebook_csv().)
+ */
+gboolean
+viva_class_report_get_in_gradebook (VivaClassReport *self)
+{
+  g_return_val_if_fail (VIVA_IS_CLASS_REPORT (self), FALSE);
+
+  return self->readable &&
+         !viva_class_report_has_flag (self, VIVA_CLASS_FLAG_NO_STUDENT) &&
+         !viva_class_report_has_flag (self, VIVA_CLASS_FLAG_OUTSIDE_EXAM);
 }
 
 /**
  * viva_class_report_to_json:
  *
  * Returns: (transfer full): the row as the `row` event of
- *   `viva-cli class collect --json` has it
+ *   `viva-cli class collect --json` has it: the class CSV's columns
  */
 JsonObject *
 viva_class_report_to_json (VivaClassReport *self)
 {
-  JsonObject *object = json_object_new ();
-  JsonArray *flags = json_array_new ();
-
   g_return_val_if_fail (VIVA_IS_CLASS_REPORT (self), NULL);
 
-  for (guint i = 0; i < self->flags->len; i++)
-    json_array_add_string_element (flags, g_ptr_array_index (self->flags, i));
-
-  json_object_set_string_member (object, "file", self->path);
-  json_object_set_string_member (object, "student_name", viva_class_report_get_student_name (self));
-  json_object_set_string_member (object, "student_id", viva_class_report_get_student_id (self));
-  json_object_set_string_member (object, "pack", viva_class_report_get_pack_id (self));
-  json_object_set_string_member (object, "problem", viva_class_report_get_problem_id (self));
-  json_object_set_string_member (object, "session", viva_class_report_get_session (self));
-  json_object_set_string_member (object, "status", viva_class_report_get_status (self));
-  json_object_set_string_member (object, "verdict", viva_class_report_get_verdict (self));
-  if (self->score < 0)
-    json_object_set_null_member (object, "score");
-  else
-    json_object_set_double_member (object, "score", self->score);
-  set_count_member (object, "hidden_passed", self->hidden_passed);
-  set_count_member (object, "hidden_total", self->hidden_total);
-  set_count_member (object, "regraded_passed", self->regraded_passed);
-  set_count_member (object, "regraded_total", self->regraded_total);
-  set_count_member (object, "duration_s", self->duration);
-  json_object_set_int_member (object, "hints", self->hints);
-  json_object_set_array_member (object, "flags", flags);
-  /* The score above is the one to grade by; with a hint cost, these say
-   * how it was made. */
-  if (self->hint_cost > 0)
-    {
-      if (self->model_score < 0)
-        json_object_set_null_member (object, "model_score");
-      else
-        json_object_set_double_member (object, "model_score", self->model_score);
-      json_object_set_double_member (object, "hint_cost", self->hint_cost);
-    }
-  if (self->note != NULL)
-    json_object_set_string_member (object, "note", self->note);
-
-  return object;
+  return _viva_class_csv_row_json (self);
 }
 
 /**

@@ -25,6 +25,9 @@ G_BEGIN_DECLS
 #define VIVA_CLASS_FLAG_LEFT_WINDOW         "left-window"
 #define VIVA_CLASS_FLAG_HINTS_EDITED        "hints-edited"
 #define VIVA_CLASS_FLAG_HINT_COST_MISMATCH  "hint-cost-mismatch"
+#define VIVA_CLASS_FLAG_OUTSIDE_EXAM        "outside-exam"
+#define VIVA_CLASS_FLAG_NO_STUDENT          "no-student"
+#define VIVA_CLASS_FLAG_DUPLICATE_CLAIM     "duplicate-claim"
 
 #define VIVA_TYPE_CLASS_REPORT (viva_class_report_get_type ())
 
@@ -34,6 +37,8 @@ VivaClassReport *viva_class_report_new_from_data    (const char       *path,
                                                      const char       *data,
                                                      gssize            length);
 VivaClassReport *viva_class_report_new_from_file    (const char       *path);
+char            *viva_class_report_render_html      (VivaClassReport  *self,
+                                                     GError          **error);
 const char      *viva_class_report_get_path         (VivaClassReport  *self);
 gboolean         viva_class_report_get_readable     (VivaClassReport  *self);
 const char      *viva_class_report_get_student_name (VivaClassReport  *self);
@@ -70,6 +75,9 @@ void             viva_class_report_set_regrade      (VivaClassReport  *self,
 void             viva_class_report_set_regrade_error (VivaClassReport *self,
                                                      const char       *flag,
                                                      const char       *message);
+void             viva_class_report_set_duplicate    (VivaClassReport  *self,
+                                                     const char       *note);
+gboolean         viva_class_report_get_in_gradebook (VivaClassReport  *self);
 JsonObject      *viva_class_report_to_json          (VivaClassReport  *self);
 char            *viva_class_report_describe_time    (VivaClassReport  *self);
 

@@ -33,14 +33,6 @@ typedef struct
 
 void viva_class_stat_free (VivaClassStat *stat);
 
-/* `score` is the final score (the examiner's less the hints' cost); the
- * columns after `note` came later, at the end so that importers reading
- * the earlier ones by position still work. */
-#define VIVA_CLASS_CSV_HEADER \
-  "student_name,student_id,pack,problem,session,status,verdict,score,hidden_passed,hidden_total," \
-  "regraded_passed,regraded_total,flags,problem_title,started,duration_s,hints,file,note," \
-  "model_score,hint_cost"
-
 #define VIVA_TYPE_CLASS_RESULTS (viva_class_results_get_type ())
 
 G_DECLARE_FINAL_TYPE (VivaClassResults, viva_class_results, VIVA, CLASS_RESULTS, GObject)

@@ -10,6 +10,7 @@
 #include "viva-exam-report.h"
 #include "viva-exam-report-private.h"
 #include "viva-report-score.h"
+#include "viva-html.h"
 
 /* The report as one self-contained HTML page a teacher reads: who defended
  * what at the top; the engine's facts beside the examiner's verdict, with
@@ -18,8 +19,6 @@
  * integrity timeline; the final code; the problem. Inline style, no
  * scripts, no network, and everything a student or a model wrote escaped
  * (viva-report-markdown.c allows no raw HTML). */
-
-#define escaped _viva_report_append_escaped
 
 static const char style[] =
   "body{font-family:Cantarell,'Noto Sans',sans-serif;max-width:62em;margin:2em auto;padding:0 1em;color:#241f31;line-height:1.45}\n"
@@ -52,9 +51,9 @@ append_row (GString    *html,
     return;
 
   g_string_append (html, "<tr><th>");
-  escaped (html, label);
+  viva_html_append_escaped (html, label, -1);
   g_string_append (html, "</th><td>");
-  escaped (html, value);
+  viva_html_append_escaped (html, value, -1);
   g_string_append (html, "</td></tr>\n");
 }
 
@@ -89,17 +88,17 @@ append_header (GString    *html,
 
   g_string_append (html, "<header>\n<h1>");
   if (name != NULL && name[0] != '\0')
-    escaped (html, name);
+    viva_html_append_escaped (html, name, -1);
   else
-    escaped (html, _("Unnamed student"));
+    viva_html_append_escaped (html, _("Unnamed student"), -1);
   if (id != NULL && id[0] != '\0')
     {
       g_string_append (html, " <span class=\"muted\">");
-      escaped (html, id);
+      viva_html_append_escaped (html, id, -1);
       g_string_append (html, "</span>");
     }
   g_string_append (html, "</h1>\n<p class=\"sub\">");
-  escaped (html, _viva_report_get_string (problem, "title"));
+  viva_html_append_escaped (html, _viva_report_get_string (problem, "title"), -1);
   g_string_append (html, "</p>\n</header>\n<table>\n");
 
   append_row (html, _("Student"), name);
@@ -156,13 +155,13 @@ append_facts (GString    *html,
                                                             "%u of %u hidden tests passed.", total),
                                                passed, total);
       g_string_append (html, "<p><strong>");
-      escaped (html, line);
+      viva_html_append_escaped (html, line, -1);
       g_string_append (html, "</strong>");
       if (get_count (grade, "out_of_process", &out_of_process))
         {
           g_autofree char *oop = g_strdup_printf (_("%u judged where no student code ran."), out_of_process);
           g_string_append (html, " <span class=\"muted\">");
-          escaped (html, oop);
+          viva_html_append_escaped (html, oop, -1);
           g_string_append (html, "</span>");
         }
       g_string_append (html, "</p>\n");
@@ -178,13 +177,13 @@ append_facts (GString    *html,
               const char *message = _viva_report_get_string (test, "message");
 
               g_string_append_printf (html, "<tr%s><td>", ok ? "" : " class=\"warn\"");
-              escaped (html, _viva_report_get_string (test, "name"));
+              viva_html_append_escaped (html, _viva_report_get_string (test, "name"), -1);
               g_string_append (html, "</td><td>");
-              escaped (html, test_status_words (_viva_report_get_string (test, "status"), ok));
+              viva_html_append_escaped (html, test_status_words (_viva_report_get_string (test, "status"), ok), -1);
               if (!ok && message != NULL && message[0] != '\0')
                 {
                   g_string_append (html, "<br><span class=\"muted\">");
-                  escaped (html, message);
+                  viva_html_append_escaped (html, message, -1);
                   g_string_append (html, "</span>");
                 }
               g_string_append (html, "</td></tr>\n");
@@ -213,16 +212,16 @@ append_facts (GString    *html,
                                                               "%u of %u tests the examiner ran passed.", n_valid),
                                                  n_passed, n_valid);
         g_string_append (html, "<p><strong>");
-        escaped (html, line);
+        viva_html_append_escaped (html, line, -1);
         g_string_append (html, "</strong> <span class=\"muted\">");
-        escaped (html, _("This report has no grade of the hidden tests; re-grade it with viva-cli class collect --regrade."));
+        viva_html_append_escaped (html, _("This report has no grade of the hidden tests; re-grade it with viva-cli class collect --regrade."), -1);
         g_string_append (html, "</span></p>\n");
       }
     }
   else
     {
       g_string_append (html, "<p class=\"muted\">");
-      escaped (html, _("No hidden tests were run."));
+      viva_html_append_escaped (html, _("No hidden tests were run."), -1);
       g_string_append (html, "</p>\n");
     }
 
@@ -241,7 +240,7 @@ append_verdict (GString    *html,
   g_string_append_printf (html, "<div class=\"verdict\"><h2>%s</h2>\n<p><span class=\"badge %s\">",
                           _("The examiner’s verdict"),
                           g_strcmp0 (text, "pass") == 0 ? "pass" : g_strcmp0 (text, "fail") == 0 ? "fail" : "none");
-  escaped (html, g_strcmp0 (text, "pass") == 0 ? _("Passed") : g_strcmp0 (text, "fail") == 0 ? _("Failed") : _("No verdict"));
+  viva_html_append_escaped (html, g_strcmp0 (text, "pass") == 0 ? _("Passed") : g_strcmp0 (text, "fail") == 0 ? _("Failed") : _("No verdict"), -1);
   g_string_append (html, "</span>");
   if (verdict != NULL && json_object_has_member (verdict, "score") &&
       JSON_NODE_HOLDS_VALUE (json_object_get_member (verdict, "score")) &&
@@ -258,7 +257,7 @@ append_verdict (GString    *html,
       score.hint_cost = records.hint_cost;
       line = g_strdup_printf (_("Score: %.0f/100"), viva_report_score_final (&score));
       g_string_append (html, " <strong>");
-      escaped (html, line);
+      viva_html_append_escaped (html, line, -1);
       g_string_append (html, "</strong>");
     }
   g_string_append (html, "</p>\n");
@@ -269,7 +268,7 @@ append_verdict (GString    *html,
       g_autofree char *line = g_strdup_printf (_("The examiner’s score less what the hints viewed cost: %s"), how);
 
       g_string_append (html, "<p class=\"muted\">");
-      escaped (html, line);
+      viva_html_append_escaped (html, line, -1);
       g_string_append (html, "</p>\n");
     }
   if (_viva_report_get_string (verdict, "comment") != NULL)
@@ -277,7 +276,7 @@ append_verdict (GString    *html,
   if (_viva_report_get_string (verdict, "reason") != NULL)
     {
       g_string_append (html, "<p class=\"muted\">");
-      escaped (html, _viva_report_get_string (verdict, "reason"));
+      viva_html_append_escaped (html, _viva_report_get_string (verdict, "reason"), -1);
       g_string_append (html, "</p>\n");
     }
   g_string_append (html, "</div>\n");
@@ -308,7 +307,7 @@ append_contradiction (GString    *html,
     return;
 
   g_string_append (html, "<p class=\"contradiction\">");
-  escaped (html, words);
+  viva_html_append_escaped (html, words, -1);
   g_string_append (html, "</p>\n");
 }
 
@@ -370,11 +369,11 @@ append_timeline (GString    *html,
             }
 
           g_string_append_printf (html, "<tr%s><td>", g_strcmp0 (kind, "paste") == 0 || g_strcmp0 (kind, "focus-lost") == 0 ? " class=\"warn\"" : "");
-          escaped (html, _viva_report_get_string (event, "time"));
+          viva_html_append_escaped (html, _viva_report_get_string (event, "time"), -1);
           g_string_append (html, "</td><td>");
-          escaped (html, timeline_words (kind));
+          viva_html_append_escaped (html, timeline_words (kind), -1);
           g_string_append (html, "</td><td class=\"muted\">");
-          escaped (html, details->str);
+          viva_html_append_escaped (html, details->str, -1);
           g_string_append (html, "</td></tr>\n");
         }
       g_string_append (html, "</table>\n");
@@ -382,7 +381,7 @@ append_timeline (GString    *html,
   else
     {
       g_string_append (html, "<p class=\"muted\">");
-      escaped (html, _("This session recorded no timeline."));
+      viva_html_append_escaped (html, _("This session recorded no timeline."), -1);
       g_string_append (html, "</p>\n");
     }
 
@@ -394,16 +393,16 @@ append_timeline (GString    *html,
                                                              json_array_get_length (changes)),
                                                 json_array_get_length (changes));
       g_string_append (html, "<p>");
-      escaped (html, count);
+      viva_html_append_escaped (html, count, -1);
       g_string_append (html, "</p>\n<ul>\n");
       for (guint i = 0; i < json_array_get_length (changes); i++)
         {
           JsonObject *change = json_array_get_object_element (changes, i);
 
           g_string_append (html, "<li>");
-          escaped (html, _viva_report_get_string (change, "time"));
+          viva_html_append_escaped (html, _viva_report_get_string (change, "time"), -1);
           g_string_append (html, " <span class=\"muted\">sha256 ");
-          escaped (html, _viva_report_get_string (change, "sha256"));
+          viva_html_append_escaped (html, _viva_report_get_string (change, "sha256"), -1);
           g_string_append (html, "</span></li>\n");
         }
       g_string_append (html, "</ul>\n");
@@ -411,14 +410,14 @@ append_timeline (GString    *html,
   else
     {
       g_string_append (html, "<p>");
-      escaped (html, _("The code was not changed during the defense."));
+      viva_html_append_escaped (html, _("The code was not changed during the defense."), -1);
       g_string_append (html, "</p>\n");
     }
 
   if (integrity != NULL && json_object_get_boolean_member_with_default (integrity, "hint_used", FALSE))
     {
       g_string_append (html, "<p>");
-      escaped (html, _("The student looked at the problem’s hint."));
+      viva_html_append_escaped (html, _("The student looked at the problem’s hint."), -1);
       g_string_append (html, "</p>\n");
     }
 }
@@ -447,10 +446,10 @@ viva_exam_report_render_html (JsonNode *report)
                    "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\n<title>");
   if (_viva_report_get_string (student, "name") != NULL)
     {
-      escaped (html, _viva_report_get_string (student, "name"));
+      viva_html_append_escaped (html, _viva_report_get_string (student, "name"), -1);
       g_string_append (html, " — ");
     }
-  escaped (html, _viva_report_get_string (problem, "title"));
+  viva_html_append_escaped (html, _viva_report_get_string (problem, "title"), -1);
   g_string_append (html, " — Viva</title>\n<style>\n");
   g_string_append (html, style);
   g_string_append (html, "</style></head><body>\n");
@@ -481,7 +480,7 @@ viva_exam_report_render_html (JsonNode *report)
       else if (entry != NULL)
         {
           g_string_append_printf (html, "<div class=\"%s\">", g_strcmp0 (kind, "note") == 0 ? "note" : "student");
-          escaped (html, _viva_report_get_string (entry, "text"));
+          viva_html_append_escaped (html, _viva_report_get_string (entry, "text"), -1);
           g_string_append (html, "</div>\n");
         }
     }

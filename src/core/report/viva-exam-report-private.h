@@ -19,8 +19,6 @@ JsonArray  *_viva_report_get_array  (JsonObject *object,
                                      const char *name);
 
 /* Pieces of the HTML page, each appending escaped, safe HTML. */
-void        _viva_report_append_escaped  (GString    *html,
-                                          const char *text);
 void        _viva_report_append_markdown (GString    *html,
                                           const char *markdown);
 void        _viva_report_append_code     (GString    *html,

@@ -9,21 +9,13 @@
 
 #include "viva-exam-report-private.h"
 #include "viva-exam-tool.h"
+#include "viva-html.h"
 
 /* Each examiner step of a report's transcript as a block a teacher reads:
  * a question with the student's whole answer under it, code as numbered
  * code, a run's output as output, a hidden test with its outcome, the
  * verdict as the examiner gave it. Never JSON: a step of a kind this file
  * does not know is shown as its named fields. */
-
-void
-_viva_report_append_escaped (GString    *html,
-                             const char *text)
-{
-  g_autofree char *escaped = g_markup_escape_text (text ? text : "", -1);
-
-  g_string_append (html, escaped);
-}
 
 static void
 append_output (GString    *html,
@@ -35,7 +27,7 @@ append_output (GString    *html,
     return;
 
   g_string_append_printf (html, "<div class=\"label\">%s</div><pre class=\"%s\">", label, css);
-  _viva_report_append_escaped (html, text);
+  viva_html_append_escaped (html, text, -1);
   g_string_append (html, "</pre>\n");
 }
 
@@ -60,7 +52,7 @@ append_fields (GString    *html,
       if (g_str_equal (name, "step"))
         continue;
       g_string_append (html, "<dt>");
-      _viva_report_append_escaped (html, name);
+      viva_html_append_escaped (html, name, -1);
       g_string_append (html, "</dt><dd>");
       append_value (html, value);
       g_string_append (html, "</dd>");
@@ -98,17 +90,17 @@ append_value (GString  *html,
       const char *text = json_node_get_string (node);
 
       g_string_append (html, strchr (text, '\n') ? "<pre>" : "<span>");
-      _viva_report_append_escaped (html, text);
+      viva_html_append_escaped (html, text, -1);
       g_string_append (html, strchr (text, '\n') ? "</pre>" : "</span>");
     }
   else if (json_node_get_value_type (node) == G_TYPE_BOOLEAN)
     {
-      _viva_report_append_escaped (html, json_node_get_boolean (node) ? _("yes") : _("no"));
+      viva_html_append_escaped (html, json_node_get_boolean (node) ? _("yes") : _("no"), -1);
     }
   else
     {
       g_autofree char *text = json_to_string (node, FALSE);
-      _viva_report_append_escaped (html, text);
+      viva_html_append_escaped (html, text, -1);
     }
 }
 
@@ -123,16 +115,16 @@ open_block (GString    *html,
   if (_viva_report_get_string (entry, "step") != NULL)
     {
       g_string_append (html, "<span class=\"step\">");
-      _viva_report_append_escaped (html, _viva_report_get_string (entry, "step"));
+      viva_html_append_escaped (html, _viva_report_get_string (entry, "step"), -1);
       g_string_append (html, "</span> ");
     }
   g_string_append (html, "<strong>");
-  _viva_report_append_escaped (html, title);
+  viva_html_append_escaped (html, title, -1);
   g_string_append (html, "</strong>");
   if (outcome != NULL)
     {
       g_string_append (html, " — ");
-      _viva_report_append_escaped (html, outcome);
+      viva_html_append_escaped (html, outcome, -1);
     }
   if (json_object_has_member (entry, "duration_ms"))
     g_string_append_printf (html, " <span class=\"muted\">(%.0f ms)</span>",
@@ -190,7 +182,7 @@ append_ask (GString                 *html,
   _viva_report_append_markdown (html, facts->shown_argument ? _viva_report_get_string (arguments, facts->shown_argument) : NULL);
   g_string_append_printf (html, "</div>\n<div class=\"label\">%s</div><div class=\"answer\">", _("The student’s answer"));
   if (answer != NULL)
-    _viva_report_append_escaped (html, answer);
+    viva_html_append_escaped (html, answer, -1);
   else
     g_string_append_printf (html, "<span class=\"muted\">%s</span>", _("No answer was given."));
   g_string_append (html, "</div>\n</div>\n");

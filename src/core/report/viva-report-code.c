@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include "viva-exam-report-private.h"
+#include "viva-html.h"
 
 /* Python as a report shows it: numbered lines and a simple highlighting of
  * keywords, strings, comments and numbers, in escaped HTML. A line-based
@@ -26,23 +27,13 @@ static const char * const builtins[] = {
 };
 
 static void
-append_escaped_len (GString    *html,
-                    const char *text,
-                    gssize      length)
-{
-  g_autofree char *escaped = g_markup_escape_text (text, length);
-
-  g_string_append (html, escaped);
-}
-
-static void
 append_span (GString    *html,
              const char *css,
              const char *text,
              gssize      length)
 {
   g_string_append_printf (html, "<span class=\"%s\">", css);
-  append_escaped_len (html, text, length);
+  viva_html_append_escaped (html, text, length);
   g_string_append (html, "</span>");
 }
 
@@ -114,7 +105,7 @@ append_line (GString    *html,
           if ((*p == '"' || *p == '\'') && strlen (word) <= 2 && strspn (word, "rRbBfFuU") == strlen (word))
             {
               g_string_append_printf (html, "<span class=\"str\">");
-              append_escaped_len (html, start, p - start);
+              viva_html_append_escaped (html, start, p - start);
               g_string_append (html, "</span>");
               continue;
             }
@@ -123,12 +114,12 @@ append_line (GString    *html,
           else if (g_strv_contains (builtins, word))
             append_span (html, "bi", start, p - start);
           else
-            append_escaped_len (html, start, p - start);
+            viva_html_append_escaped (html, start, p - start);
         }
       else
         {
           p = g_utf8_next_char (p);
-          append_escaped_len (html, start, p - start);
+          viva_html_append_escaped (html, start, p - start);
         }
     }
 }
@@ -169,7 +160,7 @@ _viva_report_append_code (GString    *html,
       if (python)
         append_line (html, lines[i], &triple);
       else
-        append_escaped_len (html, lines[i], -1);
+        viva_html_append_escaped (html, lines[i], -1);
       g_string_append_c (html, '\n');
     }
   g_string_append (html, "</code></pre>\n");

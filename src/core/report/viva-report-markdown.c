@@ -8,6 +8,7 @@
 #include <md4c.h>
 
 #include "viva-exam-report-private.h"
+#include "viva-html.h"
 
 /* Markdown from a model (or a pack) as safe HTML for a report: md4c
  * parses, this writes. Raw HTML is off, so a model's `<script>` is text;
@@ -35,16 +36,6 @@ safe_href (const char *href)
 {
   return g_str_has_prefix (href, "https://") || g_str_has_prefix (href, "http://") ||
          g_str_has_prefix (href, "mailto:");
-}
-
-static void
-append_escaped_len (GString    *html,
-                    const char *text,
-                    gssize      length)
-{
-  g_autofree char *escaped = g_markup_escape_text (text, length);
-
-  g_string_append (html, escaped);
 }
 
 static int
@@ -132,7 +123,7 @@ open_link (Render             *r,
   if (safe_href (href))
     {
       g_string_append (r->html, "<a href=\"");
-      append_escaped_len (r->html, href, -1);
+      viva_html_append_escaped (r->html, href, -1);
       g_string_append (r->html, "\" rel=\"noreferrer\">");
     }
   else
@@ -236,10 +227,10 @@ text_cb (MD_TEXTTYPE     type,
       if (is_entity (text, size))
         g_string_append_len (r->html, text, size);
       else
-        append_escaped_len (r->html, text, size);
+        viva_html_append_escaped (r->html, text, size);
       break;
     default:
-      append_escaped_len (r->html, text, size);
+      viva_html_append_escaped (r->html, text, size);
     }
 
   return 0;
@@ -277,7 +268,7 @@ _viva_report_append_markdown (GString    *html,
       /* md4c gave up: show the text as it came. */
       g_string_truncate (html, before);
       g_string_append (html, "<div class=\"md\"><p class=\"plain\">");
-      append_escaped_len (html, markdown, -1);
+      viva_html_append_escaped (html, markdown, -1);
       g_string_append (html, "</p>");
     }
   if (r.code != NULL)

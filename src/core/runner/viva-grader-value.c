@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "viva-grader-value-private.h"
+#include "viva-json-bounded.h"
 
 /* The strict decoder of what a student's process says its value was.
  *
@@ -40,35 +41,6 @@ typedef struct
   guint nodes;
   VivaGraderValueStatus status;
 } Walk;
-
-static gboolean
-json_depth_ok (const char *text)
-{
-  gboolean in_string = FALSE;
-  guint depth = 0;
-
-  for (const char *p = text; *p; p++)
-    {
-      if (in_string)
-        {
-          if (*p == '\\' && p[1] != '\0')
-            p++;
-          else if (*p == '"')
-            in_string = FALSE;
-        }
-      else if (*p == '"')
-        in_string = TRUE;
-      else if (*p == '[' || *p == '{')
-        {
-          if (++depth > MAX_JSON_DEPTH)
-            return FALSE;
-        }
-      else if (*p == ']' || *p == '}')
-        depth = depth > 0 ? depth - 1 : 0;
-    }
-
-  return TRUE;
-}
 
 static gboolean
 fail (Walk                  *walk,
@@ -331,7 +303,7 @@ _viva_grader_value_check (const char  *text,
 
   if (text == NULL)
     return VIVA_GRADER_VALUE_NOT_PLAIN;
-  if (strlen (text) > VIVA_GRADER_VALUE_MAX_BYTES || !json_depth_ok (text))
+  if (strlen (text) > VIVA_GRADER_VALUE_MAX_BYTES || !viva_json_depth_ok (text, -1, MAX_JSON_DEPTH))
     return VIVA_GRADER_VALUE_TOO_LARGE;
 
   parser = json_parser_new_immutable ();
