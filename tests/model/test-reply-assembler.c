@@ -7,7 +7,9 @@
 
 #include <string.h>
 
+#include "viva-model-error.h"
 #include "viva-reply-assembler.h"
+#include "viva-reply-limits.h"
 #include "viva-sse-reader.h"
 #include "viva-test-server.h"
 #include "model-fixtures.h"
@@ -457,6 +459,91 @@ test_create_destroy (void)
   g_assert_finalize_object (assembler);
 }
 
+static void
+count_delta (const VivaChatDelta *delta,
+             gpointer             user_data)
+{
+  (*(guint *)user_data)++;
+}
+
+static gboolean
+feed_text (VivaReplyAssembler  *assembler,
+           const char          *data,
+           GError             **error)
+{
+  VivaSseEvent event = { .data = (char *)data };
+
+  return viva_reply_assembler_feed_event (assembler, &event, error);
+}
+
+/* Past max-deltas nothing more goes out and every feed fails. */
+static void
+test_delta_limit (void)
+{
+  g_autoptr(VivaReplyAssembler) assembler = viva_reply_assembler_new (VIVA_REPLY_FORMAT_OPENAI);
+  g_autoptr(GError) error = NULL;
+  guint n = 0;
+  guint fed = 0;
+
+  g_assert_cmpuint (VIVA_REPLY_DEFAULT_MAX_DELTAS, ==, 100000);
+  viva_reply_assembler_set_delta_func (assembler, count_delta, &n, NULL);
+  viva_reply_assembler_set_limits (assembler, 50, 0);
+  while (feed_text (assembler, "{\"choices\":[{\"index\":0,\"delta\":{\"content\":\"abcd\"}}]}", &error))
+    fed++;
+
+  g_assert_error (error, VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_REPLY_LIMIT);
+  g_assert_nonnull (strstr (error->message, "50"));
+  g_assert_cmpuint (n, ==, 50);
+  g_assert_cmpuint (fed, ==, 50);
+  g_clear_error (&error);
+  g_assert_false (feed_text (assembler, "data: [DONE]", &error));
+  g_assert_error (error, VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_REPLY_LIMIT);
+}
+
+/* 20,000 tool calls in one chunk, as OpenAI or Ollama's native API send
+ * them: the reply fails at the limit, without going through them all. */
+static void
+test_tool_call_limit (void)
+{
+  for (guint format = VIVA_REPLY_FORMAT_OPENAI; format <= VIVA_REPLY_FORMAT_OLLAMA; format++)
+    {
+      g_autoptr(VivaReplyAssembler) assembler = viva_reply_assembler_new (format);
+      g_autoptr(GString) chunk = g_string_new (NULL);
+      g_autoptr(GError) error = NULL;
+      guint n = 0;
+
+      g_string_append (chunk, format == VIVA_REPLY_FORMAT_OPENAI
+                              ? "{\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":["
+                              : "{\"message\":{\"role\":\"assistant\",\"tool_calls\":[");
+      for (guint i = 0; i < 20000; i++)
+        g_string_append_printf (chunk, "%s{\"index\":%u,\"id\":\"c%u\",\"function\":{\"name\":\"runPython\",\"arguments\":%s}}",
+                                i > 0 ? "," : "", i, i, format == VIVA_REPLY_FORMAT_OPENAI ? "\"{}\"" : "{}");
+      g_string_append (chunk, format == VIVA_REPLY_FORMAT_OPENAI ? "]}}]}" : "]},\"done\":false}");
+
+      viva_reply_assembler_set_delta_func (assembler, count_delta, &n, NULL);
+      g_assert_false (feed_text (assembler, chunk->str, &error));
+      g_assert_error (error, VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_REPLY_LIMIT);
+      g_assert_nonnull (strstr (error->message, "64 tool calls"));
+      g_assert_cmpuint (n, ==, VIVA_REPLY_DEFAULT_MAX_TOOL_CALLS);
+    }
+}
+
+/* Blank content deltas while a <think> may still open: each costs its
+ * own length. Asserted by what comes out, and by finishing at all. */
+static void
+test_blank_deltas (void)
+{
+  g_autoptr(VivaReplyAssembler) assembler = viva_reply_assembler_new (VIVA_REPLY_FORMAT_OPENAI);
+  g_autoptr(VivaChatReply) reply = NULL;
+  g_autoptr(GError) error = NULL;
+
+  for (guint i = 0; i < 20000; i++)
+    g_assert_true (feed_text (assembler, "{\"choices\":[{\"index\":0,\"delta\":{\"content\":\"  \"}}]}", &error));
+  g_assert_true (feed_text (assembler, "{\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Hi\"},\"finish_reason\":\"stop\"}]}", &error));
+  reply = viva_reply_assembler_finish (assembler);
+  g_assert_cmpuint (strlen (viva_chat_reply_get_content (reply)), ==, 40002);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -478,6 +565,9 @@ main (int   argc,
   g_test_add_func ("/viva/model/reply-assembler/invalid-utf8", test_invalid_utf8);
   g_test_add_func ("/viva/model/reply-assembler/in-band-errors", test_in_band_errors);
   g_test_add_func ("/viva/model/reply-assembler/recovery", test_recovery);
+  g_test_add_func ("/viva/model/reply-assembler/delta-limit", test_delta_limit);
+  g_test_add_func ("/viva/model/reply-assembler/tool-call-limit", test_tool_call_limit);
+  g_test_add_func ("/viva/model/reply-assembler/blank-deltas", test_blank_deltas);
 
   return g_test_run ();
 }

@@ -7,6 +7,8 @@
 
 #include <string.h>
 
+#include "viva-model-error.h"
+#include "viva-reply-limits.h"
 #include "viva-sse-reader.h"
 #include "viva-test-server.h"
 
@@ -286,6 +288,77 @@ test_create_destroy (void)
   g_assert_finalize_object (g_steal_pointer (&stream));
 }
 
+/* One endless line, in pieces as a socket gives it: past the limit the
+ * reader stops and lets go, whatever the cut, in either format. */
+static void
+test_line_limit (void)
+{
+  static const char piece[] = "data: {\"choices\":[{\"delta\":{\"content\":\"aaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
+
+  for (guint format = VIVA_SSE_FORMAT_EVENT_STREAM; format <= VIVA_SSE_FORMAT_NDJSON; format++)
+    {
+      g_autoptr(VivaSseReader) reader = viva_sse_reader_new (NULL, format);
+      g_autofree char *chunk = g_strnfill (8192, 'a');
+      guint fed = 0;
+
+      viva_sse_reader_set_limits (reader, 64 * 1024, 0);
+      viva_sse_reader_feed (reader, piece, strlen (piece));
+      while (viva_sse_reader_get_error (reader) == NULL && fed < 1000)
+        {
+          viva_sse_reader_feed (reader, chunk, 8192);
+          fed++;
+        }
+
+      g_assert_error ((GError *)viva_sse_reader_get_error (reader), VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_REPLY_LIMIT);
+      g_assert_cmpuint (fed, ==, 8);
+      g_assert_nonnull (strstr (viva_sse_reader_get_error (reader)->message, "64.0"));
+      g_assert_nonnull (strstr (viva_sse_reader_get_error (reader)->message, "KiB"));
+      g_assert_null (viva_sse_reader_pop_event (reader));
+      /* More bytes change nothing. */
+      viva_sse_reader_feed (reader, "\n\n", 2);
+      g_assert_null (viva_sse_reader_pop_event (reader));
+    }
+}
+
+/* Many short data: lines of one event count together. */
+static void
+test_event_limit (void)
+{
+  g_autoptr(VivaSseReader) reader = viva_sse_reader_new (NULL, VIVA_SSE_FORMAT_EVENT_STREAM);
+  g_autoptr(GString) text = g_string_new ("data: ok\n\n");
+
+  for (guint i = 0; i < 200; i++)
+    g_string_append (text, "data: 0123456789012345678901234567890123456789\n");
+  viva_sse_reader_set_limits (reader, 4096, 0);
+  viva_sse_reader_feed (reader, text->str, text->len);
+
+  /* What came before the breach is still read. */
+  g_assert_cmpstr (viva_sse_reader_pop_event (reader)->data, ==, "ok");
+  g_assert_error ((GError *)viva_sse_reader_get_error (reader), VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_REPLY_LIMIT);
+}
+
+/* An endless stream of keep-alive comments: no event, no long line, but
+ * the reply's bytes end it. */
+static void
+test_bytes_limit (void)
+{
+  g_autoptr(VivaSseReader) reader = viva_sse_reader_new (NULL, VIVA_SSE_FORMAT_EVENT_STREAM);
+  guint fed = 0;
+
+  g_assert_cmpuint (VIVA_REPLY_DEFAULT_MAX_LINE, ==, 1024 * 1024);
+  g_assert_cmpuint (VIVA_REPLY_DEFAULT_MAX_BYTES, ==, 32 * 1024 * 1024);
+  viva_sse_reader_set_limits (reader, 0, 100 * 1000);
+  while (viva_sse_reader_get_error (reader) == NULL && fed < 100000)
+    {
+      viva_sse_reader_feed (reader, ": keep-alive\n", 13);
+      fed++;
+    }
+
+  g_assert_error ((GError *)viva_sse_reader_get_error (reader), VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_REPLY_LIMIT);
+  g_assert_cmpuint (viva_sse_reader_get_bytes_read (reader), <=, 100 * 1000);
+  g_assert_cmpuint (fed, ==, 100 * 1000 / 13 + 1);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -301,6 +374,9 @@ main (int   argc,
   g_test_add_func ("/viva/model/sse-reader/fixture-splits", test_fixture_splits);
   g_test_add_func ("/viva/model/sse-reader/async", test_async);
   g_test_add_func ("/viva/model/sse-reader/async-cancelled", test_async_cancelled);
+  g_test_add_func ("/viva/model/sse-reader/line-limit", test_line_limit);
+  g_test_add_func ("/viva/model/sse-reader/event-limit", test_event_limit);
+  g_test_add_func ("/viva/model/sse-reader/bytes-limit", test_bytes_limit);
 
   return g_test_run ();
 }

@@ -11,6 +11,7 @@
 
 #include "viva-model-error.h"
 #include "viva-model-private.h"
+#include "viva-reply-limits.h"
 
 G_DEFINE_QUARK (viva-model-error-quark, viva_model_error)
 
@@ -22,7 +23,7 @@ G_DEFINE_QUARK (viva-model-error-quark, viva_model_error)
  * `kind` member of its `error` event: `not-running`, `connection`,
  * `model-not-found`, `unauthorized`, `bad-request`, `rate-limited`,
  * `server`, `timeout`, `truncated`, `invalid-response`, `no-model`,
- * `busy`, `cancelled`, or `other`.
+ * `busy`, `reply-limit`, `address`, `cancelled`, or `other`.
  *
  * Returns: (transfer none): a static string
  */
@@ -42,6 +43,8 @@ viva_model_error_kind (const GError *error)
     [VIVA_MODEL_ERROR_INVALID_RESPONSE] = "invalid-response",
     [VIVA_MODEL_ERROR_NO_MODEL] = "no-model",
     [VIVA_MODEL_ERROR_BUSY] = "busy",
+    [VIVA_MODEL_ERROR_REPLY_LIMIT] = "reply-limit",
+    [VIVA_MODEL_ERROR_ADDRESS] = "address",
   };
 
   g_return_val_if_fail (error != NULL, "other");
@@ -234,4 +237,61 @@ _viva_model_error_new_in_band (JsonNode   *error,
   return g_error_new (VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_SERVER,
                       _("The server failed while answering: %s — try again, or check the server’s log."),
                       message != NULL ? message : _("no details"));
+}
+
+/**
+ * viva_reply_limit_error_new:
+ * @limit: which limit the reply passed
+ * @value: the limit: bytes, pieces, calls or milliseconds
+ *
+ * Returns: (transfer full): a %VIVA_MODEL_ERROR_REPLY_LIMIT saying what
+ *   happened and what to do next
+ */
+GError *
+viva_reply_limit_error_new (VivaReplyLimit limit,
+                            guint64        value)
+{
+  g_autofree char *size = g_format_size_full (value, G_FORMAT_SIZE_IEC_UNITS);
+  guint count = (guint)MIN (value, G_MAXUINT);
+  guint seconds = (guint)MIN ((value + 999) / 1000, G_MAXUINT);
+  guint minutes = (guint)MIN ((value + 59999) / 60000, G_MAXUINT);
+
+  switch (limit)
+    {
+    case VIVA_REPLY_LIMIT_BYTES:
+      return g_error_new (VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_REPLY_LIMIT,
+                          _("The model server sent more than %s for one reply, far more than an answer needs, so Viva stopped reading it. Try again; if it happens again, the server is misbehaving — tell whoever runs it."),
+                          size);
+
+    case VIVA_REPLY_LIMIT_LINE:
+      return g_error_new (VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_REPLY_LIMIT,
+                          _("The model server sent one line of more than %s, which no reply needs, so Viva stopped reading it. Check that the address is a model server’s; if it is, tell whoever runs it."),
+                          size);
+
+    case VIVA_REPLY_LIMIT_DELTAS:
+      return g_error_new (VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_REPLY_LIMIT,
+                          _("The model’s reply went on for more than %u pieces, so Viva stopped reading it. Try again; if it happens again, the model is stuck repeating itself — choose another model."),
+                          count);
+
+    case VIVA_REPLY_LIMIT_TOOL_CALLS:
+      return g_error_new (VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_REPLY_LIMIT,
+                          _("The model asked for more than %u tool calls in one reply, so Viva stopped reading it. Try again; if it happens again, choose another model."),
+                          count);
+
+    case VIVA_REPLY_LIMIT_TIME:
+    default:
+      if (value < 60 * 1000)
+        return g_error_new (VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_REPLY_LIMIT,
+                            g_dngettext (GETTEXT_PACKAGE,
+                                         "The model’s reply was still going after %u second, so Viva stopped it. Try again; a smaller or faster model answers sooner.",
+                                         "The model’s reply was still going after %u seconds, so Viva stopped it. Try again; a smaller or faster model answers sooner.",
+                                         seconds),
+                            seconds);
+      return g_error_new (VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_REPLY_LIMIT,
+                          g_dngettext (GETTEXT_PACKAGE,
+                                       "The model’s reply was still going after %u minute, so Viva stopped it. Try again; a smaller or faster model answers sooner.",
+                                       "The model’s reply was still going after %u minutes, so Viva stopped it. Try again; a smaller or faster model answers sooner.",
+                                       minutes),
+                          minutes);
+    }
 }

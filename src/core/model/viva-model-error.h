@@ -26,6 +26,11 @@ G_BEGIN_DECLS
  * @VIVA_MODEL_ERROR_NO_MODEL: no model is configured and the server lists none
  * @VIVA_MODEL_ERROR_BUSY: the server stayed busy (503, or waiting its turn)
  *   longer than the model waits
+ * @VIVA_MODEL_ERROR_REPLY_LIMIT: the reply passed one of the model's limits
+ *   (bytes, line length, pieces, tool calls or time; viva-reply-limits.h),
+ *   so it was not read further
+ * @VIVA_MODEL_ERROR_ADDRESS: the endpoint is not a server address (no
+ *   http:// or https://, or not a URL at all)
  *
  * Cancellation is reported as %G_IO_ERROR_CANCELLED, as everywhere in GIO.
  */
@@ -43,6 +48,8 @@ typedef enum
   VIVA_MODEL_ERROR_INVALID_RESPONSE,
   VIVA_MODEL_ERROR_NO_MODEL,
   VIVA_MODEL_ERROR_BUSY,
+  VIVA_MODEL_ERROR_REPLY_LIMIT,
+  VIVA_MODEL_ERROR_ADDRESS,
 } VivaModelError;
 
 GQuark      viva_model_error_quark (void);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "viva-model-private.h"
+#include "viva-model-address.h"
 #include "viva-openai-model-private.h"
 
 /* Everything of VivaOpenAIModel but the chat stream: addresses, errors in
@@ -145,6 +146,23 @@ _viva_openai_model_new_message (VivaOpenAIModel *self,
     }
 
   return message;
+}
+
+/* Why @base_url (as configured, not a URL made from it) is no server
+ * address, in words that do not say where to change it: the app's
+ * Preferences and the CLI's --base-url each add that. */
+GError *
+_viva_openai_model_address_error (const char *base_url)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *url = viva_model_address_complete (base_url, &error);
+
+  if (error != NULL)
+    return g_steal_pointer (&error);
+
+  return g_error_new (VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_ADDRESS,
+                      _("“%s” is not a server address — a model server’s looks like http://localhost:11434/v1 or https://api.example.com/v1."),
+                      base_url);
 }
 
 /* Destroys *@source, if there is one, and forgets it. */
@@ -356,9 +374,7 @@ get_json_key_cb (GObject      *object,
     return g_task_return_error (task, g_steal_pointer (&error));
 
   if (!(get->message = _viva_openai_model_new_message (self, SOUP_METHOD_GET, get->url, api_key)))
-    return g_task_return_new_error (task, VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_CONNECTION,
-                                    _("“%s” is not a server address — check it in Preferences."),
-                                    get->url);
+    return g_task_return_error (task, _viva_openai_model_address_error (self->base_url));
 
   get->timeout = g_timeout_source_new (get->timeout_ms);
   g_source_set_callback (get->timeout, get_json_timeout_cb, get, NULL);

@@ -27,6 +27,13 @@ struct _VivaOpenAIModel
   gboolean        ollama_native;
   guint           max_busy_wait;
 
+  /* What one reply may take (viva-reply-limits.h). */
+  guint           max_reply_bytes;
+  guint           max_line_bytes;
+  guint           max_deltas;
+  guint           max_tool_calls;
+  guint           max_reply_time;
+
   /* Streams waiting for a busy server, since when, what it announced. */
   guint           n_busy;
   gint64          busy_since;
@@ -74,6 +81,16 @@ void      _viva_openai_model_set_error       (VivaOpenAIModel      *self,
 GError   *_viva_openai_model_transport_error (VivaOpenAIModel      *self,
                                               const GError         *error,
                                               gboolean             *retryable);
+GError   *_viva_openai_model_address_error   (const char           *url);
+void      _viva_openai_model_install_limits  (GObjectClass         *object_class,
+                                              guint                 prop_id);
+void      _viva_openai_model_init_limits     (VivaOpenAIModel      *self);
+gboolean  _viva_openai_model_get_limit       (VivaOpenAIModel      *self,
+                                              guint                 prop_id,
+                                              GValue               *value);
+gboolean  _viva_openai_model_set_limit       (VivaOpenAIModel      *self,
+                                              guint                 prop_id,
+                                              const GValue         *value);
 SoupMessage *_viva_openai_model_new_message  (VivaOpenAIModel      *self,
                                               const char           *method,
                                               const char           *url,

@@ -11,6 +11,7 @@
 #include "viva-model-private.h"
 #include "viva-openai-model-private.h"
 #include "viva-openai-model-stream-private.h"
+#include "viva-reply-limits.h"
 
 /* When an attempt of a stream (viva-openai-model-stream.c) fails: an error
  * response read and understood (its status, Retry-After, a parameter the
@@ -46,19 +47,21 @@ _viva_openai_stream_not_busy (GTask *task)
   _viva_openai_model_busy_end (g_task_get_source_object (task));
 }
 
+/* The retry's two sources each hold a reference; whichever fires first
+ * takes one for the next step and destroys both, which drops theirs. */
 static gboolean
 retry_delay_cb (gpointer user_data)
 {
-  GTask *task = user_data;
+  g_autoptr(GTask) task = g_object_ref (user_data);
   StreamData *data = g_task_get_task_data (task);
 
-  g_clear_pointer (&data->delay, g_source_unref);
+  _viva_openai_model_clear_source (&data->delay);
   _viva_openai_model_clear_source (&data->delay_cancel);
 
   if (data->model == NULL)
-    _viva_openai_stream_resolve_model (task);
+    _viva_openai_stream_resolve_model (g_steal_pointer (&task));
   else
-    _viva_openai_stream_start_attempt (task);
+    _viva_openai_stream_start_attempt (g_steal_pointer (&task));
   return G_SOURCE_REMOVE;
 }
 
@@ -66,13 +69,13 @@ static gboolean
 retry_cancelled_cb (GCancellable *cancellable,
                     gpointer      user_data)
 {
-  GTask *task = user_data;
+  g_autoptr(GTask) task = g_object_ref (user_data);
   StreamData *data = g_task_get_task_data (task);
 
-  g_clear_pointer (&data->delay_cancel, g_source_unref);
+  _viva_openai_model_clear_source (&data->delay_cancel);
   _viva_openai_model_clear_source (&data->delay);
 
-  _viva_openai_stream_fail (task, _viva_openai_stream_cancelled_error ());
+  _viva_openai_stream_fail (g_steal_pointer (&task), _viva_openai_stream_cancelled_error ());
   return G_SOURCE_REMOVE;
 }
 
@@ -81,12 +84,13 @@ retry_cancelled_cb (GCancellable *cancellable,
  * server's Retry-After, or 0. A @busy server's retries do not count as
  * attempts: the stream waits for it up to max-busy-wait in all. */
 void
-_viva_openai_stream_fault (GTask    *task,
-              GError   *error,
-              gboolean  retryable,
-              gboolean  busy,
-              guint     retry_after_ms)
+_viva_openai_stream_fault (GTask    *task_in,
+                           GError   *error,
+                           gboolean  retryable,
+                           gboolean  busy,
+                           guint     retry_after_ms)
 {
+  g_autoptr(GTask) task = task_in;
   VivaOpenAIModel *self = g_task_get_source_object (task);
   StreamData *data = g_task_get_task_data (task);
   gint64 now = g_get_monotonic_time ();
@@ -100,7 +104,7 @@ _viva_openai_stream_fault (GTask    *task,
     {
       g_debug ("model: stream cut after output: %s", error->message);
       g_error_free (error);
-      return _viva_openai_stream_succeed (task, TRUE);
+      return _viva_openai_stream_succeed (g_steal_pointer (&task), TRUE);
     }
 
   if (waits)
@@ -112,7 +116,7 @@ _viva_openai_stream_fault (GTask    *task,
 
       g_debug ("model: still busy after %u ms: %s", self->max_busy_wait, error->message);
       g_error_free (error);
-      return _viva_openai_stream_fail (task, g_error_new (VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_BUSY,
+      return _viva_openai_stream_fail (g_steal_pointer (&task), g_error_new (VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_BUSY,
                                              g_dngettext (GETTEXT_PACKAGE,
                                                           "The model server at %s was still busy after %u minute — try again later; if a whole lab uses it, ask whoever runs it to serve more students at once.",
                                                           "The model server at %s was still busy after %u minutes — try again later; if a whole lab uses it, ask whoever runs it to serve more students at once.",
@@ -122,7 +126,7 @@ _viva_openai_stream_fault (GTask    *task,
 
   if (!retryable || (!waits && data->attempt >= self->max_attempts) ||
       retry_after_ms > MAX_RETRY_AFTER_MS || g_cancellable_is_cancelled (g_task_get_cancellable (task)))
-    return _viva_openai_stream_fail (task, error);
+    return _viva_openai_stream_fail (g_steal_pointer (&task), error);
 
   if (waits)
     {
@@ -157,13 +161,14 @@ _viva_openai_stream_fault (GTask    *task,
   _viva_openai_stream_end_attempt (task);
 
   data->delay = g_timeout_source_new ((guint)delay_ms);
-  g_source_set_callback (data->delay, retry_delay_cb, task, NULL);
+  g_source_set_callback (data->delay, retry_delay_cb, g_object_ref (task), g_object_unref);
   g_source_attach (data->delay, g_task_get_context (task));
 
   if (g_task_get_cancellable (task) != NULL)
     {
       data->delay_cancel = g_cancellable_source_new (g_task_get_cancellable (task));
-      g_source_set_callback (data->delay_cancel, G_SOURCE_FUNC (retry_cancelled_cb), task, NULL);
+      g_source_set_callback (data->delay_cancel, G_SOURCE_FUNC (retry_cancelled_cb),
+                             g_object_ref (task), g_object_unref);
       g_source_attach (data->delay_cancel, g_task_get_context (task));
     }
 }
@@ -182,11 +187,13 @@ timeout_error (VivaOpenAIModel *self,
                       self->base_url, (self->idle_timeout + 999) / 1000);
 }
 
-/* A read failed: the caller's cancellation, the watchdog, or the network. */
+/* A read failed: the caller's cancellation, the watchdog, or the network.
+ * Takes @task's reference and @error. */
 void
-_viva_openai_stream_read_failed (GTask  *task,
-                    GError *error)
+_viva_openai_stream_read_failed (GTask  *task_in,
+                                 GError *error)
 {
+  g_autoptr(GTask) task = task_in;
   VivaOpenAIModel *self = g_task_get_source_object (task);
   StreamData *data = g_task_get_task_data (task);
   GError *fault;
@@ -195,19 +202,29 @@ _viva_openai_stream_read_failed (GTask  *task,
   if (g_cancellable_is_cancelled (g_task_get_cancellable (task)))
     {
       g_error_free (error);
-      return _viva_openai_stream_fail (task, _viva_openai_stream_cancelled_error ());
+      return _viva_openai_stream_fail (g_steal_pointer (&task), _viva_openai_stream_cancelled_error ());
+    }
+
+  /* Past the reply's deadline: not retried, and not kept as a truncated
+   * reply either, since a server that talks forever would then win. */
+  if (data->past_time_limit)
+    {
+      g_error_free (error);
+      return _viva_openai_stream_fail (g_steal_pointer (&task),
+                                       viva_reply_limit_error_new (VIVA_REPLY_LIMIT_TIME, self->max_reply_time));
     }
 
   if (data->timed_out)
     {
       g_error_free (error);
-      return _viva_openai_stream_fault (task, timeout_error (self, data), TRUE, !data->got_first_byte, 0);
+      return _viva_openai_stream_fault (g_steal_pointer (&task), timeout_error (self, data), TRUE,
+                                        !data->got_first_byte, 0);
     }
 
   /* Two statements: C leaves the order of arguments' evaluation open. */
   fault = _viva_openai_model_transport_error (self, error, &retryable);
   g_error_free (error);
-  _viva_openai_stream_fault (task, fault, retryable, FALSE, 0);
+  _viva_openai_stream_fault (g_steal_pointer (&task), fault, retryable, FALSE, 0);
 }
 
 static gboolean
@@ -223,11 +240,12 @@ mentions (JsonNode   *body,
 /* The model rejected @parameter: it is not sent again to this model, and
  * the attempt is made again at once, not counted. */
 static void
-retry_without (GTask      *task,
+retry_without (GTask      *task_in,
                const char *parameter,
                GHashTable *rejected_by,
                gboolean   *dropped)
 {
+  g_autoptr(GTask) task = task_in;
   StreamData *data = g_task_get_task_data (task);
 
   g_debug ("model: %s rejects %s; not sending it again", data->model, parameter);
@@ -235,7 +253,7 @@ retry_without (GTask      *task,
   *dropped = TRUE;
   _viva_openai_stream_end_attempt (task);
   data->attempt--;
-  _viva_openai_stream_start_attempt (task);
+  _viva_openai_stream_start_attempt (g_steal_pointer (&task));
 }
 
 static guint
@@ -264,10 +282,10 @@ parse_retry_after (SoupMessage *message)
 
 void
 _viva_openai_stream_error_body_cb (GObject      *object,
-               GAsyncResult *result,
-               gpointer      user_data)
+                                   GAsyncResult *result,
+                                   gpointer      user_data)
 {
-  GTask *task = user_data;
+  g_autoptr(GTask) task = user_data;
   VivaOpenAIModel *self = g_task_get_source_object (task);
   StreamData *data = g_task_get_task_data (task);
   g_autoptr(GBytes) bytes = NULL;
@@ -279,8 +297,9 @@ _viva_openai_stream_error_body_cb (GObject      *object,
 
   if (!(bytes = _viva_read_small_body_finish (result, &read_error)))
     {
-      if (g_cancellable_is_cancelled (g_task_get_cancellable (task)) || data->timed_out)
-        return _viva_openai_stream_read_failed (task, g_steal_pointer (&read_error));
+      if (g_cancellable_is_cancelled (g_task_get_cancellable (task)) || data->timed_out ||
+          data->past_time_limit)
+        return _viva_openai_stream_read_failed (g_steal_pointer (&task), g_steal_pointer (&read_error));
     }
   else if (!(body = _viva_json_parse (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), NULL)) &&
            g_bytes_get_size (bytes) > 0)
@@ -301,16 +320,18 @@ _viva_openai_stream_error_body_cb (GObject      *object,
                                   !g_hash_table_contains (self->no_temperature, data->model);
 
       if (sent_temperature && mentions (body, "temperature"))
-        return retry_without (task, "temperature", self->no_temperature, &data->dropped_temperature);
+        return retry_without (g_steal_pointer (&task), "temperature", self->no_temperature,
+                              &data->dropped_temperature);
 
       if (!data->native && !data->dropped_stream_options &&
           !g_hash_table_contains (self->no_stream_options, data->model) &&
           (mentions (body, "stream_options") || mentions (body, "include_usage")))
-        return retry_without (task, "stream_options", self->no_stream_options, &data->dropped_stream_options);
+        return retry_without (g_steal_pointer (&task), "stream_options", self->no_stream_options,
+                              &data->dropped_stream_options);
     }
 
   retry_after = parse_retry_after (data->message);
-  _viva_openai_stream_fault (task,
+  _viva_openai_stream_fault (g_steal_pointer (&task),
                 _viva_model_error_new_for_status (status, body, data->model, self->base_url, is_ollama),
                 status == 429 || status == 500 || status == 502 || status == 503 || status == 504,
                 status == 429 || status == 503,

@@ -13,8 +13,9 @@ G_BEGIN_DECLS
 
 /* One stream's state, the task data of its GTask, shared by the stream
  * (viva-openai-model-stream.c) and what follows a failed attempt
- * (viva-openai-model-retry.c). The task's one reference travels through
- * the steps and is dropped where the stream returns. */
+ * (viva-openai-model-retry.c). Every function below that takes the task
+ * takes its reference (the callbacks own theirs and hand it on), except
+ * _viva_openai_stream_end_attempt, _busy and _not_busy, which borrow. */
 typedef struct
 {
   VivaChatRequest    *request;
@@ -34,10 +35,12 @@ typedef struct
   GSource            *watchdog;
   GSource            *delay;
   GSource            *delay_cancel;
+  gint64              attempt_started;
   gint64              last_progress;
   guint64             last_bytes;
   gboolean            got_first_byte;
   gboolean            timed_out;
+  gboolean            past_time_limit;
 
   guint               first_byte_limit;
   gboolean            busy;

@@ -29,13 +29,26 @@
  * or 429, or a first token that is slow to come (a queue), makes the
  * stream wait calmly (VivaOpenAIModel:busy) for up to max-busy-wait in all,
  * with the first-byte timeout raised by what the server announced, since
- * a server that asks to come back in a minute has a queue ahead of us. */
+ * a server that asks to come back in a minute has a queue ahead of us.
+ *
+ * Ownership, as everywhere (STYLE.md §16): each callback owns the
+ * reference it was given (g_autoptr) and hands it on to the next step
+ * with g_steal_pointer(); the functions that end or continue a stream
+ * (_viva_openai_stream_fail, _succeed, _fault, _start_attempt…) take the
+ * reference they are given. What fires while an attempt runs (the
+ * watchdog, the assembler's deltas, a retry's delay) holds a reference of
+ * its own, dropped when the attempt ends and its sources go. */
 
 #define SLOW_FIRST_TOKEN_MS (10 * 1000)
 
 static void
 stream_data_end_attempt (StreamData *data)
 {
+  /* Closed, not left to its finalizer: libsoup then drops the connection
+   * of a body not read to its end (a server still talking past a limit). */
+  if (data->reader != NULL && viva_sse_reader_get_stream (data->reader) != NULL)
+    g_input_stream_close_async (viva_sse_reader_get_stream (data->reader), G_PRIORITY_DEFAULT, NULL, NULL, NULL);
+
   _viva_openai_model_clear_source (&data->watchdog);
   _viva_openai_model_clear_source (&data->delay);
   _viva_openai_model_clear_source (&data->delay_cancel);
@@ -82,17 +95,18 @@ _viva_openai_stream_cancelled_error (void)
   return g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED, _("Operation was cancelled"));
 }
 
+/* Takes @task's reference and @error. */
 void
-_viva_openai_stream_fail (GTask  *task,
-             GError *error)
+_viva_openai_stream_fail (GTask  *task_in,
+                          GError *error)
 {
+  g_autoptr(GTask) task = task_in;
   VivaOpenAIModel *self = g_task_get_source_object (task);
 
   _viva_openai_stream_end_attempt (task);
   _viva_openai_stream_not_busy (task);
   _viva_openai_model_set_error (self, error);
   g_task_return_error (task, error);
-  g_object_unref (task);
 }
 
 static gboolean
@@ -114,10 +128,12 @@ prompt_was_cut (VivaOpenAIModel     *self,
          (guint64)usage->prompt_tokens >= self->context_length && estimate > self->context_length;
 }
 
+/* Takes @task's reference. */
 void
-_viva_openai_stream_succeed (GTask    *task,
-                gboolean  cut_off)
+_viva_openai_stream_succeed (GTask    *task_in,
+                             gboolean  cut_off)
 {
+  g_autoptr(GTask) task = task_in;
   VivaOpenAIModel *self = g_task_get_source_object (task);
   StreamData *data = g_task_get_task_data (task);
   g_autoptr(VivaChatReply) reply = viva_reply_assembler_finish (data->assembler);
@@ -132,16 +148,12 @@ _viva_openai_stream_succeed (GTask    *task,
                viva_chat_request_estimate_prompt_tokens (data->request));
     }
 
-  if (data->reader != NULL && viva_sse_reader_get_stream (data->reader) != NULL)
-    g_input_stream_close_async (viva_sse_reader_get_stream (data->reader), G_PRIORITY_DEFAULT, NULL, NULL, NULL);
-
   _viva_openai_stream_end_attempt (task);
   _viva_openai_stream_not_busy (task);
   _viva_openai_model_set_error (self, NULL);
   _viva_openai_model_set_served_model (self, viva_chat_reply_get_model (reply) != NULL
                                              ? viva_chat_reply_get_model (reply) : data->model);
   g_task_return_pointer (task, g_steal_pointer (&reply), (GDestroyNotify)viva_chat_reply_unref);
-  g_object_unref (task);
 }
 
 static gboolean
@@ -160,6 +172,16 @@ watchdog_cb (gpointer user_data)
       data->last_progress = now;
       data->got_first_byte = TRUE;
       _viva_openai_stream_not_busy (task);
+    }
+
+  /* A server may keep talking, slowly, forever: every byte resets the
+   * idle timeout, so the whole reply has a deadline of its own. */
+  if (now - data->attempt_started >= (gint64)self->max_reply_time * 1000)
+    {
+      data->past_time_limit = TRUE;
+      g_clear_pointer (&data->watchdog, g_source_unref);
+      g_cancellable_cancel (data->attempt_cancellable);
+      return G_SOURCE_REMOVE;
     }
 
   limit = data->got_first_byte ? self->idle_timeout : data->first_byte_limit;
@@ -185,38 +207,45 @@ read_event_cb (GObject      *object,
                GAsyncResult *result,
                gpointer      user_data)
 {
-  GTask *task = user_data;
+  g_autoptr(GTask) task = user_data;
+  VivaOpenAIModel *self = g_task_get_source_object (task);
   StreamData *data = g_task_get_task_data (task);
   g_autoptr(VivaSseEvent) event = NULL;
   GError *error = NULL;
 
   event = viva_sse_reader_read_event_finish (VIVA_SSE_READER (object), result, &error);
 
+  /* Past a limit the reply is not worth another attempt: a server that
+   * sent too much once will again. */
+  if (g_error_matches (error, VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_REPLY_LIMIT))
+    return _viva_openai_stream_fail (g_steal_pointer (&task), error);
+
   if (error != NULL)
-    return _viva_openai_stream_read_failed (task, error);
+    return _viva_openai_stream_read_failed (g_steal_pointer (&task), error);
 
   /* The body ended before anything was said: the connection broke, as
    * when a server restarts. Worth another attempt. */
   if (event == NULL && !viva_reply_assembler_get_has_output (data->assembler) &&
       !viva_reply_assembler_get_finished (data->assembler))
-    return _viva_openai_stream_fault (task,
-                         g_error_new (VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_CONNECTION,
-                                      _("The model server at %s closed the connection before answering — try again."),
-                                      viva_openai_model_get_base_url (g_task_get_source_object (task))),
-                         TRUE, FALSE, 0);
+    return _viva_openai_stream_fault (g_steal_pointer (&task),
+                                      g_error_new (VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_CONNECTION,
+                                                   _("The model server at %s closed the connection before answering — try again."),
+                                                   self->base_url),
+                                      TRUE, FALSE, 0);
 
   if (event == NULL)
-    return _viva_openai_stream_succeed (task, FALSE);
+    return _viva_openai_stream_succeed (g_steal_pointer (&task), FALSE);
 
   if (!viva_reply_assembler_feed_event (data->assembler, event, &error))
-    return _viva_openai_stream_fail (task, error);
+    return _viva_openai_stream_fail (g_steal_pointer (&task), error);
 
   /* [DONE] (or Ollama's done line) ends the reply; a finish_reason does
    * not, since usage and the last fragments may follow it. */
   if (viva_reply_assembler_get_done (data->assembler))
-    return _viva_openai_stream_succeed (task, FALSE);
+    return _viva_openai_stream_succeed (g_steal_pointer (&task), FALSE);
 
-  viva_sse_reader_read_event_async (data->reader, data->attempt_cancellable, read_event_cb, task);
+  viva_sse_reader_read_event_async (data->reader, data->attempt_cancellable, read_event_cb,
+                                    g_steal_pointer (&task));
 }
 
 static void
@@ -235,25 +264,27 @@ whole_json_cb (GObject      *object,
                GAsyncResult *result,
                gpointer      user_data)
 {
-  GTask *task = user_data;
+  g_autoptr(GTask) task = user_data;
+  VivaOpenAIModel *self = g_task_get_source_object (task);
   StreamData *data = g_task_get_task_data (task);
   g_autoptr(GBytes) bytes = NULL;
   g_autoptr(JsonNode) node = NULL;
   GError *error = NULL;
 
   if (!(bytes = _viva_read_small_body_finish (result, &error)))
-    return _viva_openai_stream_read_failed (task, error);
+    return _viva_openai_stream_read_failed (g_steal_pointer (&task), error);
 
   node = _viva_json_parse (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), NULL);
   if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
-    return _viva_openai_stream_fail (task, g_error_new (VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_INVALID_RESPONSE,
-                                           _("The server at %s answered something that is not a chat reply."),
-                                           viva_openai_model_get_base_url (g_task_get_source_object (task))));
+    return _viva_openai_stream_fail (g_steal_pointer (&task),
+                                     g_error_new (VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_INVALID_RESPONSE,
+                                                  _("The server at %s answered something that is not a chat reply."),
+                                                  self->base_url));
 
   if (!viva_reply_assembler_feed_chunk (data->assembler, json_node_get_object (node), &error))
-    return _viva_openai_stream_fail (task, error);
+    return _viva_openai_stream_fail (g_steal_pointer (&task), error);
 
-  _viva_openai_stream_succeed (task, FALSE);
+  _viva_openai_stream_succeed (g_steal_pointer (&task), FALSE);
 }
 
 static void
@@ -261,7 +292,7 @@ send_cb (GObject      *object,
          GAsyncResult *result,
          gpointer      user_data)
 {
-  GTask *task = user_data;
+  g_autoptr(GTask) task = user_data;
   VivaOpenAIModel *self = g_task_get_source_object (task);
   StreamData *data = g_task_get_task_data (task);
   g_autoptr(GInputStream) stream = NULL;
@@ -270,33 +301,43 @@ send_cb (GObject      *object,
   guint status;
 
   if (!(stream = soup_session_send_finish (SOUP_SESSION (object), result, &error)))
-    return _viva_openai_stream_read_failed (task, error);
+    return _viva_openai_stream_read_failed (g_steal_pointer (&task), error);
 
   status = soup_message_get_status (data->message);
   if (!SOUP_STATUS_IS_SUCCESSFUL (status))
-    return _viva_read_small_body_async (stream, data->attempt_cancellable, _viva_openai_stream_error_body_cb, task);
+    return _viva_read_small_body_async (stream, data->attempt_cancellable, _viva_openai_stream_error_body_cb,
+                                        g_steal_pointer (&task));
 
   content_type = soup_message_headers_get_content_type (soup_message_get_response_headers (data->message), NULL);
 
   if (!data->native && g_strcmp0 (content_type, "application/json") == 0)
-    return _viva_read_small_body_async (stream, data->attempt_cancellable, whole_json_cb, task);
+    return _viva_read_small_body_async (stream, data->attempt_cancellable, whole_json_cb, g_steal_pointer (&task));
 
   if (content_type != NULL &&
       g_strcmp0 (content_type, "text/event-stream") != 0 &&
       g_strcmp0 (content_type, "application/x-ndjson") != 0 &&
       g_strcmp0 (content_type, "application/json") != 0 &&
       g_strcmp0 (content_type, "text/plain") != 0)
-    return _viva_openai_stream_fail (task, g_error_new (VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_INVALID_RESPONSE,
-                                           _("The server at %s answered with %s, not a stream of replies — check the address; it usually ends in “/v1”."),
-                                           self->base_url, content_type));
+    {
+      /* Not read: closing drops the connection instead of draining it. */
+      g_input_stream_close_async (stream, G_PRIORITY_DEFAULT, NULL, NULL, NULL);
+      return _viva_openai_stream_fail (g_steal_pointer (&task),
+                                       g_error_new (VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_INVALID_RESPONSE,
+                                                    _("The server at %s answered with %s, not a stream of replies — check the address; it usually ends in “/v1”."),
+                                                    self->base_url, content_type));
+    }
 
   data->reader = viva_sse_reader_new (stream, data->native ? VIVA_SSE_FORMAT_NDJSON : VIVA_SSE_FORMAT_EVENT_STREAM);
-  viva_sse_reader_read_event_async (data->reader, data->attempt_cancellable, read_event_cb, task);
+  viva_sse_reader_set_limits (data->reader, self->max_line_bytes, self->max_reply_bytes);
+  viva_sse_reader_read_event_async (data->reader, data->attempt_cancellable, read_event_cb, g_steal_pointer (&task));
 }
 
+/* Takes @task's reference: the next attempt, or the end of the stream
+ * when it was cancelled. */
 void
-_viva_openai_stream_start_attempt (GTask *task)
+_viva_openai_stream_start_attempt (GTask *task_in)
 {
+  g_autoptr(GTask) task = task_in;
   VivaOpenAIModel *self = g_task_get_source_object (task);
   StreamData *data = g_task_get_task_data (task);
   g_autoptr(GBytes) body = NULL;
@@ -309,15 +350,15 @@ _viva_openai_stream_start_attempt (GTask *task)
     {
       stream_data_end_attempt (data);
       _viva_openai_stream_not_busy (task);
-      g_object_unref (task);
       return;
     }
 
   data->attempt++;
   data->timed_out = FALSE;
+  data->past_time_limit = FALSE;
   data->got_first_byte = FALSE;
   data->last_bytes = 0;
-  data->last_progress = g_get_monotonic_time ();
+  data->last_progress = data->attempt_started = g_get_monotonic_time ();
   data->attempt_cancellable = g_cancellable_new ();
   if (g_task_get_cancellable (task) != NULL)
     data->cancelled_id = g_cancellable_connect (g_task_get_cancellable (task),
@@ -326,7 +367,9 @@ _viva_openai_stream_start_attempt (GTask *task)
                                                 g_object_unref);
 
   data->assembler = viva_reply_assembler_new (data->native ? VIVA_REPLY_FORMAT_OLLAMA : VIVA_REPLY_FORMAT_OPENAI);
-  viva_reply_assembler_set_delta_func (data->assembler, emit_delta, task, NULL);
+  viva_reply_assembler_set_limits (data->assembler, self->max_deltas, self->max_tool_calls);
+  /* The assembler is the task data's, and ends with the attempt. */
+  viva_reply_assembler_set_delta_func (data->assembler, emit_delta, g_object_ref (task), g_object_unref);
   viva_reply_assembler_set_model_name (data->assembler, data->model,
                                        data->native || _viva_openai_model_looks_like_ollama (self));
   for (guint i = 0; i < tools->len; i++)
@@ -337,22 +380,22 @@ _viva_openai_stream_start_attempt (GTask *task)
   url = data->native ? _viva_openai_model_root_url (self, "/api/chat")
                      : _viva_openai_model_url (self, "/chat/completions");
   if (!(data->message = _viva_openai_model_new_message (self, SOUP_METHOD_POST, url, data->api_key)))
-    return _viva_openai_stream_fail (task, g_error_new (VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_CONNECTION,
-                                           _("“%s” is not a server address — check it in Preferences."),
-                                           self->base_url));
+    return _viva_openai_stream_fail (g_steal_pointer (&task), _viva_openai_model_address_error (self->base_url));
 
   body = _viva_openai_model_build_body (self, data->request, data->model, data->native,
                                         data->dropped_temperature, data->dropped_stream_options);
   soup_message_set_request_body_from_bytes (data->message, "application/json", body);
 
-  data->watchdog = g_timeout_source_new (MAX (10, MIN (MIN (data->first_byte_limit, SLOW_FIRST_TOKEN_MS),
-                                                       self->idle_timeout) / 10));
-  g_source_set_callback (data->watchdog, watchdog_cb, task, NULL);
+  /* The watchdog is the attempt's, and ends with it. */
+  data->watchdog = g_timeout_source_new (MAX (10, MIN (MIN (MIN (data->first_byte_limit, SLOW_FIRST_TOKEN_MS),
+                                                            self->idle_timeout),
+                                                       self->max_reply_time) / 10));
+  g_source_set_callback (data->watchdog, watchdog_cb, g_object_ref (task), g_object_unref);
   g_source_attach (data->watchdog, g_task_get_context (task));
 
   g_debug ("model: POST %s (attempt %u)", url, data->attempt);
   soup_session_send_async (self->session, data->message, G_PRIORITY_DEFAULT,
-                           data->attempt_cancellable, send_cb, task);
+                           data->attempt_cancellable, send_cb, g_steal_pointer (&task));
 }
 
 static void
@@ -360,7 +403,7 @@ resolve_model_cb (GObject      *object,
                   GAsyncResult *result,
                   gpointer      user_data)
 {
-  GTask *task = user_data;
+  g_autoptr(GTask) task = user_data;
   VivaOpenAIModel *self = VIVA_OPENAI_MODEL (object);
   StreamData *data = g_task_get_task_data (task);
   g_autoptr(GError) error = NULL;
@@ -380,25 +423,29 @@ resolve_model_cb (GObject      *object,
                       (error->code == VIVA_MODEL_ERROR_RATE_LIMITED || error->code == VIVA_MODEL_ERROR_BUSY);
 
       data->attempt++;
-      return _viva_openai_stream_fault (task, g_steal_pointer (&error), retryable, busy, 0);
+      return _viva_openai_stream_fault (g_steal_pointer (&task), g_steal_pointer (&error), retryable, busy, 0);
     }
 
   if (names[0] == NULL)
-    return _viva_openai_stream_fail (task, _viva_model_error_new_no_model (self->base_url,
-                                                              _viva_openai_model_looks_like_ollama (self)));
+    return _viva_openai_stream_fail (g_steal_pointer (&task),
+                                     _viva_model_error_new_no_model (self->base_url,
+                                                                     _viva_openai_model_looks_like_ollama (self)));
 
   g_free (self->first_model);
   self->first_model = g_strdup (names[0]);
   data->model = g_strdup (names[0]);
-  _viva_openai_stream_start_attempt (task);
+  _viva_openai_stream_start_attempt (g_steal_pointer (&task));
 }
 
+/* Takes @task's reference. */
 void
-_viva_openai_stream_resolve_model (GTask *task)
+_viva_openai_stream_resolve_model (GTask *task_in)
 {
+  g_autoptr(GTask) task = task_in;
   VivaOpenAIModel *self = g_task_get_source_object (task);
   StreamData *data = g_task_get_task_data (task);
   const char *model = viva_chat_request_get_model (data->request);
+  GCancellable *cancellable;
 
   data->native = self->ollama_native && self->server_kind == VIVA_SERVER_KIND_OLLAMA;
 
@@ -410,10 +457,12 @@ _viva_openai_stream_resolve_model (GTask *task)
   if (model != NULL)
     {
       data->model = g_strdup (model);
-      return _viva_openai_stream_start_attempt (task);
+      return _viva_openai_stream_start_attempt (g_steal_pointer (&task));
     }
 
-  viva_openai_model_list_models_async (self, g_task_get_cancellable (task), resolve_model_cb, task);
+  /* Two statements: C leaves the order of arguments' evaluation open. */
+  cancellable = g_task_get_cancellable (task);
+  viva_openai_model_list_models_async (self, cancellable, resolve_model_cb, g_steal_pointer (&task));
 }
 
 static void
@@ -421,16 +470,16 @@ detect_cb (GObject      *object,
            GAsyncResult *result,
            gpointer      user_data)
 {
-  GTask *task = user_data;
+  g_autoptr(GTask) task = user_data;
   g_autoptr(GError) error = NULL;
 
   /* A server that cannot be reached is left undetected; the attempts
    * that follow say why, after their retries. */
   if (viva_openai_model_detect_server_finish (VIVA_OPENAI_MODEL (object), result, &error) == VIVA_SERVER_KIND_UNKNOWN &&
       g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    return _viva_openai_stream_fail (task, g_steal_pointer (&error));
+    return _viva_openai_stream_fail (g_steal_pointer (&task), g_steal_pointer (&error));
 
-  _viva_openai_stream_resolve_model (task);
+  _viva_openai_stream_resolve_model (g_steal_pointer (&task));
 }
 
 static void
@@ -438,19 +487,20 @@ lookup_key_cb (GObject      *object,
                GAsyncResult *result,
                gpointer      user_data)
 {
-  GTask *task = user_data;
+  g_autoptr(GTask) task = user_data;
   VivaOpenAIModel *self = g_task_get_source_object (task);
   StreamData *data = g_task_get_task_data (task);
+  GCancellable *cancellable = g_task_get_cancellable (task);
   g_autoptr(GError) error = NULL;
 
   data->api_key = viva_secrets_lookup_finish (VIVA_SECRETS (object), result, &error);
   if (error != NULL)
-    return _viva_openai_stream_fail (task, g_steal_pointer (&error));
+    return _viva_openai_stream_fail (g_steal_pointer (&task), g_steal_pointer (&error));
 
   if (self->server_kind == VIVA_SERVER_KIND_UNKNOWN)
-    return viva_openai_model_detect_server_async (self, g_task_get_cancellable (task), detect_cb, task);
+    return viva_openai_model_detect_server_async (self, cancellable, detect_cb, g_steal_pointer (&task));
 
-  _viva_openai_stream_resolve_model (task);
+  _viva_openai_stream_resolve_model (g_steal_pointer (&task));
 }
 
 void
@@ -461,7 +511,7 @@ _viva_openai_model_stream_async (VivaChatModel       *model,
                                  gpointer             user_data)
 {
   VivaOpenAIModel *self = VIVA_OPENAI_MODEL (model);
-  GTask *task;
+  g_autoptr(GTask) task = NULL;
   StreamData *data;
 
   task = g_task_new (self, cancellable, callback, user_data);
@@ -471,9 +521,7 @@ _viva_openai_model_stream_async (VivaChatModel       *model,
   data->first_byte_limit = self->first_byte_timeout;
   g_task_set_task_data (task, data, (GDestroyNotify)stream_data_free);
 
-  /* The task's one reference travels through the steps and is dropped
-   * where it returns (_viva_openai_stream_succeed, _viva_openai_stream_fail). */
-  viva_secrets_lookup_async (self->secrets, self->base_url, cancellable, lookup_key_cb, task);
+  viva_secrets_lookup_async (self->secrets, self->base_url, cancellable, lookup_key_cb, g_steal_pointer (&task));
 }
 
 VivaChatReply *
@@ -485,4 +533,3 @@ _viva_openai_model_stream_finish (VivaChatModel  *model,
 
   return g_task_propagate_pointer (G_TASK (result), error);
 }
-

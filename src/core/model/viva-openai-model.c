@@ -7,6 +7,7 @@
 
 #include <string.h>
 
+#include "viva-model-address.h"
 #include "viva-openai-model-private.h"
 
 /* A VivaChatModel over any OpenAI-compatible endpoint, and over Ollama's
@@ -186,7 +187,8 @@ viva_openai_model_get_property (GObject    *object,
       g_value_set_string (value, viva_openai_model_get_served_model (self));
       break;
     default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      if (!_viva_openai_model_get_limit (self, prop_id, value))
+        G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
 
@@ -237,7 +239,8 @@ viva_openai_model_set_property (GObject      *object,
       viva_openai_model_set_max_busy_wait (self, g_value_get_uint (value));
       break;
     default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      if (!_viva_openai_model_set_limit (self, prop_id, value))
+        G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
 
@@ -322,6 +325,8 @@ viva_openai_model_class_init (VivaOpenAIModelClass *klass)
    * not an error: what a panel shows while the stream waits its turn. */
   g_object_class_override_property (object_class, PROP_BUSY, "busy");
   busy_pspec = g_object_class_find_property (object_class, "busy");
+  /* What one reply may take (viva-reply-limits.h), after the others. */
+  _viva_openai_model_install_limits (object_class, PROP_BUSY + 1);
 }
 
 static void
@@ -336,6 +341,7 @@ viva_openai_model_init (VivaOpenAIModel *self)
   self->retry_delay = 1000;
   self->ollama_native = TRUE;
   self->max_busy_wait = 15 * 60 * 1000;
+  _viva_openai_model_init_limits (self);
   self->no_temperature = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->no_stream_options = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 }
@@ -391,7 +397,9 @@ viva_openai_model_get_base_url (VivaOpenAIModel *self)
 /**
  * viva_openai_model_set_base_url:
  * @base_url: (nullable): the endpoint; %NULL or empty means the default.
- *   A trailing `/` is dropped.
+ *   A trailing `/` is dropped, and an address on this computer or the
+ *   local network typed without its scheme gets `http://`
+ *   (viva_model_address_complete()).
  *
  * A new address forgets what was learned about the old server.
  */
@@ -400,6 +408,7 @@ viva_openai_model_set_base_url (VivaOpenAIModel *self,
                                 const char      *base_url)
 {
   g_autofree char *url = NULL;
+  g_autofree char *completed = NULL;
   gsize len;
 
   g_return_if_fail (VIVA_IS_OPENAI_MODEL (self));
@@ -408,6 +417,13 @@ viva_openai_model_set_base_url (VivaOpenAIModel *self,
   len = strlen (url);
   while (len > 0 && url[len - 1] == '/')
     url[--len] = '\0';
+  /* "localhost:11434/v1" gets its http://; what cannot be completed is
+   * kept as typed, and the first request says what is wrong with it. */
+  if ((completed = viva_model_address_complete (url, NULL)))
+    {
+      g_free (url);
+      url = g_steal_pointer (&completed);
+    }
 
   if (g_strcmp0 (self->base_url, url) == 0)
     return;

@@ -11,6 +11,7 @@
 #include "viva-chat-reply-private.h"
 #include "viva-model-private.h"
 #include "viva-reply-assembler.h"
+#include "viva-reply-limits.h"
 #include "viva-think-splitter-private.h"
 
 /* Pure: parsed chunks go in, deltas and one reply come out. No I/O, so the
@@ -29,7 +30,12 @@
  * - a server without a reasoning parser (llama-server without
  *   --reasoning-format, older Ollama) leaves a model's `<think>…</think>`
  *   at the start of the content: it is moved to the reasoning, even when
- *   the tags are cut across deltas (viva-think-splitter.c). */
+ *   the tags are cut across deltas (viva-think-splitter.c).
+ *
+ * A reply is bounded: past so many deltas or tool calls nothing more goes
+ * out, and every feed fails with %VIVA_MODEL_ERROR_REPLY_LIMIT. The work
+ * per delta does not grow with the reply: text is appended, a fragment
+ * finds its call among at most max-tool-calls. */
 
 typedef struct
 {
@@ -59,6 +65,9 @@ struct _VivaReplyAssembler
   char              *model;
   VivaChatUsage      usage;
   guint              n_deltas;
+  guint              max_deltas;
+  guint              max_tool_calls;
+  GError            *limit_error;
 
   guint              has_usage : 1;
   guint              done : 1;
@@ -95,6 +104,7 @@ viva_reply_assembler_finalize (GObject *object)
   g_ptr_array_unref (self->slots);
   g_clear_pointer (&self->finish_reason, g_free);
   g_clear_pointer (&self->model, g_free);
+  g_clear_error (&self->limit_error);
 
   G_OBJECT_CLASS (viva_reply_assembler_parent_class)->finalize (object);
 }
@@ -114,6 +124,8 @@ viva_reply_assembler_init (VivaReplyAssembler *self)
   self->reasoning = g_string_new (NULL);
   _viva_think_splitter_init (&self->think, emit_text, self);
   self->slots = g_ptr_array_new_with_free_func ((GDestroyNotify)tool_slot_free);
+  self->max_deltas = VIVA_REPLY_DEFAULT_MAX_DELTAS;
+  self->max_tool_calls = VIVA_REPLY_DEFAULT_MAX_TOOL_CALLS;
 }
 
 /**
@@ -186,10 +198,44 @@ viva_reply_assembler_set_model_name (VivaReplyAssembler *self,
   self->is_ollama = !!is_ollama;
 }
 
+/**
+ * viva_reply_assembler_set_limits:
+ * @max_deltas: the most deltas sent out; 0 for the default
+ * @max_tool_calls: the most tool calls in the reply; 0 for the default
+ *
+ * The defaults are %VIVA_REPLY_DEFAULT_MAX_DELTAS and
+ * %VIVA_REPLY_DEFAULT_MAX_TOOL_CALLS.
+ */
+void
+viva_reply_assembler_set_limits (VivaReplyAssembler *self,
+                                 guint               max_deltas,
+                                 guint               max_tool_calls)
+{
+  g_return_if_fail (VIVA_IS_REPLY_ASSEMBLER (self));
+
+  self->max_deltas = max_deltas > 0 ? max_deltas : VIVA_REPLY_DEFAULT_MAX_DELTAS;
+  self->max_tool_calls = max_tool_calls > 0 ? max_tool_calls : VIVA_REPLY_DEFAULT_MAX_TOOL_CALLS;
+}
+
+static void
+breach (VivaReplyAssembler *self,
+        VivaReplyLimit      limit,
+        guint               value)
+{
+  if (self->limit_error == NULL)
+    self->limit_error = viva_reply_limit_error_new (limit, value);
+}
+
 static void
 emit (VivaReplyAssembler  *self,
       const VivaChatDelta *delta)
 {
+  if (self->limit_error != NULL)
+    return;
+
+  if (self->n_deltas >= self->max_deltas)
+    return breach (self, VIVA_REPLY_LIMIT_DELTAS, self->max_deltas);
+
   self->n_deltas++;
   if (self->delta_func != NULL)
     self->delta_func (delta, self->delta_data);
@@ -205,7 +251,7 @@ emit_text (VivaChatDeltaKind  kind,
   g_autofree char *piece = NULL;
   VivaChatDelta delta = { .kind = kind };
 
-  if (length == 0)
+  if (length == 0 || self->limit_error != NULL)
     return;
 
   delta.text = piece = g_strndup (text, length);
@@ -267,7 +313,15 @@ new_slot (VivaReplyAssembler *self,
           gint64              wire_index,
           guint              *position)
 {
-  ToolSlot *slot = g_new0 (ToolSlot, 1);
+  ToolSlot *slot;
+
+  if (self->slots->len >= self->max_tool_calls)
+    {
+      breach (self, VIVA_REPLY_LIMIT_TOOL_CALLS, self->max_tool_calls);
+      return NULL;
+    }
+
+  slot = g_new0 (ToolSlot, 1);
 
   slot->wire_index = wire_index;
   slot->arguments = g_string_new (NULL);
@@ -308,6 +362,8 @@ add_tool_fragment (VivaReplyAssembler *self,
 
   if (slot == NULL || (id != NULL && slot->id != NULL && !g_str_equal (slot->id, id)))
     slot = new_slot (self, wire_index, &position);
+  if (slot == NULL)
+    return;
 
   if (id != NULL && slot->id == NULL)
     delta.id = slot->id = g_strdup (id);
@@ -388,7 +444,7 @@ feed_delta (VivaReplyAssembler *self,
 
   if ((calls = _viva_json_get_array (delta, "tool_calls")))
     {
-      for (guint i = 0; i < json_array_get_length (calls); i++)
+      for (guint i = 0; i < json_array_get_length (calls) && self->limit_error == NULL; i++)
         {
           JsonNode *call = json_array_get_element (calls, i);
 
@@ -471,7 +527,7 @@ feed_ollama (VivaReplyAssembler  *self,
       /* Each native call arrives whole, so each is a call of its own. */
       if ((calls = _viva_json_get_array (message, "tool_calls")))
         {
-          for (guint i = 0; i < json_array_get_length (calls); i++)
+          for (guint i = 0; i < json_array_get_length (calls) && self->limit_error == NULL; i++)
             {
               JsonNode *call = json_array_get_element (calls, i);
 
@@ -508,20 +564,37 @@ feed_ollama (VivaReplyAssembler  *self,
  * viva_reply_assembler_feed_chunk:
  * @chunk: one parsed chunk (OpenAI) or line (Ollama)
  *
- * Returns: %FALSE with @error set when the chunk reports an error
+ * Returns: %FALSE with @error set when the chunk reports an error, or
+ *   the reply passed a limit (%VIVA_MODEL_ERROR_REPLY_LIMIT)
  */
 gboolean
 viva_reply_assembler_feed_chunk (VivaReplyAssembler  *self,
                                  JsonObject          *chunk,
                                  GError             **error)
 {
+  gboolean fed;
+
   g_return_val_if_fail (VIVA_IS_REPLY_ASSEMBLER (self), FALSE);
   g_return_val_if_fail (chunk != NULL, FALSE);
 
-  if (self->format == VIVA_REPLY_FORMAT_OLLAMA)
-    return feed_ollama (self, chunk, error);
+  if (self->limit_error != NULL)
+    {
+      g_propagate_error (error, g_error_copy (self->limit_error));
+      return FALSE;
+    }
 
-  return feed_openai (self, chunk, error);
+  if (self->format == VIVA_REPLY_FORMAT_OLLAMA)
+    fed = feed_ollama (self, chunk, error);
+  else
+    fed = feed_openai (self, chunk, error);
+
+  if (fed && self->limit_error != NULL)
+    {
+      g_propagate_error (error, g_error_copy (self->limit_error));
+      return FALSE;
+    }
+
+  return fed;
 }
 
 /**
@@ -545,6 +618,12 @@ viva_reply_assembler_feed_event (VivaReplyAssembler  *self,
 
   g_return_val_if_fail (VIVA_IS_REPLY_ASSEMBLER (self), FALSE);
   g_return_val_if_fail (event != NULL, FALSE);
+
+  if (self->limit_error != NULL)
+    {
+      g_propagate_error (error, g_error_copy (self->limit_error));
+      return FALSE;
+    }
 
   data = g_strstrip (g_strdup (event->data));
 
@@ -667,6 +746,9 @@ viva_reply_assembler_finish (VivaReplyAssembler *self)
 
       if (rest != NULL)
         {
+          /* Written as text, they passed no limit on the way in. */
+          if (calls->len > self->max_tool_calls)
+            g_ptr_array_set_size (calls, self->max_tool_calls);
           for (guint i = 0; i < calls->len; i++)
             viva_chat_reply_add_tool_call (reply, g_ptr_array_steal_index (calls, i--));
           g_free (content);

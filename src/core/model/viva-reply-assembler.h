@@ -44,6 +44,9 @@ void                viva_reply_assembler_set_tool_names          (VivaReplyAssem
 void                viva_reply_assembler_set_model_name          (VivaReplyAssembler  *self,
                                                                   const char          *model,
                                                                   gboolean             is_ollama);
+void                viva_reply_assembler_set_limits              (VivaReplyAssembler  *self,
+                                                                  guint                max_deltas,
+                                                                  guint                max_tool_calls);
 gboolean            viva_reply_assembler_feed_event              (VivaReplyAssembler  *self,
                                                                   const VivaSseEvent  *event,
                                                                   GError             **error);

@@ -7,6 +7,8 @@
 
 #include <string.h>
 
+#include "viva-model-error.h"
+#include "viva-reply-limits.h"
 #include "viva-sse-reader.h"
 
 /* An incremental reader of Server-Sent Events (the WHATWG parsing rules)
@@ -15,7 +17,14 @@
  * at its blank line (NDJSON: at its newline), so one cut off by a dropped
  * connection is discarded, never parsed half. The async API pulls the
  * bytes from a GInputStream one read at a time, so a body is never
- * buffered whole. */
+ * buffered whole.
+ *
+ * A server is hostile input: no line (nor an event's joined data) is held
+ * past the line limit, and no more bytes are read than the byte limit.
+ * Past either, the reader stops parsing, lets go of what it held, and
+ * its reads fail with %VIVA_MODEL_ERROR_REPLY_LIMIT once the events
+ * before the breach are taken. The cost per byte is constant: a line is
+ * appended to once, and scanned once for its end. */
 
 #define READ_SIZE 8192
 
@@ -32,6 +41,9 @@ struct _VivaSseReader
   char          *id;
   GQueue         events;
   guint64        bytes_read;
+  gsize          max_line;
+  guint64        max_bytes;
+  GError        *limit_error;
 
   guint          bom_matched : 2;
   guint          last_was_cr : 1;
@@ -93,6 +105,7 @@ viva_sse_reader_finalize (GObject *object)
   g_free (self->event);
   g_free (self->id);
   g_queue_clear_full (&self->events, (GDestroyNotify)viva_sse_event_free);
+  g_clear_error (&self->limit_error);
 
   G_OBJECT_CLASS (viva_sse_reader_parent_class)->finalize (object);
 }
@@ -112,6 +125,8 @@ viva_sse_reader_init (VivaSseReader *self)
   self->line = g_string_sized_new (256);
   self->data = g_string_sized_new (256);
   g_queue_init (&self->events);
+  self->max_line = VIVA_REPLY_DEFAULT_MAX_LINE;
+  self->max_bytes = VIVA_REPLY_DEFAULT_MAX_BYTES;
 }
 
 /**
@@ -154,6 +169,57 @@ viva_sse_reader_get_format (VivaSseReader *self)
 {
   g_return_val_if_fail (VIVA_IS_SSE_READER (self), VIVA_SSE_FORMAT_EVENT_STREAM);
   return self->format;
+}
+
+/**
+ * viva_sse_reader_set_limits:
+ * @max_line: the longest line (or event's data) held, in bytes; 0 for the
+ *   default
+ * @max_bytes: the most bytes read; 0 for the default
+ *
+ * The defaults are %VIVA_REPLY_DEFAULT_MAX_LINE and
+ * %VIVA_REPLY_DEFAULT_MAX_BYTES.
+ */
+void
+viva_sse_reader_set_limits (VivaSseReader *self,
+                            gsize          max_line,
+                            guint64        max_bytes)
+{
+  g_return_if_fail (VIVA_IS_SSE_READER (self));
+
+  self->max_line = max_line > 0 ? max_line : VIVA_REPLY_DEFAULT_MAX_LINE;
+  self->max_bytes = max_bytes > 0 ? max_bytes : VIVA_REPLY_DEFAULT_MAX_BYTES;
+}
+
+/**
+ * viva_sse_reader_get_error:
+ *
+ * Returns: (transfer none) (nullable): why the reader stopped parsing, a
+ *   %VIVA_MODEL_ERROR_REPLY_LIMIT, or %NULL
+ */
+const GError *
+viva_sse_reader_get_error (VivaSseReader *self)
+{
+  g_return_val_if_fail (VIVA_IS_SSE_READER (self), NULL);
+  return self->limit_error;
+}
+
+/* Past a limit nothing more is parsed, and what was held is let go of. */
+static void
+breach (VivaSseReader  *self,
+        VivaReplyLimit  limit,
+        guint64         value)
+{
+  if (self->limit_error != NULL)
+    return;
+
+  self->limit_error = viva_reply_limit_error_new (limit, value);
+  g_string_free (self->line, TRUE);
+  g_string_free (self->data, TRUE);
+  self->line = g_string_new (NULL);
+  self->data = g_string_new (NULL);
+  g_clear_pointer (&self->event, g_free);
+  self->has_field = FALSE;
 }
 
 static void
@@ -236,6 +302,10 @@ process_line (VivaSseReader *self,
     }
 
 #define FIELD_IS(name) (name_length == strlen (name) && memcmp (line, name, name_length) == 0)
+  if ((FIELD_IS ("data") || FIELD_IS ("error")) &&
+      self->data->len + value_length + 1 > self->max_line)
+    return breach (self, VIVA_REPLY_LIMIT_LINE, self->max_line);
+
   if (FIELD_IS ("data"))
     {
       g_string_append_len (self->data, value, value_length);
@@ -287,6 +357,12 @@ viva_sse_reader_feed (VivaSseReader *self,
   g_return_if_fail (data != NULL || length == 0);
   g_return_if_fail (!self->eof);
 
+  if (self->limit_error != NULL)
+    return;
+
+  if (length > self->max_bytes - MIN (self->bytes_read, self->max_bytes))
+    return breach (self, VIVA_REPLY_LIMIT_BYTES, self->max_bytes);
+
   self->bytes_read += length;
 
   /* The stream may begin with a byte order mark, which the spec skips;
@@ -326,6 +402,11 @@ viva_sse_reader_feed (VivaSseReader *self,
       while (i < length && data[i] != '\n' && data[i] != '\r')
         i++;
 
+      /* Measured before anything is kept: a line past the limit is never
+       * held, however it is cut. */
+      if (self->line->len + (i - start) > self->max_line)
+        return breach (self, VIVA_REPLY_LIMIT_LINE, self->max_line);
+
       if (i == length)
         {
           g_string_append_len (self->line, data + start, i - start);
@@ -341,6 +422,9 @@ viva_sse_reader_feed (VivaSseReader *self,
         }
       else
         process_line (self, data + start, i - 1 - start);
+
+      if (self->limit_error != NULL)
+        return;
 
       self->last_was_cr = c == '\r';
     }
@@ -435,6 +519,9 @@ viva_sse_reader_read_cb (GObject      *object,
   if ((event = viva_sse_reader_pop_event (self)))
     return g_task_return_pointer (task, event, (GDestroyNotify)viva_sse_event_free);
 
+  if (self->limit_error != NULL)
+    return g_task_return_error (task, g_error_copy (self->limit_error));
+
   if (self->eof)
     return g_task_return_pointer (task, NULL, NULL);
 
@@ -454,6 +541,8 @@ viva_sse_reader_read_cb (GObject      *object,
  *
  * Reads until the next complete event, or the end of the body. One read
  * at a time; the callback runs on the caller's thread-default context.
+ * Past a limit (viva_sse_reader_set_limits()) it fails with
+ * %VIVA_MODEL_ERROR_REPLY_LIMIT.
  */
 void
 viva_sse_reader_read_event_async (VivaSseReader       *self,
@@ -473,6 +562,9 @@ viva_sse_reader_read_event_async (VivaSseReader       *self,
 
   if ((event = viva_sse_reader_pop_event (self)))
     return g_task_return_pointer (task, event, (GDestroyNotify)viva_sse_event_free);
+
+  if (self->limit_error != NULL)
+    return g_task_return_error (task, g_error_copy (self->limit_error));
 
   if (self->eof)
     return g_task_return_pointer (task, NULL, NULL);

@@ -57,6 +57,10 @@ VivaSseEvent  *viva_sse_reader_pop_event         (VivaSseReader        *self);
 gboolean       viva_sse_reader_get_eof           (VivaSseReader        *self);
 gboolean       viva_sse_reader_get_discarded     (VivaSseReader        *self);
 guint64        viva_sse_reader_get_bytes_read    (VivaSseReader        *self);
+void           viva_sse_reader_set_limits        (VivaSseReader        *self,
+                                                  gsize                 max_line,
+                                                  guint64               max_bytes);
+const GError  *viva_sse_reader_get_error         (VivaSseReader        *self);
 void           viva_sse_reader_read_event_async  (VivaSseReader        *self,
                                                   GCancellable         *cancellable,
                                                   GAsyncReadyCallback   callback,

@@ -29,6 +29,7 @@ typedef struct
   GString               *pending;   /* content held back: maybe a tag */
   ThinkState             state;
   gboolean               began;     /* just after <think>: drop its blank lines */
+  gsize                  space;     /* THINK_START: pending's blank start, scanned once */
   VivaThinkSplitterFunc  emit;
   gpointer               user_data;
 } VivaThinkSplitter;

@@ -27,6 +27,7 @@ _viva_think_splitter_init (VivaThinkSplitter     *self,
   self->pending = g_string_new (NULL);
   self->state = THINK_START;
   self->began = FALSE;
+  self->space = 0;
   self->emit = emit;
   self->user_data = user_data;
 }
@@ -74,8 +75,13 @@ flow (VivaThinkSplitter *self)
         {
         case THINK_START:
           {
-            gsize skip = leading_space (pending);
+            gsize skip = self->space;
 
+            /* Only what came since is scanned: a stream of blank deltas
+             * costs each its own length, not the whole held start. */
+            while (skip < pending->len && g_ascii_isspace (pending->str[skip]))
+              skip++;
+            self->space = skip;
             if (skip == pending->len)
               return;
 

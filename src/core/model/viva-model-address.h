@@ -1,0 +1,15 @@
+/* viva-model-address.h
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+char *viva_model_address_complete (const char  *typed,
+                                   GError     **error);
+
+G_END_DECLS
