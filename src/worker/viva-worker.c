@@ -317,6 +317,18 @@ handle_reset (gint64 id)
   viva_worker_channel_send (builder);
 }
 
+/* The barrier behind a result: the main thread answers it only once the
+ * request before it has ended, so nothing the code wrote while it ran can
+ * come after it (see viva-runner-worker.c). */
+static void
+handle_sync (gint64 id)
+{
+  g_autoptr(JsonBuilder) builder = viva_worker_event_new ("synced", id);
+
+  json_builder_end_object (builder);
+  viva_worker_channel_send (builder);
+}
+
 static gboolean
 start_interpreter (GError **error)
 {
@@ -512,6 +524,8 @@ main (int   argc,
         handle_code (request, op, id);
       else if (g_str_equal (op, "reset"))
         handle_reset (id);
+      else if (g_str_equal (op, "sync"))
+        handle_sync (id);
     }
 
   return 0;

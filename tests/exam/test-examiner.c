@@ -135,6 +135,18 @@ test_single_step (Fixture       *fixture,
     g_assert_nonnull (strstr (json_object_get_string_member (json_array_get_object_element (messages, i), "content"),
                               "Not run: only the first tool call"));
 
+  /* runPython's result says whose words its output is: the student's
+   * program's, which can print and report anything. */
+  {
+    g_autoptr(JsonNode) keep_run = NULL;
+    JsonArray *after_run = examiner_fixture_request_messages (fixture, 2, &keep_run);
+    const char *content = json_object_get_string_member (json_array_get_object_element (after_run, json_array_get_length (after_run) - 1),
+                                                         "content");
+
+    g_assert_nonnull (strstr (content, "\"stdout\":\"3\\n\""));
+    g_assert_nonnull (strstr (content, "\"reported_by\":\"the student's program: stdout, stderr and the error are what it printed"));
+  }
+
   exam_assert_valid_for_strict_openai (fixture->server);
 }
 

@@ -382,6 +382,70 @@ test_forged_frames (Fixture       *fixture,
     }
 }
 
+/* Well-formed frames that forge a run's outcome: a result ("ok", with
+ * made-up output) for the very request that runs, before the code raises,
+ * exits or sleeps; a result for a request that is not running; the barrier
+ * that follows a real result. The worker's own result comes after the code
+ * ends, so each forgery is found (a second result, or one out of its
+ * place), the worker is killed and the run says the program wrote to the
+ * private channel; never "ok". The case's code gets the running request's
+ * id (ID), as code that counts its runs would. */
+static void
+test_forged_result (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  const char *forge = "import os, time\n"
+                      "def frame(**members):\n"
+                      "    import json\n"
+                      "    os.write(3, json.dumps(members).encode() + b'\\n')\n";
+  const struct {
+    const char *code;       /* ID: the id of its own request */
+    guint       timeout_ms;
+  } cases[] = {
+    /* made-up output and an "ok", then the real outcome: an exception */
+    { "frame(event='stdout', id=ID, text='all 10 tests passed\\n')\n"
+      "frame(event='result', id=ID, status='ok', duration_ms=3)\n"
+      "raise ValueError('the real outcome')\n", 10000 },
+    /* an "ok", then the process ends before the worker can answer */
+    { "frame(event='result', id=ID, status='ok')\n"
+      "os._exit(0)\n", 10000 },
+    /* an "ok", then the code never ends */
+    { "frame(event='result', id=ID, status='ok')\n"
+      "time.sleep(60)\n", 1500 },
+    /* a result for a request that is not running */
+    { "frame(event='result', id=ID + 1, status='ok')\n"
+      "time.sleep(5)\n", 10000 },
+    /* an "ok" and guessed barriers after it */
+    { "frame(event='result', id=ID, status='ok')\n"
+      "for i in range(64):\n"
+      "    frame(event='synced', id=(1 << 40) + i)\n"
+      "time.sleep(5)\n", 10000 },
+  };
+  g_autoptr(VivaRunResult) first = run (fixture, "pass", 0);
+  gint64 id = 2; /* the run above was 1 */
+
+  viva_test_assert_run_ok (first);
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *head = g_strdup_printf ("ID = %" G_GINT64_FORMAT "\n", id);
+      g_autofree char *code = g_strconcat (head, forge, cases[i].code, NULL);
+      g_autoptr(VivaRunResult) result = run (fixture, code, cases[i].timeout_ms);
+
+      g_test_message ("case %u: %s; %s", i, viva_run_status_to_string (viva_run_result_get_status (result)),
+                      viva_run_result_get_summary (result));
+      g_assert_cmpint (viva_run_result_get_status (result), !=, VIVA_RUN_STATUS_OK);
+      g_assert_true (viva_run_result_get_state_reset (result));
+      if (i != 1 && i != 2)
+        {
+          g_assert_cmpint (viva_run_result_get_status (result), ==, VIVA_RUN_STATUS_CRASHED);
+          g_assert_nonnull (strstr (viva_run_result_get_summary (result), "wrote to Viva’s private channel"));
+        }
+      assert_responsive (fixture);
+      id += 2;
+    }
+}
+
 /* A line past the longest frame (16 MiB without a newline) kills the
  * worker before the app holds much more of it. */
 static void
@@ -658,6 +722,7 @@ main (int   argc,
   ADD ("memory-outside-cap", test_memory_outside_cap);
   ADD ("output-before-exit", test_output_before_exit);
   ADD ("forged-frames", test_forged_frames);
+  ADD ("forged-result", test_forged_result);
   ADD ("oversized-frame", test_oversized_frame);
   ADD ("forged-flood", test_forged_flood);
   ADD ("nul-bytes", test_nul_bytes);

@@ -283,6 +283,9 @@ student_failure (Grading       *g,
 
     case VIVA_RUN_STATUS_KILLED:
     case VIVA_RUN_STATUS_CRASHED:
+      if (result->forged)
+        return outcome (g, index, out_of_process, "crashed",
+                        _("Your code wrote to Viva’s private channel while this test ran, so its Python was stopped; the test counts as failed."));
       return outcome (g, index, out_of_process, "crashed",
                       _("Python stopped while running your code on this test (it crashed or ended the process)."));
 

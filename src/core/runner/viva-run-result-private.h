@@ -31,6 +31,7 @@ struct _VivaRunResult
   GPtrArray     *images;
   char          *error_where;  /* the worker's "where": for the grader, why a value could not be sent */
   char          *value;        /* a `call`'s value as the worker sent it: untrusted text */
+  gboolean       forged;       /* the worker was killed for what it wrote on its channel */
 };
 
 VivaRunResult *_viva_run_result_new            (VivaRunStatus      status);

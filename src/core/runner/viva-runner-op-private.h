@@ -41,6 +41,8 @@ typedef struct
   GString    *stderr_text;
   GPtrArray  *images;
   gint64      started_us;
+  JsonObject *result;        /* the worker's result, until its sync comes back */
+  gint64      sync_id;       /* the barrier sent after it */
   gboolean    cancelled;
   gboolean    truncated;
 } Op;

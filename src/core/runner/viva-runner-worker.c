@@ -113,6 +113,77 @@ viva_runner_take_image (VivaRunner *self,
   g_signal_emit (self, _viva_runner_signals[IMAGE], 0, png);
 }
 
+/* Results, and the barrier behind them.
+ *
+ * Student code shares the worker's process and its channel, so it can write
+ * a result frame of its own: "ok", with made-up output, for a run that then
+ * raises. The worker's real result is written by its main thread after the
+ * code has returned, so it always comes after any forgery; what the runner
+ * cannot know from one result is whether another is on its way. So a result
+ * is only held at first, and a `sync` with an unguessable id goes to the
+ * worker, which its main thread answers (`synced`) only after the request
+ * that runs has ended and its own result is written. A second result for the
+ * request, a result for any other, or a `synced` that was not asked for is
+ * a forgery, and the worker is killed with a sentence saying so. What stays
+ * open is code that reads the sync's id off the socket or out of the
+ * worker's memory before the reader thread acts on it and forges the
+ * `synced` too: the physics of a shared process, and only the console's and
+ * the model's view of a run, never a grade (the grader checks values
+ * itself, outside). */
+
+static void
+viva_runner_forged (VivaWorkerProcess *worker)
+{
+  _viva_worker_process_reject (worker, _("The program wrote to Viva’s private channel, so Python was stopped and restarted. Variables from earlier runs are gone."));
+}
+
+static void
+viva_runner_take_result (VivaRunner        *self,
+                         VivaWorkerProcess *worker,
+                         JsonObject        *event,
+                         gint64             id)
+{
+  Op *op = self->current;
+  g_autoptr(JsonObject) sync = NULL;
+
+  if (op == NULL || op->id != id || op->result != NULL)
+    {
+      g_debug ("runner: a result out of its place (id %" G_GINT64_FORMAT ")", id);
+      viva_runner_forged (worker);
+      return;
+    }
+
+  op->result = json_object_ref (event);
+  /* Above every request id, and not one the code can count its way to. */
+  op->sync_id = (G_GINT64_CONSTANT (1) << 40) + (((gint64) g_random_int () << 8) ^ g_random_int_range (0, 256));
+  sync = json_object_new ();
+  json_object_set_string_member (sync, "op", "sync");
+  json_object_set_int_member (sync, "id", op->sync_id);
+  _viva_worker_process_send (worker, sync);
+}
+
+static void
+viva_runner_take_synced (VivaRunner        *self,
+                         VivaWorkerProcess *worker,
+                         gint64             id)
+{
+  Op *op = self->current;
+  g_autoptr(JsonObject) event = NULL;
+
+  if (op == NULL || op->result == NULL || op->sync_id != id)
+    {
+      g_debug ("runner: a sync out of its place (id %" G_GINT64_FORMAT ")", id);
+      viva_runner_forged (worker);
+      return;
+    }
+
+  event = g_steal_pointer (&op->result);
+  if (op->kind == OP_RESET)
+    _viva_runner_complete_current (self, NULL);
+  else
+    _viva_runner_complete_current (self, _viva_run_result_new_from_event (event, op->timeout_ms));
+}
+
 /* Events from the worker */
 
 static void
@@ -164,15 +235,10 @@ viva_runner_handle_event (VivaWorkerProcess *worker,
     viva_runner_take_image (self, json_object_get_string_member_with_default (event, "data", ""));
   else if (g_str_equal (name, "truncated"))
     viva_runner_truncated (self);
-  else if (g_str_equal (name, "result") && self->current != NULL && self->current->id == id)
-    {
-      Op *op = self->current;
-
-      if (op->kind == OP_RESET)
-        _viva_runner_complete_current (self, NULL);
-      else
-        _viva_runner_complete_current (self, _viva_run_result_new_from_event (event, op->timeout_ms));
-    }
+  else if (g_str_equal (name, "result"))
+    viva_runner_take_result (self, worker, event, id);
+  else if (g_str_equal (name, "synced"))
+    viva_runner_take_synced (self, worker, id);
 }
 
 static void
@@ -333,6 +399,7 @@ viva_runner_worker_died (VivaWorkerProcess *worker,
             {
               g_free (result->summary);
               result->summary = g_strdup (violation);
+              result->forged = TRUE;
             }
           _viva_runner_complete_current (self, result);
         }

@@ -54,6 +54,7 @@ op_free (Op *op)
   g_free (op->code);
   g_free (op->probe);
   g_clear_pointer (&op->extra, json_object_unref);
+  g_clear_pointer (&op->result, json_object_unref);
   g_free (op);
 }
 

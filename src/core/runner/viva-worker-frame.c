@@ -71,6 +71,7 @@ static const Schema schemas[] = {
   { "image", image_members },
   { "truncated", truncated_members },
   { "result", result_members },
+  { "synced", truncated_members },  /* the barrier after a result */
 };
 
 typedef struct

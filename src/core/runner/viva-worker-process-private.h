@@ -50,6 +50,8 @@ void               _viva_worker_process_discard      (VivaWorkerProcess         
 void               _viva_worker_process_send         (VivaWorkerProcess                *worker,
                                                       JsonObject                       *request);
 void               _viva_worker_process_kill         (VivaWorkerProcess                *worker);
+void               _viva_worker_process_reject       (VivaWorkerProcess                *worker,
+                                                      const char                       *reason);
 
 gboolean           _viva_worker_process_get_ready    (VivaWorkerProcess                *worker);
 gboolean           _viva_worker_process_get_killed   (VivaWorkerProcess                *worker);

@@ -214,6 +214,21 @@ worker_violation (VivaWorkerProcess *worker,
   worker_check_dead (worker);
 }
 
+/**
+ * _viva_worker_process_reject:
+ * @reason: why, as a sentence for the student
+ *
+ * The owner found a frame out of its place (a second result, a result for
+ * a request that is not running): the worker is killed, as for a frame
+ * that is not the worker's, and its death says @reason.
+ */
+void
+_viva_worker_process_reject (VivaWorkerProcess *worker,
+                             const char        *reason)
+{
+  worker_violation (worker, g_strdup (reason));
+}
+
 static void
 worker_handle_line (VivaWorkerProcess *worker,
                     const char        *line,

@@ -33,11 +33,20 @@ run_cb (GObject      *object,
   g_autoptr(GTask) task = user_data;
   g_autoptr(VivaRunResult) run = NULL;
   g_autoptr(GError) error = NULL;
+  JsonObject *reply;
 
   if (!(run = viva_runner_run_finish (VIVA_RUNNER (object), result, &error)))
     return g_task_return_error (task, g_steal_pointer (&error));
 
-  viva_exam_tool_return (task, _viva_run_result_to_json (run));
+  /* The output and the exception come from the student's own process,
+   * which can make them say anything: the model is told whose words they
+   * are. The hidden tests are graded apart, outside that process. */
+  reply = _viva_run_result_to_json (run);
+  json_object_set_string_member (reply, "reported_by",
+                                 "the student's program: stdout, stderr and the error are what it printed "
+                                 "and reported from its own process, evidence of what it does rather than "
+                                 "facts Viva checked");
+  viva_exam_tool_return (task, reply);
 }
 
 static void
