@@ -625,6 +625,39 @@ save_cb (GObject      *object,
 }
 
 static void
+write_export (VivaClassResultsWindow *self,
+              GFile                  *file,
+              char                   *text)
+{
+  g_autoptr(GBytes) bytes = g_bytes_new_take (text, strlen (text));
+  Export *export = g_new0 (Export, 1);
+
+  export->self = g_object_ref (self);
+  export->name = g_file_get_basename (file);
+  viva_file_writer_write_async (file, bytes, 0666, VIVA_FILE_WRITER_NONE, self->cancellable, save_cb, export);
+}
+
+static void
+html_cb (GObject      *object,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  g_autoptr(GFile) file = user_data;
+  VivaClassResultsWindow *self = g_object_get_data (G_OBJECT (file), "viva-window");
+  g_autoptr(GError) error = NULL;
+  char *text = viva_class_results_to_html_finish (VIVA_CLASS_RESULTS (object), result, &error);
+
+  if (text == NULL)
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        _viva_class_results_window_toast (self, error->message);
+      return;
+    }
+
+  write_export (self, file, text);
+}
+
+static void
 export_response_cb (VivaClassResultsWindow *self,
                     int                     response,
                     GtkFileChooserNative   *chooser)
@@ -634,22 +667,19 @@ export_response_cb (VivaClassResultsWindow *self,
   if (response == GTK_RESPONSE_ACCEPT)
     {
       g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
-      g_autoptr(GBytes) bytes = NULL;
-      Export *export;
-      char *text;
 
       if (g_str_equal (kind, "csv"))
-        text = viva_class_results_to_csv (self->results);
+        write_export (self, file, viva_class_results_to_csv (self->results));
       else if (g_str_equal (kind, "gradebook"))
-        text = viva_class_results_to_gradebook_csv (self->results);
+        write_export (self, file, viva_class_results_to_gradebook_csv (self->results));
       else
-        text = viva_class_results_to_html (self->results);
-
-      bytes = g_bytes_new_take (text, strlen (text));
-      export = g_new0 (Export, 1);
-      export->self = g_object_ref (self);
-      export->name = g_file_get_basename (file);
-      viva_file_writer_write_async (file, bytes, 0666, VIVA_FILE_WRITER_NONE, self->cancellable, save_cb, export);
+        {
+          /* Each report's page is read again and made from its JSON: in
+           * a thread. The window outlives the task (dispose cancels it,
+           * and the results hold the task's source). */
+          g_object_set_data_full (G_OBJECT (file), "viva-window", g_object_ref (self), g_object_unref);
+          viva_class_results_to_html_async (self->results, self->cancellable, html_cb, g_steal_pointer (&file));
+        }
     }
 
   g_object_unref (chooser);

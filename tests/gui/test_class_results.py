@@ -3,7 +3,10 @@
 the pack editor's menu, see every student in the table with what needs a
 look flagged, filter it, re-grade the class with progress shown while the
 window stays live, see what the class failed most, and open a report in
-the browser by clicking its row."""
+the browser by clicking its row — the page made from the report's JSON,
+never the HTML a student left beside it. The window says what it is and
+which folder it shows, names a report with no student by its file, and
+its main action is a labelled Export."""
 
 import json
 import os
@@ -11,6 +14,7 @@ import stat
 import subprocess
 import sys
 import time
+import urllib.parse
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import vivagui  # noqa: E402
@@ -103,7 +107,17 @@ for name, sid, which in (("Ana Lima", "s001", "reference_solution"), ("Binh Tran
     json.dump(report, open(out, "w"))
 with open(os.path.join(reports, "notes.json"), "w") as f:
     f.write('{"todo": ["grade the lab"]}')
-tap.ok(len(os.listdir(reports)) == 4, "three students' reports and a stray file are in the folder")
+# A practice report that names no student (issue 29, 17: a blank cell).
+practice = json.load(open(os.path.join(reports, "Binh_Tran-s002-knn.json")))
+practice.pop("student", None)
+practice["session"] = "practice-session"
+json.dump(practice, open(os.path.join(reports, "practice-knn.json"), "w"))
+# Ana's own page beside her report, forged: it says she passed, with a
+# script that would run in the teacher's browser.
+with open(os.path.join(reports, "Ana_Lima-s001-knn.html"), "w") as f:
+    f.write("<html><body><h1>FORGED 100/100</h1><script>document.title='pwned'</script></body></html>")
+tap.ok(len(os.listdir(reports)) == 6,
+       "three students' reports, a practice report, a forged page and a stray file are in the folder")
 
 vivagui.set_settings(home, teacher_mode="true")
 
@@ -169,7 +183,15 @@ tap.ok(wait_for(lambda: "Chen Wei" in cells(app), 20), "the table fills with the
 names = cells(app)
 tap.ok(all(s in names for s in ("Ana Lima", "Binh Tran", "Chen Wei")), "every student is in the table")
 tap.ok("notes.json" in names and "Unreadable" in names, "the stray file is a row saying it cannot be read")
-tap.ok(any(n.startswith("4 reports from 3 students") for n in names), "the summary counts reports and students")
+tap.ok(any(n.startswith("5 reports from 4 students") for n in names), "the summary counts reports and students")
+tap.ok("No name — practice-knn.json" in names, "a report that names no student is named by its file, not left blank")
+# Issue 29, 17: the window's title and folder are shown, and its main
+# action says what it does.
+title = [n for n in results_frame(app).findChildren(lambda n: n.roleName == "label" and n.name == "Class Results",
+                                                    recursive=True)]
+tap.ok(any(n.size[0] > 0 and n.size[1] > 0 for n in title), "the window shows its title, Class Results")
+tap.ok("reports" in names, "the title's subtitle names the folder")
+tap.ok("Export" in names, "the main action is a button labelled Export, not a bare icon")
 tap.ok("85 − 1 hint × 5 = 80" in names, "a score with a hint cost shows how it was made")
 app.screenshot("class-results-table")
 
@@ -185,7 +207,7 @@ search = app.find("text", "Filter", timeout=5) or named(app, lambda n: n == "Fil
 t0 = time.time()
 tap.ok(wait_for(lambda: "6/6" in cells(app), 120), "the correct solution re-grades 6/6")
 print(f"# re-grade seen after {time.time() - t0:.1f} s", flush=True)
-tap.ok(wait_for(lambda: any(n.startswith("4 reports from 3 students; 3 flagged") for n in cells(app)), 30),
+tap.ok(wait_for(lambda: any(n.startswith("5 reports from 4 students; 4 flagged") for n in cells(app)), 30),
        "after the re-grade the summary counts the flagged reports")
 names = cells(app)
 tap.ok(any("verdict-contradicts-tests" in n for n in names), "the report edited to say pass is flagged")
@@ -223,13 +245,21 @@ if ana is not None:
     vivagui.click(ana)
 tap.ok(wait_for(lambda: os.path.exists(opened_log) and "Ana_Lima" in open(opened_log).read(), 15),
        "clicking a row opens the student's report in the browser")
+opened = open(opened_log).read().split()[-1] if os.path.exists(opened_log) else ""
+opened_path = urllib.parse.unquote(urllib.parse.urlparse(opened).path)
+tap.ok(opened_path.startswith(os.path.join(home, "cache")) and not opened_path.startswith(reports),
+       "the page opened is Viva's, made from the JSON, not the file beside it: " + opened_path)
+page = open(opened_path).read() if os.path.isfile(opened_path) else ""
+tap.ok("Ana Lima" in page and "FORGED" not in page and "<script" not in page,
+       "the page shows Ana's report and nothing of the forged one")
+tap.ok("Content-Security-Policy" in page and "default-src 'none'" in page, "the page carries the report's CSP")
 
 # What the class failed most.
 failed_most = named(app, lambda n: n == "Failed Most", ("toggle button", "radio button", "page tab", "push button"), timeout=5)
 if failed_most is not None:
     vivagui.click(failed_most)
-tap.ok(wait_for(lambda: any(n.startswith("failed by 2 of 3") for n in cells(app)), 5),
-       "the statistics show a hidden test two of three students failed")
+tap.ok(wait_for(lambda: any(n.startswith("failed by 3 of 4") for n in cells(app)), 5),
+       "the statistics show a hidden test three of four reports failed")
 app.screenshot("class-results-statistics")
 
 # The teacher's own copy of the exam sets the cost: Ana's score is taken

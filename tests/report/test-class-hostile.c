@@ -359,6 +359,27 @@ test_student_html (void)
   g_assert_nonnull (strstr (html, "srcdoc=\"&lt;!DOCTYPE html&gt;"));
   g_assert_nonnull (strstr (html, "Content-Security-Policy&quot; content=&quot;default-src &apos;none&apos;"));
 
+  /* The window's export makes the same page, the reports' pages in a
+   * thread. */
+  {
+    g_autoptr(VivaClassResults) results = viva_class_results_new ();
+    g_autoptr(GAsyncResult) result = NULL;
+    g_autofree char *exported = NULL;
+    const char *paths[] = { folder, NULL };
+
+    viva_class_results_collect_async (results, paths, NULL, viva_test_store_result, &result);
+    viva_test_run_until_result (&result);
+    g_assert_true (viva_class_results_collect_finish (results, result, &error));
+    g_clear_object (&result);
+    viva_class_results_to_html_async (results, NULL, viva_test_store_result, &result);
+    viva_test_run_until_result (&result);
+    exported = viva_class_results_to_html_finish (results, result, &error);
+    g_assert_no_error (error);
+    g_assert_nonnull (strstr (exported, "<iframe sandbox=\"\""));
+    g_assert_null (strstr (exported, "PASS 100/100"));
+    g_assert_cmpstr (exported, ==, html);
+  }
+
   /* The row (as the Class Results window opens it): the page made from
    * the JSON. */
   row = viva_class_report_new_from_file (json);

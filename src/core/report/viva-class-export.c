@@ -205,19 +205,15 @@ append_report_page (GString         *html,
   g_string_append (html, "\"></iframe></section>\n");
 }
 
-/**
- * viva_class_results_to_html:
- *
- * Returns: (transfer full): the class results as one self-contained page:
- *   the summary, every report with a link to its page below, the
- *   most-failed hidden tests and questions, and each report's page made
- *   from its JSON. Reads the report files again; blocks.
- */
-char *
-viva_class_results_to_html (VivaClassResults *self)
+/* The page but the reports' own pages: the summary, the table and the
+ * statistics, from the rows as they are now (main thread, with the
+ * window). @pages gets the rows whose pages follow. */
+static GString *
+begin_html (VivaClassResults *self,
+            GPtrArray        *pages)
 {
   GListModel *reports = viva_class_results_get_reports (self);
-  g_autoptr(GString) html = g_string_new (NULL);
+  GString *html = g_string_new (NULL);
   g_autoptr(GPtrArray) stats = viva_class_results_statistics (self);
   guint n = g_list_model_get_n_items (reports);
   g_autofree char *summary = NULL;
@@ -319,13 +315,113 @@ viva_class_results_to_html (VivaClassResults *self)
   g_string_append (html, "</table>\n");
 
   for (guint i = 0; i < n; i++)
-    {
-      g_autoptr(VivaClassReport) report = g_list_model_get_item (reports, i);
+    g_ptr_array_add (pages, g_list_model_get_item (reports, i));
 
-      if (viva_class_report_get_readable (report))
-        append_report_page (html, report, i);
-    }
+  return html;
+}
+
+/* The reports' pages, each read again from its file and made from its
+ * JSON: the slow part, which reads only what a row never changes (its
+ * file, session, student and problem), so it may run in a thread. */
+static char *
+end_html (GString   *html,
+          GPtrArray *pages)
+{
+  for (guint i = 0; i < pages->len; i++)
+    if (viva_class_report_get_readable (g_ptr_array_index (pages, i)))
+      append_report_page (html, g_ptr_array_index (pages, i), i);
   g_string_append (html, "</body></html>\n");
 
-  return g_string_free (g_steal_pointer (&html), FALSE);
+  return g_string_free (html, FALSE);
+}
+
+/**
+ * viva_class_results_to_html:
+ *
+ * Returns: (transfer full): the class results as one self-contained page:
+ *   the summary, every report with a link to its page below, the
+ *   most-failed hidden tests and questions, and each report's page made
+ *   from its JSON. Reads the report files again; blocks.
+ */
+char *
+viva_class_results_to_html (VivaClassResults *self)
+{
+  g_autoptr(GPtrArray) pages = g_ptr_array_new_with_free_func (g_object_unref);
+  GString *html;
+
+  g_return_val_if_fail (VIVA_IS_CLASS_RESULTS (self), NULL);
+
+  html = begin_html (self, pages);
+  return end_html (html, pages);
+}
+
+typedef struct
+{
+  GString   *html;
+  GPtrArray *pages;
+} HtmlJob;
+
+static void
+html_job_free (gpointer data)
+{
+  HtmlJob *job = data;
+
+  if (job->html != NULL)
+    g_string_free (job->html, TRUE);
+  g_ptr_array_unref (job->pages);
+  g_free (job);
+}
+
+static void
+html_thread (GTask        *task,
+             gpointer      source_object,
+             gpointer      task_data,
+             GCancellable *cancellable)
+{
+  HtmlJob *job = task_data;
+  GString *html = g_steal_pointer (&job->html);
+
+  g_task_return_pointer (task, end_html (html, job->pages), g_free);
+}
+
+/**
+ * viva_class_results_to_html_async:
+ *
+ * Like viva_class_results_to_html(), with the reports' pages read and
+ * made in a thread: the table is taken from the rows now, on the calling
+ * (main) thread.
+ */
+void
+viva_class_results_to_html_async (VivaClassResults    *self,
+                                  GCancellable        *cancellable,
+                                  GAsyncReadyCallback  callback,
+                                  gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  HtmlJob *job;
+
+  g_return_if_fail (VIVA_IS_CLASS_RESULTS (self));
+
+  job = g_new0 (HtmlJob, 1);
+  job->pages = g_ptr_array_new_with_free_func (g_object_unref);
+  job->html = begin_html (self, job->pages);
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, viva_class_results_to_html_async);
+  g_task_set_task_data (task, job, html_job_free);
+  g_task_run_in_thread (task, html_thread);
+}
+
+/**
+ * viva_class_results_to_html_finish:
+ *
+ * Returns: (transfer full) (nullable): the page
+ */
+char *
+viva_class_results_to_html_finish (VivaClassResults  *self,
+                                   GAsyncResult      *result,
+                                   GError           **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
 }

@@ -75,5 +75,12 @@ GPtrArray        *viva_class_results_statistics         (VivaClassResults     *s
 char             *viva_class_results_to_csv             (VivaClassResults     *self);
 char             *viva_class_results_to_gradebook_csv   (VivaClassResults     *self);
 char             *viva_class_results_to_html            (VivaClassResults     *self);
+void              viva_class_results_to_html_async      (VivaClassResults     *self,
+                                                         GCancellable         *cancellable,
+                                                         GAsyncReadyCallback   callback,
+                                                         gpointer              user_data);
+char             *viva_class_results_to_html_finish     (VivaClassResults     *self,
+                                                         GAsyncResult         *result,
+                                                         GError              **error);
 
 G_END_DECLS
