@@ -68,7 +68,10 @@ print_row (VivaClassReport *report)
 {
   const char *name = viva_class_report_get_student_name (report);
   const char *id = viva_class_report_get_student_id (report);
-  g_autofree char *who = id[0] ? g_strdup_printf ("%s (%s)", name[0] ? name : "?", id) : g_strdup (name[0] ? name : "?");
+  g_autofree char *file = g_path_get_basename (viva_class_report_get_path (report));
+  /* Translators: a report that names no student, shown by its file name */
+  g_autofree char *nobody = g_strdup_printf (_("No name — %s"), file);
+  g_autofree char *who = id[0] ? g_strdup_printf ("%s (%s)", name[0] ? name : "?", id) : g_strdup (name[0] ? name : nobody);
   g_autofree char *hidden = viva_class_report_get_hidden_total (report) >= 0
     ? g_strdup_printf ("%d/%d", viva_class_report_get_hidden_passed (report), viva_class_report_get_hidden_total (report))
     : g_strdup ("–");

@@ -539,6 +539,12 @@ test_outside_exam (void)
   g_assert_false (row_has_flag (row, "hint-cost-mismatch"));
   g_assert_nonnull (strstr (json_object_get_string_member (row, "note"), "ai-final"));
 
+  /* The report that names nobody is no student more. */
+  row = g_ptr_array_index (run.events, run.events->len - 1);
+  g_assert_cmpstr (json_object_get_string_member (row, "event"), ==, "summary");
+  g_assert_cmpint (json_object_get_int_member (row, "reports"), ==, 4);
+  g_assert_cmpint (json_object_get_int_member (row, "students"), ==, 3);
+
   /* The gradebook: Ana alone, no row without a name and an id. */
   gradebook = read_text (gradebook_path);
   book = viva_test_parse_csv (gradebook);
@@ -551,6 +557,16 @@ test_outside_exam (void)
   viva_test_cli_run (&without, NULL, plain);
   g_assert_false (row_has_flag (row_for (&without, "binh-practice.json"), "outside-exam"));
   g_assert_true (row_has_flag (row_for (&without, "nobody.json"), "no-student"));
+
+  /* The table viva-cli prints names it by its file, not "?". */
+  {
+    const char *table[] = { "class", "collect", folder, NULL };
+    VivaTestCliRun printed = { 0 };
+
+    viva_test_cli_run (&printed, NULL, table);
+    g_assert_nonnull (strstr (printed.out, "No name — nobody.json"));
+    viva_test_cli_run_clear (&printed);
+  }
 
   viva_test_cli_run_clear (&run);
   viva_test_cli_run_clear (&without);

@@ -719,7 +719,8 @@ viva_class_results_count_students (VivaClassResults *self)
     {
       g_autoptr(VivaClassReport) report = g_list_model_get_item (G_LIST_MODEL (self->reports), i);
 
-      if (viva_class_report_get_readable (report))
+      /* A report that names nobody is nobody's: not a student more. */
+      if (viva_class_report_get_readable (report) && !viva_class_report_has_flag (report, VIVA_CLASS_FLAG_NO_STUDENT))
         g_hash_table_add (seen, (gpointer)viva_class_report_get_student_key (report));
     }
 
