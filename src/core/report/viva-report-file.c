@@ -47,8 +47,8 @@ read_open_file (int      fd,
     }
   if (st.st_size > VIVA_REPORT_FILE_MAX_BYTES)
     {
-      g_autofree char *size = g_format_size (st.st_size);
-      g_autofree char *cap = g_format_size (VIVA_REPORT_FILE_MAX_BYTES);
+      g_autofree char *size = g_format_size_full (st.st_size, G_FORMAT_SIZE_IEC_UNITS);
+      g_autofree char *cap = g_format_size_full (VIVA_REPORT_FILE_MAX_BYTES, G_FORMAT_SIZE_IEC_UNITS);
 
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_NO_SPACE,
                    _("The file is %s, larger than any report (at most %s); it was not read."), size, cap);
@@ -76,7 +76,7 @@ read_open_file (int      fd,
         break;
       if (bytes->len + n > VIVA_REPORT_FILE_MAX_BYTES)
         {
-          g_autofree char *cap = g_format_size (VIVA_REPORT_FILE_MAX_BYTES);
+          g_autofree char *cap = g_format_size_full (VIVA_REPORT_FILE_MAX_BYTES, G_FORMAT_SIZE_IEC_UNITS);
 
           g_set_error (error, G_IO_ERROR, G_IO_ERROR_NO_SPACE,
                        _("The file is larger than any report (at most %s); it was not read."), cap);
