@@ -199,6 +199,9 @@ viva_cli_chat (int    argc,
         }
     }
 
+  if (!viva_cli_check_base_url (context, &base_url))
+    return VIVA_CLI_EXIT_USAGE;
+
   model = viva_exam_model_new_for_endpoint (viva_settings_get_default (), base_url, NULL);
 
   request = viva_chat_request_new ();
@@ -230,9 +233,11 @@ viva_cli_chat (int    argc,
 
   if (chat.reply == NULL)
     {
+      g_autofree char *message = viva_cli_model_error_message (chat.error);
+
       if (!json && chat.wrote_content)
         fputc ('\n', stdout);
-      print_error (&chat, viva_model_error_kind (chat.error), chat.error->message);
+      print_error (&chat, viva_model_error_kind (chat.error), message);
       g_clear_error (&chat.error);
       return VIVA_CLI_EXIT_FAILED;
     }

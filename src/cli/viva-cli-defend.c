@@ -600,6 +600,8 @@ viva_cli_defend (int    argc,
       viva_cli_usage_error (context, "%s", _("--offline cannot be combined with --base-url or --model."));
       return VIVA_CLI_EXIT_USAGE;
     }
+  if (!viva_cli_check_base_url (context, &base_url))
+    return VIVA_CLI_EXIT_USAGE;
   if ((student_name != NULL && g_strstrip (student_name)[0] == '\0') ||
       (student_id != NULL && g_strstrip (student_id)[0] == '\0'))
     {

@@ -59,6 +59,9 @@ viva_cli_models (int    argc,
       return VIVA_CLI_EXIT_USAGE;
     }
 
+  if (!viva_cli_check_base_url (context, &base_url))
+    return VIVA_CLI_EXIT_USAGE;
+
   model = viva_exam_model_new_for_endpoint (viva_settings_get_default (), base_url, NULL);
 
   models.loop = g_main_loop_new (NULL, FALSE);
@@ -68,7 +71,9 @@ viva_cli_models (int    argc,
 
   if (models.names == NULL)
     {
-      viva_cli_fail ("%s", models.error->message);
+      g_autofree char *message = viva_cli_model_error_message (models.error);
+
+      viva_cli_fail ("%s", message);
       g_clear_error (&models.error);
       return VIVA_CLI_EXIT_FAILED;
     }

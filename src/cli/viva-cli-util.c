@@ -11,6 +11,8 @@
 
 #include "viva-cli-util.h"
 #include "viva-exam-session.h"
+#include "viva-model-address.h"
+#include "viva-model-error.h"
 #include "viva-file-writer.h"
 
 /**
@@ -189,4 +191,51 @@ viva_cli_session_folder (const char *session,
 
   default_dir = viva_exam_session_dup_default_dir ();
   return g_build_filename (default_dir, session, NULL);
+}
+
+/**
+ * viva_cli_check_base_url:
+ * @base_url: (inout) (nullable): the `--base-url` given, or %NULL
+ *
+ * An address given on the command line is checked before anything is
+ * asked of it: "localhost:11434/v1" gets its http://, and what is no
+ * server address is a usage error naming the flag.
+ *
+ * Returns: %FALSE after a usage error
+ */
+gboolean
+viva_cli_check_base_url (GOptionContext  *context,
+                         char           **base_url)
+{
+  g_autoptr(GError) error = NULL;
+  char *completed;
+
+  if (*base_url == NULL)
+    return TRUE;
+
+  if (!(completed = viva_model_address_complete (*base_url, &error)))
+    {
+      viva_cli_usage_error (context, _("--base-url: %s"), error->message);
+      return FALSE;
+    }
+
+  g_free (*base_url);
+  *base_url = completed;
+  return TRUE;
+}
+
+/**
+ * viva_cli_model_error_message:
+ *
+ * Returns: (transfer full): @error's message, with where to change the
+ *   address when it is the configured address that is wrong
+ */
+char *
+viva_cli_model_error_message (const GError *error)
+{
+  if (g_error_matches (error, VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_ADDRESS))
+    return g_strdup_printf ("%s %s", error->message,
+                            _("Pass the address with --base-url, or set it in Viva’s Preferences (the base-url setting)."));
+
+  return g_strdup (error->message);
 }

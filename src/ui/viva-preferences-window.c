@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "viva-eval-card-group.h"
+#include "viva-model-address.h"
 #include "viva-model-check.h"
 #include "viva-exam-model.h"
 #include "viva-openai-model.h"
@@ -59,14 +60,31 @@ base_url_apply_cb (VivaPreferencesWindow *self,
 {
   g_autofree char *url = g_strstrip (g_strdup (gtk_editable_get_text (GTK_EDITABLE (row))));
 
+  g_autoptr(GError) error = NULL;
+  g_autofree char *completed = NULL;
+
   if (url[0] == '\0')
     {
-      gtk_editable_set_text (GTK_EDITABLE (row), "http://localhost:11434/v1");
       g_clear_pointer (&url, g_free);
       url = g_strdup ("http://localhost:11434/v1");
     }
 
-  viva_settings_set_base_url (viva_settings_get_default (), url);
+  /* "localhost:11434/v1" becomes what it means, in the field too; what is
+   * no address is said beside the field, and not saved. */
+  if (!(completed = viva_model_address_complete (url, &error)))
+    {
+      g_cancellable_cancel (self->cancellable);
+      gtk_spinner_set_spinning (self->connection_spinner, FALSE);
+      gtk_widget_set_sensitive (GTK_WIDGET (self->test_button), TRUE);
+      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->connection_row), _("Not a server address"));
+      adw_action_row_set_subtitle (self->connection_row, error->message);
+      return;
+    }
+
+  if (g_strcmp0 (completed, gtk_editable_get_text (GTK_EDITABLE (row))) != 0)
+    gtk_editable_set_text (GTK_EDITABLE (row), completed);
+
+  viva_settings_set_base_url (viva_settings_get_default (), completed);
   viva_preferences_window_test_connection (self);
 }
 

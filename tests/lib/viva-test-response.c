@@ -195,6 +195,8 @@ viva_test_response_unref (VivaTestResponse *self)
   g_bytes_unref (self->body);
   g_ptr_array_unref (self->headers);
   g_array_unref (self->splits);
+  g_free (self->piece);
+  g_free (self->tail);
   g_free (self);
 }
 
@@ -334,4 +336,194 @@ viva_test_request_get_header (const VivaTestRequest *request,
                               const char            *name)
 {
   return soup_message_headers_get_one (request->headers, name);
+}
+
+/**
+ * viva_test_response_new_repeat:
+ * @head: sent first
+ * @piece: then this, @n_pieces times; "@N@" in it becomes its number
+ *   (0, 1, 2…)
+ * @n_pieces: how many; 0 for a body that never ends
+ * @tail: (nullable): sent last
+ *
+ * A body made as it is sent, never held whole: a 400 MiB line or an
+ * endless stream costs the server only the chunk in flight, and it stops
+ * when the client closes the connection. With a chunk delay, each piece
+ * is a chunk of its own, that long after the last.
+ */
+VivaTestResponse *
+viva_test_response_new_repeat (guint       status,
+                               const char *content_type,
+                               const char *head,
+                               const char *piece,
+                               guint64     n_pieces,
+                               const char *tail)
+{
+  VivaTestResponse *self = viva_test_response_new_text (status, content_type, head);
+
+  g_assert_true (piece != NULL && piece[0] != '\0');
+  self->piece = g_strdup (piece);
+  self->n_pieces = n_pieces;
+  self->tail = g_strdup (tail != NULL ? tail : "");
+
+  return self;
+}
+
+/* One chunk of @wire around @delta (a JSON delta object; for Ollama's
+ * native API, the message object). Each server's own extra members, as
+ * recorded from them. */
+static char *
+wire_chunk (VivaTestWire  wire,
+            const char   *delta)
+{
+  switch (wire)
+    {
+    case VIVA_TEST_WIRE_OPENAI:
+      return g_strdup_printf ("data: {\"id\":\"chatcmpl-hostile\",\"object\":\"chat.completion.chunk\",\"created\":1730000000,"
+                              "\"model\":\"gpt-4o-mini-2024-07-18\",\"service_tier\":\"default\",\"system_fingerprint\":\"fp_0\","
+                              "\"choices\":[{\"index\":0,\"delta\":%s,\"logprobs\":null,\"finish_reason\":null}],\"obfuscation\":\"x\"}\n\n",
+                              delta);
+    case VIVA_TEST_WIRE_VLLM:
+      return g_strdup_printf ("data: {\"id\":\"chatcmpl-hostile\",\"object\":\"chat.completion.chunk\",\"created\":1730000000,"
+                              "\"model\":\"m\",\"choices\":[{\"index\":0,\"delta\":%s,\"logprobs\":null,\"finish_reason\":null}]}\n\n",
+                              delta);
+    case VIVA_TEST_WIRE_LLAMA_CPP:
+      return g_strdup_printf ("data: {\"choices\":[{\"finish_reason\":null,\"index\":0,\"delta\":%s}],\"created\":1730000000,"
+                              "\"id\":\"chatcmpl-hostile\",\"model\":\"m\",\"system_fingerprint\":\"b5000-0\","
+                              "\"object\":\"chat.completion.chunk\"}\n\n",
+                              delta);
+    case VIVA_TEST_WIRE_OLLAMA_V1:
+      return g_strdup_printf ("data: {\"id\":\"chatcmpl-1\",\"object\":\"chat.completion.chunk\",\"created\":1730000000,"
+                              "\"model\":\"m\",\"system_fingerprint\":\"fp_ollama\",\"choices\":[{\"index\":0,\"delta\":%s,"
+                              "\"finish_reason\":null}]}\n\n",
+                              delta);
+    case VIVA_TEST_WIRE_OLLAMA_NATIVE:
+    default:
+      return g_strdup_printf ("{\"model\":\"m\",\"created_at\":\"2025-06-01T10:00:00.000000Z\",\"message\":%s,\"done\":false}\n",
+                              delta);
+    }
+}
+
+/* The text part of a content delta: up to where the text goes. */
+static void
+split_around (const char  *chunk,
+              const char  *mark,
+              char       **before,
+              char       **after)
+{
+  const char *at = strstr (chunk, mark);
+
+  g_assert_nonnull (at);
+  *before = g_strndup (chunk, at - chunk);
+  *after = g_strdup (at + strlen (mark));
+}
+
+static const char *
+content_delta (VivaTestWire wire)
+{
+  return wire == VIVA_TEST_WIRE_OLLAMA_NATIVE ? "{\"role\":\"assistant\",\"content\":\"TEXT\"}" : "{\"content\":\"TEXT\"}";
+}
+
+/**
+ * viva_test_response_new_hostile:
+ *
+ * A 200 reply of @wire that a model client must not follow to the end:
+ * see #VivaTestHostile. Each is made as it is sent.
+ */
+VivaTestResponse *
+viva_test_response_new_hostile (VivaTestHostile kind,
+                                VivaTestWire    wire)
+{
+  gboolean native = wire == VIVA_TEST_WIRE_OLLAMA_NATIVE;
+  const char *type = native ? "application/x-ndjson" : "text/event-stream";
+  g_autofree char *chunk = wire_chunk (wire, content_delta (wire));
+  g_autofree char *before = NULL;
+  g_autofree char *after = NULL;
+  g_autofree char *piece = NULL;
+  g_autofree char *first = NULL;
+  VivaTestResponse *self;
+
+  split_around (chunk, "TEXT", &before, &after);
+  first = g_strconcat (before, "Let me look at your code.", after, NULL);
+
+  switch (kind)
+    {
+    case VIVA_TEST_HOSTILE_ENDLESS:
+      piece = g_strconcat (before, "and again ", after, NULL);
+      return viva_test_response_new_repeat (200, type, first, piece, 0, NULL);
+
+    case VIVA_TEST_HOSTILE_KEEP_ALIVE:
+      return viva_test_response_new_repeat (200, type, first, native ? "\n" : ": keep-alive\n\n", 0, NULL);
+
+    case VIVA_TEST_HOSTILE_HUGE_LINE:
+      {
+        g_autofree char *fill = g_strnfill (4096, 'a');
+        g_autofree char *end = g_strconcat (after, NULL);
+
+        return viva_test_response_new_repeat (200, type, before, fill, 400 * 256, end);
+      }
+
+    case VIVA_TEST_HOSTILE_HUGE_TOTAL:
+      {
+        g_autofree char *fill = g_strnfill (16384, 'b');
+
+        piece = g_strconcat (before, fill, after, NULL);
+        return viva_test_response_new_repeat (200, type, first, piece, 64 * 1024, NULL);
+      }
+
+    case VIVA_TEST_HOSTILE_TOOL_CALLS:
+      {
+        g_autofree char *call = wire_chunk (wire, native
+                                            ? "{\"role\":\"assistant\",\"content\":\"\",\"tool_calls\":[{\"function\":"
+                                              "{\"name\":\"runPython\",\"arguments\":{\"code\":\"print(@N@)\"}}}]}"
+                                            : "{\"tool_calls\":[{\"index\":@N@,\"id\":\"call_@N@\",\"type\":\"function\","
+                                              "\"function\":{\"name\":\"runPython\",\"arguments\":\"{\\\"code\\\":\\\"print(@N@)\\\"}\"}}]}");
+        g_autofree char *done = native
+                                ? g_strdup ("{\"model\":\"m\",\"created_at\":\"2025-06-01T10:00:01Z\",\"message\":{\"role\":\"assistant\",\"content\":\"\"},\"done\":true,\"done_reason\":\"stop\"}\n")
+                                : g_strdup ("data: [DONE]\n\n");
+
+        return viva_test_response_new_repeat (200, type, first, call, 20000, done);
+      }
+
+    case VIVA_TEST_HOSTILE_TINY_DELTAS:
+      piece = g_strconcat (before, "a", after, NULL);
+      return viva_test_response_new_repeat (200, type, first, piece, 4 * 1000 * 1000,
+                                            native ? "{\"model\":\"m\",\"done\":true}\n" : "data: [DONE]\n\n");
+
+    case VIVA_TEST_HOSTILE_SLOW_DRIP:
+      piece = g_strconcat (before, ".", after, NULL);
+      self = viva_test_response_new_repeat (200, type, first, piece, 0, NULL);
+      viva_test_response_set_chunk_delay (self, 50);
+      return self;
+
+    case VIVA_TEST_HOSTILE_MALFORMED:
+      return viva_test_response_new_text (200, type, native ? "{\"model\":\"m\",\"message\":{\"content\":\"hi\"\n"
+                                                            : "data: {\"choices\":[{\"delta\":{\"content\":\"hi\"\n\n");
+
+    case VIVA_TEST_HOSTILE_WRONG_TYPE:
+    default:
+      return viva_test_response_new_repeat (200, "text/html", "<!doctype html><html><body>",
+                                            "<p>Welcome to the captive portal</p>\n", 400 * 1024 * 1024 / 38, "</body></html>");
+    }
+}
+
+/* Where a client of @wire posts a chat. */
+const char *
+viva_test_wire_get_chat_path (VivaTestWire wire)
+{
+  return wire == VIVA_TEST_WIRE_OLLAMA_NATIVE ? "/api/chat" : "/v1/chat/completions";
+}
+
+/* What @wire's server answers besides chats: Ollama's version and tags
+ * (so a client detects it), or a plain model list. */
+void
+viva_test_server_serve_wire (VivaTestServer *self,
+                             VivaTestWire    wire)
+{
+  const char *models[] = { "m", NULL };
+
+  if (wire == VIVA_TEST_WIRE_OLLAMA_NATIVE || wire == VIVA_TEST_WIRE_OLLAMA_V1)
+    viva_test_server_serve_ollama (self, "0.12.6", models);
+  else
+    viva_test_server_serve_models (self, models);
 }

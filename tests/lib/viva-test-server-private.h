@@ -24,6 +24,13 @@ struct _VivaTestResponse
   guint               chunk_delay;
   gssize              stall_after;
   gssize              drop_after;
+
+  /* A body made as it is sent (viva_test_response_new_repeat): @body is
+   * the head, then @piece @n_pieces times (0: forever, "@N@" in it the
+   * piece's number), then @tail. */
+  char               *piece;
+  guint64             n_pieces;
+  char               *tail;
 };
 
 void  _viva_test_request_free (VivaTestRequest *request);

@@ -33,6 +33,7 @@ struct _VivaTestServer
   guint       pump_id;
   GPtrArray  *requests;
   GPtrArray  *servings;
+  guint64     bytes_sent;
 };
 
 G_DEFINE_FINAL_TYPE (VivaTestServer, viva_test_server, G_TYPE_OBJECT)
@@ -50,9 +51,12 @@ typedef struct
   gulong             finished_id;
   gboolean           dropping;
   gboolean           stream;    /* counts against the capacity */
+  guint              phase;     /* made as sent: head, pieces, tail, done */
+  guint64            pieces;
 } Serving;
 
 static gboolean pump_cb (gpointer user_data);
+static gboolean generate_cb (gpointer user_data);
 
 static void
 serving_free (Serving *serving)
@@ -114,6 +118,14 @@ wrote_body_data_cb (SoupServerMessage *message,
 {
   serving->written += chunk_size;
 
+  /* A body made as it is sent: the next chunk once this one is out, so a
+   * client that stops reading stops the server too. */
+  if (serving->response->piece != NULL && serving->phase < 3 &&
+      serving->written >= serving->sent && serving->timeout_id == 0)
+    serving->timeout_id = serving->response->chunk_delay > 0
+                          ? g_timeout_add (serving->response->chunk_delay, generate_cb, serving)
+                          : g_idle_add (generate_cb, serving);
+
   if (serving->dropping && serving->written >= serving->sent && serving->timeout_id == 0)
     serving->timeout_id = g_timeout_add (20, drop_idle_cb, serving);
 }
@@ -150,12 +162,91 @@ next_boundary (Serving *serving)
 static gboolean serve_more_cb (gpointer user_data);
 
 static void
+append_piece (GString    *out,
+              const char *piece,
+              guint64     number)
+{
+  const char *mark;
+
+  while ((mark = strstr (piece, "@N@")))
+    {
+      g_string_append_len (out, piece, mark - piece);
+      g_string_append_printf (out, "%" G_GUINT64_FORMAT, number);
+      piece = mark + 3;
+    }
+  g_string_append (out, piece);
+}
+
+/* The next chunk of a body made as it is sent: about 64 KiB of pieces, or
+ * one piece a chunk when the pieces are paced. */
+static void
+serve_generated (Serving *serving)
+{
+  VivaTestResponse *response = serving->response;
+  SoupMessageBody *body = soup_server_message_get_response_body (serving->message);
+  g_autoptr(GString) chunk = g_string_new (NULL);
+  guint64 per_chunk = response->chunk_delay > 0 ? 1 : MAX (1, 65536 / MAX (strlen (response->piece), 1));
+
+  if (serving->phase == 0)
+    {
+      /* Sent chunks are let go of, or the server would hold it all. */
+      soup_message_body_set_accumulate (body, FALSE);
+      g_string_append_len (chunk, g_bytes_get_data (response->body, NULL), g_bytes_get_size (response->body));
+      serving->phase = 1;
+    }
+
+  while (serving->phase == 1 && per_chunk-- > 0)
+    {
+      if (response->n_pieces > 0 && serving->pieces >= response->n_pieces)
+        break;
+      append_piece (chunk, response->piece, serving->pieces++);
+    }
+
+  if (serving->phase == 1 && response->n_pieces > 0 && serving->pieces >= response->n_pieces)
+    {
+      g_string_append (chunk, response->tail);
+      serving->phase = 2;
+    }
+
+  if (chunk->len > 0)
+    {
+      soup_message_body_append (body, SOUP_MEMORY_COPY, chunk->str, chunk->len);
+      serving->sent += chunk->len;
+      serving->server->bytes_sent += chunk->len;
+    }
+
+  if (serving->phase == 2)
+    {
+      serving->phase = 3;
+      soup_message_body_complete (body);
+      soup_server_message_unpause (serving->message);
+      serving_done (serving);
+      return;
+    }
+
+  soup_server_message_unpause (serving->message);
+}
+
+static gboolean
+generate_cb (gpointer user_data)
+{
+  Serving *serving = user_data;
+
+  serving->timeout_id = 0;
+  serve_generated (serving);
+  return G_SOURCE_REMOVE;
+}
+
+static void
 serve_more (Serving *serving)
 {
   VivaTestResponse *response = serving->response;
   SoupMessageBody *body = soup_server_message_get_response_body (serving->message);
   gsize length = g_bytes_get_size (response->body);
   const char *data = g_bytes_get_data (response->body, NULL);
+
+  if (response->piece != NULL)
+    return serve_generated (serving);
 
   while (TRUE)
     {
@@ -656,6 +747,21 @@ void
 viva_test_server_clear_requests (VivaTestServer *self)
 {
   g_ptr_array_set_size (self->requests, 0);
+}
+
+/* Responses still being sent: 0 once every client has its whole answer or
+ * has closed the connection. */
+guint
+viva_test_server_get_n_serving (VivaTestServer *self)
+{
+  return self->servings->len;
+}
+
+/* The bytes of bodies made as they are sent, so far. */
+guint64
+viva_test_server_get_bytes_sent (VivaTestServer *self)
+{
+  return self->bytes_sent;
 }
 
 /* An address where nothing listens, for "connection refused". */

@@ -64,6 +64,39 @@ void              viva_test_response_set_drop_after  (VivaTestResponse  *self,
 
 VivaTestResponse *viva_test_response_new_busy        (guint              status,
                                                       guint              retry_after_s);
+VivaTestResponse *viva_test_response_new_repeat      (guint              status,
+                                                      const char        *content_type,
+                                                      const char        *head,
+                                                      const char        *piece,
+                                                      guint64            n_pieces,
+                                                      const char        *tail);
+
+/* A hostile (or merely chatty) model server, in each server's wire shape. */
+typedef enum
+{
+  VIVA_TEST_WIRE_OPENAI,        /* api.openai.com */
+  VIVA_TEST_WIRE_VLLM,
+  VIVA_TEST_WIRE_LLAMA_CPP,     /* llama-server */
+  VIVA_TEST_WIRE_OLLAMA_V1,     /* Ollama's /v1 */
+  VIVA_TEST_WIRE_OLLAMA_NATIVE, /* Ollama's /api/chat, NDJSON */
+} VivaTestWire;
+
+typedef enum
+{
+  VIVA_TEST_HOSTILE_ENDLESS,     /* content deltas, never done */
+  VIVA_TEST_HOSTILE_KEEP_ALIVE,  /* SSE comments (NDJSON: blank lines) forever */
+  VIVA_TEST_HOSTILE_HUGE_LINE,   /* one 400 MiB line */
+  VIVA_TEST_HOSTILE_HUGE_TOTAL,  /* 1 GiB of 16 KiB deltas */
+  VIVA_TEST_HOSTILE_TOOL_CALLS,  /* 20,000 tool calls in one reply */
+  VIVA_TEST_HOSTILE_TINY_DELTAS, /* 4 million one-letter deltas */
+  VIVA_TEST_HOSTILE_SLOW_DRIP,   /* a delta every 50 ms, forever */
+  VIVA_TEST_HOSTILE_MALFORMED,   /* a frame that is not JSON */
+  VIVA_TEST_HOSTILE_WRONG_TYPE,  /* 200 text/html, 400 MiB of it */
+} VivaTestHostile;
+
+VivaTestResponse *viva_test_response_new_hostile     (VivaTestHostile    kind,
+                                                      VivaTestWire       wire);
+const char       *viva_test_wire_get_chat_path       (VivaTestWire       wire);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (VivaTestResponse, viva_test_response_unref)
 
@@ -128,6 +161,10 @@ guint                  viva_test_server_count_requests   (VivaTestServer   *self
                                                           const char       *method,
                                                           const char       *path);
 void                   viva_test_server_clear_requests   (VivaTestServer   *self);
+guint                  viva_test_server_get_n_serving    (VivaTestServer   *self);
+guint64                viva_test_server_get_bytes_sent   (VivaTestServer   *self);
+void                   viva_test_server_serve_wire       (VivaTestServer   *self,
+                                                          VivaTestWire      wire);
 void                   viva_test_server_serve_until_stdin_closes (VivaTestServer *self);
 
 char                  *viva_test_get_unused_url          (void);
