@@ -218,6 +218,35 @@ test_models_failure (void)
   viva_test_cli_run_clear (&run);
 }
 
+/* An address typed without http://: completed for a local host, else a
+ * usage error that names the flag, not Preferences; and a configured one
+ * that is wrong says where to change it. */
+static void
+test_address (void)
+{
+  g_autoptr(VivaTestServer) server = viva_test_server_new ();
+  g_autofree char *base_url = viva_test_server_get_base_url (server);
+  const char *models[] = { "qwen2.5:7b", NULL };
+  const char *typed = base_url + strlen ("http://");
+  const char *local[] = { "models", "--base-url", typed, NULL };
+  const char *remote[] = { "chat", "--base-url", "api.example.com/v1", "--json", "Hi", NULL };
+  Run run = { 0 };
+
+  g_assert_true (g_str_has_prefix (typed, "127.0.0.1:"));
+  viva_test_server_serve_models (server, models);
+  viva_test_cli_run (&run, NULL, local);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_cmpstr (run.out, ==, "qwen2.5:7b\n");
+  viva_test_cli_run_clear (&run);
+
+  viva_test_cli_run (&run, NULL, remote);
+  g_assert_cmpint (run.status, ==, 2);
+  g_assert_nonnull (strstr (run.err, "--base-url: “api.example.com/v1” needs https:// or http://"));
+  g_assert_nonnull (strstr (run.err, "https://api.example.com/v1."));
+  g_assert_null (strstr (run.err, "Preferences"));
+  viva_test_cli_run_clear (&run);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -231,6 +260,8 @@ main (int   argc,
   g_test_add_func ("/viva/model/cli/chat-usage", test_chat_usage);
   g_test_add_func ("/viva/model/cli/models", test_models);
   g_test_add_func ("/viva/model/cli/models-failure", test_models_failure);
+
+  g_test_add_func ("/viva/model/cli/address", test_address);
 
   return g_test_run ();
 }

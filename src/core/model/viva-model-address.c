@@ -98,7 +98,7 @@ viva_model_address_complete (const char  *typed,
   if (is_server_url (typed))
     return g_strdup (typed);
 
-  if (strstr (typed, "://") == NULL && typed[0] != '\0' && !g_ascii_isspace (typed[0]))
+  if (strstr (typed, "://") == NULL && typed[0] != '\0' && strpbrk (typed, " \t\n") == NULL)
     {
       with_http = g_strconcat ("http://", typed, NULL);
       if (looks_local (typed, host_length (typed)) && is_server_url (with_http))
