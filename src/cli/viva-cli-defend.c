@@ -724,7 +724,7 @@ viva_cli_resume (int    argc,
   else
     endpoint = viva_exam_endpoint_new_for_session (NULL, defense.session, model_name);
 
-  if (!(self = viva_defense_new_for_session (endpoint, defense.session, VIVA_CODE_SOURCE (source), &error)))
+  if (!(self = viva_defense_new_for_session (endpoint, defense.session, NULL, VIVA_CODE_SOURCE (source), &error)))
     {
       viva_cli_fail ("%s", error->message);
       return VIVA_CLI_EXIT_FAILED;

@@ -142,9 +142,7 @@ const char *_viva_window_timeline_get_problem_last_run (VivaWindow  *self,
                                                         VivaPack    *pack,
                                                         VivaProblem *problem);
 void        _viva_window_timeline_hint  (VivaWindow *self);
-void        _viva_window_timeline_session_started (VivaWindow      *self,
-                                                   VivaExamSession *session,
-                                                   const char      *code);
+JsonArray  *_viva_window_timeline_take_pending (VivaWindow *self);
 void        _viva_window_timeline_replace_code (VivaWindow *self,
                                                 const char *text);
 

@@ -164,34 +164,28 @@ _viva_window_timeline_hint (VivaWindow *self)
 }
 
 /**
- * _viva_window_timeline_session_started:
- * @session: the new defense's session
- * @code: the code submitted
+ * _viva_window_timeline_take_pending:
  *
- * Hands what was recorded on the problem since its last defense to
- * @session, then records the Submit.
+ * What was recorded on the open problem since its last defense, for the
+ * next one (#VivaDefense adds the Submit after it).
+ *
+ * Returns: (transfer full) (nullable): the events, or %NULL
  */
-void
-_viva_window_timeline_session_started (VivaWindow      *self,
-                                       VivaExamSession *session,
-                                       const char      *code)
+JsonArray *
+_viva_window_timeline_take_pending (VivaWindow *self)
 {
-  g_autoptr(JsonObject) submit = viva_timeline_event_code ("submit", code);
   g_autofree char *key = problem_key (self);
   JsonArray *pending;
 
   g_assert (VIVA_IS_WINDOW (self));
-  g_assert (VIVA_IS_EXAM_SESSION (session));
 
-  if (self->timeline == NULL || key == NULL)
-    return;
+  if (self->timeline == NULL || key == NULL ||
+      !(pending = g_hash_table_lookup (self->timeline->pending, key)))
+    return NULL;
 
-  if ((pending = g_hash_table_lookup (self->timeline->pending, key)))
-    for (guint i = 0; i < json_array_get_length (pending); i++)
-      viva_exam_session_add_timeline_event (session, json_array_get_object_element (pending, i));
+  json_array_ref (pending);
   g_hash_table_remove (self->timeline->pending, key);
-
-  viva_exam_session_add_timeline_event (session, submit);
+  return pending;
 }
 
 /**

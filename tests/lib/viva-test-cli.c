@@ -69,6 +69,24 @@ viva_test_cli_run (VivaTestCliRun      *run,
                    const char          *data_home,
                    const char * const  *args)
 {
+  viva_test_cli_run_with_settings (run, data_home, NULL, args);
+}
+
+/**
+ * viva_test_cli_run_with_settings:
+ * @config_home: (nullable): an XDG_CONFIG_HOME whose
+ *   `glib-2.0/settings/keyfile` holds viva-cli's settings (the keyfile
+ *   backend, as the GUI tests give the app); %NULL for settings in memory
+ *
+ * As viva_test_cli_run(), with settings a test wrote, so viva-cli reads
+ * the same settings as the app would.
+ */
+void
+viva_test_cli_run_with_settings (VivaTestCliRun      *run,
+                                 const char          *data_home,
+                                 const char          *config_home,
+                                 const char * const  *args)
+{
   g_autoptr(GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE |
                                                                         G_SUBPROCESS_FLAGS_STDERR_PIPE);
   g_autoptr(GPtrArray) argv = g_ptr_array_new ();
@@ -80,7 +98,9 @@ viva_test_cli_run (VivaTestCliRun      *run,
 
   g_assert_nonnull (cli);
   g_subprocess_launcher_setenv (launcher, "VIVA_SECRETS", "memory", TRUE);
-  g_subprocess_launcher_setenv (launcher, "GSETTINGS_BACKEND", "memory", TRUE);
+  g_subprocess_launcher_setenv (launcher, "GSETTINGS_BACKEND", config_home ? "keyfile" : "memory", TRUE);
+  if (config_home != NULL)
+    g_subprocess_launcher_setenv (launcher, "XDG_CONFIG_HOME", config_home, TRUE);
   if (data_home != NULL)
     g_subprocess_launcher_setenv (launcher, "XDG_DATA_HOME", data_home, TRUE);
   g_subprocess_launcher_setenv (launcher, "LC_ALL", "C.UTF-8", TRUE);

@@ -24,6 +24,12 @@ int   viva_test_cli            (const char * const  *args,
 void  viva_test_cli_run        (VivaTestCliRun      *run,
                                 const char          *data_home,
                                 const char * const  *args);
+void  viva_test_cli_run_with_settings (VivaTestCliRun *run,
+                                       const char     *data_home,
+                                       const char     *config_home,
+                                       const char * const *args);
 void  viva_test_cli_run_clear  (VivaTestCliRun      *run);
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (VivaTestCliRun, viva_test_cli_run_clear)
 
 G_END_DECLS

@@ -5,9 +5,7 @@
 
 #include "config.h"
 
-#include <glib/gi18n.h>
-
-#include "viva-defense.h"
+#include "viva-defense-private.h"
 #include "viva-exam-error.h"
 #include "viva-exam-language.h"
 #include "viva-exam-pack-ref.h"
@@ -19,59 +17,7 @@
  * exam server. Before this object each front assembled its own examiner
  * and chose its model by its own rule. */
 
-struct _VivaDefense
-{
-  GObject           parent_instance;
-
-  VivaExamEndpoint *endpoint;
-  VivaProblem      *problem;
-  VivaCodeSource   *code_source;
-
-  /* What the front configures before prepare. */
-  VivaRunner       *runner;
-  VivaRunner       *reference_runner;
-  char             *pack_id;
-  JsonObject       *pack_ref;
-  char             *pack_language;
-  VivaExamLimits    limits;
-  char             *sessions_dir;
-  char             *student_name;
-  char             *student_id;
-  JsonArray        *timeline;
-  JsonObject       *saved_model;   /* a resumed checkpoint's `model` */
-
-  /* What prepare made. */
-  VivaExamSession  *session;
-  VivaExaminer     *examiner;
-  VivaChatModel    *model;
-  char             *notice;
-  char             *served_model;
-
-  guint             has_limits : 1;
-  guint             hint_used : 1;
-  guint             resumed : 1;
-  guint             prepared : 1;
-  guint             preparing : 1;
-};
-
-enum {
-  PROP_0,
-  PROP_ENDPOINT,
-  PROP_PROBLEM,
-  PROP_CODE_SOURCE,
-  PROP_RESUMED,
-  PROP_EXAMINER,
-  PROP_SESSION,
-  PROP_MODEL,
-  PROP_OFFLINE,
-  PROP_NOTICE,
-  PROP_SERVED_MODEL,
-  PROP_REACHABILITY,
-  PROP_WARMTH,
-  N_PROPS
-};
-
-static GParamSpec *properties[N_PROPS];
+GParamSpec *_viva_defense_properties[N_PROPS];
 
 G_DEFINE_FINAL_TYPE (VivaDefense, viva_defense, G_TYPE_OBJECT)
 
@@ -81,9 +27,9 @@ endpoint_notify_cb (VivaDefense      *self,
                     VivaExamEndpoint *endpoint)
 {
   if (g_str_equal (pspec->name, "reachability"))
-    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_REACHABILITY]);
+    g_object_notify_by_pspec (G_OBJECT (self), _viva_defense_properties[PROP_REACHABILITY]);
   else if (g_str_equal (pspec->name, "warmth"))
-    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_WARMTH]);
+    g_object_notify_by_pspec (G_OBJECT (self), _viva_defense_properties[PROP_WARMTH]);
 }
 
 static void
@@ -198,48 +144,48 @@ viva_defense_class_init (VivaDefenseClass *klass)
   object_class->finalize = viva_defense_finalize;
   object_class->get_property = viva_defense_get_property;
 
-  properties[PROP_ENDPOINT] =
+  _viva_defense_properties[PROP_ENDPOINT] =
     g_param_spec_object ("endpoint", NULL, NULL, VIVA_TYPE_EXAM_ENDPOINT,
                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
-  properties[PROP_PROBLEM] =
+  _viva_defense_properties[PROP_PROBLEM] =
     g_param_spec_object ("problem", NULL, NULL, VIVA_TYPE_PROBLEM,
                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
-  properties[PROP_CODE_SOURCE] =
+  _viva_defense_properties[PROP_CODE_SOURCE] =
     g_param_spec_object ("code-source", NULL, NULL, VIVA_TYPE_CODE_SOURCE,
                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
-  properties[PROP_RESUMED] =
+  _viva_defense_properties[PROP_RESUMED] =
     g_param_spec_boolean ("resumed", NULL, NULL, FALSE,
                           G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
   /* NULL until prepared. */
-  properties[PROP_EXAMINER] =
+  _viva_defense_properties[PROP_EXAMINER] =
     g_param_spec_object ("examiner", NULL, NULL, VIVA_TYPE_EXAMINER,
                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  properties[PROP_SESSION] =
+  _viva_defense_properties[PROP_SESSION] =
     g_param_spec_object ("session", NULL, NULL, VIVA_TYPE_EXAM_SESSION,
                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  properties[PROP_MODEL] =
+  _viva_defense_properties[PROP_MODEL] =
     g_param_spec_object ("model", NULL, NULL, VIVA_TYPE_CHAT_MODEL,
                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  properties[PROP_OFFLINE] =
+  _viva_defense_properties[PROP_OFFLINE] =
     g_param_spec_boolean ("offline", NULL, NULL, FALSE,
                           G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   /* Set when the offline examiner stands in for a server that did not
    * answer: the words both fronts show. */
-  properties[PROP_NOTICE] =
+  _viva_defense_properties[PROP_NOTICE] =
     g_param_spec_string ("notice", NULL, NULL, NULL,
                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  properties[PROP_SERVED_MODEL] =
+  _viva_defense_properties[PROP_SERVED_MODEL] =
     g_param_spec_string ("served-model", NULL, NULL, NULL,
                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   /* The endpoint's, relayed. */
-  properties[PROP_REACHABILITY] =
+  _viva_defense_properties[PROP_REACHABILITY] =
     g_param_spec_enum ("reachability", NULL, NULL, VIVA_TYPE_EXAM_REACH, VIVA_EXAM_REACH_UNKNOWN,
                        G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  properties[PROP_WARMTH] =
+  _viva_defense_properties[PROP_WARMTH] =
     g_param_spec_enum ("warmth", NULL, NULL, VIVA_TYPE_EXAM_WARMTH, VIVA_EXAM_WARMTH_COLD,
                        G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
 
-  g_object_class_install_properties (object_class, N_PROPS, properties);
+  g_object_class_install_properties (object_class, N_PROPS, _viva_defense_properties);
 }
 
 static void
@@ -255,18 +201,20 @@ defense_new (VivaExamEndpoint *endpoint,
 {
   VivaDefense *self = g_object_new (VIVA_TYPE_DEFENSE, NULL);
 
-  self->endpoint = g_object_ref (endpoint);
+  self->endpoint = endpoint ? g_object_ref (endpoint) : NULL;
   self->problem = g_object_ref (problem);
   self->code_source = g_object_ref (code_source);
-  g_signal_connect_object (endpoint, "notify", G_CALLBACK (endpoint_notify_cb), self, G_CONNECT_SWAPPED);
+  if (endpoint != NULL)
+    g_signal_connect_object (endpoint, "notify", G_CALLBACK (endpoint_notify_cb), self, G_CONNECT_SWAPPED);
 
   return self;
 }
 
 /**
  * viva_defense_new:
- * @endpoint: which model examines (viva_exam_endpoint_new() for the
- *   settings); shared by every defense of a window or a server
+ * @endpoint: (nullable): which model examines (viva_exam_endpoint_new()
+ *   for the settings), shared by every defense of a window or a server;
+ *   %NULL only for a defense given its model by viva_defense_assemble()
  * @problem: the problem defended
  * @code_source: the student's code, live
  *
@@ -281,7 +229,7 @@ viva_defense_new (VivaExamEndpoint *endpoint,
                   VivaProblem      *problem,
                   VivaCodeSource   *code_source)
 {
-  g_return_val_if_fail (VIVA_IS_EXAM_ENDPOINT (endpoint), NULL);
+  g_return_val_if_fail (!endpoint || VIVA_IS_EXAM_ENDPOINT (endpoint), NULL);
   g_return_val_if_fail (VIVA_IS_PROBLEM (problem), NULL);
   g_return_val_if_fail (VIVA_IS_CODE_SOURCE (code_source), NULL);
 
@@ -294,6 +242,9 @@ viva_defense_new (VivaExamEndpoint *endpoint,
  *   checkpoint names (its endpoint and the model that answered, or the
  *   offline examiner)
  * @session: a loaded session (viva_exam_session_load())
+ * @problem: (nullable): the session's problem as the caller has it (the
+ *   app's open problem, already matched to the session); %NULL to read it
+ *   again from the pack the checkpoint names
  * @code_source: (nullable): the student's code now; %NULL for the code the
  *   checkpoint last saw
  *
@@ -301,7 +252,6 @@ viva_defense_new (VivaExamEndpoint *endpoint,
  * was started with: a session of the offline examiner stays offline unless
  * @endpoint names a server explicitly; a model's session continues with
  * @endpoint's model (with %NULL, the one the checkpoint names), unchecked.
- * Its problem is read again from the pack the checkpoint names.
  *
  * Returns: (transfer full) (nullable): a new defense, or %NULL with @error
  *   set when the pack is missing or changed
@@ -309,10 +259,11 @@ viva_defense_new (VivaExamEndpoint *endpoint,
 VivaDefense *
 viva_defense_new_for_session (VivaExamEndpoint  *endpoint,
                               VivaExamSession   *session,
+                              VivaProblem       *problem,
                               VivaCodeSource    *code_source,
                               GError           **error)
 {
-  g_autoptr(VivaProblem) problem = NULL;
+  g_autoptr(VivaProblem) read = NULL;
   g_autoptr(VivaCodeSource) code = NULL;
   g_autoptr(VivaExamEndpoint) saved = NULL;
   JsonNode *checkpoint;
@@ -322,9 +273,10 @@ viva_defense_new_for_session (VivaExamEndpoint  *endpoint,
 
   g_return_val_if_fail (!endpoint || VIVA_IS_EXAM_ENDPOINT (endpoint), NULL);
   g_return_val_if_fail (VIVA_IS_EXAM_SESSION (session), NULL);
+  g_return_val_if_fail (!problem || VIVA_IS_PROBLEM (problem), NULL);
   g_return_val_if_fail (!code_source || VIVA_IS_CODE_SOURCE (code_source), NULL);
 
-  if (!(problem = viva_exam_session_dup_problem (session, error)))
+  if (problem == NULL && !(problem = read = viva_exam_session_dup_problem (session, error)))
     return NULL;
 
   checkpoint = viva_exam_session_get_checkpoint (session);
@@ -355,309 +307,6 @@ viva_defense_new_for_session (VivaExamEndpoint  *endpoint,
   return self;
 }
 
-/**
- * viva_defense_set_runner:
- * @runner: (nullable): the student's worker (the app's editor's); by
- *   default the examiner starts its own
- */
-void
-viva_defense_set_runner (VivaDefense *self,
-                         VivaRunner  *runner)
-{
-  g_return_if_fail (VIVA_IS_DEFENSE (self));
-  g_return_if_fail (!self->prepared);
-
-  g_set_object (&self->runner, runner);
-}
-
-/**
- * viva_defense_set_reference_runner:
- * @runner: (nullable): a worker for the reference, shared (the lab's)
- */
-void
-viva_defense_set_reference_runner (VivaDefense *self,
-                                   VivaRunner  *runner)
-{
-  g_return_if_fail (VIVA_IS_DEFENSE (self));
-  g_return_if_fail (!self->prepared);
-
-  g_set_object (&self->reference_runner, runner);
-}
-
-/**
- * viva_defense_set_pack:
- * @pack: (nullable): the problem's pack
- *
- * The session names the pack by id and digest (never a copy of its hidden
- * tests); a pack that exists only in memory is named by id. The pack's
- * language is the examiner's unless Preferences name one.
- */
-void
-viva_defense_set_pack (VivaDefense *self,
-                       VivaPack    *pack)
-{
-  g_autoptr(JsonObject) pack_ref = NULL;
-
-  g_return_if_fail (VIVA_IS_DEFENSE (self));
-  g_return_if_fail (!pack || VIVA_IS_PACK (pack));
-
-  if (pack == NULL)
-    return viva_defense_set_pack_ref (self, NULL, NULL, NULL);
-
-  pack_ref = viva_exam_pack_ref_new_for_pack (pack, NULL);
-  viva_defense_set_pack_ref (self, viva_pack_get_id (pack), pack_ref, viva_pack_get_language (pack));
-}
-
-/**
- * viva_defense_set_pack_ref:
- * @pack_id: (nullable): the pack's id
- * @pack_ref: (nullable): viva_exam_pack_ref_new() of the pack's file
- * @pack_language: (nullable): the pack's language
- *
- * As viva_defense_set_pack(), for a pack read from a file whose bytes and
- * path the caller has (viva-cli defend --pack).
- */
-void
-viva_defense_set_pack_ref (VivaDefense *self,
-                           const char  *pack_id,
-                           JsonObject  *pack_ref,
-                           const char  *pack_language)
-{
-  g_return_if_fail (VIVA_IS_DEFENSE (self));
-  g_return_if_fail (!self->prepared);
-
-  g_free (self->pack_id);
-  self->pack_id = g_strdup (pack_id);
-  g_clear_pointer (&self->pack_ref, json_object_unref);
-  self->pack_ref = pack_ref ? json_object_ref (pack_ref) : NULL;
-  g_free (self->pack_language);
-  self->pack_language = g_strdup (pack_language);
-}
-
-void
-viva_defense_set_limits (VivaDefense          *self,
-                         const VivaExamLimits *limits)
-{
-  g_return_if_fail (VIVA_IS_DEFENSE (self));
-  g_return_if_fail (!self->prepared);
-
-  self->has_limits = limits != NULL;
-  if (limits != NULL)
-    self->limits = *limits;
-}
-
-/**
- * viva_defense_set_sessions_dir:
- * @sessions_dir: (nullable): where a new session goes; %NULL for
- *   `$XDG_DATA_HOME/viva/sessions`
- */
-void
-viva_defense_set_sessions_dir (VivaDefense *self,
-                               const char  *sessions_dir)
-{
-  g_return_if_fail (VIVA_IS_DEFENSE (self));
-  g_return_if_fail (!self->prepared);
-
-  g_free (self->sessions_dir);
-  self->sessions_dir = g_strdup (sessions_dir);
-}
-
-/**
- * viva_defense_set_session:
- * @session: (nullable): a new session to keep the defense in, instead of
- *   one made when it is prepared (not a loaded one: see
- *   viva_defense_new_for_session())
- */
-void
-viva_defense_set_session (VivaDefense     *self,
-                          VivaExamSession *session)
-{
-  g_return_if_fail (VIVA_IS_DEFENSE (self));
-  g_return_if_fail (!session || VIVA_IS_EXAM_SESSION (session));
-  g_return_if_fail (!self->prepared && !self->resumed);
-
-  if (g_set_object (&self->session, session))
-    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
-}
-
-/**
- * viva_defense_set_student:
- * @name: (nullable): the student's name
- * @id: (nullable): the student's id
- *
- * Stamps the session with who defends (its report and file name carry it).
- */
-void
-viva_defense_set_student (VivaDefense *self,
-                          const char  *name,
-                          const char  *id)
-{
-  g_return_if_fail (VIVA_IS_DEFENSE (self));
-
-  g_free (self->student_name);
-  self->student_name = g_strdup (name);
-  g_free (self->student_id);
-  self->student_id = g_strdup (id);
-
-  if (self->prepared && (name != NULL || id != NULL))
-    viva_exam_session_set_student (self->session, name, id);
-}
-
-/**
- * viva_defense_set_timeline:
- * @events: (nullable): integrity events recorded on the problem before
- *   the Submit (viva-timeline.h), handed to the new session before its
- *   `submit` event
- */
-void
-viva_defense_set_timeline (VivaDefense *self,
-                           JsonArray   *events)
-{
-  g_return_if_fail (VIVA_IS_DEFENSE (self));
-  g_return_if_fail (!self->prepared);
-
-  g_clear_pointer (&self->timeline, json_array_unref);
-  self->timeline = events ? json_array_ref (events) : json_array_new ();
-}
-
-/**
- * viva_defense_set_hint_used:
- *
- * Whether the student saw the problem's hint: the session's trace says so.
- */
-void
-viva_defense_set_hint_used (VivaDefense *self,
-                            gboolean     hint_used)
-{
-  g_return_if_fail (VIVA_IS_DEFENSE (self));
-  g_return_if_fail (!self->prepared);
-
-  self->hint_used = !!hint_used;
-}
-
-VivaExamEndpoint *
-viva_defense_get_endpoint (VivaDefense *self)
-{
-  g_return_val_if_fail (VIVA_IS_DEFENSE (self), NULL);
-  return self->endpoint;
-}
-
-VivaProblem *
-viva_defense_get_problem (VivaDefense *self)
-{
-  g_return_val_if_fail (VIVA_IS_DEFENSE (self), NULL);
-  return self->problem;
-}
-
-VivaCodeSource *
-viva_defense_get_code_source (VivaDefense *self)
-{
-  g_return_val_if_fail (VIVA_IS_DEFENSE (self), NULL);
-  return self->code_source;
-}
-
-/**
- * viva_defense_get_resumed:
- *
- * Returns: whether this defense continues a checkpointed session
- */
-gboolean
-viva_defense_get_resumed (VivaDefense *self)
-{
-  g_return_val_if_fail (VIVA_IS_DEFENSE (self), FALSE);
-  return self->resumed;
-}
-
-/**
- * viva_defense_get_examiner:
- *
- * Returns: (transfer none) (nullable): the examiner, once prepared
- */
-VivaExaminer *
-viva_defense_get_examiner (VivaDefense *self)
-{
-  g_return_val_if_fail (VIVA_IS_DEFENSE (self), NULL);
-  return self->examiner;
-}
-
-/**
- * viva_defense_get_session:
- *
- * Returns: (transfer none) (nullable): the session, once prepared (or
- *   given, or resumed)
- */
-VivaExamSession *
-viva_defense_get_session (VivaDefense *self)
-{
-  g_return_val_if_fail (VIVA_IS_DEFENSE (self), NULL);
-  return self->session;
-}
-
-/**
- * viva_defense_get_model:
- *
- * Returns: (transfer none) (nullable): the examiner's model, once prepared:
- *   a #VivaOpenAIModel of its own, or the offline #VivaScriptedModel
- */
-VivaChatModel *
-viva_defense_get_model (VivaDefense *self)
-{
-  g_return_val_if_fail (VIVA_IS_DEFENSE (self), NULL);
-  return self->model;
-}
-
-/**
- * viva_defense_get_offline:
- *
- * Returns: whether the offline examiner runs this defense
- */
-gboolean
-viva_defense_get_offline (VivaDefense *self)
-{
-  g_return_val_if_fail (VIVA_IS_DEFENSE (self), FALSE);
-  return self->model != NULL && VIVA_IS_SCRIPTED_MODEL (self->model);
-}
-
-/**
- * viva_defense_get_notice:
- *
- * Returns: (nullable): set when the offline examiner stands in for a
- *   server that did not answer (auto mode), in the words to show
- */
-const char *
-viva_defense_get_notice (VivaDefense *self)
-{
-  g_return_val_if_fail (VIVA_IS_DEFENSE (self), NULL);
-  return self->notice;
-}
-
-/**
- * viva_defense_get_served_model:
- *
- * Returns: (nullable): the model the server answered with, once it has
- *   (a resumed session's: the one it recorded)
- */
-const char *
-viva_defense_get_served_model (VivaDefense *self)
-{
-  g_return_val_if_fail (VIVA_IS_DEFENSE (self), NULL);
-  return self->served_model;
-}
-
-VivaExamReach
-viva_defense_get_reachability (VivaDefense *self)
-{
-  g_return_val_if_fail (VIVA_IS_DEFENSE (self), VIVA_EXAM_REACH_UNKNOWN);
-  return viva_exam_endpoint_get_reachability (self->endpoint);
-}
-
-VivaExamWarmth
-viva_defense_get_warmth (VivaDefense *self)
-{
-  g_return_val_if_fail (VIVA_IS_DEFENSE (self), VIVA_EXAM_WARMTH_COLD);
-  return viva_exam_endpoint_get_warmth (self->endpoint);
-}
-
 /* Preparing */
 
 static void
@@ -674,7 +323,7 @@ served_model_cb (VivaDefense     *self,
   self->served_model = g_strdup (name);
   if (self->session != NULL)
     viva_exam_session_set_served_model (self->session, name);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SERVED_MODEL]);
+  g_object_notify_by_pspec (G_OBJECT (self), _viva_defense_properties[PROP_SERVED_MODEL]);
 }
 
 /* Every defense is checkpointed after each step, so a crash or a restart
@@ -711,7 +360,7 @@ assemble (VivaDefense   *self,
           VivaChatModel *model,
           char          *notice)
 {
-  VivaSettings *settings = viva_exam_endpoint_get_settings (self->endpoint);
+  VivaSettings *settings = self->endpoint ? viva_exam_endpoint_get_settings (self->endpoint) : viva_settings_get_default ();
   g_autofree char *language = NULL;
 
   self->model = model;
@@ -737,7 +386,7 @@ assemble (VivaDefense   *self,
         viva_exam_session_set_student (self->session, self->student_name, self->student_id);
       self->served_model = g_strdup (viva_exam_session_get_served_model (self->session));
     }
-  else
+  else if (!self->unrecorded)
     start_session (self);
 
   if (VIVA_IS_OPENAI_MODEL (model))
@@ -747,14 +396,14 @@ assemble (VivaDefense   *self,
   self->prepared = TRUE;
 
   g_object_freeze_notify (G_OBJECT (self));
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MODEL]);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_OFFLINE]);
+  g_object_notify_by_pspec (G_OBJECT (self), _viva_defense_properties[PROP_MODEL]);
+  g_object_notify_by_pspec (G_OBJECT (self), _viva_defense_properties[PROP_OFFLINE]);
   if (self->notice != NULL)
-    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_NOTICE]);
+    g_object_notify_by_pspec (G_OBJECT (self), _viva_defense_properties[PROP_NOTICE]);
   if (self->served_model != NULL)
-    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SERVED_MODEL]);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_EXAMINER]);
+    g_object_notify_by_pspec (G_OBJECT (self), _viva_defense_properties[PROP_SERVED_MODEL]);
+  g_object_notify_by_pspec (G_OBJECT (self), _viva_defense_properties[PROP_SESSION]);
+  g_object_notify_by_pspec (G_OBJECT (self), _viva_defense_properties[PROP_EXAMINER]);
   g_object_thaw_notify (G_OBJECT (self));
 }
 
@@ -794,6 +443,28 @@ choose_cb (GObject      *object,
 }
 
 /**
+ * viva_defense_assemble:
+ * @model: the examiner's model, chosen by the caller: a lab's measuring
+ *   wrapper around viva_exam_endpoint_new_client(), an eval's model
+ *
+ * Assembles the defense at once with @model instead of the endpoint's
+ * choice, as viva_defense_prepare_async() does otherwise. Once.
+ *
+ * Returns: (transfer none): the examiner
+ */
+VivaExaminer *
+viva_defense_assemble (VivaDefense   *self,
+                       VivaChatModel *model)
+{
+  g_return_val_if_fail (VIVA_IS_DEFENSE (self), NULL);
+  g_return_val_if_fail (VIVA_IS_CHAT_MODEL (model), NULL);
+  g_return_val_if_fail (!self->prepared && !self->preparing, NULL);
+
+  assemble (self, g_object_ref (model), NULL);
+  return self->examiner;
+}
+
+/**
  * viva_defense_prepare_async:
  *
  * Chooses the model (in auto mode waiting for the endpoint's check, which
@@ -813,6 +484,7 @@ viva_defense_prepare_async (VivaDefense         *self,
 
   g_return_if_fail (VIVA_IS_DEFENSE (self));
   g_return_if_fail (!self->preparing);
+  g_return_if_fail (self->prepared || self->endpoint != NULL);
 
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, viva_defense_prepare_async);

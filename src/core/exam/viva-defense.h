@@ -44,6 +44,7 @@ VivaDefense      *viva_defense_new                 (VivaExamEndpoint     *endpoi
                                                     VivaCodeSource       *code_source);
 VivaDefense      *viva_defense_new_for_session     (VivaExamEndpoint     *endpoint,
                                                     VivaExamSession      *session,
+                                                    VivaProblem          *problem,
                                                     VivaCodeSource       *code_source,
                                                     GError              **error);
 
@@ -70,6 +71,8 @@ void              viva_defense_set_timeline        (VivaDefense          *self,
                                                     JsonArray            *events);
 void              viva_defense_set_hint_used       (VivaDefense          *self,
                                                     gboolean              hint_used);
+void              viva_defense_set_recorded        (VivaDefense          *self,
+                                                    gboolean              recorded);
 
 VivaExamEndpoint *viva_defense_get_endpoint        (VivaDefense          *self);
 VivaProblem      *viva_defense_get_problem         (VivaDefense          *self);
@@ -84,6 +87,8 @@ const char       *viva_defense_get_served_model    (VivaDefense          *self);
 VivaExamReach     viva_defense_get_reachability    (VivaDefense          *self);
 VivaExamWarmth    viva_defense_get_warmth          (VivaDefense          *self);
 
+VivaExaminer     *viva_defense_assemble            (VivaDefense          *self,
+                                                    VivaChatModel        *model);
 void              viva_defense_prepare_async       (VivaDefense          *self,
                                                     GCancellable         *cancellable,
                                                     GAsyncReadyCallback   callback,

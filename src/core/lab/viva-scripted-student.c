@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "viva-code-source.h"
+#include "viva-defense.h"
 #include "viva-scripted-student.h"
 
 /* A student who needs no screen: fixed code and canned answers that take a
@@ -286,10 +287,18 @@ VivaExaminer *
 viva_scripted_student_new_examiner (VivaScriptedStudent *self,
                                     VivaChatModel       *model)
 {
+  g_autoptr(VivaDefense) defense = NULL;
+
   g_return_val_if_fail (VIVA_IS_SCRIPTED_STUDENT (self), NULL);
   g_return_val_if_fail (VIVA_IS_CHAT_MODEL (model), NULL);
 
-  return viva_examiner_new (model, self->problem, VIVA_CODE_SOURCE (self->code_source));
+  /* Assembled as every defense is (the examiner's language as a
+   * student's would be), but kept nowhere: a rehearsal or an eval writes
+   * no sessions. */
+  defense = viva_defense_new (NULL, self->problem, VIVA_CODE_SOURCE (self->code_source));
+  viva_defense_set_recorded (defense, FALSE);
+
+  return g_object_ref (viva_defense_assemble (defense, model));
 }
 
 typedef struct

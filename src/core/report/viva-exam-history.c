@@ -5,6 +5,8 @@
 
 #include "config.h"
 
+#include <glib/gi18n.h>
+
 #include <json-glib/json-glib.h>
 
 #include "viva-exam-history.h"
@@ -123,6 +125,17 @@ summarize (const char *dir,
   model = (node = json_object_get_member (root, "model")) && JSON_NODE_HOLDS_OBJECT (node)
           ? json_node_get_object (node) : NULL;
   summary->examiner = dup_member (model, "name");
+  /* Sessions of an older Viva with the model left at "the server's
+   * first" recorded no name: still a model's defense, not the offline
+   * examiner's. */
+  if ((summary->examiner == NULL || summary->examiner[0] == '\0') &&
+      model != NULL && g_strcmp0 (json_object_get_string_member_with_default (model, "type", NULL), "VivaOpenAIModel") == 0)
+    {
+      g_autofree char *base_url = dup_member (model, "base_url");
+
+      g_free (summary->examiner);
+      summary->examiner = base_url != NULL ? g_strdup_printf (_("a model at %s"), base_url) : g_strdup (_("a model"));
+    }
   if (summary->examiner == NULL)
     summary->examiner = g_strdup ("");
 

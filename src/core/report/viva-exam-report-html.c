@@ -82,9 +82,14 @@ append_header (GString    *html,
   JsonObject *exam = _viva_report_get_object (root, "exam");
   const char *name = _viva_report_get_string (student, "name");
   const char *id = _viva_report_get_string (student, "id");
-  const char *examiner = _viva_report_get_string (model, "name") ? _viva_report_get_string (model, "name") :
+  const char *model_name = _viva_report_get_string (model, "name");
+  const char *base_url = _viva_report_get_string (model, "base_url");
+  g_autofree char *at = base_url != NULL ? g_strdup_printf (_("A model at %s"), base_url) : NULL;
+  /* A name recorded as "" (the server's first model, in an older Viva)
+   * says nothing: the model's server instead. */
+  const char *examiner = model_name != NULL && model_name[0] != '\0' ? model_name :
                          g_strcmp0 (_viva_report_get_string (model, "type"), "VivaScriptedModel") == 0 ? _("The offline examiner") :
-                         _viva_report_get_string (model, "type");
+                         at != NULL ? at : _viva_report_get_string (model, "type");
 
   g_string_append (html, "<header>\n<h1>");
   if (name != NULL && name[0] != '\0')

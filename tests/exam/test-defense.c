@@ -1,0 +1,587 @@
+/* test-defense.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include "exam-test-common.h"
+#include "viva-core.h"
+#include "viva-defense.h"
+#include "viva-exam-history.h"
+#include "viva-exam-report.h"
+#include "viva-pack.h"
+#include "viva-settings.h"
+#include "viva-test-cli.h"
+#include "viva-test-examiner.h"
+#include "viva-test-util.h"
+#include "viva-timeline.h"
+
+/* VivaDefense and VivaExamEndpoint headless, against a real scripted
+ * server on 127.0.0.1 and the real worker: the one rule that chooses the
+ * examiner (offline / model / auto, the check and its notice), the
+ * session a defense makes (student, timeline, hint, the model that
+ * answered), a resume, and viva-cli choosing the same examiner with the
+ * same notice for the same settings and server. */
+
+#define CODE "def add(a, b):\n    return a + b\n"
+
+typedef struct
+{
+  char             *dir;
+  VivaSettings     *settings;
+  VivaTestServer   *server;
+  VivaTestExaminer  examiner;
+  VivaProblem      *problem;
+} Fixture;
+
+static void
+fixture_setup (Fixture       *fixture,
+               gconstpointer  data)
+{
+  g_autofree char *url = NULL;
+
+  fixture->dir = g_dir_make_tmp ("viva-defense-XXXXXX", NULL);
+  fixture->settings = g_object_ref (viva_settings_get_default ());
+  fixture->server = viva_test_server_new ();
+  viva_test_examiner_serve (&fixture->examiner, fixture->server);
+  fixture->problem = exam_problem_new ();
+
+  /* The settings of a lab PC that left the model at "the server's first". */
+  url = viva_test_server_get_base_url (fixture->server);
+  viva_settings_set_base_url (fixture->settings, url);
+  viva_settings_set_model (fixture->settings, "");
+  viva_settings_set_examiner_mode (fixture->settings, VIVA_EXAMINER_MODE_AUTO);
+}
+
+static void
+fixture_teardown (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  viva_settings_set_base_url (fixture->settings, NULL);
+  viva_settings_set_examiner_mode (fixture->settings, VIVA_EXAMINER_MODE_AUTO);
+  g_clear_object (&fixture->problem);
+  g_clear_object (&fixture->server);
+  g_clear_object (&fixture->settings);
+  viva_test_remove_tree (fixture->dir);
+  g_clear_pointer (&fixture->dir, g_free);
+}
+
+static void
+on_question (VivaExaminer *examiner,
+             const char   *step,
+             const char   *question,
+             gpointer      user_data)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (viva_examiner_answer (examiner, "The + operator adds numbers and joins strings.", &error));
+  g_assert_no_error (error);
+}
+
+static VivaDefense *
+defense_new (Fixture          *fixture,
+             VivaExamEndpoint *endpoint)
+{
+  g_autoptr(VivaTextCodeSource) code = viva_text_code_source_new (CODE);
+  g_autofree char *sessions = g_build_filename (fixture->dir, "sessions", NULL);
+  VivaDefense *defense = viva_defense_new (endpoint, fixture->problem, VIVA_CODE_SOURCE (code));
+
+  viva_defense_set_sessions_dir (defense, sessions);
+  viva_defense_set_pack_ref (defense, "test-pack", NULL, NULL);
+  return defense;
+}
+
+static void
+prepare (VivaDefense *defense)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+
+  viva_defense_prepare_async (defense, NULL, viva_test_store_result, &result);
+  viva_test_run_until_result (&result);
+  g_assert_true (viva_defense_prepare_finish (defense, result, &error));
+  g_assert_no_error (error);
+}
+
+static VivaExamVerdict *
+run (VivaDefense *defense)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GAsyncResult) flushed = NULL;
+  g_autoptr(GError) error = NULL;
+  VivaExamVerdict *verdict;
+
+  g_signal_connect (viva_defense_get_examiner (defense), "question", G_CALLBACK (on_question), NULL);
+  viva_defense_run_async (defense, NULL, viva_test_store_result, &result);
+  viva_test_run_until_result (&result);
+  verdict = viva_defense_run_finish (defense, result, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (verdict);
+
+  viva_exam_session_flush_async (viva_defense_get_session (defense), NULL, viva_test_store_result, &flushed);
+  viva_test_run_until_result (&flushed);
+  g_assert_true (viva_exam_session_flush_finish (viva_defense_get_session (defense), flushed, &error));
+
+  return verdict;
+}
+
+static JsonObject *
+read_checkpoint (const char *session_dir)
+{
+  g_autofree char *path = g_build_filename (session_dir, "checkpoint.json", NULL);
+  g_autofree char *text = NULL;
+  g_autoptr(JsonNode) node = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (g_file_get_contents (path, &text, NULL, &error));
+  node = json_from_string (text, &error);
+  g_assert_no_error (error);
+  return json_object_ref (json_node_get_object (node));
+}
+
+static const char *
+model_member (JsonObject *checkpoint,
+              const char *name)
+{
+  JsonObject *model = json_object_get_object_member (checkpoint, "model");
+
+  return json_object_get_string_member_with_default (model, name, NULL);
+}
+
+static void
+test_life (Fixture       *fixture,
+           gconstpointer  data)
+{
+  g_autoptr(VivaExamEndpoint) endpoint = viva_exam_endpoint_new (fixture->settings);
+  VivaDefense *defense = defense_new (fixture, endpoint);
+  guint examiner_notified = 0;
+
+  g_assert_true (viva_defense_get_endpoint (defense) == endpoint);
+  g_assert_true (viva_defense_get_problem (defense) == fixture->problem);
+  g_assert_null (viva_defense_get_examiner (defense));
+  g_assert_null (viva_defense_get_session (defense));
+  g_assert_false (viva_defense_get_offline (defense));
+  g_assert_false (viva_defense_get_resumed (defense));
+
+  /* Never prepared: nothing to clean up but itself. */
+  g_assert_finalize_object (defense);
+
+  defense = defense_new (fixture, endpoint);
+  viva_settings_set_examiner_mode (fixture->settings, VIVA_EXAMINER_MODE_OFFLINE);
+  g_signal_connect (defense, "notify::examiner", G_CALLBACK (viva_test_count_notify), &examiner_notified);
+  prepare (defense);
+  g_assert_cmpuint (examiner_notified, ==, 1);
+  g_assert_nonnull (viva_defense_get_examiner (defense));
+  g_assert_nonnull (viva_defense_get_session (defense));
+  g_assert_true (viva_examiner_get_session (viva_defense_get_examiner (defense)) == viva_defense_get_session (defense));
+  /* Prepared again: nothing changes. */
+  prepare (defense);
+  g_assert_cmpuint (examiner_notified, ==, 1);
+  g_signal_handlers_disconnect_by_data (defense, &examiner_notified);
+
+  g_assert_finalize_object (defense);
+  g_assert_finalize_object (g_steal_pointer (&endpoint));
+}
+
+static void
+test_offline (Fixture       *fixture,
+              gconstpointer  data)
+{
+  g_autoptr(VivaExamEndpoint) endpoint = viva_exam_endpoint_new (fixture->settings);
+  g_autoptr(VivaDefense) defense = NULL;
+  g_autoptr(VivaExamVerdict) verdict = NULL;
+  g_autoptr(JsonObject) checkpoint = NULL;
+  g_autoptr(JsonArray) before = json_array_new ();
+  g_autofree char *trace_path = NULL;
+  g_autofree char *trace = NULL;
+  JsonArray *timeline;
+  JsonObject *last;
+
+  viva_settings_set_examiner_mode (fixture->settings, VIVA_EXAMINER_MODE_OFFLINE);
+  defense = defense_new (fixture, endpoint);
+  viva_defense_set_student (defense, "Ada Lovelace", "s1815");
+  json_array_add_object_element (before, viva_timeline_event_hint ("add"));
+  viva_defense_set_timeline (defense, before);
+  viva_defense_set_hint_used (defense, TRUE);
+
+  prepare (defense);
+  g_assert_true (viva_defense_get_offline (defense));
+  g_assert_null (viva_defense_get_notice (defense));
+  /* Offline, the server is never asked. */
+  g_assert_cmpint (viva_defense_get_reachability (defense), ==, VIVA_EXAM_REACH_UNKNOWN);
+
+  verdict = run (defense);
+  g_assert_cmpint (viva_exam_verdict_get_status (verdict), ==, VIVA_EXAM_STATUS_FINISHED);
+  g_assert_cmpuint (viva_test_server_count_requests (fixture->server, "GET", "/v1/models"), ==, 0);
+
+  checkpoint = read_checkpoint (viva_exam_session_get_dir (viva_defense_get_session (defense)));
+  g_assert_cmpstr (model_member (checkpoint, "type"), ==, "VivaScriptedModel");
+  g_assert_null (model_member (checkpoint, "name"));
+  g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (checkpoint, "student"), "id"), ==, "s1815");
+  g_assert_cmpstr (json_object_get_string_member (checkpoint, "pack_id"), ==, "test-pack");
+  /* The events before the Submit, then the Submit with the code. */
+  timeline = json_object_get_array_member (checkpoint, "timeline");
+  g_assert_cmpuint (json_array_get_length (timeline), ==, 2);
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (timeline, 0), "kind"), ==, "hint");
+  last = json_array_get_object_element (timeline, 1);
+  g_assert_cmpstr (json_object_get_string_member (last, "kind"), ==, "submit");
+  g_assert_cmpstr (json_object_get_string_member (last, "code"), ==, CODE);
+
+  trace_path = g_build_filename (viva_exam_session_get_dir (viva_defense_get_session (defense)), "trace.jsonl", NULL);
+  g_assert_true (g_file_get_contents (trace_path, &trace, NULL, NULL));
+  g_assert_nonnull (strstr (trace, "\"event\":\"hint\""));
+}
+
+static void
+test_model_served (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  g_autoptr(VivaExamEndpoint) endpoint = viva_exam_endpoint_new (fixture->settings);
+  g_autoptr(VivaDefense) defense = defense_new (fixture, endpoint);
+  g_autoptr(VivaExamVerdict) verdict = NULL;
+  g_autoptr(JsonObject) checkpoint = NULL;
+  g_autoptr(JsonNode) report = NULL;
+  guint reach_notified = 0;
+  guint served_notified = 0;
+
+  g_signal_connect (defense, "notify::reachability", G_CALLBACK (viva_test_count_notify), &reach_notified);
+  g_signal_connect (defense, "notify::served-model", G_CALLBACK (viva_test_count_notify), &served_notified);
+
+  /* Auto, not checked yet: preparing waits for the check. */
+  prepare (defense);
+  g_assert_cmpint (viva_defense_get_reachability (defense), ==, VIVA_EXAM_REACH_YES);
+  g_assert_cmpuint (reach_notified, >=, 2);  /* checking, then yes */
+  g_assert_false (viva_defense_get_offline (defense));
+  g_assert_null (viva_defense_get_notice (defense));
+  g_assert_true (VIVA_IS_OPENAI_MODEL (viva_defense_get_model (defense)));
+  g_assert_null (viva_defense_get_served_model (defense));
+
+  verdict = run (defense);
+  g_assert_cmpint (viva_exam_verdict_get_status (verdict), ==, VIVA_EXAM_STATUS_FINISHED);
+  g_assert_cmpstr (viva_defense_get_served_model (defense), ==, "lab-model");
+  g_assert_cmpuint (served_notified, ==, 1);
+
+  /* Who examined, by name, where a history and a report read it. */
+  checkpoint = read_checkpoint (viva_exam_session_get_dir (viva_defense_get_session (defense)));
+  g_assert_cmpstr (model_member (checkpoint, "type"), ==, "VivaOpenAIModel");
+  g_assert_cmpstr (model_member (checkpoint, "name"), ==, "lab-model");
+  g_assert_null (model_member (checkpoint, "asked"));
+  {
+    g_autoptr(JsonNode) node = json_node_new (JSON_NODE_OBJECT);
+
+    json_node_set_object (node, checkpoint);
+    report = viva_exam_report_build (node, NULL, 0);
+  }
+  g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (json_node_get_object (report), "model"), "name"),
+                   ==, "lab-model");
+
+  /* A resume continues with the same mind: that server, that model. */
+  {
+    g_autoptr(VivaExamSession) loaded = NULL;
+    g_autoptr(VivaExamEndpoint) saved = NULL;
+    g_autoptr(VivaOpenAIModel) client = NULL;
+    g_autoptr(GError) error = NULL;
+    g_autofree char *sessions = g_build_filename (fixture->dir, "sessions", NULL);
+    g_autofree char *url = viva_test_server_get_base_url (fixture->server);
+
+    loaded = viva_exam_session_load (sessions, viva_exam_session_get_id (viva_defense_get_session (defense)), &error);
+    g_assert_no_error (error);
+    g_assert_cmpstr (viva_exam_session_get_served_model (loaded), ==, "lab-model");
+    saved = viva_exam_endpoint_new_for_session (NULL, loaded, NULL);
+    g_assert_true (viva_exam_endpoint_get_explicit (saved));
+    client = viva_exam_endpoint_new_client (saved);
+    g_assert_cmpstr (viva_openai_model_get_base_url (client), ==, url);
+    g_assert_cmpstr (viva_openai_model_get_model (client), ==, "lab-model");
+  }
+}
+
+static void
+test_unreachable (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  g_autofree char *unused = viva_test_get_unused_url ();
+  g_autoptr(VivaExamEndpoint) endpoint = viva_exam_endpoint_new (fixture->settings);
+  g_autoptr(VivaDefense) defense = NULL;
+  g_autoptr(VivaDefense) model_mode = NULL;
+  g_autofree char *expected = NULL;
+  guint notice_notified = 0;
+
+  viva_settings_set_base_url (fixture->settings, unused);
+  defense = defense_new (fixture, endpoint);
+  g_signal_connect (defense, "notify::notice", G_CALLBACK (viva_test_count_notify), &notice_notified);
+  prepare (defense);
+
+  g_assert_cmpint (viva_defense_get_reachability (defense), ==, VIVA_EXAM_REACH_NO);
+  g_assert_nonnull (viva_exam_endpoint_get_error_message (endpoint));
+  g_assert_true (viva_defense_get_offline (defense));
+  expected = viva_exam_endpoint_dup_notice (endpoint);
+  g_assert_cmpstr (viva_defense_get_notice (defense), ==, expected);
+  g_assert_nonnull (strstr (expected, unused));
+  g_assert_cmpuint (notice_notified, ==, 1);
+
+  /* In model mode the model examines, checked or not. What was known is
+   * forgotten with the change, and checked again. */
+  viva_settings_set_examiner_mode (fixture->settings, VIVA_EXAMINER_MODE_MODEL);
+  g_assert_cmpint (viva_exam_endpoint_get_reachability (endpoint), ==, VIVA_EXAM_REACH_CHECKING);
+  model_mode = defense_new (fixture, endpoint);
+  prepare (model_mode);
+  g_assert_false (viva_defense_get_offline (model_mode));
+  g_assert_null (viva_defense_get_notice (model_mode));
+}
+
+static void
+stop_at_question (VivaExaminer *examiner,
+                  const char   *step,
+                  const char   *question,
+                  GCancellable *cancellable)
+{
+  g_cancellable_cancel (cancellable);
+}
+
+static void
+test_resume (Fixture       *fixture,
+             gconstpointer  data)
+{
+  g_autoptr(VivaExamEndpoint) endpoint = viva_exam_endpoint_new (fixture->settings);
+  g_autoptr(VivaDefense) first = NULL;
+  g_autoptr(VivaDefense) resumed = NULL;
+  g_autoptr(VivaExamSession) loaded = NULL;
+  g_autoptr(VivaExamVerdict) verdict = NULL;
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GAsyncResult) flushed = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonObject) checkpoint = NULL;
+  g_autofree char *sessions = g_build_filename (fixture->dir, "sessions", NULL);
+
+  /* Offline, stopped at the question, as a crash would leave it. */
+  viva_settings_set_examiner_mode (fixture->settings, VIVA_EXAMINER_MODE_OFFLINE);
+  first = defense_new (fixture, endpoint);
+  prepare (first);
+  g_signal_connect (viva_defense_get_examiner (first), "question", G_CALLBACK (stop_at_question), cancellable);
+  viva_defense_run_async (first, cancellable, viva_test_store_result, &result);
+  viva_test_run_until_result (&result);
+  g_assert_null (viva_defense_run_finish (first, result, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_clear_error (&error);
+  viva_exam_session_flush_async (viva_defense_get_session (first), NULL, viva_test_store_result, &flushed);
+  viva_test_run_until_result (&flushed);
+  g_assert_true (viva_exam_session_flush_finish (viva_defense_get_session (first), flushed, &error));
+
+  /* Whatever the settings say now, the checkpoint's examiner continues:
+   * the core reads its model type. */
+  viva_settings_set_examiner_mode (fixture->settings, VIVA_EXAMINER_MODE_MODEL);
+  loaded = viva_exam_session_load (sessions, viva_exam_session_get_id (viva_defense_get_session (first)), &error);
+  g_assert_no_error (error);
+  /* As the app does: its open problem, the code the checkpoint saw. */
+  resumed = viva_defense_new_for_session (endpoint, loaded, fixture->problem, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (viva_defense_get_resumed (resumed));
+  g_assert_cmpstr (viva_problem_get_id (viva_defense_get_problem (resumed)), ==, viva_problem_get_id (fixture->problem));
+  prepare (resumed);
+  g_assert_true (viva_defense_get_offline (resumed));
+  g_assert_true (viva_defense_get_session (resumed) == loaded);
+
+  verdict = run (resumed);
+  g_assert_cmpint (viva_exam_verdict_get_status (verdict), ==, VIVA_EXAM_STATUS_FINISHED);
+  checkpoint = read_checkpoint (viva_exam_session_get_dir (loaded));
+  g_assert_cmpstr (model_member (checkpoint, "type"), ==, "VivaScriptedModel");
+  g_assert_cmpstr (json_object_get_string_member (checkpoint, "phase"), ==, "done");
+  g_assert_cmpuint (viva_test_server_count_requests (fixture->server, "POST", "/v1/chat/completions"), ==, 0);
+}
+
+/* The two fronts: viva-cli with the settings in a keyfile, and the core
+ * object as the window uses it (viva_exam_endpoint_new() over the same
+ * settings), for the same server. */
+static void
+write_settings (const char *config_home,
+                const char *base_url)
+{
+  g_autofree char *dir = g_build_filename (config_home, "glib-2.0", "settings", NULL);
+  g_autofree char *path = g_build_filename (dir, "keyfile", NULL);
+  g_autofree char *text = g_strdup_printf ("[io/github/vivaexam/Viva]\nbase-url='%s'\nmodel=''\nexaminer-mode='auto'\n",
+                                           base_url);
+
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
+  g_assert_true (g_file_set_contents (path, text, -1, NULL));
+}
+
+static char *
+cli_defend (Fixture        *fixture,
+            const char     *name,
+            const char     *base_url,
+            VivaTestCliRun *run)
+{
+  g_autoptr(VivaPack) pack = viva_pack_new ("cli-pack", "CLI tests");
+  g_autoptr(GBytes) bytes = NULL;
+  g_autofree char *home = g_build_filename (fixture->dir, name, NULL);
+  g_autofree char *config = g_build_filename (home, "config", NULL);
+  g_autofree char *pack_path = g_build_filename (home, "pack.json", NULL);
+  g_autofree char *code_path = g_build_filename (home, "code.py", NULL);
+  g_autofree char *answers = g_build_filename (home, "answers.json", NULL);
+  char *sessions = g_build_filename (home, "sessions", NULL);
+  const char *args[] = { "defend", "--pack", pack_path, "--problem", "add", "--code", code_path,
+                         "--answers", answers, "--session-dir", sessions, "--json", NULL };
+
+  g_assert_cmpint (g_mkdir_with_parents (home, 0700), ==, 0);
+  write_settings (config, base_url);
+  viva_pack_add_problem (pack, fixture->problem);
+  bytes = viva_pack_to_bytes (pack);
+  g_assert_true (g_file_set_contents (pack_path, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), NULL));
+  g_assert_true (g_file_set_contents (code_path, CODE, -1, NULL));
+  g_assert_true (g_file_set_contents (answers, "[\"The + operator adds numbers and joins strings.\"]", -1, NULL));
+
+  viva_test_cli_run_with_settings (run, home, config, args);
+  g_assert_cmpint (run->status, ==, 0);
+  return sessions;
+}
+
+static const char *
+verdict_session (VivaTestCliRun *run)
+{
+  JsonObject *last;
+
+  g_assert_cmpuint (run->events->len, >, 0);
+  last = g_ptr_array_index (run->events, run->events->len - 1);
+  g_assert_cmpstr (json_object_get_string_member (last, "event"), ==, "verdict");
+  return json_object_get_string_member (last, "session");
+}
+
+static VivaDefense *
+app_prepare (Fixture    *fixture,
+             const char *base_url)
+{
+  g_autoptr(VivaExamEndpoint) endpoint = NULL;
+  VivaDefense *defense;
+
+  viva_settings_set_base_url (fixture->settings, base_url);
+  viva_settings_set_model (fixture->settings, "");
+  viva_settings_set_examiner_mode (fixture->settings, VIVA_EXAMINER_MODE_AUTO);
+  endpoint = viva_exam_endpoint_new (fixture->settings);
+  viva_exam_endpoint_warm (endpoint);
+  defense = defense_new (fixture, endpoint);
+  prepare (defense);
+  return defense;
+}
+
+static void
+test_fronts_agree (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  g_autofree char *unused = viva_test_get_unused_url ();
+  g_autofree char *url = viva_test_server_get_base_url (fixture->server);
+  g_auto(VivaTestCliRun) offline_run = { 0 };
+  g_auto(VivaTestCliRun) model_run = { 0 };
+  g_autoptr(VivaDefense) offline = NULL;
+  g_autoptr(VivaDefense) model = NULL;
+  g_autoptr(JsonObject) offline_checkpoint = NULL;
+  g_autoptr(JsonObject) model_checkpoint = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GPtrArray) history = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *offline_sessions = NULL;
+  g_autofree char *model_sessions = NULL;
+  g_autofree char *offline_dir = NULL;
+  g_autofree char *model_dir = NULL;
+  g_autofree char *line = NULL;
+  g_autofree char *report_path = NULL;
+  g_autofree char *report_text = NULL;
+  g_autoptr(JsonNode) report = NULL;
+  const VivaExamSummary *summary;
+
+  /* Nothing answers: both fronts stand the offline examiner in, and say
+   * so in the same words. */
+  offline_sessions = cli_defend (fixture, "offline", unused, &offline_run);
+  offline = app_prepare (fixture, unused);
+  g_assert_true (viva_defense_get_offline (offline));
+  line = g_strdup_printf ("viva-cli: %s\n", viva_defense_get_notice (offline));
+  g_assert_nonnull (strstr (offline_run.err, line));
+  offline_dir = g_build_filename (offline_sessions, verdict_session (&offline_run), NULL);
+  offline_checkpoint = read_checkpoint (offline_dir);
+  g_assert_cmpstr (model_member (offline_checkpoint, "type"), ==, "VivaScriptedModel");
+
+  /* The server answers: both examine with its first model, no notice, and
+   * the CLI's session, report and history name the model that answered. */
+  model_sessions = cli_defend (fixture, "model", url, &model_run);
+  model = app_prepare (fixture, url);
+  g_assert_false (viva_defense_get_offline (model));
+  g_assert_null (viva_defense_get_notice (model));
+  g_assert_null (strstr (model_run.err, "offline examiner"));
+  model_dir = g_build_filename (model_sessions, verdict_session (&model_run), NULL);
+  model_checkpoint = read_checkpoint (model_dir);
+  g_assert_cmpstr (model_member (model_checkpoint, "type"), ==, "VivaOpenAIModel");
+  g_assert_cmpstr (model_member (model_checkpoint, "name"), ==, "lab-model");
+  g_assert_cmpuint (fixture->examiner.n_chat, >=, 5);
+
+  {
+    g_auto(VivaTestCliRun) report_run = { 0 };
+    const char *args[] = { "report", verdict_session (&model_run), "--session-dir", model_sessions,
+                           "--json", NULL, NULL };
+
+    report_path = g_build_filename (fixture->dir, "report.json", NULL);
+    args[5] = report_path;
+    viva_test_cli_run (&report_run, NULL, args);
+    g_assert_cmpint (report_run.status, ==, 0);
+  }
+  g_assert_true (g_file_get_contents (report_path, &report_text, NULL, NULL));
+  report = json_from_string (report_text, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (json_node_get_object (report), "model"), "name"),
+                   ==, "lab-model");
+
+  viva_exam_history_list_async (model_sessions, "cli-pack", "add", NULL, viva_test_store_result, &result);
+  viva_test_run_until_result (&result);
+  history = viva_exam_history_list_finish (result, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (history->len, ==, 1);
+  summary = g_ptr_array_index (history, 0);
+  g_assert_cmpstr (summary->examiner, ==, "lab-model");
+
+  /* A session an older Viva wrote with the name left "": still a model's
+   * defense in the history, not the offline examiner's. */
+  {
+    g_autofree char *old_sessions = g_build_filename (fixture->dir, "old-sessions", NULL);
+    g_autofree char *old_dir = g_build_filename (old_sessions, verdict_session (&model_run), NULL);
+    g_autofree char *old_path = g_build_filename (old_dir, "checkpoint.json", NULL);
+    g_autofree char *old_text = NULL;
+    g_autofree char *expected = g_strdup_printf ("a model at %s", url);
+    g_autoptr(JsonNode) node = json_node_new (JSON_NODE_OBJECT);
+    g_autoptr(GAsyncResult) old_result = NULL;
+    g_autoptr(GPtrArray) old_history = NULL;
+
+    json_object_set_string_member (json_object_get_object_member (model_checkpoint, "model"), "name", "");
+    json_node_set_object (node, model_checkpoint);
+    old_text = json_to_string (node, FALSE);
+    g_assert_cmpint (g_mkdir_with_parents (old_dir, 0700), ==, 0);
+    g_assert_true (g_file_set_contents (old_path, old_text, -1, NULL));
+
+    viva_exam_history_list_async (old_sessions, "cli-pack", "add", NULL, viva_test_store_result, &old_result);
+    viva_test_run_until_result (&old_result);
+    old_history = viva_exam_history_list_finish (old_result, &error);
+    g_assert_no_error (error);
+    g_assert_cmpuint (old_history->len, ==, 1);
+    g_assert_cmpstr (((VivaExamSummary *)g_ptr_array_index (old_history, 0))->examiner, ==, expected);
+  }
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_setenv ("VIVA_SECRETS", "memory", TRUE);
+  g_test_init (&argc, &argv, NULL);
+  viva_core_init ();
+
+#define ADD(path, func) \
+  g_test_add ("/viva/exam/defense/" path, Fixture, NULL, fixture_setup, func, fixture_teardown)
+
+  ADD ("life", test_life);
+  ADD ("offline", test_offline);
+  ADD ("model-served", test_model_served);
+  ADD ("unreachable", test_unreachable);
+  ADD ("resume", test_resume);
+  ADD ("fronts-agree", test_fronts_agree);
+
+  return g_test_run ();
+}
