@@ -12,7 +12,8 @@
 G_BEGIN_DECLS
 
 /* The window's parts, shared by viva-class-results-window.c (the table,
- * collecting, re-grading, exports) and -exam.c (the teacher's exam file). */
+ * collecting, re-grading), -exam.c (the teacher's exam file) and
+ * -export.c (the Export menu). */
 struct _VivaClassResultsWindow
 {
   AdwApplicationWindow  parent_instance;
@@ -46,5 +47,8 @@ void _viva_class_results_window_refresh        (VivaClassResultsWindow *self);
 
 /* viva-class-results-window-exam.c */
 void _viva_class_results_window_exam_class_init (GtkWidgetClass        *widget_class);
+
+/* viva-class-results-window-export.c */
+void _viva_class_results_window_export_class_init (GtkWidgetClass      *widget_class);
 
 G_END_DECLS

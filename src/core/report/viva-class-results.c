@@ -5,15 +5,11 @@
 
 #include "config.h"
 
-#include <dirent.h>
-#include <fcntl.h>
 #include <glib/gi18n.h>
-#include <glib/gstdio.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "viva-class-regrade.h"
-#include "viva-class-results.h"
+#include "viva-class-results-private.h"
+#include "viva-report-file.h"
 
 /* A class's reports in one list: collected from files and folders off the
  * main loop, re-graded on the teacher's machine a few at a time against the
@@ -155,73 +151,6 @@ viva_class_results_add_pack (VivaClassResults *self,
   g_ptr_array_add (self->packs, g_object_ref (pack));
 }
 
-/* Two reports that claim one student and one problem (the same student
- * id, or with no id the same name) are both flagged `duplicate-claim`:
- * the gradebook takes neither over the other. Only reports that may give
- * a grade are counted, so a practice report beside the exam's is not a
- * second claim once the exam file is given. */
-static void
-update_claims (VivaClassResults *self)
-{
-  g_autoptr(GHashTable) claims = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify)g_ptr_array_unref);
-  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->reports));
-
-  for (guint i = 0; i < n; i++)
-    {
-      g_autoptr(VivaClassReport) report = g_list_model_get_item (G_LIST_MODEL (self->reports), i);
-      g_autofree char *key = NULL;
-      GPtrArray *same;
-
-      if (!viva_class_report_get_in_gradebook (report))
-        {
-          viva_class_report_set_duplicate (report, NULL);
-          continue;
-        }
-
-      key = g_strdup_printf ("%s\x1f%s\x1f%s", viva_class_report_get_student_key (report),
-                             viva_class_report_get_pack_id (report), viva_class_report_get_problem_id (report));
-      if (!(same = g_hash_table_lookup (claims, key)))
-        {
-          same = g_ptr_array_new_with_free_func (g_object_unref);
-          g_hash_table_insert (claims, g_steal_pointer (&key), same);
-        }
-      g_ptr_array_add (same, g_steal_pointer (&report));
-    }
-
-  {
-    GHashTableIter iter;
-    GPtrArray *same;
-
-    g_hash_table_iter_init (&iter, claims);
-    while (g_hash_table_iter_next (&iter, NULL, (gpointer *)&same))
-      for (guint i = 0; i < same->len; i++)
-        {
-          VivaClassReport *report = g_ptr_array_index (same, i);
-          g_autoptr(GString) others = g_string_new (NULL);
-          g_autofree char *note = NULL;
-
-          if (same->len < 2)
-            {
-              viva_class_report_set_duplicate (report, NULL);
-              continue;
-            }
-
-          for (guint j = 0; j < same->len; j++)
-            if (j != i)
-              {
-                g_autofree char *name = g_path_get_basename (viva_class_report_get_path (g_ptr_array_index (same, j)));
-
-                if (others->len > 0)
-                  g_string_append (others, ", ");
-                g_string_append (others, name);
-              }
-          note = g_strdup_printf (_("Another report claims the same student and problem (%s); the gradebook takes neither until you keep one."),
-                                  others->str);
-          viva_class_report_set_duplicate (report, note);
-        }
-  }
-}
-
 static void
 apply_exam (VivaClassResults *self)
 {
@@ -233,7 +162,7 @@ apply_exam (VivaClassResults *self)
 
       viva_class_report_set_exam (report, self->exam);
     }
-  update_claims (self);
+  _viva_class_results_update_claims (G_LIST_MODEL (self->reports));
 }
 
 /**
@@ -340,76 +269,6 @@ set_progress (VivaClassResults *self,
 
 /* Collecting */
 
-/* A report folder is the students': it is walked without following a
- * link (a link to the folder itself would loop, one to /dev/zero named
- * z.json would never end), into folders at most MAX_WALK_DEPTH deep and up
- * to MAX_WALK_FILES report files. A link or anything that is not a
- * regular file with a report's name is still listed, so that its row
- * says why it was not read. */
-#define MAX_WALK_DEPTH 8
-#define MAX_WALK_FILES 100000
-
-static void
-walk_folder (int         dir_fd,
-             const char *path,
-             GPtrArray  *files,
-             guint       depth)
-{
-  DIR *dir;
-  struct dirent *entry;
-
-  if (!(dir = fdopendir (dir_fd)))
-    {
-      close (dir_fd);
-      return;
-    }
-
-  while ((entry = readdir (dir)) != NULL && files->len < MAX_WALK_FILES)
-    {
-      const char *name = entry->d_name;
-      g_autofree char *child = NULL;
-      struct stat st;
-      int child_fd;
-
-      /* Hidden entries, and . and .. */
-      if (name[0] == '.')
-        continue;
-      if (fstatat (dirfd (dir), name, &st, AT_SYMLINK_NOFOLLOW) != 0)
-        continue;
-
-      child = g_build_filename (path, name, NULL);
-      if (S_ISDIR (st.st_mode))
-        {
-          if (depth >= MAX_WALK_DEPTH)
-            continue;
-          child_fd = openat (dirfd (dir), name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-          if (child_fd >= 0)
-            walk_folder (child_fd, child, files, depth + 1);
-        }
-      else if (g_str_has_suffix (name, ".json"))
-        g_ptr_array_add (files, g_steal_pointer (&child));
-    }
-
-  closedir (dir);
-}
-
-/* A path the teacher named: a folder is followed even through a link (the
- * teacher chose it), and a file is read whatever its name — through
- * viva_class_report_new_from_file(), which reads regular files only. */
-static void
-walk (const char *path,
-      GPtrArray  *files)
-{
-  struct stat st;
-  int fd;
-
-  if (g_stat (path, &st) == 0 && S_ISDIR (st.st_mode) &&
-      (fd = g_open (path, O_RDONLY | O_DIRECTORY | O_NONBLOCK | O_CLOEXEC, 0)) >= 0)
-    walk_folder (fd, path, files, 0);
-  else
-    g_ptr_array_add (files, g_strdup (path));
-}
-
 static int
 compare_reports (gconstpointer a,
                  gconstpointer b)
@@ -447,7 +306,7 @@ collect_thread (GTask        *task,
                                    _("“%s” does not exist; name a report or a folder of reports."), paths[i]);
           return;
         }
-      walk (paths[i], files);
+      viva_report_file_list (paths[i], files);
     }
 
   g_ptr_array_sort (files, (GCompareFunc)g_strcmp0);
@@ -509,7 +368,7 @@ viva_class_results_collect_finish (VivaClassResults  *self,
     viva_class_report_set_exam (g_ptr_array_index (reports, i), self->exam);
   g_list_store_splice (self->reports, 0, g_list_model_get_n_items (G_LIST_MODEL (self->reports)),
                        reports->pdata, reports->len);
-  update_claims (self);
+  _viva_class_results_update_claims (G_LIST_MODEL (self->reports));
 
   return TRUE;
 }

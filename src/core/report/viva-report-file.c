@@ -5,6 +5,7 @@
 
 #include "config.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <glib/gi18n.h>
@@ -173,4 +174,81 @@ viva_report_file_load (const char  *path,
     return NULL;
 
   return viva_report_file_parse (data, length, error);
+}
+
+/* A report folder is the students': it is walked without following a
+ * link (a link to the folder itself would loop, one to /dev/zero named
+ * z.json would never end), into folders at most MAX_WALK_DEPTH deep and up
+ * to MAX_WALK_FILES report files. A link or anything that is not a
+ * regular file with a report's name is still listed, so that its row
+ * says why it was not read. */
+#define MAX_WALK_DEPTH 8
+#define MAX_WALK_FILES 100000
+
+static void
+walk_folder (int         dir_fd,
+             const char *path,
+             GPtrArray  *files,
+             guint       depth)
+{
+  DIR *dir;
+  struct dirent *entry;
+
+  if (!(dir = fdopendir (dir_fd)))
+    {
+      close (dir_fd);
+      return;
+    }
+
+  while ((entry = readdir (dir)) != NULL && files->len < MAX_WALK_FILES)
+    {
+      const char *name = entry->d_name;
+      g_autofree char *child = NULL;
+      struct stat st;
+      int child_fd;
+
+      /* Hidden entries, and . and .. */
+      if (name[0] == '.')
+        continue;
+      if (fstatat (dirfd (dir), name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+        continue;
+
+      child = g_build_filename (path, name, NULL);
+      if (S_ISDIR (st.st_mode))
+        {
+          if (depth >= MAX_WALK_DEPTH)
+            continue;
+          child_fd = openat (dirfd (dir), name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+          if (child_fd >= 0)
+            walk_folder (child_fd, child, files, depth + 1);
+        }
+      else if (g_str_has_suffix (name, ".json"))
+        g_ptr_array_add (files, g_steal_pointer (&child));
+    }
+
+  closedir (dir);
+}
+
+/**
+ * viva_report_file_list:
+ * @path: a path the teacher named
+ * @files: (element-type filename): where the report files' paths go
+ *
+ * Lists the report files at @path: a folder is followed even through a
+ * link (the teacher chose it) and walked as above; a file is listed
+ * whatever its name, to be read by viva_report_file_read(), which reads
+ * regular files only. Blocking.
+ */
+void
+viva_report_file_list (const char *path,
+                       GPtrArray  *files)
+{
+  struct stat st;
+  int fd;
+
+  if (g_stat (path, &st) == 0 && S_ISDIR (st.st_mode) &&
+      (fd = g_open (path, O_RDONLY | O_DIRECTORY | O_NONBLOCK | O_CLOEXEC, 0)) >= 0)
+    walk_folder (fd, path, files, 0);
+  else
+    g_ptr_array_add (files, g_strdup (path));
 }

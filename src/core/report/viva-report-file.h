@@ -25,5 +25,7 @@ JsonNode *viva_report_file_parse (const char  *data,
                                   GError     **error);
 JsonNode *viva_report_file_load  (const char  *path,
                                   GError     **error);
+void      viva_report_file_list  (const char  *path,
+                                  GPtrArray   *files);
 
 G_END_DECLS
