@@ -16,6 +16,9 @@
  * chunk and never a re-layout of what came before. */
 
 #define LINE_KEY "viva-error-line"
+/* Room around a figure in the pane, and the smallest a figure is shown. */
+#define FIGURE_MARGIN 24
+#define FIGURE_MIN    96
 
 struct _VivaConsole
 {
@@ -26,7 +29,9 @@ struct _VivaConsole
   GtkSpinner    *spinner;
   GtkTextBuffer *buffer;
   GtkTextMark   *end_mark;
+  GtkTextMark   *figure_mark;   /* the newest figure */
   guint          follow_end;    /* an idle that scrolls once laid out */
+  guint          figure_last : 1;  /* nothing was printed after it */
   guint          busy : 1;
 };
 
@@ -59,7 +64,10 @@ follow_end_cb (gpointer user_data)
   VivaConsole *self = user_data;
 
   self->follow_end = 0;
-  gtk_text_view_scroll_to_mark (self->view, self->end_mark, 0.0, FALSE, 0.0, 1.0);
+  if (self->figure_last)
+    gtk_text_view_scroll_to_mark (self->view, self->figure_mark, 0.0, TRUE, 0.0, 0.0);
+  else
+    gtk_text_view_scroll_to_mark (self->view, self->end_mark, 0.0, FALSE, 0.0, 1.0);
 
   return G_SOURCE_REMOVE;
 }
@@ -93,7 +101,11 @@ viva_console_insert (VivaConsole *self,
 
   gtk_text_buffer_get_end_iter (self->buffer, &end);
   gtk_text_buffer_insert_with_tags (self->buffer, &end, text, len, tag, extra, NULL);
-  viva_console_scroll_to_end (self);
+  /* Text after a figure moves the view on to it; a figure's own line end
+   * does not. */
+  self->figure_last = self->figure_last && len == 1 && text[0] == '\n';
+  if (!self->figure_last)
+    viva_console_scroll_to_end (self);
 }
 
 static GtkTextTag *
@@ -262,6 +274,7 @@ viva_console_init (VivaConsole *self)
 
   gtk_text_buffer_get_end_iter (self->buffer, &end);
   self->end_mark = gtk_text_buffer_create_mark (self->buffer, "end", &end, FALSE);
+  self->figure_mark = gtk_text_buffer_create_mark (self->buffer, "figure", &end, TRUE);
 
   click = gtk_gesture_click_new ();
   g_signal_connect_object (click, "released", G_CALLBACK (click_released_cb), self, 0);
@@ -274,6 +287,7 @@ viva_console_clear (VivaConsole *self)
   g_return_if_fail (VIVA_IS_CONSOLE (self));
 
   gtk_text_buffer_set_text (self->buffer, "", 0);
+  self->figure_last = FALSE;
   viva_console_set_status (self, NULL);
 }
 
@@ -341,7 +355,7 @@ viva_console_append_image (VivaConsole *self,
   GtkWidget *picture;
   GtkWidget *button;
   GtkTextIter end;
-  int width, height;
+  int width, height, max_width, max_height;
 
   g_return_if_fail (VIVA_IS_CONSOLE (self));
   g_return_if_fail (png != NULL);
@@ -356,17 +370,28 @@ viva_console_append_image (VivaConsole *self,
   gtk_text_buffer_get_end_iter (self->buffer, &end);
   anchor = gtk_text_buffer_create_child_anchor (self->buffer, &end);
 
+  /* Shrunk to fit what the pane shows, so the whole figure is in view at
+   * once: a lab PC at 1024×768 gives the output some 180 px. */
+  max_width = 480;
+  max_height = 320;
+  if (gtk_widget_get_width (GTK_WIDGET (self->scroller)) > 0)
+    max_width = MIN (max_width, gtk_widget_get_width (GTK_WIDGET (self->scroller)) - FIGURE_MARGIN);
+  if (gtk_widget_get_height (GTK_WIDGET (self->scroller)) > 0)
+    max_height = MIN (max_height, gtk_widget_get_height (GTK_WIDGET (self->scroller)) - FIGURE_MARGIN);
+  max_width = MAX (max_width, FIGURE_MIN);
+  max_height = MAX (max_height, FIGURE_MIN);
+
   width = gdk_texture_get_width (texture);
   height = gdk_texture_get_height (texture);
-  if (width > 480)
+  if (width > max_width)
     {
-      height = height * 480 / width;
-      width = 480;
+      height = height * max_width / width;
+      width = max_width;
     }
-  if (height > 320)
+  if (height > max_height)
     {
-      width = width * 320 / height;
-      height = 320;
+      width = width * max_height / height;
+      height = max_height;
     }
 
   picture = gtk_picture_new_for_paintable (GDK_PAINTABLE (texture));
@@ -387,6 +412,12 @@ viva_console_append_image (VivaConsole *self,
   g_signal_connect (button, "clicked", G_CALLBACK (figure_clicked_cb), NULL);
   gtk_text_view_add_child_at_anchor (self->view, button, anchor);
   viva_console_insert (self, "\n", 1, NULL, NULL);
+
+  /* A new figure comes into view from its top, not its bottom half. */
+  gtk_text_buffer_get_iter_at_child_anchor (self->buffer, &end, anchor);
+  gtk_text_buffer_move_mark (self->buffer, self->figure_mark, &end);
+  self->figure_last = TRUE;
+  viva_console_follow_end (self);
 }
 
 void

@@ -18,8 +18,41 @@
 
 #define EDITOR_SHARE_CODING  0.5
 #define EDITOR_SHARE_DEFENSE 0.35
+#define EDITOR_MIN_COLUMNS   80
 #define EXAMINER_MIN_WIDTH   300
 #define EXAMINER_MAX_SHARE   0.6
+
+/* Below 80 columns a student's lines wrap or hide under a scrollbar (a
+ * lab PC at 1280 px gave the editor 55 during a defense): the panes make
+ * room in order, the problem pane folding first, then the examiner panel
+ * narrowing to its minimum. Measured in the editor's own font, so a larger
+ * code size or Large Text asks for more. */
+static int
+editor_min_width (VivaWindow *self)
+{
+  GtkSourceView *view = viva_editor_get_view (self->editor);
+  g_autoptr(PangoLayout) layout = gtk_widget_create_pango_layout (GTK_WIDGET (view), "0123456789");
+  GtkWidget *gutter = GTK_WIDGET (gtk_source_view_get_gutter (view, GTK_TEXT_WINDOW_LEFT));
+  int digits = 0, gutter_width = 0;
+
+  pango_layout_get_pixel_size (layout, &digits, NULL);
+  if (gutter != NULL)
+    gtk_widget_measure (gutter, GTK_ORIENTATION_HORIZONTAL, -1, NULL, &gutter_width, NULL, NULL);
+
+  /* The margins and the scrollbar. */
+  return digits * EDITOR_MIN_COLUMNS / 10 + gutter_width +
+         gtk_text_view_get_left_margin (GTK_TEXT_VIEW (view)) +
+         gtk_text_view_get_right_margin (GTK_TEXT_VIEW (view)) + 24;
+}
+
+static int
+editor_needs (VivaWindow *self,
+              int         width)
+{
+  double share = self->examiner_visible ? EDITOR_SHARE_DEFENSE : EDITOR_SHARE_CODING;
+
+  return MAX ((int)(width * share), editor_min_width (self));
+}
 
 static int
 examiner_width (VivaWindow *self,
@@ -33,6 +66,10 @@ examiner_width (VivaWindow *self,
                       &minimum, NULL, NULL, NULL);
   minimum = MAX (minimum, EXAMINER_MIN_WIDTH);
 
+  /* With the problem pane folded, the examiner gives way to the editor's
+   * columns down to its own minimum. */
+  wanted = MIN (wanted, width - editor_min_width (self));
+
   return CLAMP (wanted, minimum, MAX (minimum, (int)(width * EXAMINER_MAX_SHARE)));
 }
 
@@ -42,10 +79,47 @@ problem_folds (VivaWindow *self,
                int         width)
 {
   int problem = viva_settings_get_problem_pane_position (viva_settings_get_default ());
-  int examiner = self->examiner_visible ? examiner_width (self, width) : 0;
-  double share = self->examiner_visible ? EDITOR_SHARE_DEFENSE : EDITOR_SHARE_CODING;
+  int examiner = 0;
 
-  return problem + examiner + (int)(width * share) > width;
+  if (self->examiner_visible)
+    examiner = CLAMP (viva_settings_get_examiner_pane_width (viva_settings_get_default ()),
+                      EXAMINER_MIN_WIDTH, (int)(width * EXAMINER_MAX_SHARE));
+
+  return problem + examiner + editor_needs (self, width) > width;
+}
+
+/* HACK: GTK 4.8's paned takes a press where its handle last was even
+ * after its start child is hidden (the handle keeps its old bounds), so a
+ * strip of the editor under a folded pane's handle ate clicks. A paned's
+ * gestures sleep while one of its panes is hidden. The same dead region:
+ * https://github.com/xournalpp/xournalpp/pull/2760; the handle's reach:
+ * https://gitlab.gnome.org/GNOME/gtk/-/issues/4484 */
+static void
+set_handle_live (GtkPaned *paned,
+                 gboolean  live)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (GTK_WIDGET (paned));
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GtkEventController) controller = g_list_model_get_item (controllers, i);
+      gpointer phase = g_object_get_data (G_OBJECT (controller), "viva-phase");
+
+      if (!GTK_IS_GESTURE (controller))
+        continue;
+
+      if (!live && phase == NULL)
+        {
+          g_object_set_data (G_OBJECT (controller), "viva-phase",
+                             GINT_TO_POINTER (gtk_event_controller_get_propagation_phase (controller) + 1));
+          gtk_event_controller_set_propagation_phase (controller, GTK_PHASE_NONE);
+        }
+      else if (live && phase != NULL)
+        {
+          gtk_event_controller_set_propagation_phase (controller, GPOINTER_TO_INT (phase) - 1);
+          g_object_set_data (G_OBJECT (controller), "viva-phase", NULL);
+        }
+    }
 }
 
 static void
@@ -62,6 +136,7 @@ apply_layout (VivaWindow *self)
   /* Shown first: a hidden panel measures no width. */
   self->layout_busy = TRUE;
   gtk_widget_set_visible (GTK_WIDGET (self->examiner_panel), self->examiner_visible);
+  set_handle_live (self->examiner_paned, self->examiner_visible);
   self->layout_busy = FALSE;
 
   folded = problem_folds (self, width);
@@ -78,6 +153,7 @@ apply_layout (VivaWindow *self)
     gtk_paned_set_position (self->problem_paned,
                             viva_settings_get_problem_pane_position (viva_settings_get_default ()));
   gtk_widget_set_visible (self->problem_box, problem_shown);
+  set_handle_live (self->problem_paned, problem_shown);
   if (self->examiner_visible)
     gtk_paned_set_position (self->examiner_paned, width - examiner_width (self, width));
   self->layout_busy = FALSE;
@@ -222,6 +298,9 @@ _viva_window_init_layout (VivaWindow *self)
                            G_CALLBACK (examiner_paned_position_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->problem_paned, "notify::position",
                            G_CALLBACK (problem_paned_position_cb), self, G_CONNECT_SWAPPED);
+  /* Larger code needs more width for the same columns. */
+  g_signal_connect_object (settings, "notify::code-font-size",
+                           G_CALLBACK (queue_layout), self, G_CONNECT_SWAPPED);
 }
 
 void

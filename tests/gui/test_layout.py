@@ -3,8 +3,11 @@
 1366×768, and with the text scaled by 1.25 (Large Text), the code editor
 shows at least half the window's width while the student codes and at
 least 30% during a defense with the answer box on screen, and nothing
-covers it. Typing `if x:` and Return indents the next line; a `return`
-dedents. Screenshots: build/screenshots/layout-*.png."""
+covers it. During a defense it keeps 80 columns of code, the problem pane
+folding first and then the examiner narrowing, as far as the window
+allows. A plot in the output pane of a 1024×768 screen is shown whole.
+Typing `if x:` and Return indents the next line; a `return` dedents.
+Screenshots: build/screenshots/layout-*.png."""
 
 import os
 import sys
@@ -75,6 +78,69 @@ def measure(app, width, what, share):
     print(f"# {what}: editor {seen} px = {seen / width:.0%}; problem {problem}; answer {answer}", flush=True)
 
 
+def editor_columns(app):
+    """How many columns of code the editor shows, in its own font."""
+    import pyatspi
+    node = app.find("text", "Code editor", timeout=5)
+    box = extent(node)
+    try:
+        text = node.queryText()
+        x0, _, w0, _ = text.getCharacterExtents(0, pyatspi.WINDOW_COORDS)
+        x1, _, _, _ = text.getCharacterExtents(1, pyatspi.WINDOW_COORDS)
+    except Exception:
+        return None
+    char = x1 - x0 if x1 > x0 else w0
+    if not box or char <= 0:
+        return None
+    return (box[0] + box[2] - x0) / char
+
+
+def check_columns(app, win_w, what):
+    cols = editor_columns(app)
+    problem = extent(app.find("text", "Problem description", timeout=1))
+    examiner = extent(app.find("text", "Your answer", timeout=1))
+    if cols is not None and cols >= 79:
+        tap.ok(True, f"{what}: the editor shows {cols:.0f} columns of code")
+    else:
+        # Too narrow for 80 columns beside the panel: the panes gave way.
+        tap.ok(problem is None and examiner is not None and examiner[2] <= 0.4 * win_w,
+               f"{what}: {cols} columns, with the problem pane folded and the examiner at its narrowest "
+               f"(examiner {examiner[2] if examiner else None} px)")
+
+
+def check_plot(app, what):
+    editor = app.find("text", "Code editor")
+    vivagui.click(editor)
+    rawinput.keyCombo("<Control>a")
+    rawinput.typeText("import matplotlib.pyplot as plt\nplt.plot([1, 4, 9, 16])\nplt.show()\n")
+    rawinput.keyCombo("<Control>Return")
+    figure = None
+    if wait_for(lambda: app.node.findChildren(lambda n: n.name == "Figure", recursive=True), 60):
+        figure = app.node.findChildren(lambda n: n.name == "Figure", recursive=True)[-1]
+    console = extent(app.find("text", "Program output", timeout=5))
+    time.sleep(1)  # the view settles on the figure after its layout
+    shown = extent(figure) if figure is not None else None
+    tap.ok(shown is not None and console is not None and
+           console[1] <= shown[1] and shown[1] + shown[3] <= console[1] + console[3],
+           f"{what}: a plot is shown whole in the output pane (figure {shown}, pane {console})")
+    app.screenshot("layout-1024x768-plot")
+
+
+def check_editor_clicks(app, box, what):
+    """A click anywhere in the editor reaches it, also where the folded
+    problem pane's handle was (340 px, its default width)."""
+    editor = app.find("text", "Code editor")
+    e = extent(editor)
+    missed = []
+    for x in (40, 334, 340, 346, 352, e[0] + e[2] - 60):
+        vivagui.click(box)
+        time.sleep(0.3)
+        rawinput.click(x, e[1] + e[3] // 2)
+        if not wait_for(lambda: editor.focused, 2):
+            missed.append(x)
+    tap.ok(not missed, f"{what}, defense: a click anywhere in the editor puts the cursor there (missed at x={missed})")
+
+
 def check_indent(app, what):
     editor = app.find("text", "Code editor")
     vivagui.click(editor)
@@ -121,17 +187,27 @@ for width, height, scale in SIZES:
     tap.ok(asked, f"{what}: Submit opens the examiner and it asks a question")
     time.sleep(1)
     measure(app, win_w, f"{what}, defense", 0.3)
+    check_columns(app, win_w, f"{what}, defense")
     answer = extent(box)
     tap.ok(answer is not None and answer[1] + answer[3] <= frame.size[1] and answer[0] + answer[2] <= win_w,
            f"{what}, defense: the answer box is inside the window")
     app.screenshot(f"layout-{name}-defense")
     if (width, scale) == (1024, 1.0):
+        check_editor_clicks(app, box, what)
         check_indent(app, what)
     app.quit()
     err = app.stderr()
     if not tap.ok("CRITICAL" not in err and "WARNING" not in err, f"{what}: no warnings on stderr"):
         print(err, file=sys.stderr)
     vivagui.cleanup(h)
+
+# A plot on the smallest screen, in a Viva of its own.
+h = prepare(1024, 768, 1.0)
+app = vivagui.App(h)
+if tap.ok(app.node is not None, "1024×768, plot: viva starts"):
+    check_plot(app, "1024×768")
+    app.quit()
+vivagui.cleanup(h)
 
 vivagui.cleanup(home)
 tap.done()
