@@ -122,7 +122,8 @@ for dirpath, _, files in os.walk(CORE):
                 bad_includes.append("%s (%s) includes another part's %s" % (rel, part, header))
 check("no core file includes a header of a part it may not use", not bad_includes, "; ".join(bad_includes[:5]))
 
-# 3. The fronts talk to model servers only through the core.
+# 3. The fronts talk to model servers only through the core; the exam server
+#    (src/server) is the one front that speaks HTTP itself.
 soup_in_fronts = []
 for front in ("ui", "cli"):
     for dirpath, _, files in os.walk(os.path.join(SOURCE_ROOT, "src", front)):
@@ -132,6 +133,51 @@ for front in ("ui", "cli"):
                     if re.search(r"\bsoup_|<libsoup/", f.read()):
                         soup_in_fronts.append(os.path.join(front, name))
 check("no libsoup in src/ui or src/cli", not soup_in_fronts, ", ".join(soup_in_fronts))
+
+# 3b. The fronts (ui, cli, server) may use every core part, never another
+#     front: no front includes a header of another, nor is compiled with
+#     another's folder on its include path.
+FRONTS = ("ui", "cli", "server")
+front_dirs = {f: os.path.realpath(os.path.join(SOURCE_ROOT, "src", f)) for f in FRONTS}
+front_build_dirs = {f: os.path.realpath(os.path.join(BUILD_ROOT, "src", f)) for f in FRONTS}
+
+
+def front_of(path):
+    path = os.path.realpath(path)
+    for f in FRONTS:
+        for root in (front_dirs[f], front_build_dirs[f]):
+            if path == root or path.startswith(root + os.sep):
+                return f
+    return None
+
+
+check("the exam server is built as a front", any(front_of(os.path.join(e["directory"], e["file"])) == "server"
+                                                 for e in commands))
+cross_fronts = []
+for front in FRONTS:
+    for dirpath, _, files in os.walk(front_dirs[front]):
+        for name in files:
+            if not name.endswith((".c", ".h")):
+                continue
+            path = os.path.join(dirpath, name)
+            with open(path, encoding="utf-8", errors="replace") as f:
+                text = f.read()
+            for header in INCLUDE.findall(text):
+                for other in FRONTS:
+                    if other != front and os.path.exists(os.path.join(front_dirs[other], header)) and \
+                       not os.path.exists(os.path.join(dirpath, header)):
+                        cross_fronts.append("%s includes %s's %s" % (os.path.relpath(path, SOURCE_ROOT), other, header))
+for entry in commands:
+    source = os.path.normpath(os.path.join(entry["directory"], entry["file"]))
+    front = front_of(source)
+    if front is None:
+        continue
+    _, dirs = include_dirs(entry["command"])
+    for d in dirs:
+        other = front_of(os.path.normpath(os.path.join(entry["directory"], d)))
+        if other is not None and other != front and not d.endswith(".p"):
+            cross_fronts.append("%s is compiled seeing src/%s" % (os.path.relpath(source, SOURCE_ROOT), other))
+check("no front uses another front", not cross_fronts, "; ".join(sorted(set(cross_fronts))[:5]))
 
 # 4. The compiler itself refuses a forbidden include, and accepts an allowed one.
 def compile_with(part, header):

@@ -36,6 +36,7 @@ struct _VivaExamFile
   char             *model;
   char             *language;
   char             *report_folder;
+  gboolean          verdict_after_exam;
 };
 
 void _viva_exam_file_read_root (VivaExamFile *self,

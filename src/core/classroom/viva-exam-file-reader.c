@@ -351,10 +351,10 @@ _viva_exam_file_read_root (VivaExamFile *self,
 {
   static const char * const known[] = {
     "format", "id", "title", "pack", "problems", "time_limit", "hints", "followup",
-    "examiner", "report_folder", NULL
+    "examiner", "report_folder", "show_verdict", NULL
   };
   JsonObject *root;
-  const char *format, *id, *limit, *folder;
+  const char *format, *id, *limit, *folder, *show;
 
   if (!JSON_NODE_HOLDS_OBJECT (node))
     {
@@ -420,6 +420,18 @@ _viva_exam_file_read_root (VivaExamFile *self,
     self->followup_allowed = json_node_get_boolean (node);
 
   read_examiner (self, root, issues);
+
+  /* An exam server holds a verdict back until the exam closes; a local
+   * exam has no one to hold it, so there the key only says what to show. */
+  if ((show = viva_json_check_string (root, NULL, "show_verdict", FALSE, FALSE,
+                                      _("when students see their verdict: “immediately”, or “after_exam” when the exam closes"), issues)))
+    {
+      if (g_str_equal (show, "after_exam"))
+        self->verdict_after_exam = TRUE;
+      else if (!g_str_equal (show, "immediately"))
+        viva_pack_issues_add (issues, VIVA_PACK_ERROR_INVALID, VIVA_PACK_ISSUE_ERROR, "show_verdict",
+                              _("“%s” is not when to show a verdict — write “immediately” or “after_exam”"), show);
+    }
 
   if ((folder = viva_json_check_string (root, NULL, "report_folder", TRUE, FALSE,
                                         _("the folder finished reports are written to, like a lab share or “~/Documents/Exam reports”"), issues)))

@@ -280,6 +280,19 @@ viva_exam_file_get_report_folder (VivaExamFile *self)
 }
 
 /**
+ * viva_exam_file_get_verdict_after_exam:
+ *
+ * Returns: %TRUE when the exam says `"show_verdict": "after_exam"`: an exam
+ *   server shows the student "handed in" and no score until the exam closes
+ */
+gboolean
+viva_exam_file_get_verdict_after_exam (VivaExamFile *self)
+{
+  g_return_val_if_fail (VIVA_IS_EXAM_FILE (self), FALSE);
+  return self->verdict_after_exam;
+}
+
+/**
  * viva_exam_file_to_ref:
  *
  * Returns: (transfer full): `{"path", "digest", "id", "title",

@@ -62,6 +62,7 @@ const char         *viva_exam_file_get_base_url        (VivaExamFile       *self
 const char         *viva_exam_file_get_model           (VivaExamFile       *self);
 const char         *viva_exam_file_get_language        (VivaExamFile       *self);
 const char         *viva_exam_file_get_report_folder   (VivaExamFile       *self);
+gboolean            viva_exam_file_get_verdict_after_exam (VivaExamFile    *self);
 JsonNode           *viva_exam_file_to_ref              (VivaExamFile       *self);
 VivaExamFile       *viva_exam_file_load_ref            (JsonObject         *ref,
                                                         GError            **error);

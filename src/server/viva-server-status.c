@@ -1,0 +1,123 @@
+/* viva-server-status.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <stdio.h>
+
+#include "viva-server-api.h"
+#include "viva-server-sitting.h"
+#include "viva-server-util.h"
+
+/* viva-server status EXAM-ID: the class from the database (serve may be
+ * running: SQLite in WAL mode lets this read beside it). `viva-server
+ * routes`, at the end, prints the API's route table. */
+
+int
+viva_server_status_command (int    argc,
+                            char **argv)
+{
+  g_autoptr(GOptionContext) context = NULL;
+  g_auto(VivaServerCommon) common = { 0 };
+  g_autoptr(VivaServerStore) store = NULL;
+  g_autoptr(JsonObject) exam = NULL;
+  g_autoptr(JsonArray) students = NULL;
+  g_autoptr(JsonObject) summary = json_object_new ();
+  g_autoptr(GError) error = NULL;
+  guint counts[4] = { 0 };
+  static const char * const states[] = { "not_signed_in", "working", "defending", "handed_in" };
+  int status;
+
+  context = g_option_context_new (_("EXAM-ID — who is signed in, working, defending, handed in"));
+  viva_server_common_add_entries (&common, context);
+  if ((status = viva_server_parse_options (context, &common, &argc, &argv)) != VIVA_SERVER_EXIT_OK)
+    return status;
+
+  if (argc != 2)
+    {
+      viva_server_usage_error (context, "%s", _("Give exactly one EXAM-ID."));
+      return VIVA_SERVER_EXIT_USAGE;
+    }
+
+  if (!(store = viva_server_open_store (&common)))
+    return VIVA_SERVER_EXIT_FAILED;
+
+  if (!(exam = viva_server_store_get_exam (store, argv[1], &error)) ||
+      !(students = viva_server_sitting_class (store, argv[1], &error)))
+    {
+      viva_server_fail (&common, "%s", error ? error->message : _("This server holds no such exam."));
+      return VIVA_SERVER_EXIT_FAILED;
+    }
+
+  for (guint i = 0; i < json_array_get_length (students); i++)
+    {
+      JsonObject *student = json_array_get_object_element (students, i);
+      const char *state = json_object_get_string_member (student, "state");
+
+      for (guint s = 0; s < G_N_ELEMENTS (states); s++)
+        if (g_str_equal (state, states[s]))
+          counts[s]++;
+
+      if (common.json)
+        viva_server_print_event ("student", student);
+      else
+        printf ("%-16s %-14s %-30s %u saved, %u reports\n",
+                json_object_get_string_member (student, "student_id"), state,
+                json_object_get_string_member (student, "name"),
+                (guint)json_object_get_int_member (student, "saved"),
+                (guint)json_object_get_int_member (student, "reports"));
+    }
+
+  json_object_set_string_member (summary, "exam", argv[1]);
+  json_object_set_string_member (summary, "title", json_object_get_string_member (exam, "title"));
+  json_object_set_boolean_member (summary, "closed", !json_object_get_null_member (exam, "closed_at"));
+  json_object_set_int_member (summary, "students", json_array_get_length (students));
+  for (guint s = 0; s < G_N_ELEMENTS (states); s++)
+    json_object_set_int_member (summary, states[s], counts[s]);
+
+  if (common.json)
+    viva_server_print_event ("status", summary);
+  else
+    printf (_("%u students: %u not signed in, %u working, %u defending, %u handed in.\n"),
+            json_array_get_length (students), counts[0], counts[1], counts[2], counts[3]);
+
+  return VIVA_SERVER_EXIT_OK;
+}
+
+int
+viva_server_routes_command (int    argc,
+                            char **argv)
+{
+  g_autoptr(GOptionContext) context = NULL;
+  g_auto(VivaServerCommon) common = { 0 };
+  const VivaServerRoute *routes;
+  guint n;
+  int status;
+
+  context = g_option_context_new (_("— list the API’s routes and who may use each"));
+  viva_server_common_add_entries (&common, context);
+  if ((status = viva_server_parse_options (context, &common, &argc, &argv)) != VIVA_SERVER_EXIT_OK)
+    return status;
+
+  routes = viva_server_routes_get (&n);
+  for (guint i = 0; i < n; i++)
+    {
+      if (common.json)
+        {
+          g_autoptr(JsonObject) object = json_object_new ();
+
+          json_object_set_string_member (object, "method", routes[i].method);
+          json_object_set_string_member (object, "path", routes[i].path);
+          json_object_set_string_member (object, "auth", viva_server_auth_to_string (routes[i].auth));
+          json_object_set_boolean_member (object, "body", routes[i].has_body);
+          viva_server_print_event ("route", object);
+        }
+      else
+        printf ("%-6s %-60s %s\n", routes[i].method, routes[i].path, viva_server_auth_to_string (routes[i].auth));
+    }
+
+  return VIVA_SERVER_EXIT_OK;
+}

@@ -1,0 +1,843 @@
+/* viva-server-store.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <glib/gstdio.h>
+#include <sys/stat.h>
+
+#include "viva-server-sqlite.h"
+#include "viva-server-store.h"
+
+/* Everything the exam server keeps, as portable SQL over a VivaServerDb.
+ * Every change that belongs together is one transaction; a sequence number
+ * is a counter on its parent row, raised by an UPDATE in the transaction
+ * that adds the child, so two writers can never take the same number (on
+ * PostgreSQL too, where the UPDATE locks the row). Times are milliseconds
+ * since the epoch. */
+
+struct _VivaServerStore
+{
+  GObject       parent_instance;
+  VivaServerDb *db;
+  guint         schema_version;
+};
+
+G_DEFINE_FINAL_TYPE (VivaServerStore, viva_server_store, G_TYPE_OBJECT)
+
+/* One entry per schema version, never edited once released: a change is a
+ * new entry. Each is a list of statements run in one transaction. */
+static const char * const migration_1[] = {
+  "CREATE TABLE exams ("
+  " id TEXT PRIMARY KEY,"
+  " title TEXT NOT NULL,"
+  " exam_json TEXT NOT NULL,"
+  " digest TEXT NOT NULL,"
+  " time_limit BIGINT NOT NULL,"
+  " show_verdict TEXT NOT NULL,"
+  " teacher_token_hash TEXT NOT NULL,"
+  " created_at BIGINT NOT NULL,"
+  " closed_at BIGINT)",
+  "CREATE TABLE roster ("
+  " exam_id TEXT NOT NULL REFERENCES exams (id),"
+  " student_id TEXT NOT NULL,"
+  " name TEXT NOT NULL,"
+  " seat_code TEXT NOT NULL,"
+  " PRIMARY KEY (exam_id, student_id))",
+  "CREATE TABLE tokens ("
+  " token_hash TEXT PRIMARY KEY,"
+  " exam_id TEXT NOT NULL REFERENCES exams (id),"
+  " student_id TEXT,"
+  " role TEXT NOT NULL,"
+  " created_at BIGINT NOT NULL,"
+  " revoked_at BIGINT)",
+  "CREATE INDEX tokens_by_student ON tokens (exam_id, student_id)",
+  "CREATE TABLE sittings ("
+  " exam_id TEXT NOT NULL,"
+  " student_id TEXT NOT NULL,"
+  " started_at BIGINT NOT NULL,"
+  " deadline BIGINT NOT NULL,"
+  " signed_in_at BIGINT NOT NULL,"
+  " sign_ins BIGINT NOT NULL,"
+  " handed_in_at BIGINT,"
+  " last_snapshot BIGINT NOT NULL,"
+  " last_timeline BIGINT NOT NULL,"
+  " PRIMARY KEY (exam_id, student_id),"
+  " FOREIGN KEY (exam_id, student_id) REFERENCES roster (exam_id, student_id))",
+  "CREATE TABLE snapshots ("
+  " exam_id TEXT NOT NULL,"
+  " student_id TEXT NOT NULL,"
+  " seq BIGINT NOT NULL,"
+  " problem_id TEXT NOT NULL,"
+  " kind TEXT NOT NULL,"
+  " code TEXT NOT NULL,"
+  " saved_at BIGINT NOT NULL,"
+  " PRIMARY KEY (exam_id, student_id, seq))",
+  "CREATE TABLE timeline ("
+  " exam_id TEXT NOT NULL,"
+  " student_id TEXT NOT NULL,"
+  " seq BIGINT NOT NULL,"
+  " problem_id TEXT,"
+  " event_json TEXT NOT NULL,"
+  " received_at BIGINT NOT NULL,"
+  " PRIMARY KEY (exam_id, student_id, seq))",
+  "CREATE TABLE defenses ("
+  " id TEXT PRIMARY KEY,"
+  " exam_id TEXT NOT NULL,"
+  " student_id TEXT NOT NULL,"
+  " problem_id TEXT NOT NULL,"
+  " state TEXT NOT NULL,"
+  " session_id TEXT,"
+  " code TEXT NOT NULL,"
+  " handed_in BIGINT NOT NULL,"
+  " checkpoint TEXT,"
+  " last_seq BIGINT NOT NULL,"
+  " created_at BIGINT NOT NULL,"
+  " updated_at BIGINT NOT NULL,"
+  " FOREIGN KEY (exam_id, student_id) REFERENCES sittings (exam_id, student_id))",
+  "CREATE INDEX defenses_by_student ON defenses (exam_id, student_id)",
+  "CREATE TABLE defense_events ("
+  " defense_id TEXT NOT NULL REFERENCES defenses (id),"
+  " seq BIGINT NOT NULL,"
+  " kind TEXT NOT NULL,"
+  " data TEXT NOT NULL,"
+  " created_at BIGINT NOT NULL,"
+  " PRIMARY KEY (defense_id, seq))",
+  "CREATE TABLE reports ("
+  " defense_id TEXT PRIMARY KEY REFERENCES defenses (id),"
+  " exam_id TEXT NOT NULL,"
+  " student_id TEXT NOT NULL,"
+  " problem_id TEXT NOT NULL,"
+  " report_json TEXT NOT NULL,"
+  " signature TEXT NOT NULL,"
+  " created_at BIGINT NOT NULL)",
+  NULL
+};
+
+static const char * const * const migrations[] = {
+  migration_1,
+};
+
+gint64
+viva_server_store_now (void)
+{
+  return g_get_real_time () / 1000;
+}
+
+static gboolean
+migrate (VivaServerStore  *self,
+         GError          **error)
+{
+  g_autoptr(JsonObject) row = NULL;
+  g_autoptr(GError) local_error = NULL;
+  guint version = 0;
+
+  if (!viva_server_db_execf (self->db, error,
+                             "CREATE TABLE IF NOT EXISTS schema_migrations ("
+                             " version BIGINT PRIMARY KEY, applied_at BIGINT NOT NULL)", NULL))
+    return FALSE;
+
+  row = viva_server_db_rowf (self->db, &local_error,
+                             "SELECT COALESCE(MAX(version), 0) AS version FROM schema_migrations", NULL);
+  if (row == NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return FALSE;
+    }
+  version = json_object_get_int_member (row, "version");
+
+  if (version > G_N_ELEMENTS (migrations))
+    {
+      g_set_error (error, VIVA_SERVER_DB_ERROR, VIVA_SERVER_DB_ERROR_SCHEMA,
+                   _("The exam server’s database is of a newer Viva (schema %u, this one knows %u): run the newer viva-server."),
+                   version, (guint)G_N_ELEMENTS (migrations));
+      return FALSE;
+    }
+
+  for (guint v = version; v < G_N_ELEMENTS (migrations); v++)
+    {
+      if (!viva_server_db_begin (self->db, error))
+        return FALSE;
+      for (guint i = 0; migrations[v][i] != NULL; i++)
+        if (!viva_server_db_execf (self->db, error, migrations[v][i], NULL))
+          {
+            viva_server_db_rollback (self->db);
+            return FALSE;
+          }
+      if (!viva_server_db_execf (self->db, error,
+                                 "INSERT INTO schema_migrations (version, applied_at) VALUES ($1, $2)",
+                                 "ii", (gint64)v + 1, viva_server_store_now ()) ||
+          !viva_server_db_commit (self->db, error))
+        {
+          viva_server_db_rollback (self->db);
+          return FALSE;
+        }
+    }
+
+  self->schema_version = G_N_ELEMENTS (migrations);
+  return TRUE;
+}
+
+static void
+viva_server_store_finalize (GObject *object)
+{
+  VivaServerStore *self = (VivaServerStore *)object;
+
+  g_clear_object (&self->db);
+
+  G_OBJECT_CLASS (viva_server_store_parent_class)->finalize (object);
+}
+
+static void
+viva_server_store_class_init (VivaServerStoreClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = viva_server_store_finalize;
+}
+
+static void
+viva_server_store_init (VivaServerStore *self)
+{
+}
+
+VivaServerStore *
+viva_server_store_new_for_db (VivaServerDb  *db,
+                              GError       **error)
+{
+  g_autoptr(VivaServerStore) self = g_object_new (VIVA_TYPE_SERVER_STORE, NULL);
+
+  g_return_val_if_fail (VIVA_IS_SERVER_DB (db), NULL);
+
+  self->db = g_object_ref (db);
+  if (!migrate (self, error))
+    return NULL;
+
+  return g_steal_pointer (&self);
+}
+
+/**
+ * viva_server_store_open:
+ * @state_dir: the server's state folder, made by `viva-server init`
+ *
+ * Returns: (transfer full): the store over the folder's SQLite database,
+ *   its schema brought up to date
+ */
+VivaServerStore *
+viva_server_store_open (const char  *state_dir,
+                        GError     **error)
+{
+  g_autofree char *path = g_build_filename (state_dir, VIVA_SERVER_DB_FILE, NULL);
+  g_autoptr(VivaServerSqlite) sqlite = NULL;
+  int mask;
+
+  /* The database holds seat codes and every student's work: nobody but
+   * the server's own user reads it, whatever the umask says. */
+  mask = umask (077);
+  sqlite = viva_server_sqlite_open (path, error);
+  umask (mask);
+  if (sqlite == NULL)
+    return NULL;
+
+  return viva_server_store_new_for_db (VIVA_SERVER_DB (sqlite), error);
+}
+
+VivaServerDb *
+viva_server_store_get_db (VivaServerStore *self)
+{
+  g_return_val_if_fail (VIVA_IS_SERVER_STORE (self), NULL);
+
+  return self->db;
+}
+
+guint
+viva_server_store_get_schema_version (VivaServerStore *self)
+{
+  g_return_val_if_fail (VIVA_IS_SERVER_STORE (self), 0);
+
+  return self->schema_version;
+}
+
+/* Runs the transaction's statements; on any failure rolls back. */
+#define TX_BEGIN(self, error) \
+  if (!viva_server_db_begin ((self)->db, (error))) return FALSE;
+#define TX_FAIL(self) \
+  G_STMT_START { viva_server_db_rollback ((self)->db); return FALSE; } G_STMT_END
+#define TX_COMMIT(self, error) \
+  G_STMT_START { if (!viva_server_db_commit ((self)->db, (error))) TX_FAIL (self); } G_STMT_END
+
+/**
+ * viva_server_store_add_exam:
+ * @exam: `id`, `title`, `exam_json`, `digest`, `time_limit`,
+ *   `show_verdict`, `teacher_token_hash`
+ * @roster: objects with `student_id`, `name`, `seat_code`
+ */
+gboolean
+viva_server_store_add_exam (VivaServerStore  *self,
+                            JsonObject       *exam,
+                            JsonArray        *roster,
+                            GError          **error)
+{
+  const char *id = json_object_get_string_member (exam, "id");
+  g_autoptr(GError) local_error = NULL;
+  g_autoptr(JsonObject) existing = NULL;
+
+  TX_BEGIN (self, error);
+
+  existing = viva_server_db_rowf (self->db, &local_error, "SELECT id FROM exams WHERE id = $1", "s", id);
+  if (local_error != NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      TX_FAIL (self);
+    }
+  if (existing != NULL)
+    {
+      g_set_error (error, VIVA_SERVER_DB_ERROR, VIVA_SERVER_DB_ERROR_CONSTRAINT,
+                   _("This server already holds an exam “%s”: give the new one another id."), id);
+      TX_FAIL (self);
+    }
+
+  if (!viva_server_db_execf (self->db, error,
+                             "INSERT INTO exams (id, title, exam_json, digest, time_limit, show_verdict,"
+                             " teacher_token_hash, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+                             "ssssissi", id,
+                             json_object_get_string_member (exam, "title"),
+                             json_object_get_string_member (exam, "exam_json"),
+                             json_object_get_string_member (exam, "digest"),
+                             json_object_get_int_member (exam, "time_limit"),
+                             json_object_get_string_member (exam, "show_verdict"),
+                             json_object_get_string_member (exam, "teacher_token_hash"),
+                             viva_server_store_now ()))
+    TX_FAIL (self);
+
+  if (!viva_server_db_execf (self->db, error,
+                             "INSERT INTO tokens (token_hash, exam_id, student_id, role, created_at)"
+                             " VALUES ($1, $2, NULL, 'teacher', $3)",
+                             "ssi", json_object_get_string_member (exam, "teacher_token_hash"), id,
+                             viva_server_store_now ()))
+    TX_FAIL (self);
+
+  for (guint i = 0; i < json_array_get_length (roster); i++)
+    {
+      JsonObject *student = json_array_get_object_element (roster, i);
+
+      if (!viva_server_db_execf (self->db, error,
+                                 "INSERT INTO roster (exam_id, student_id, name, seat_code) VALUES ($1, $2, $3, $4)",
+                                 "ssss", id,
+                                 json_object_get_string_member (student, "student_id"),
+                                 json_object_get_string_member (student, "name"),
+                                 json_object_get_string_member (student, "seat_code")))
+        TX_FAIL (self);
+    }
+
+  TX_COMMIT (self, error);
+  return TRUE;
+}
+
+static JsonObject *
+row_or_error (JsonObject  *row,
+              GError     **local,
+              GError     **error)
+{
+  if (*local != NULL)
+    g_propagate_error (error, g_steal_pointer (local));
+  return row;
+}
+
+JsonObject *
+viva_server_store_get_exam (VivaServerStore  *self,
+                            const char       *exam_id,
+                            GError          **error)
+{
+  g_autoptr(GError) local = NULL;
+  JsonObject *row = viva_server_db_rowf (self->db, &local, "SELECT * FROM exams WHERE id = $1", "s", exam_id);
+
+  return row_or_error (row, &local, error);
+}
+
+JsonArray *
+viva_server_store_list_exams (VivaServerStore  *self,
+                              GError          **error)
+{
+  return viva_server_db_queryf (self->db, error, "SELECT * FROM exams ORDER BY id", NULL);
+}
+
+gboolean
+viva_server_store_close_exam (VivaServerStore  *self,
+                              const char       *exam_id,
+                              GError          **error)
+{
+  return viva_server_db_execf (self->db, error,
+                               "UPDATE exams SET closed_at = $2 WHERE id = $1 AND closed_at IS NULL",
+                               "si", exam_id, viva_server_store_now ());
+}
+
+JsonArray *
+viva_server_store_get_roster (VivaServerStore  *self,
+                              const char       *exam_id,
+                              GError          **error)
+{
+  return viva_server_db_queryf (self->db, error,
+                                "SELECT * FROM roster WHERE exam_id = $1 ORDER BY student_id", "s", exam_id);
+}
+
+JsonObject *
+viva_server_store_get_student (VivaServerStore  *self,
+                               const char       *exam_id,
+                               const char       *student_id,
+                               GError          **error)
+{
+  g_autoptr(GError) local = NULL;
+  JsonObject *row = viva_server_db_rowf (self->db, &local,
+                                         "SELECT * FROM roster WHERE exam_id = $1 AND student_id = $2",
+                                         "ss", exam_id, student_id);
+
+  return row_or_error (row, &local, error);
+}
+
+/**
+ * viva_server_store_sign_in:
+ * @deadline: the sitting's end when this is its first sign-in
+ *
+ * Revokes the student's earlier tokens and keeps the new one's hash, in one
+ * transaction; the first sign-in also starts the sitting and its clock.
+ */
+gboolean
+viva_server_store_sign_in (VivaServerStore  *self,
+                           const char       *exam_id,
+                           const char       *student_id,
+                           const char       *token_hash,
+                           gint64            deadline,
+                           GError          **error)
+{
+  gint64 now = viva_server_store_now ();
+  g_autoptr(GError) local = NULL;
+  g_autoptr(JsonObject) sitting = NULL;
+
+  TX_BEGIN (self, error);
+
+  if (!viva_server_db_execf (self->db, error,
+                             "UPDATE tokens SET revoked_at = $3 WHERE exam_id = $1 AND student_id = $2"
+                             " AND role = 'student' AND revoked_at IS NULL",
+                             "ssi", exam_id, student_id, now) ||
+      !viva_server_db_execf (self->db, error,
+                             "INSERT INTO tokens (token_hash, exam_id, student_id, role, created_at)"
+                             " VALUES ($1, $2, $3, 'student', $4)",
+                             "sssi", token_hash, exam_id, student_id, now))
+    TX_FAIL (self);
+
+  sitting = viva_server_db_rowf (self->db, &local,
+                                 "SELECT started_at FROM sittings WHERE exam_id = $1 AND student_id = $2",
+                                 "ss", exam_id, student_id);
+  if (local != NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&local));
+      TX_FAIL (self);
+    }
+
+  if (sitting == NULL)
+    {
+      if (!viva_server_db_execf (self->db, error,
+                                 "INSERT INTO sittings (exam_id, student_id, started_at, deadline, signed_in_at,"
+                                 " sign_ins, last_snapshot, last_timeline) VALUES ($1, $2, $3, $4, $3, 1, 0, 0)",
+                                 "ssii", exam_id, student_id, now, deadline))
+        TX_FAIL (self);
+    }
+  else if (!viva_server_db_execf (self->db, error,
+                                  "UPDATE sittings SET signed_in_at = $3, sign_ins = sign_ins + 1"
+                                  " WHERE exam_id = $1 AND student_id = $2",
+                                  "ssi", exam_id, student_id, now))
+    TX_FAIL (self);
+
+  TX_COMMIT (self, error);
+  return TRUE;
+}
+
+/**
+ * viva_server_store_find_token:
+ *
+ * Returns: (transfer full) (nullable): the live token's row (`exam_id`,
+ *   `student_id`, `role`), %NULL when it is unknown or revoked
+ */
+JsonObject *
+viva_server_store_find_token (VivaServerStore  *self,
+                              const char       *token_hash,
+                              GError          **error)
+{
+  g_autoptr(GError) local = NULL;
+  JsonObject *row = viva_server_db_rowf (self->db, &local,
+                                         "SELECT exam_id, student_id, role FROM tokens"
+                                         " WHERE token_hash = $1 AND revoked_at IS NULL",
+                                         "s", token_hash);
+
+  return row_or_error (row, &local, error);
+}
+
+JsonObject *
+viva_server_store_get_sitting (VivaServerStore  *self,
+                               const char       *exam_id,
+                               const char       *student_id,
+                               GError          **error)
+{
+  g_autoptr(GError) local = NULL;
+  JsonObject *row = viva_server_db_rowf (self->db, &local,
+                                         "SELECT * FROM sittings WHERE exam_id = $1 AND student_id = $2",
+                                         "ss", exam_id, student_id);
+
+  return row_or_error (row, &local, error);
+}
+
+JsonArray *
+viva_server_store_list_sittings (VivaServerStore  *self,
+                                 const char       *exam_id,
+                                 GError          **error)
+{
+  return viva_server_db_queryf (self->db, error,
+                                "SELECT * FROM sittings WHERE exam_id = $1 ORDER BY student_id", "s", exam_id);
+}
+
+JsonArray *
+viva_server_store_list_open_sittings (VivaServerStore  *self,
+                                      GError          **error)
+{
+  return viva_server_db_queryf (self->db, error,
+                                "SELECT * FROM sittings WHERE handed_in_at IS NULL ORDER BY deadline", NULL);
+}
+
+gboolean
+viva_server_store_hand_in (VivaServerStore  *self,
+                           const char       *exam_id,
+                           const char       *student_id,
+                           GError          **error)
+{
+  return viva_server_db_execf (self->db, error,
+                               "UPDATE sittings SET handed_in_at = $3"
+                               " WHERE exam_id = $1 AND student_id = $2 AND handed_in_at IS NULL",
+                               "ssi", exam_id, student_id, viva_server_store_now ());
+}
+
+/* Raises a counter column of the sitting and returns its new value, inside
+ * the caller's transaction. */
+static gint64
+next_sitting_seq (VivaServerStore  *self,
+                  const char       *column,
+                  const char       *exam_id,
+                  const char       *student_id,
+                  GError          **error)
+{
+  g_autofree char *update = g_strdup_printf ("UPDATE sittings SET %s = %s + 1 WHERE exam_id = $1 AND student_id = $2",
+                                             column, column);
+  g_autofree char *select = g_strdup_printf ("SELECT %s AS seq FROM sittings WHERE exam_id = $1 AND student_id = $2",
+                                             column);
+  g_autoptr(JsonObject) row = NULL;
+  g_autoptr(GError) local = NULL;
+
+  if (!viva_server_db_execf (self->db, error, update, "ss", exam_id, student_id))
+    return -1;
+  if (!(row = viva_server_db_rowf (self->db, &local, select, "ss", exam_id, student_id)))
+    {
+      if (local != NULL)
+        g_propagate_error (error, g_steal_pointer (&local));
+      else
+        g_set_error (error, VIVA_SERVER_DB_ERROR, VIVA_SERVER_DB_ERROR_CONSTRAINT,
+                     _("This student has no sitting yet: sign in first."));
+      return -1;
+    }
+  return json_object_get_int_member (row, "seq");
+}
+
+/**
+ * viva_server_store_save_code:
+ * @kind: `autosave`, `run` or `submit`
+ *
+ * Returns: the snapshot's sequence number in the sitting, or -1
+ */
+gint64
+viva_server_store_save_code (VivaServerStore  *self,
+                             const char       *exam_id,
+                             const char       *student_id,
+                             const char       *problem_id,
+                             const char       *kind,
+                             const char       *code,
+                             GError          **error)
+{
+  gint64 seq;
+
+  if (!viva_server_db_begin (self->db, error))
+    return -1;
+
+  if ((seq = next_sitting_seq (self, "last_snapshot", exam_id, student_id, error)) < 0 ||
+      !viva_server_db_execf (self->db, error,
+                             "INSERT INTO snapshots (exam_id, student_id, seq, problem_id, kind, code, saved_at)"
+                             " VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                             "ssisssi", exam_id, student_id, seq, problem_id, kind, code,
+                             viva_server_store_now ()) ||
+      !viva_server_db_commit (self->db, error))
+    {
+      viva_server_db_rollback (self->db);
+      return -1;
+    }
+
+  return seq;
+}
+
+/**
+ * viva_server_store_latest_code:
+ *
+ * Returns: (transfer full): per problem the newest snapshot (`problem_id`,
+ *   `seq`, `kind`, `code`, `saved_at`), in the order of the problems' ids
+ */
+JsonArray *
+viva_server_store_latest_code (VivaServerStore  *self,
+                               const char       *exam_id,
+                               const char       *student_id,
+                               GError          **error)
+{
+  return viva_server_db_queryf (self->db, error,
+                                "SELECT s.problem_id, s.seq, s.kind, s.code, s.saved_at FROM snapshots s"
+                                " WHERE s.exam_id = $1 AND s.student_id = $2 AND s.seq ="
+                                " (SELECT MAX(t.seq) FROM snapshots t WHERE t.exam_id = s.exam_id"
+                                "  AND t.student_id = s.student_id AND t.problem_id = s.problem_id)"
+                                " ORDER BY s.problem_id",
+                                "ss", exam_id, student_id);
+}
+
+/**
+ * viva_server_store_add_timeline:
+ * @events: the integrity timeline's events, as the app records them
+ *
+ * Returns: the last event's sequence number, or -1
+ */
+gint64
+viva_server_store_add_timeline (VivaServerStore  *self,
+                                const char       *exam_id,
+                                const char       *student_id,
+                                JsonArray        *events,
+                                GError          **error)
+{
+  gint64 seq = 0;
+
+  if (!viva_server_db_begin (self->db, error))
+    return -1;
+
+  for (guint i = 0; i < json_array_get_length (events); i++)
+    {
+      JsonNode *node = json_array_get_element (events, i);
+      JsonObject *event = json_node_get_object (node);
+      g_autofree char *text = json_to_string (node, FALSE);
+      const char *problem = json_object_get_string_member_with_default (event, "problem", NULL);
+
+      if ((seq = next_sitting_seq (self, "last_timeline", exam_id, student_id, error)) < 0 ||
+          !viva_server_db_execf (self->db, error,
+                                 "INSERT INTO timeline (exam_id, student_id, seq, problem_id, event_json, received_at)"
+                                 " VALUES ($1, $2, $3, $4, $5, $6)",
+                                 "ssissi", exam_id, student_id, seq, problem, text, viva_server_store_now ()))
+        {
+          viva_server_db_rollback (self->db);
+          return -1;
+        }
+    }
+
+  if (!viva_server_db_commit (self->db, error))
+    {
+      viva_server_db_rollback (self->db);
+      return -1;
+    }
+  return seq;
+}
+
+JsonArray *
+viva_server_store_get_timeline (VivaServerStore  *self,
+                                const char       *exam_id,
+                                const char       *student_id,
+                                const char       *problem_id,
+                                GError          **error)
+{
+  return viva_server_db_queryf (self->db, error,
+                                "SELECT seq, event_json, received_at FROM timeline"
+                                " WHERE exam_id = $1 AND student_id = $2 AND (CAST($3 AS TEXT) IS NULL OR problem_id = $3)"
+                                " ORDER BY seq",
+                                "sss", exam_id, student_id, problem_id);
+}
+
+gboolean
+viva_server_store_add_defense (VivaServerStore  *self,
+                               const char       *defense_id,
+                               const char       *exam_id,
+                               const char       *student_id,
+                               const char       *problem_id,
+                               const char       *code,
+                               gboolean          handed_in,
+                               GError          **error)
+{
+  gint64 now = viva_server_store_now ();
+
+  return viva_server_db_execf (self->db, error,
+                               "INSERT INTO defenses (id, exam_id, student_id, problem_id, state, code, handed_in,"
+                               " last_seq, created_at, updated_at) VALUES ($1, $2, $3, $4, 'starting', $5, $6, 0, $7, $7)",
+                               "sssssii", defense_id, exam_id, student_id, problem_id, code,
+                               (gint64)(handed_in ? 1 : 0), now);
+}
+
+JsonObject *
+viva_server_store_get_defense (VivaServerStore  *self,
+                               const char       *defense_id,
+                               GError          **error)
+{
+  g_autoptr(GError) local = NULL;
+  JsonObject *row = viva_server_db_rowf (self->db, &local, "SELECT * FROM defenses WHERE id = $1", "s", defense_id);
+
+  return row_or_error (row, &local, error);
+}
+
+JsonArray *
+viva_server_store_list_defenses (VivaServerStore  *self,
+                                 const char       *exam_id,
+                                 const char       *student_id,
+                                 GError          **error)
+{
+  return viva_server_db_queryf (self->db, error,
+                                "SELECT id, exam_id, student_id, problem_id, state, handed_in, last_seq, created_at,"
+                                " updated_at FROM defenses WHERE exam_id = $1 AND (CAST($2 AS TEXT) IS NULL OR student_id = $2)"
+                                " ORDER BY created_at, id",
+                                "ss", exam_id, student_id);
+}
+
+/* The defenses a restarted server continues. */
+JsonArray *
+viva_server_store_list_live_defenses (VivaServerStore  *self,
+                                      GError          **error)
+{
+  return viva_server_db_queryf (self->db, error,
+                                "SELECT * FROM defenses WHERE state IN ('starting', 'running', 'waiting')"
+                                " ORDER BY created_at, id", NULL);
+}
+
+gboolean
+viva_server_store_set_defense_state (VivaServerStore  *self,
+                                     const char       *defense_id,
+                                     const char       *state,
+                                     GError          **error)
+{
+  return viva_server_db_execf (self->db, error,
+                               "UPDATE defenses SET state = $2, updated_at = $3 WHERE id = $1",
+                               "ssi", defense_id, state, viva_server_store_now ());
+}
+
+gboolean
+viva_server_store_set_defense_session (VivaServerStore  *self,
+                                       const char       *defense_id,
+                                       const char       *session_id,
+                                       GError          **error)
+{
+  return viva_server_db_execf (self->db, error, "UPDATE defenses SET session_id = $2 WHERE id = $1",
+                               "ss", defense_id, session_id);
+}
+
+gboolean
+viva_server_store_save_checkpoint (VivaServerStore  *self,
+                                   const char       *defense_id,
+                                   const char       *checkpoint,
+                                   GError          **error)
+{
+  return viva_server_db_execf (self->db, error,
+                               "UPDATE defenses SET checkpoint = $2, updated_at = $3 WHERE id = $1",
+                               "ssi", defense_id, checkpoint, viva_server_store_now ());
+}
+
+/**
+ * viva_server_store_add_event:
+ *
+ * Keeps one streamed event, committed before anyone is sent it.
+ *
+ * Returns: its sequence number in the defense (from 1), or -1
+ */
+gint64
+viva_server_store_add_event (VivaServerStore  *self,
+                             const char       *defense_id,
+                             const char       *kind,
+                             JsonObject       *data,
+                             GError          **error)
+{
+  g_autoptr(JsonNode) node = json_node_init_object (json_node_alloc (), data);
+  g_autofree char *text = json_to_string (node, FALSE);
+  g_autoptr(JsonObject) row = NULL;
+  g_autoptr(GError) local = NULL;
+  gint64 seq;
+
+  if (!viva_server_db_begin (self->db, error))
+    return -1;
+
+  if (!viva_server_db_execf (self->db, error,
+                             "UPDATE defenses SET last_seq = last_seq + 1, updated_at = $2 WHERE id = $1",
+                             "si", defense_id, viva_server_store_now ()) ||
+      !(row = viva_server_db_rowf (self->db, &local, "SELECT last_seq FROM defenses WHERE id = $1", "s", defense_id)))
+    {
+      if (local != NULL)
+        g_propagate_error (error, g_steal_pointer (&local));
+      else if (error != NULL && *error == NULL)
+        g_set_error (error, VIVA_SERVER_DB_ERROR, VIVA_SERVER_DB_ERROR_CONSTRAINT,
+                     _("There is no defense “%s”."), defense_id);
+      viva_server_db_rollback (self->db);
+      return -1;
+    }
+
+  seq = json_object_get_int_member (row, "last_seq");
+  if (!viva_server_db_execf (self->db, error,
+                             "INSERT INTO defense_events (defense_id, seq, kind, data, created_at)"
+                             " VALUES ($1, $2, $3, $4, $5)",
+                             "sissi", defense_id, seq, kind, text, viva_server_store_now ()) ||
+      !viva_server_db_commit (self->db, error))
+    {
+      viva_server_db_rollback (self->db);
+      return -1;
+    }
+
+  return seq;
+}
+
+JsonArray *
+viva_server_store_list_events (VivaServerStore  *self,
+                               const char       *defense_id,
+                               gint64            after,
+                               guint             limit,
+                               GError          **error)
+{
+  return viva_server_db_queryf (self->db, error,
+                                "SELECT seq, kind, data, created_at FROM defense_events"
+                                " WHERE defense_id = $1 AND seq > $2 ORDER BY seq LIMIT $3",
+                                "sii", defense_id, after, (gint64)limit);
+}
+
+gboolean
+viva_server_store_save_report (VivaServerStore  *self,
+                               const char       *defense_id,
+                               const char       *report,
+                               const char       *signature,
+                               GError          **error)
+{
+  g_autoptr(JsonObject) defense = NULL;
+
+  if (!(defense = viva_server_store_get_defense (self, defense_id, error)))
+    return FALSE;
+
+  return viva_server_db_execf (self->db, error,
+                               "INSERT INTO reports (defense_id, exam_id, student_id, problem_id, report_json,"
+                               " signature, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                               "ssssssi", defense_id,
+                               json_object_get_string_member (defense, "exam_id"),
+                               json_object_get_string_member (defense, "student_id"),
+                               json_object_get_string_member (defense, "problem_id"),
+                               report, signature, viva_server_store_now ());
+}
+
+JsonArray *
+viva_server_store_list_reports (VivaServerStore  *self,
+                                const char       *exam_id,
+                                GError          **error)
+{
+  return viva_server_db_queryf (self->db, error,
+                                "SELECT * FROM reports WHERE exam_id = $1 ORDER BY student_id, problem_id, created_at",
+                                "s", exam_id);
+}

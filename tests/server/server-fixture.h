@@ -1,0 +1,57 @@
+/* server-fixture.h: a real viva-server on 127.0.0.1 with TLS, for tests
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <libsoup/soup.h>
+#include <json-glib/json-glib.h>
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  char        *state_dir;
+  GSubprocess *process;
+  guint        port;
+  char        *fingerprint;
+  SoupSession *session;
+  GHashTable  *teacher_tokens;  /* exam id → token */
+  GHashTable  *codes;           /* "exam/student" → seat code */
+  GHashTable  *links;           /* exam id → link */
+} ServerFixture;
+
+void        server_fixture_setup     (ServerFixture      *fixture,
+                                      const char * const *exam_files);
+void        server_fixture_start     (ServerFixture      *fixture);
+void        server_fixture_kill      (ServerFixture      *fixture);
+void        server_fixture_teardown  (ServerFixture      *fixture);
+int         server_fixture_run       (ServerFixture      *fixture,
+                                      const char * const *args,
+                                      char              **out);
+JsonNode   *server_fixture_request   (ServerFixture      *fixture,
+                                      const char         *method,
+                                      const char         *path,
+                                      const char         *token,
+                                      const char         *body,
+                                      guint              *status,
+                                      char              **raw);
+char       *server_fixture_sign_in   (ServerFixture      *fixture,
+                                      const char         *exam_id,
+                                      const char         *student_id);
+JsonObject *server_fixture_wait_for  (ServerFixture      *fixture,
+                                      const char         *token,
+                                      const char         *exam_id,
+                                      const char         *defense_id,
+                                      const char         *kind,
+                                      gint64             *after,
+                                      GString            *seen);
+char       *server_fixture_submit    (ServerFixture      *fixture,
+                                      const char         *token,
+                                      const char         *exam_id,
+                                      const char         *problem_id,
+                                      const char         *code);
+const char *server_fixture_binary    (void);
+
+G_END_DECLS
