@@ -286,6 +286,30 @@ tap.ok(named(app, lambda n: n == "Exam: AI midterm", ("push button",), timeout=5
        "the button names the exam file in use")
 app.screenshot("class-results-exam-file")
 
+# Export → the class HTML page, through the save dialog as a teacher
+# types a name: every report's page is made from its JSON (in a thread;
+# the window stays live), nothing of the forged page is in it.
+class_page = os.path.join(home, "class-results.html")
+export = named(app, lambda n: n == "Export", ("toggle button", "push button"), timeout=5)
+tap.ok(export is not None, "the Export button is found by its label")
+if export is not None:
+    vivagui.click(export)
+    item = named(app, lambda n: n == "Export HTML Page…", ("menu item", "push button"), timeout=5)
+    if item is not None:
+        item.doActionNamed("click")
+        time.sleep(1.0)
+        rawinput.keyCombo("<Control>a")
+        rawinput.typeText(class_page)
+        time.sleep(0.5)
+        rawinput.pressKey("Return")
+tap.ok(wait_for(lambda: os.path.exists(class_page) and "</html>" in open(class_page).read(), 20),
+       "Export HTML Page… writes the class page")
+text = open(class_page).read() if os.path.exists(class_page) else ""
+tap.ok("<iframe sandbox=\"\"" in text and "FORGED" not in text and "<script" not in text,
+       "the class page holds each report's page made from its JSON, in a frame that runs no script")
+tap.ok(wait_for(lambda: "Saved “class-results.html”" in cells(app), 10), "the window says it saved the page")
+app.screenshot("class-results-exported")
+
 err = app.stderr()
 tap.ok(app.quit() == 0, "viva quits cleanly")
 tap.ok("CRITICAL" not in err and "WARNING" not in err, "no warnings on stderr" + ("" if not err else ": " + err[:400]))
