@@ -40,6 +40,38 @@ _viva_examiner_code_changed_cb (VivaExaminer *self)
   self->code_edit_source = g_timeout_add_seconds (1, code_edit_timeout_cb, self);
 }
 
+/* The leak filter shows what it lets through of a streamed delta. */
+static void
+emit_text (VivaExaminer *self,
+           guint         which,
+           const char   *text)
+{
+  VivaChatDelta delta = { 0 };
+
+  if (text == NULL)
+    return;
+
+  delta.kind = which == 0 ? VIVA_CHAT_DELTA_CONTENT : VIVA_CHAT_DELTA_REASONING;
+  delta.text = text;
+  _viva_examiner_emit (self, DELTA, &delta);
+}
+
+static void
+guard_delta (VivaExaminer        *self,
+             const VivaChatDelta *delta)
+{
+  g_autofree char *shown = NULL;
+  guint which;
+
+  if ((delta->kind != VIVA_CHAT_DELTA_CONTENT && delta->kind != VIVA_CHAT_DELTA_REASONING) ||
+      delta->text == NULL)
+    return _viva_examiner_emit (self, DELTA, delta);
+
+  which = delta->kind == VIVA_CHAT_DELTA_CONTENT ? 0 : 1;
+  shown = _viva_exam_leak_filter_delta (&self->leaks, which, delta->text, self->conversation.code_snapshot);
+  emit_text (self, which, shown);
+}
+
 void
 _viva_examiner_model_delta_cb (VivaChatModel       *model,
                                VivaChatRequest     *request,
@@ -54,7 +86,23 @@ _viva_examiner_model_delta_cb (VivaChatModel       *model,
   if (self->first_byte == 0)
     self->first_byte = g_get_monotonic_time ();
 
-  _viva_examiner_guard_delta (self, delta);
+  guard_delta (self, delta);
+}
+
+/* The model's busy is the examiner's, so a front shows one object. */
+void
+_viva_examiner_model_busy_cb (VivaExaminer *self)
+{
+  gboolean busy = viva_chat_model_get_busy (self->model);
+
+  if (busy == (self->busy_since != 0))
+    return;
+
+  self->busy_since = busy ? g_get_monotonic_time () : 0;
+  g_object_freeze_notify (G_OBJECT (self));
+  g_object_notify_by_pspec (G_OBJECT (self), _viva_examiner_properties[PROP_BUSY_SINCE]);
+  g_object_notify_by_pspec (G_OBJECT (self), _viva_examiner_properties[PROP_BUSY]);
+  g_object_thaw_notify (G_OBJECT (self));
 }
 
 static void

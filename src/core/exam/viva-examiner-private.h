@@ -103,6 +103,7 @@ void      _viva_examiner_set_verdict          (VivaExaminer        *self,
                                                VivaExamVerdict     *verdict);
 void      _viva_examiner_notify_n_steps       (VivaExaminer        *self);
 void      _viva_examiner_code_changed_cb      (VivaExaminer        *self);
+void      _viva_examiner_model_busy_cb        (VivaExaminer        *self);
 void      _viva_examiner_model_delta_cb       (VivaChatModel       *model,
                                                VivaChatRequest     *request,
                                                const VivaChatDelta *delta,
@@ -167,8 +168,6 @@ VivaChatRequest *_viva_examiner_build_request   (VivaExaminer       *self,
 void          _viva_examiner_trace_request      (VivaExaminer       *self,
                                                  const char         *event,
                                                  guint               iteration);
-void          _viva_examiner_guard_delta        (VivaExaminer        *self,
-                                                 const VivaChatDelta *delta);
 VivaChatMessage *_viva_examiner_guard_reply     (VivaExaminer        *self,
                                                  VivaChatReply       *reply,
                                                  JsonObject          *trace_json);
@@ -181,6 +180,7 @@ gboolean      _viva_examiner_restore            (VivaExaminer       *self,
                                                  GError            **error);
 
 /* GObject's side of the properties (viva-examiner-props.c) */
+void          _viva_examiner_install_properties (GObjectClass       *object_class);
 void          _viva_examiner_get_property       (GObject            *object,
                                                  guint               prop_id,
                                                  GValue             *value,

@@ -2,8 +2,9 @@
  *
  * The examiner's public getters and setters: what a caller gives it
  * before it starts (runners, session, pack, language, limits), what it
- * reads while it runs (state, question, verdict, counts), and the
- * student's answer.
+ * reads while it runs (state, question, verdict, counts), the student's
+ * answer; and GObject's side of its properties (their specs, and get and
+ * set, which forward to those accessors).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -13,6 +14,26 @@
 #include <glib/gi18n.h>
 
 #include "viva-examiner-private.h"
+
+G_DEFINE_ENUM_TYPE (VivaExaminerState, viva_examiner_state,
+                    G_DEFINE_ENUM_VALUE (VIVA_EXAMINER_STATE_IDLE, "idle"),
+                    G_DEFINE_ENUM_VALUE (VIVA_EXAMINER_STATE_THINKING, "thinking"),
+                    G_DEFINE_ENUM_VALUE (VIVA_EXAMINER_STATE_RUNNING_TOOL, "running-tool"),
+                    G_DEFINE_ENUM_VALUE (VIVA_EXAMINER_STATE_WAITING_FOR_STUDENT, "waiting-for-student"),
+                    G_DEFINE_ENUM_VALUE (VIVA_EXAMINER_STATE_FINISHED, "finished"),
+                    G_DEFINE_ENUM_VALUE (VIVA_EXAMINER_STATE_FAILED, "failed"),
+                    G_DEFINE_ENUM_VALUE (VIVA_EXAMINER_STATE_CANCELLED, "cancelled"))
+
+const char *
+viva_examiner_state_to_string (VivaExaminerState state)
+{
+  GEnumClass *klass = g_type_class_ref (VIVA_TYPE_EXAMINER_STATE);
+  GEnumValue *value = g_enum_get_value (klass, state);
+
+  g_type_class_unref (klass);
+
+  return value ? value->value_nick : NULL;
+}
 
 VivaChatModel *
 viva_examiner_get_model (VivaExaminer *self)
@@ -467,4 +488,69 @@ _viva_examiner_set_property (GObject      *object,
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
+}
+
+void
+_viva_examiner_install_properties (GObjectClass *object_class)
+{
+  _viva_examiner_properties[PROP_MODEL] =
+    g_param_spec_object ("model", NULL, NULL, VIVA_TYPE_CHAT_MODEL,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  _viva_examiner_properties[PROP_PROBLEM] =
+    g_param_spec_object ("problem", NULL, NULL, VIVA_TYPE_PROBLEM,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  _viva_examiner_properties[PROP_CODE_SOURCE] =
+    g_param_spec_object ("code-source", NULL, NULL, VIVA_TYPE_CODE_SOURCE,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  _viva_examiner_properties[PROP_STATE] =
+    g_param_spec_enum ("state", NULL, NULL, VIVA_TYPE_EXAMINER_STATE, VIVA_EXAMINER_STATE_IDLE,
+                       G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  _viva_examiner_properties[PROP_PENDING_QUESTION] =
+    g_param_spec_string ("pending-question", NULL, NULL, NULL,
+                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  _viva_examiner_properties[PROP_ERROR_MESSAGE] =
+    g_param_spec_string ("error-message", NULL, NULL, NULL,
+                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  _viva_examiner_properties[PROP_VERDICT] =
+    g_param_spec_object ("verdict", NULL, NULL, VIVA_TYPE_EXAM_VERDICT,
+                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  _viva_examiner_properties[PROP_N_STEPS] =
+    g_param_spec_uint ("n-steps", NULL, NULL, 0, G_MAXUINT, 0,
+                       G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  _viva_examiner_properties[PROP_LANGUAGE] =
+    g_param_spec_string ("language", NULL, NULL, NULL,
+                         G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  _viva_examiner_properties[PROP_PACK_ID] =
+    g_param_spec_string ("pack-id", NULL, NULL, NULL,
+                         G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  _viva_examiner_properties[PROP_SESSION] =
+    g_param_spec_object ("session", NULL, NULL, VIVA_TYPE_EXAM_SESSION,
+                         G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+
+  /**
+   * VivaExaminer:n-withheld:
+   *
+   * Passages the leak guard kept from the student because they repeated
+   * the reference solution or a hidden test (the verdict's `withheld` has
+   * the count when the verdict was recorded; follow-ups may add more).
+   */
+  _viva_examiner_properties[PROP_N_WITHHELD] =
+    g_param_spec_uint ("n-withheld", NULL, NULL, 0, G_MAXUINT, 0,
+                       G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+
+  /**
+   * VivaExaminer:busy:
+   *
+   * Whether its model waits for a busy server (#VivaChatModel:busy,
+   * relayed): a state, not an error, shown while it lasts.
+   */
+  _viva_examiner_properties[PROP_BUSY] =
+    g_param_spec_boolean ("busy", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  /* g_get_monotonic_time() when it became busy; 0 when it is not. */
+  _viva_examiner_properties[PROP_BUSY_SINCE] =
+    g_param_spec_int64 ("busy-since", NULL, NULL, 0, G_MAXINT64, 0,
+                        G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+
+  g_object_class_install_properties (object_class, N_PROPS, _viva_examiner_properties);
 }

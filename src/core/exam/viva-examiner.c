@@ -20,29 +20,9 @@
 
 G_DEFINE_FINAL_TYPE (VivaExaminer, viva_examiner, G_TYPE_OBJECT)
 
-G_DEFINE_ENUM_TYPE (VivaExaminerState, viva_examiner_state,
-                    G_DEFINE_ENUM_VALUE (VIVA_EXAMINER_STATE_IDLE, "idle"),
-                    G_DEFINE_ENUM_VALUE (VIVA_EXAMINER_STATE_THINKING, "thinking"),
-                    G_DEFINE_ENUM_VALUE (VIVA_EXAMINER_STATE_RUNNING_TOOL, "running-tool"),
-                    G_DEFINE_ENUM_VALUE (VIVA_EXAMINER_STATE_WAITING_FOR_STUDENT, "waiting-for-student"),
-                    G_DEFINE_ENUM_VALUE (VIVA_EXAMINER_STATE_FINISHED, "finished"),
-                    G_DEFINE_ENUM_VALUE (VIVA_EXAMINER_STATE_FAILED, "failed"),
-                    G_DEFINE_ENUM_VALUE (VIVA_EXAMINER_STATE_CANCELLED, "cancelled"))
-
 GParamSpec *_viva_examiner_properties[N_PROPS];
 
 static guint signals[N_SIGNALS];
-
-const char *
-viva_examiner_state_to_string (VivaExaminerState state)
-{
-  GEnumClass *klass = g_type_class_ref (VIVA_TYPE_EXAMINER_STATE);
-  GEnumValue *value = g_enum_get_value (klass, state);
-
-  g_type_class_unref (klass);
-
-  return value ? value->value_nick : NULL;
-}
 
 static void
 viva_examiner_dispose (GObject *object)
@@ -95,22 +75,6 @@ viva_examiner_finalize (GObject *object)
   G_OBJECT_CLASS (viva_examiner_parent_class)->finalize (object);
 }
 
-/* The model's busy is the examiner's, so a front shows one object. */
-static void
-model_busy_cb (VivaExaminer *self)
-{
-  gboolean busy = viva_chat_model_get_busy (self->model);
-
-  if (busy == (self->busy_since != 0))
-    return;
-
-  self->busy_since = busy ? g_get_monotonic_time () : 0;
-  g_object_freeze_notify (G_OBJECT (self));
-  g_object_notify_by_pspec (G_OBJECT (self), _viva_examiner_properties[PROP_BUSY_SINCE]);
-  g_object_notify_by_pspec (G_OBJECT (self), _viva_examiner_properties[PROP_BUSY]);
-  g_object_thaw_notify (G_OBJECT (self));
-}
-
 static void
 viva_examiner_constructed (GObject *object)
 {
@@ -128,7 +92,7 @@ viva_examiner_constructed (GObject *object)
                                           G_CALLBACK (_viva_examiner_model_delta_cb), self);
   self->code_changed_handler = g_signal_connect_swapped (self->code_source, "changed",
                                                          G_CALLBACK (_viva_examiner_code_changed_cb), self);
-  self->busy_handler = g_signal_connect_swapped (self->model, "notify::busy", G_CALLBACK (model_busy_cb), self);
+  self->busy_handler = g_signal_connect_swapped (self->model, "notify::busy", G_CALLBACK (_viva_examiner_model_busy_cb), self);
   if (viva_chat_model_get_busy (self->model))
     self->busy_since = g_get_monotonic_time ();
 }
@@ -144,66 +108,7 @@ viva_examiner_class_init (VivaExaminerClass *klass)
   object_class->get_property = _viva_examiner_get_property;
   object_class->set_property = _viva_examiner_set_property;
 
-  _viva_examiner_properties[PROP_MODEL] =
-    g_param_spec_object ("model", NULL, NULL, VIVA_TYPE_CHAT_MODEL,
-                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
-  _viva_examiner_properties[PROP_PROBLEM] =
-    g_param_spec_object ("problem", NULL, NULL, VIVA_TYPE_PROBLEM,
-                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
-  _viva_examiner_properties[PROP_CODE_SOURCE] =
-    g_param_spec_object ("code-source", NULL, NULL, VIVA_TYPE_CODE_SOURCE,
-                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
-  _viva_examiner_properties[PROP_STATE] =
-    g_param_spec_enum ("state", NULL, NULL, VIVA_TYPE_EXAMINER_STATE, VIVA_EXAMINER_STATE_IDLE,
-                       G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
-  _viva_examiner_properties[PROP_PENDING_QUESTION] =
-    g_param_spec_string ("pending-question", NULL, NULL, NULL,
-                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
-  _viva_examiner_properties[PROP_ERROR_MESSAGE] =
-    g_param_spec_string ("error-message", NULL, NULL, NULL,
-                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
-  _viva_examiner_properties[PROP_VERDICT] =
-    g_param_spec_object ("verdict", NULL, NULL, VIVA_TYPE_EXAM_VERDICT,
-                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
-  _viva_examiner_properties[PROP_N_STEPS] =
-    g_param_spec_uint ("n-steps", NULL, NULL, 0, G_MAXUINT, 0,
-                       G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
-  _viva_examiner_properties[PROP_LANGUAGE] =
-    g_param_spec_string ("language", NULL, NULL, NULL,
-                         G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
-  _viva_examiner_properties[PROP_PACK_ID] =
-    g_param_spec_string ("pack-id", NULL, NULL, NULL,
-                         G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
-  _viva_examiner_properties[PROP_SESSION] =
-    g_param_spec_object ("session", NULL, NULL, VIVA_TYPE_EXAM_SESSION,
-                         G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
-
-  /**
-   * VivaExaminer:n-withheld:
-   *
-   * Passages the leak guard kept from the student because they repeated
-   * the reference solution or a hidden test (the verdict's `withheld` has
-   * the count when the verdict was recorded; follow-ups may add more).
-   */
-  _viva_examiner_properties[PROP_N_WITHHELD] =
-    g_param_spec_uint ("n-withheld", NULL, NULL, 0, G_MAXUINT, 0,
-                       G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
-
-  /**
-   * VivaExaminer:busy:
-   *
-   * Whether its model waits for a busy server (#VivaChatModel:busy,
-   * relayed): a state, not an error, shown while it lasts.
-   */
-  _viva_examiner_properties[PROP_BUSY] =
-    g_param_spec_boolean ("busy", NULL, NULL, FALSE,
-                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
-  /* g_get_monotonic_time() when it became busy; 0 when it is not. */
-  _viva_examiner_properties[PROP_BUSY_SINCE] =
-    g_param_spec_int64 ("busy-since", NULL, NULL, 0, G_MAXINT64, 0,
-                        G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
-
-  g_object_class_install_properties (object_class, N_PROPS, _viva_examiner_properties);
+  _viva_examiner_install_properties (object_class);
 
   /**
    * VivaExaminer::delta:
@@ -544,37 +449,6 @@ _viva_examiner_trace_request (VivaExaminer *self,
 /* The leak filter at the examiner's edges: what it lets through is
  * emitted, what it withheld is counted and traced. */
 
-static void
-emit_text (VivaExaminer *self,
-           guint         which,
-           const char   *text)
-{
-  VivaChatDelta delta = { 0 };
-
-  if (text == NULL)
-    return;
-
-  delta.kind = which == 0 ? VIVA_CHAT_DELTA_CONTENT : VIVA_CHAT_DELTA_REASONING;
-  delta.text = text;
-  _viva_examiner_emit (self, DELTA, &delta);
-}
-
-void
-_viva_examiner_guard_delta (VivaExaminer        *self,
-                            const VivaChatDelta *delta)
-{
-  g_autofree char *shown = NULL;
-  guint which;
-
-  if ((delta->kind != VIVA_CHAT_DELTA_CONTENT && delta->kind != VIVA_CHAT_DELTA_REASONING) ||
-      delta->text == NULL)
-    return _viva_examiner_emit (self, DELTA, delta);
-
-  which = delta->kind == VIVA_CHAT_DELTA_CONTENT ? 0 : 1;
-  shown = _viva_exam_leak_filter_delta (&self->leaks, which, delta->text, self->conversation.code_snapshot);
-  emit_text (self, which, shown);
-}
-
 /* Returns: (transfer full): the reply's message without its leaks */
 VivaChatMessage *
 _viva_examiner_guard_reply (VivaExaminer  *self,
@@ -588,7 +462,10 @@ _viva_examiner_guard_reply (VivaExaminer  *self,
 
   for (guint which = 0; which < G_N_ELEMENTS (rest); which++)
     {
-      emit_text (self, which, rest[which]);
+      VivaChatDelta delta = { which == 0 ? VIVA_CHAT_DELTA_CONTENT : VIVA_CHAT_DELTA_REASONING, rest[which] };
+
+      if (rest[which] != NULL)
+        _viva_examiner_emit (self, DELTA, &delta);
       g_free (rest[which]);
     }
 
