@@ -447,8 +447,9 @@ test_leak_stream_pieces (void)
       for (gsize at = 0, n; at < length; at += n)
         {
           g_autofree char *piece = NULL;
+          gsize size = g_rand_int_range (rand, 1, round < 25 ? 3 : 12);
 
-          n = MIN ((gsize)g_rand_int_range (rand, 1, round < 25 ? 3 : 12), length - at);
+          n = MIN (size, length - at);
           _viva_exam_leak_stream_push (stream, text + at, n, NULL);
           piece = _viva_exam_leak_stream_take_shown (stream, _viva_exam_leak_stream_get_settled (stream));
           if (piece != NULL)
