@@ -82,7 +82,12 @@ base_url_apply_cb (VivaPreferencesWindow *self,
     }
 
   if (g_strcmp0 (completed, gtk_editable_get_text (GTK_EDITABLE (row))) != 0)
-    gtk_editable_set_text (GTK_EDITABLE (row), completed);
+    {
+      gtk_editable_set_text (GTK_EDITABLE (row), completed);
+      /* Applied already: the row's apply button would offer it again. */
+      adw_entry_row_set_show_apply_button (row, FALSE);
+      adw_entry_row_set_show_apply_button (row, TRUE);
+    }
 
   viva_settings_set_base_url (viva_settings_get_default (), completed);
   viva_preferences_window_test_connection (self);
@@ -165,7 +170,17 @@ list_models_cb (GObject      *object,
 
   if (names == NULL)
     {
-      adw_action_row_set_subtitle (self->connection_row, error->message);
+      g_autofree char *here = NULL;
+
+      /* The model's words send the user to Preferences, where they are:
+       * here the address is the field just above. */
+      if (g_error_matches (error, VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_NOT_RUNNING))
+        here = g_strdup_printf (_("No model server is running at %s — start it, or correct the address above."),
+                                viva_openai_model_get_base_url (model));
+      else if (g_error_matches (error, VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_CONNECTION))
+        here = g_strdup_printf (_("Cannot reach the model server at %s — correct the address above, or check the network."),
+                                viva_openai_model_get_base_url (model));
+      adw_action_row_set_subtitle (self->connection_row, here != NULL ? here : error->message);
       adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->connection_row), _("Connection failed"));
       return;
     }

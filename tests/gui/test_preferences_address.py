@@ -2,7 +2,7 @@
 """An endpoint typed without http:// in Preferences (issue 29, item 14): an
 address on this computer gets it, in the field too, and connects; a server
 elsewhere is said to need https:// (or http://) beside the field, in words
-that do not send the user to Preferences, where they already are.
+that do not send the user to Preferences, where they already are; nor does a server that is not running.
 Screenshots: build/screenshots/address-*.png."""
 
 import os
@@ -102,6 +102,16 @@ tap.ok(row_saying(app, "answers, with", 20) is not None,
 # http:// too is in the screenshot (looked at), what is saved is checked.
 tap.ok(vivagui.wait_for(lambda: saved_base_url(home) == url, 10), "the whole address is what is saved")
 app.screenshot("address-2-completed")
+
+# Nothing listens there: the words point to the field above, not to
+# Preferences, where the user already is.
+down = vivagui.unused_url()
+type_endpoint(app, down[len("http://"):])
+refused = row_saying(app, "correct the address above")
+app.screenshot("address-3-not-running")
+tap.ok(refused is not None and down in said(refused),
+       "a server that is not running is said so, with the address, pointing to the field above")
+tap.ok(refused is not None and "Preferences" not in said(refused), "those words do not point to Preferences either")
 
 vivagui.check_stderr(tap, app)
 app.quit()
