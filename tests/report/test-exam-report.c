@@ -302,7 +302,8 @@ test_teacher_report (void)
   g_autofree char *name = NULL;
   const char *checkpoint =
     "{\"format\":\"viva-checkpoint\",\"version\":1,\"session\":\"s\",\"problem_id\":\"knn\",\"pack_id\":\"intro-ai\","
-    "\"created\":\"2026-11-30T10:04:05Z\","
+    "\"created\":\"2026-11-30T10:04:05.123456Z\","
+    "\"exam\":{\"path\":\"/srv/exams/ai-midterm.json\",\"id\":\"ai-midterm\",\"title\":\"AI midterm\"},"
     "\"student\":{\"name\":\"Trần Thị <i>Mai</i>\",\"id\":\"SV/042\"},"
     "\"grade\":{\"passed\":2,\"total\":5,\"out_of_process\":5,\"pass\":false,\"tests\":["
     "  {\"name\":\"ties go to the nearer\",\"passed\":false,\"out_of_process\":true,\"status\":\"not-plain-data\",\"message\":\"The result was not plain data.\"},"
@@ -311,6 +312,7 @@ test_teacher_report (void)
     "  {\"time\":\"2026-11-30T10:02:00Z\",\"kind\":\"paste\",\"length\":840},"
     "  {\"time\":\"2026-11-30T10:03:00Z\",\"kind\":\"focus-lost\"}],"
     "\"messages\":["
+    "  {\"role\":\"user\",\"content\":\"From the exam system: the student's code as submitted.\"},"
     "  {\"role\":\"assistant\",\"content\":\"**Well done** <script>alert(1)</script> [site](javascript:alert(1)) ![img](https://example.org/x.png)\\n\\n```python\\nx = 1  # one\\n```\"},"
     "  {\"role\":\"assistant\",\"content\":\"\",\"tool_calls\":[{\"id\":\"c1\",\"type\":\"function\",\"function\":{\"name\":\"askStudent\",\"arguments\":\"{\\\"question\\\":\\\"Why *k* odd?\\\"}\"}}]},"
     "  {\"role\":\"tool\",\"tool_call_id\":\"c1\",\"content\":\"{\\\"step\\\":\\\"S1\\\",\\\"answer\\\":\\\"To avoid ties.\\\\nAnd a second line.\\\"}\"}],"
@@ -332,6 +334,24 @@ test_teacher_report (void)
   g_assert_nonnull (strstr (html, "The examiner passed this defense, but only 2 of 5 hidden tests passed."));
   g_assert_nonnull (strstr (html, "Score: 90/100"));
   g_assert_nonnull (strstr (html, "<p>Good <em>work</em>.</p>"));
+  /* The exam by its title, times in the reader's zone to the second, and
+   * the engine's words to the model apart from the defense. */
+  g_assert_nonnull (strstr (html, "<td>AI midterm</td>"));
+  g_assert_null (strstr (html, "/srv/exams"));
+  g_assert_nonnull (strstr (html, "2026-11-30 17:04:05 ICT"));
+  g_assert_nonnull (strstr (html, "2026-11-30 17:02:00 ICT"));
+  g_assert_null (strstr (html, ".123456"));
+  g_assert_null (strstr (html, "T10:"));
+  {
+    const char *defense = strstr (html, "<h2>The defense</h2>");
+    const char *engine = strstr (html, "From the exam system");
+    const char *details = strstr (html, "<details id=\"engine-notes\"><summary>What Viva told the examiner (1 message)</summary>");
+
+    g_assert_nonnull (defense);
+    g_assert_nonnull (details);
+    g_assert_true (engine > details);
+    g_assert_nonnull (strstr (defense, "<h2>The defense</h2>\n<div class=\"examiner\">"));
+  }
   g_assert_nonnull (strstr (html, "Pasted text"));
   g_assert_nonnull (strstr (html, "Left the Viva window"));
   g_assert_nonnull (strstr (html, "length: 840"));
@@ -358,6 +378,8 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
   viva_core_init ();
 
+  /* A zone of its own, so the times the report shows are known. */
+  g_setenv ("TZ", "ICT-7", TRUE);
   g_test_add_func ("/viva/report/integrity-counts-edits", test_integrity_counts_edits);
   g_test_add_func ("/viva/report/teacher-report", test_teacher_report);
   g_test_add ("/viva/report/passing-defense", Fixture, NULL, fixture_setup, test_report_of_a_passing_defense, fixture_teardown);

@@ -42,6 +42,24 @@ static const char style[] =
   "tr.warn td{background:#fdf0d5}\n"
   "@media print{details{display:block}.outcome{grid-template-columns:1fr}}\n";
 
+/* A time as a teacher reads it: in their own zone, to the second. Read
+ * leniently, as everything in a report: anything else is shown as it is. */
+static char *
+local_time (const char *iso)
+{
+  g_autoptr(GDateTime) utc = NULL;
+  g_autoptr(GDateTime) local = NULL;
+
+  if (iso == NULL)
+    return NULL;
+
+  if ((utc = g_date_time_new_from_iso8601 (iso, NULL)) == NULL ||
+      (local = g_date_time_to_local (utc)) == NULL)
+    return g_strdup (iso);
+
+  return g_date_time_format (local, "%Y-%m-%d %H:%M:%S %Z");
+}
+
 static void
 append_row (GString    *html,
             const char *label,
@@ -85,9 +103,19 @@ append_header (GString    *html,
   const char *model_name = _viva_report_get_string (model, "name");
   const char *base_url = _viva_report_get_string (model, "base_url");
   g_autofree char *at = base_url != NULL ? g_strdup_printf (_("A model at %s"), base_url) : NULL;
+  g_autofree char *started = local_time (_viva_report_get_string (root, "created"));
+  g_autofree char *updated = local_time (_viva_report_get_string (root, "updated"));
+  const char *exam_title = _viva_report_get_string (exam, "title");
   /* A name recorded as "" (the server's first model, in an older Viva)
    * says nothing: the model's server instead. */
-  const char *examiner = model_name != NULL && model_name[0] != '\0' ? model_name :
+  const char *examiner;
+
+  if (exam_title == NULL || exam_title[0] == '\0')
+    exam_title = _viva_report_get_string (exam, "id");
+  if (exam != NULL && (exam_title == NULL || exam_title[0] == '\0'))
+    exam_title = _viva_report_get_string (exam, "path");
+
+  examiner = model_name != NULL && model_name[0] != '\0' ? model_name :
                          g_strcmp0 (_viva_report_get_string (model, "type"), "VivaScriptedModel") == 0 ? _("The offline examiner") :
                          at != NULL ? at : _viva_report_get_string (model, "type");
 
@@ -110,10 +138,11 @@ append_header (GString    *html,
   append_row (html, _("Student ID"), id);
   append_row (html, _("Pack"), _viva_report_get_string (problem, "pack_id"));
   append_row (html, _("Problem"), _viva_report_get_string (problem, "id"));
-  append_row (html, _("Exam"), _viva_report_get_string (exam, "path"));
+  /* The exam by its title: its path was a place on the lab's share. */
+  append_row (html, _("Exam"), exam_title);
   append_row (html, _("Session"), _viva_report_get_string (root, "session"));
-  append_row (html, _("Started"), _viva_report_get_string (root, "created"));
-  append_row (html, _("Last step"), _viva_report_get_string (root, "updated"));
+  append_row (html, _("Started"), started);
+  append_row (html, _("Last step"), updated);
   append_row (html, _("State"), _viva_report_get_string (root, "state"));
   append_row (html, _("Examiner"), examiner);
   append_row (html, _("Endpoint"), _viva_report_get_string (model, "base_url"));
@@ -341,6 +370,7 @@ append_timeline (GString    *html,
   JsonArray *timeline = _viva_report_get_array (root, "timeline");
   JsonObject *integrity = _viva_report_get_object (root, "integrity");
   JsonArray *changes = _viva_report_get_array (integrity, "code_changes");
+  g_autofree char *when = NULL;
 
   g_string_append_printf (html, "<h2>%s</h2>\n", _("Integrity timeline"));
 
@@ -374,7 +404,9 @@ append_timeline (GString    *html,
             }
 
           g_string_append_printf (html, "<tr%s><td>", g_strcmp0 (kind, "paste") == 0 || g_strcmp0 (kind, "focus-lost") == 0 ? " class=\"warn\"" : "");
-          viva_html_append_escaped (html, _viva_report_get_string (event, "time"), -1);
+          g_clear_pointer (&when, g_free);
+          when = local_time (_viva_report_get_string (event, "time"));
+          viva_html_append_escaped (html, when, -1);
           g_string_append (html, "</td><td>");
           viva_html_append_escaped (html, timeline_words (kind), -1);
           g_string_append (html, "</td><td class=\"muted\">");
@@ -404,8 +436,10 @@ append_timeline (GString    *html,
         {
           JsonObject *change = json_array_get_object_element (changes, i);
 
+          g_autofree char *changed_at = local_time (_viva_report_get_string (change, "time"));
+
           g_string_append (html, "<li>");
-          viva_html_append_escaped (html, _viva_report_get_string (change, "time"), -1);
+          viva_html_append_escaped (html, changed_at, -1);
           g_string_append (html, " <span class=\"muted\">sha256 ");
           viva_html_append_escaped (html, _viva_report_get_string (change, "sha256"), -1);
           g_string_append (html, "</span></li>\n");
@@ -437,6 +471,8 @@ char *
 viva_exam_report_render_html (JsonNode *report)
 {
   g_autoptr(GString) html = g_string_new (NULL);
+  g_autoptr(GString) notes = g_string_new (NULL);
+  guint n_notes = 0;
   JsonObject *root, *problem, *student;
   JsonArray *transcript;
 
@@ -482,12 +518,36 @@ viva_exam_report_render_html (JsonNode *report)
           _viva_report_append_markdown (html, _viva_report_get_string (entry, "text"));
           g_string_append (html, "</div>\n");
         }
+      else if (g_strcmp0 (kind, "note") == 0)
+        {
+          /* The engine's words to the model (the code as submitted, its
+           * reminders) are not the defense a teacher reads: kept apart. */
+          g_string_append (notes, "<div class=\"note\">");
+          viva_html_append_escaped (notes, _viva_report_get_string (entry, "text"), -1);
+          g_string_append (notes, "</div>\n");
+          n_notes++;
+        }
       else if (entry != NULL)
         {
-          g_string_append_printf (html, "<div class=\"%s\">", g_strcmp0 (kind, "note") == 0 ? "note" : "student");
+          g_string_append (html, "<div class=\"student\">");
           viva_html_append_escaped (html, _viva_report_get_string (entry, "text"), -1);
           g_string_append (html, "</div>\n");
         }
+    }
+
+  if (n_notes > 0)
+    {
+      g_autofree char *summary = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                                               "What Viva told the examiner (%u message)",
+                                                               "What Viva told the examiner (%u messages)",
+                                                               n_notes),
+                                                  n_notes);
+
+      g_string_append (html, "<details id=\"engine-notes\"><summary>");
+      viva_html_append_escaped (html, summary, -1);
+      g_string_append (html, "</summary>\n");
+      g_string_append (html, notes->str);
+      g_string_append (html, "</details>\n");
     }
 
   append_timeline (html, root);
