@@ -27,7 +27,10 @@ for base in ("src", "data"):
             rel = os.path.relpath(path, root)
             with open(path, encoding="utf-8", errors="replace") as f:
                 text = f.read()
-            if name.endswith((".in", ".gschema.xml")) or marker.search(text):
+            # Desktop and metainfo files translate whole; a systemd unit
+            # or a config template is not for translators.
+            whole = name.endswith((".desktop.in", ".desktop.in.in", ".xml.in", ".xml.in.in", ".gschema.xml"))
+            if whole or (not name.endswith(".in") and marker.search(text)):
                 candidates.append(rel)
 
 n = 0

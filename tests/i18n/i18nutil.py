@@ -47,13 +47,14 @@ def read_po(path):
     with open(path, encoding="utf-8") as f:
         for line in f:
             line = line.rstrip("\n")
-            # An entry ends at a blank line, or where a comment follows
-            # its msgstr (as a union merge of two branches' additions
-            # leaves it).
+            # An entry ends at a blank line, or where a comment or a new
+            # msgid follows its msgstr (as a union merge of two branches'
+            # additions leaves it).
             if not line.strip():
                 flush()
             else:
-                if line.startswith("#") and block and not block[-1].startswith("#"):
+                starts = line.startswith(("#", "msgctxt ", "msgid "))
+                if starts and any(b.startswith("msgstr") for b in block):
                     flush()
                 block.append(line)
     flush()
