@@ -7,349 +7,418 @@
 
 #include <glib/gi18n.h>
 
+#include "viva-exam-hand-in.h"
+#include "viva-exam-sitting.h"
 #include "viva-window-private.h"
 
-/* Handing in an exam when its time runs out: the open problem first, as
- * its code was last run, then every other problem of the exam the student
- * worked on (ran, or edited away from the starter code, during the exam)
- * and has no report of in this exam, one after another, since the window
- * has one examiner panel. Each is opened in the window with its code and
- * submitted exactly as the open one is, so it is stamped, timed, hinted
- * and reported the same way.
- *
- * The code submitted is only ever what this process held before the time:
- * what was last run, or what the editor showed (kept as the student types;
- * for a problem worked on before Viva was last started, read from the code
- * store once when the exam begins). After the time nothing is read from
- * disk for the hand-in, because the student controls the files in their
- * account. Which problems were worked on and defended is kept in the
- * exam's state (viva-window-exam-mode.c), so a restart within the time
- * neither forgets one nor submits one twice. */
+/* The window's view of the sitting's VivaExamHandIn (core/sitting/),
+ * which holds the rules: what the student has open, types and runs is
+ * told to it before the time, and which defense runs; when the time is
+ * up, the window opens each problem it hands in with the code it gives
+ * (from memory, never from disk) and submits it exactly as the open one
+ * is, one defense after another since the window has one examiner panel.
+ * When nothing is left, the window ends on a page that lists each
+ * problem of the exam with what became of it and its report's file. */
 
 struct _VivaWindowHandIn
 {
-  GHashTable   *seen;          /* "pack/problem" → code in the editor before the time */
-  GHashTable   *worked;        /* problem ids run or edited in this exam */
-  GHashTable   *defended;      /* problem ids with a report in this exam */
-  GPtrArray    *queue;         /* HandInItem, each waiting for its defense */
-  GCancellable *cancellable;   /* reading the saved code at the start */
-  guint         advance_id;
-  guint         position;      /* the hand-in's defense under way, from 1 */
-  guint         total;         /* the hand-in's defenses, the one under way at time up included */
-  guint         time_up : 1;
+  VivaExamHandIn *hand_in;
+  VivaExaminer   *ended;        /* weak: the last defense whose end was told */
+  GCancellable   *cancellable;  /* reading the saved code at the start */
+  GtkStack       *stack;        /* the work, or the page of what was handed in */
+  GtkBox         *list;         /* a box, not a list: the Problems list is the one list of problems */
+  GtkLabel       *folder_label;
+  char           *report_error;
+  guint           advance_id;
+  guint           time_up : 1;
 };
 
-static char *
-problem_key (VivaPack    *pack,
-             VivaProblem *problem)
+/* The hand-in of the sitting under way, if the student began it. */
+static VivaExamHandIn *
+core (VivaWindow *self)
 {
-  return g_strdup_printf ("%s/%s", viva_pack_get_id (pack), viva_problem_get_id (problem));
+  if (self->hand_in == NULL || _viva_window_exam_mode_get_sitting (self) == NULL)
+    return NULL;
+
+  return self->hand_in->hand_in;
 }
 
-/* The exam's problems in the exam's order (every one of its pack when the
- * exam names none). */
-static GPtrArray *
-exam_problems (VivaWindow *self,
-               VivaPack  **pack_out)
-{
-  VivaExamFile *exam = _viva_window_exam_mode_get_exam (self);
-  g_autoptr(GPtrArray) problems = g_ptr_array_new_with_free_func (g_object_unref);
-  const char * const *ids;
-  VivaPack *pack;
-
-  *pack_out = NULL;
-  if (exam == NULL || (pack = viva_exam_file_get_pack (exam)) == NULL)
-    return g_steal_pointer (&problems);
-
-  *pack_out = pack;
-  if ((ids = viva_exam_file_get_problems (exam)) != NULL)
-    {
-      for (guint i = 0; ids[i] != NULL; i++)
-        {
-          VivaProblem *problem = viva_pack_find_problem (pack, ids[i]);
-
-          if (problem != NULL)
-            g_ptr_array_add (problems, g_object_ref (problem));
-        }
-    }
-  else
-    {
-      GListModel *all = viva_pack_get_problems (pack);
-
-      for (guint i = 0; i < g_list_model_get_n_items (all); i++)
-        g_ptr_array_add (problems, g_list_model_get_item (all, i));
-    }
-
-  return g_steal_pointer (&problems);
-}
-
-static void
-read_ids (JsonObject *root,
-          const char *member,
-          GHashTable *ids)
-{
-  JsonArray *array;
-
-  if (!json_object_has_member (root, member) || !JSON_NODE_HOLDS_ARRAY (json_object_get_member (root, member)))
-    return;
-
-  array = json_object_get_array_member (root, member);
-  for (guint i = 0; i < json_array_get_length (array); i++)
-    {
-      JsonNode *node = json_array_get_element (array, i);
-
-      if (JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING)
-        g_hash_table_add (ids, g_strdup (json_node_get_string (node)));
-    }
-}
-
-/**
- * _viva_window_hand_in_restore_state:
- * @root: the exam's state, as kept when Viva last ran it
- *
- * Takes back which problems were worked on and defended. A student who
- * edits the file can only make time up submit more of their own code as
- * it stood before the time, or less of it.
- */
-void
-_viva_window_hand_in_restore_state (VivaWindow *self,
-                                    JsonObject *root)
-{
-  g_assert (VIVA_IS_WINDOW (self));
-
-  if (self->hand_in == NULL)
-    return;
-
-  read_ids (root, "worked", self->hand_in->worked);
-  read_ids (root, "defended", self->hand_in->defended);
-}
-
-static void
-write_ids (JsonBuilder *builder,
-           const char  *member,
-           GHashTable  *ids)
-{
-  GList *sorted = g_list_sort (g_hash_table_get_keys (ids), (GCompareFunc)g_strcmp0);
-
-  json_builder_set_member_name (builder, member);
-  json_builder_begin_array (builder);
-  for (const GList *l = sorted; l != NULL; l = l->next)
-    json_builder_add_string_value (builder, l->data);
-  json_builder_end_array (builder);
-  g_list_free (sorted);
-}
-
-/**
- * _viva_window_hand_in_save_state:
- * @builder: the exam's state, an object being built
- *
- * Adds which problems were worked on and defended to the exam's state.
- */
-void
-_viva_window_hand_in_save_state (VivaWindow  *self,
-                                 JsonBuilder *builder)
-{
-  g_assert (VIVA_IS_WINDOW (self));
-
-  if (self->hand_in == NULL)
-    return;
-
-  write_ids (builder, "worked", self->hand_in->worked);
-  write_ids (builder, "defended", self->hand_in->defended);
-}
-
-/* The open problem is one of the exam's, and the exam's time runs. */
-static gboolean
-exam_problem_open (VivaWindow *self)
+/* The open problem is the exam's, of the exam's pack. */
+static const char *
+open_exam_problem (VivaWindow *self)
 {
   VivaExamFile *exam = _viva_window_exam_mode_get_exam (self);
 
-  return exam != NULL && !self->hand_in->time_up && self->problem != NULL &&
-         viva_exam_file_has_problem (exam, viva_problem_get_id (self->problem));
+  if (exam == NULL || self->pack == NULL || self->problem == NULL ||
+      g_strcmp0 (viva_pack_get_id (self->pack), viva_pack_get_id (viva_exam_file_get_pack (exam))) != 0 ||
+      !viva_exam_file_has_problem (exam, viva_problem_get_id (self->problem)))
+    return NULL;
+
+  return viva_problem_get_id (self->problem);
+}
+
+/* Tells the hand-in which defense runs: the one shown, from its start
+ * until its end was told (a verdict, a failure, a stop). */
+static void
+sync_defending (VivaWindow *self)
+{
+  VivaExamHandIn *hand_in = core (self);
+  VivaExaminer *examiner = _viva_window_exam_get_examiner (self);
+  VivaExamFile *exam = _viva_window_exam_mode_get_exam (self);
+  const char *id = NULL;
+
+  if (hand_in == NULL)
+    return;
+
+  if (examiner != NULL && examiner != self->hand_in->ended)
+    {
+      VivaExaminerState state = viva_examiner_get_state (examiner);
+
+      if (state != VIVA_EXAMINER_STATE_CANCELLED && state != VIVA_EXAMINER_STATE_FAILED &&
+          viva_exam_file_has_problem (exam, viva_problem_get_id (viva_examiner_get_problem (examiner))))
+        id = viva_problem_get_id (viva_examiner_get_problem (examiner));
+    }
+
+  viva_exam_hand_in_set_defending (hand_in, id);
 }
 
 /**
  * _viva_window_hand_in_code_seen:
  * @code: the open problem's code, as the editor shows it now
- * @worked: whether the student changed or ran it just now
+ * @worked: whether the student changed it just now
  *
- * Keeps the open problem's code as the student left it, so that time up
- * can hand it in without reading it back from disk, and, once the student
- * works on it in an exam, that they did. Ignored after the time.
+ * Tells the hand-in what the student has, so that time up can hand it in
+ * without reading it back from disk. The hand-in ignores it after the
+ * time.
  */
 void
 _viva_window_hand_in_code_seen (VivaWindow *self,
                                 const char *code,
                                 gboolean    worked)
 {
-  VivaWindowHandIn *hand_in = self->hand_in;
+  VivaExamHandIn *hand_in = core (self);
+  const char *id = open_exam_problem (self);
 
   g_assert (VIVA_IS_WINDOW (self));
 
-  if (hand_in == NULL || hand_in->time_up || self->pack == NULL || self->problem == NULL || code == NULL)
+  if (hand_in == NULL || id == NULL)
     return;
 
-  g_hash_table_replace (hand_in->seen, problem_key (self->pack, self->problem), g_strdup (code));
-
-  if (worked && exam_problem_open (self) &&
-      g_hash_table_add (hand_in->worked, g_strdup (viva_problem_get_id (self->problem))))
-    _viva_window_exam_mode_save_state (self);
+  viva_exam_hand_in_set_open_problem (hand_in, id);
+  viva_exam_hand_in_code_seen (hand_in, id, code, worked);
 }
 
-typedef struct
+/**
+ * _viva_window_hand_in_code_run:
+ * @code: the open problem's code, as it runs now
+ */
+void
+_viva_window_hand_in_code_run (VivaWindow *self,
+                               const char *code)
 {
-  VivaWindow *self;
-  char       *key;
-} SavedCode;
+  VivaExamHandIn *hand_in = core (self);
+  const char *id = open_exam_problem (self);
 
-static void
-saved_code_free (SavedCode *saved)
-{
-  g_object_unref (saved->self);
-  g_free (saved->key);
-  g_free (saved);
-}
+  g_assert (VIVA_IS_WINDOW (self));
 
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (SavedCode, saved_code_free)
-
-static void
-saved_code_loaded_cb (GObject      *object,
-                      GAsyncResult *result,
-                      gpointer      user_data)
-{
-  g_autoptr(SavedCode) saved = user_data;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *code = NULL;
-  VivaWindowHandIn *hand_in = saved->self->hand_in;
-
-  code = viva_code_store_load_finish (VIVA_CODE_STORE (object), result, &error);
-
-  /* Read after the time, it would be code the student may have written
-   * since; and what the editor showed meanwhile is newer. */
-  if (code == NULL || hand_in == NULL || hand_in->time_up ||
-      g_hash_table_contains (hand_in->seen, saved->key))
+  if (hand_in == NULL || id == NULL)
     return;
 
-  g_hash_table_insert (hand_in->seen, g_steal_pointer (&saved->key), g_steal_pointer (&code));
+  viva_exam_hand_in_set_open_problem (hand_in, id);
+  viva_exam_hand_in_code_run (hand_in, id, code);
+}
+
+static const char *
+describe (VivaWindowHandIn    *view,
+          VivaExamHandInState  state,
+          const char          *report)
+{
+  switch (state)
+    {
+    case VIVA_EXAM_HAND_IN_WAITING:
+      return _("Waiting for its defense");
+    case VIVA_EXAM_HAND_IN_DEFENDING:
+      return _("Being defended now");
+    case VIVA_EXAM_HAND_IN_DEFENDED:
+      if (report != NULL)
+        return NULL;
+      return view->report_error ? _("Defended, but its report could not be written — tell the teacher")
+                                : _("Defended; its report is being written");
+    case VIVA_EXAM_HAND_IN_FAILED:
+      return _("Its defense failed and it was not handed in — tell the teacher");
+    case VIVA_EXAM_HAND_IN_LEFT:
+      return _("Not handed in: Viva was closed before its defense");
+    case VIVA_EXAM_HAND_IN_NONE:
+    default:
+      return _("Not handed in: not worked on during the exam");
+    }
+}
+
+/* The page's list, again from the hand-in. */
+static void
+refresh_page (VivaWindow *self)
+{
+  VivaWindowHandIn *view = self->hand_in;
+  VivaExamHandIn *hand_in = core (self);
+  VivaExamFile *exam = _viva_window_exam_mode_get_exam (self);
+  g_autofree char *folder = NULL;
+  GListModel *problems;
+  GtkWidget *child;
+
+  if (hand_in == NULL || view->list == NULL)
+    return;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (view->list))) != NULL)
+    gtk_box_remove (view->list, child);
+
+  problems = viva_pack_get_problems (viva_exam_file_get_pack (exam));
+  for (guint i = 0; i < g_list_model_get_n_items (problems); i++)
+    {
+      g_autoptr(VivaProblem) problem = g_list_model_get_item (problems, i);
+      const char *id = viva_problem_get_id (problem);
+      const char *report = viva_exam_hand_in_get_report (hand_in, id);
+      VivaExamHandInState state = viva_exam_hand_in_get_state (hand_in, id);
+      g_autofree char *subtitle = NULL;
+      GtkWidget *row, *icon, *text, *label;
+
+      if (!viva_exam_file_has_problem (exam, id))
+        continue;
+
+      if (describe (view, state, report) != NULL)
+        subtitle = g_strdup (describe (view, state, report));
+      else
+        {
+          g_autofree char *name = g_path_get_basename (report);
+          /* Translators: a problem's line on the page that ends an exam;
+           * %s is its report's file name. */
+          subtitle = g_strdup_printf (_("Defended — report %s"), name);
+        }
+
+      row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
+      gtk_widget_add_css_class (row, "viva-hand-in-row");
+      icon = gtk_image_new_from_icon_name (state == VIVA_EXAM_HAND_IN_DEFENDED ? "emblem-ok-symbolic"
+                                           : state == VIVA_EXAM_HAND_IN_NONE ? "action-unavailable-symbolic"
+                                           : "dialog-warning-symbolic");
+      gtk_accessible_update_property (GTK_ACCESSIBLE (icon), GTK_ACCESSIBLE_PROPERTY_LABEL, subtitle, -1);
+      gtk_box_append (GTK_BOX (row), icon);
+      text = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
+      label = gtk_label_new (viva_problem_get_title (problem));
+      gtk_label_set_xalign (GTK_LABEL (label), 0);
+      gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+      gtk_box_append (GTK_BOX (text), label);
+      label = gtk_label_new (subtitle);
+      gtk_label_set_xalign (GTK_LABEL (label), 0);
+      gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+      gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+      gtk_label_set_selectable (GTK_LABEL (label), TRUE);
+      gtk_widget_add_css_class (label, "caption");
+      gtk_widget_add_css_class (label, "dim-label");
+      gtk_box_append (GTK_BOX (text), label);
+      gtk_box_append (GTK_BOX (row), text);
+      gtk_box_append (view->list, row);
+    }
+
+  /* Translators: under the list of what an exam handed in. */
+  folder = g_strdup_printf (_("The reports are in %s"), viva_exam_file_get_report_folder (exam));
+  gtk_label_set_label (view->folder_label, folder);
+}
+
+static void
+show_code_cb (GtkButton  *button,
+              VivaWindow *self)
+{
+  gtk_stack_set_visible_child_name (self->hand_in->stack, "work");
+}
+
+/* Made once, the first time it is shown. */
+static void
+build_page (VivaWindow *self)
+{
+  VivaWindowHandIn *view = self->hand_in;
+  GtkWidget *scrolled, *clamp, *box, *title, *body, *button;
+
+  if (view->list != NULL)
+    return;
+
+  box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
+  gtk_widget_set_margin_top (box, 36);
+  gtk_widget_set_margin_bottom (box, 24);
+  gtk_widget_set_margin_start (box, 12);
+  gtk_widget_set_margin_end (box, 12);
+
+  title = gtk_label_new (_("Your Exam Was Handed In"));
+  gtk_widget_add_css_class (title, "title-1");
+  gtk_label_set_wrap (GTK_LABEL (title), TRUE);
+  gtk_box_append (GTK_BOX (box), title);
+
+  body = gtk_label_new (_("The time is up. What became of each problem of the exam:"));
+  gtk_label_set_wrap (GTK_LABEL (body), TRUE);
+  gtk_box_append (GTK_BOX (box), body);
+
+  view->list = GTK_BOX (gtk_box_new (GTK_ORIENTATION_VERTICAL, 0));
+  gtk_widget_add_css_class (GTK_WIDGET (view->list), "card");
+  gtk_widget_add_css_class (GTK_WIDGET (view->list), "viva-hand-in-list");
+  gtk_accessible_update_property (GTK_ACCESSIBLE (view->list), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("Problems handed in"), -1);
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (view->list));
+
+  view->folder_label = GTK_LABEL (gtk_label_new (NULL));
+  gtk_label_set_wrap (GTK_LABEL (view->folder_label), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (view->folder_label), PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_selectable (GTK_LABEL (view->folder_label), TRUE);
+  gtk_widget_add_css_class (GTK_WIDGET (view->folder_label), "dim-label");
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (view->folder_label));
+
+  button = gtk_button_new_with_mnemonic (_("_Show Your Code"));
+  gtk_widget_set_halign (button, GTK_ALIGN_CENTER);
+  gtk_widget_add_css_class (button, "pill");
+  g_signal_connect_object (button, "clicked", G_CALLBACK (show_code_cb), self, 0);
+  gtk_box_append (GTK_BOX (box), button);
+
+  clamp = adw_clamp_new ();
+  adw_clamp_set_maximum_size (ADW_CLAMP (clamp), 600);
+  adw_clamp_set_child (ADW_CLAMP (clamp), box);
+  scrolled = gtk_scrolled_window_new ();
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), clamp);
+  gtk_stack_add_named (view->stack, scrolled, "handed-in");
+}
+
+/* Nothing more runs or waits after the time: the window ends on the page
+ * of what was handed in, and the panel shows the last defense whole. */
+static void
+viva_window_hand_in_over (VivaWindow *self)
+{
+  build_page (self);
+  refresh_page (self);
+  gtk_stack_set_visible_child_name (self->hand_in->stack, "handed-in");
+
+  /* The panel's conversation was laid out while the window moved from
+   * problem to problem; lay it out and draw it again now that it rests. */
+  gtk_widget_queue_resize (GTK_WIDGET (self->examiner_panel));
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  _viva_window_update_actions (self);
+}
+
+/**
+ * _viva_window_hand_in_problem_shown:
+ *
+ * The student chose a problem after the exam: its code is shown, not the
+ * page of what was handed in.
+ */
+void
+_viva_window_hand_in_problem_shown (VivaWindow *self)
+{
+  g_assert (VIVA_IS_WINDOW (self));
+
+  if (self->hand_in != NULL)
+    gtk_stack_set_visible_child_name (self->hand_in->stack, "work");
+}
+
+static void
+hand_in_changed_cb (VivaWindow *self)
+{
+  if (gtk_stack_get_child_by_name (self->hand_in->stack, "handed-in") != NULL)
+    refresh_page (self);
+}
+
+/**
+ * _viva_window_hand_in_sitting_created:
+ * @sitting: the window's sitting, begun or not
+ */
+void
+_viva_window_hand_in_sitting_created (VivaWindow      *self,
+                                      VivaExamSitting *sitting)
+{
+  VivaWindowHandIn *view = self->hand_in;
+
+  g_assert (VIVA_IS_WINDOW (self));
+
+  if (view->hand_in != NULL)
+    g_signal_handlers_disconnect_by_func (view->hand_in, hand_in_changed_cb, self);
+  g_set_object (&view->hand_in, viva_exam_sitting_get_hand_in (sitting));
+  g_signal_connect_object (view->hand_in, "changed", G_CALLBACK (hand_in_changed_cb), self, G_CONNECT_SWAPPED);
 }
 
 /**
  * _viva_window_hand_in_exam_began:
  *
- * The exam runs, before its time is up: reads the saved code of each
- * problem worked on before Viva was last started, once, so that it counts
- * too.
+ * The sitting runs: the hand-in is told what the open problem shows now
+ * and reads, once, the saved code of each problem worked on before Viva
+ * was last started. Reopened after the time, the window shows what was
+ * handed in.
  */
 void
 _viva_window_hand_in_exam_began (VivaWindow *self)
 {
-  VivaWindowHandIn *hand_in = self->hand_in;
-  g_autoptr(GPtrArray) problems = NULL;
-  VivaPack *pack;
+  VivaExamHandIn *hand_in = core (self);
 
   g_assert (VIVA_IS_WINDOW (self));
 
-  if (hand_in == NULL || hand_in->time_up)
+  if (hand_in == NULL)
     return;
 
-  problems = exam_problems (self, &pack);
-  for (guint i = 0; i < problems->len; i++)
+  if (viva_exam_hand_in_is_closed (hand_in))
     {
-      VivaProblem *problem = g_ptr_array_index (problems, i);
-      SavedCode *saved;
-
-      if (!g_hash_table_contains (hand_in->worked, viva_problem_get_id (problem)))
-        continue;
-
-      saved = g_new0 (SavedCode, 1);
-      saved->self = g_object_ref (self);
-      saved->key = problem_key (pack, problem);
-      viva_code_store_load_async (self->code_store, viva_pack_get_id (pack), viva_problem_get_id (problem),
-                                  hand_in->cancellable, saved_code_loaded_cb, saved);
+      viva_window_hand_in_over (self);
+      return;
     }
+
+  if (self->code_loaded && open_exam_problem (self) != NULL)
+    {
+      g_autofree char *code = viva_editor_dup_text (self->editor);
+      _viva_window_hand_in_code_seen (self, code, FALSE);
+    }
+
+  viva_exam_hand_in_read_saved_async (hand_in, self->code_store, self->hand_in->cancellable, NULL, NULL);
 }
 
-/* The open problem has a defense in this exam: one that was reported, or
- * one started on it and neither cancelled nor failed. */
-static gboolean
-open_problem_defended (VivaWindow *self)
-{
-  VivaExaminer *examiner = _viva_window_exam_get_examiner (self);
-  VivaExaminerState state;
-
-  if (g_hash_table_contains (self->hand_in->defended, viva_problem_get_id (self->problem)))
-    return TRUE;
-
-  if (examiner == NULL || viva_examiner_get_problem (examiner) != self->problem)
-    return FALSE;
-
-  state = viva_examiner_get_state (examiner);
-  return state != VIVA_EXAMINER_STATE_CANCELLED && state != VIVA_EXAMINER_STATE_FAILED;
-}
-
-typedef struct
-{
-  VivaPack    *pack;
-  VivaProblem *problem;
-  char        *code;
-} HandInItem;
-
-static void
-hand_in_item_free (HandInItem *item)
-{
-  g_object_unref (item->pack);
-  g_object_unref (item->problem);
-  g_free (item->code);
-  g_free (item);
-}
-
-/* What a problem other than the open one hands in: its code as last run,
- * else as the editor last showed it, unless that is the starter code; NULL
- * when the student did not work on it in this exam. */
-static const char *
-worked_code (VivaWindow  *self,
-             VivaPack    *pack,
-             VivaProblem *problem)
-{
-  g_autofree char *key = problem_key (pack, problem);
-  const char *code;
-
-  if (!g_hash_table_contains (self->hand_in->worked, viva_problem_get_id (problem)))
-    return NULL;
-
-  if ((code = _viva_window_timeline_get_problem_last_run (self, pack, problem)) != NULL)
-    return code;
-
-  code = g_hash_table_lookup (self->hand_in->seen, key);
-  if (code != NULL && g_strcmp0 (code, viva_problem_get_starter_code (problem)) != 0)
-    return code;
-
-  return NULL;
-}
+static void viva_window_hand_in_advance (VivaWindow *self);
 
 static void
 viva_window_hand_in_next (VivaWindow *self)
 {
-  VivaWindowHandIn *hand_in = self->hand_in;
-  HandInItem *item;
+  VivaExamHandIn *hand_in = core (self);
+  VivaExamFile *exam = _viva_window_exam_mode_get_exam (self);
+  g_autofree char *id = NULL;
+  g_autofree char *code = NULL;
+  g_autofree char *shown = NULL;
+  VivaPack *pack;
+  VivaProblem *problem;
 
-  if (hand_in->queue->len == 0)
+  if (hand_in == NULL)
+    return;
+
+  if (!viva_exam_hand_in_take_next (hand_in, &id, &code))
     {
-      _viva_window_update_actions (self);
+      if (!viva_exam_hand_in_is_active (hand_in))
+        viva_window_hand_in_over (self);
       return;
     }
 
-  item = g_ptr_array_steal_index (hand_in->queue, 0);
-  hand_in->position++;
+  pack = viva_exam_file_get_pack (exam);
+  if ((problem = viva_pack_find_problem (pack, id)) == NULL)
+    {
+      viva_exam_hand_in_defense_ended (hand_in, id, FALSE);
+      viva_window_hand_in_advance (self);
+      return;
+    }
 
-  /* The problem is shown with its code from memory, never loaded from
-   * disk; the editor stays read-only, so the defense reads that code. */
-  _viva_window_open_problem_with_code (self, item->pack, item->problem, item->code);
+  /* The open problem is defended as the hand-in has it (its code as last
+   * run); any other is shown with its code from memory, never loaded from
+   * disk. The editor stays read-only, so the defense reads that code. */
+  if (g_strcmp0 (open_exam_problem (self), id) == 0)
+    {
+      shown = viva_editor_dup_text (self->editor);
+      if (g_strcmp0 (shown, code) != 0)
+        _viva_window_timeline_replace_code (self, code);
+    }
+  else
+    _viva_window_open_problem_with_code (self, pack, problem, code);
   _viva_window_exam_submit_now (self);
 
   /* Said by the header bar (which problem, and which defense of how
    * many), not a toast: toasts queue, and would name it after the fact. */
-  hand_in_item_free (item);
   _viva_window_update_actions (self);
 }
 
@@ -375,72 +444,35 @@ viva_window_hand_in_advance (VivaWindow *self)
 /**
  * _viva_window_hand_in_time_up:
  *
- * The exam's time ran out: submits the open problem as its code was last
- * run (unless it has a defense already), then, one after another, every
- * other problem the student worked on and did not defend, and says so.
+ * The sitting's time ran out and its hand-in queued what it hands in:
+ * says so, and starts the first defense unless one runs already.
  */
 void
 _viva_window_hand_in_time_up (VivaWindow *self)
 {
-  VivaWindowHandIn *hand_in = self->hand_in;
-  g_autoptr(GPtrArray) problems = NULL;
-  g_autofree char *open_key = NULL;
-  gboolean open_submitted = FALSE;
-  gboolean open_busy;
-  VivaPack *pack;
-  guint n;
+  VivaExamHandIn *hand_in = core (self);
+  const char *open = open_exam_problem (self);
+  gboolean open_first;
+  guint n, others;
 
   g_assert (VIVA_IS_WINDOW (self));
 
-  hand_in->time_up = TRUE;
-  g_cancellable_cancel (hand_in->cancellable);
+  if (hand_in == NULL || self->hand_in->time_up)
+    return;
 
-  if (self->problem != NULL && !open_problem_defended (self))
-    {
-      /* What was last run is what is defended; without a run, the code as
-       * it stands. */
-      const char *last_run = _viva_window_timeline_get_last_run (self);
-      g_autofree char *code = viva_editor_dup_text (self->editor);
+  self->hand_in->time_up = TRUE;
+  g_cancellable_cancel (self->hand_in->cancellable);
+  sync_defending (self);
 
-      if (last_run != NULL && g_strcmp0 (last_run, code) != 0)
-        _viva_window_timeline_replace_code (self, last_run);
-
-      _viva_window_exam_submit_now (self);
-      open_submitted = TRUE;
-    }
-  open_busy = _viva_window_exam_is_busy (self);
-  if (self->problem != NULL)
-    open_key = problem_key (self->pack, self->problem);
-
-  problems = exam_problems (self, &pack);
-  for (guint i = 0; i < problems->len; i++)
-    {
-      VivaProblem *problem = g_ptr_array_index (problems, i);
-      g_autofree char *key = problem_key (pack, problem);
-      const char *code;
-      HandInItem *item;
-
-      /* By id: the library may hold other objects for the same problem. */
-      if (g_strcmp0 (key, open_key) == 0 || g_hash_table_contains (hand_in->defended, viva_problem_get_id (problem)) ||
-          (code = worked_code (self, pack, problem)) == NULL)
-        continue;
-
-      item = g_new0 (HandInItem, 1);
-      item->pack = g_object_ref (pack);
-      item->problem = g_object_ref (problem);
-      item->code = g_strdup (code);
-      g_ptr_array_add (hand_in->queue, item);
-    }
-
-  hand_in->position = open_busy ? 1 : 0;
-  hand_in->total = hand_in->position + hand_in->queue->len;
-  n = (open_submitted ? 1 : 0) + hand_in->queue->len;
+  n = viva_exam_hand_in_get_n_waiting (hand_in);
+  open_first = n > 0 && open != NULL && g_strcmp0 (viva_exam_hand_in_get_waiting (hand_in, 0, NULL), open) == 0;
+  others = n - (open_first ? 1 : 0);
 
   /* One problem alone reads as it always did. */
-  if (hand_in->queue->len == 0 && open_submitted)
+  if (others == 0 && open_first)
     adw_toast_overlay_add_toast (self->toast_overlay,
                                  adw_toast_new (_("Time is up: your code as last run was submitted for defense")));
-  else if (hand_in->queue->len == 0)
+  else if (others == 0)
     adw_toast_overlay_add_toast (self->toast_overlay,
                                  adw_toast_new (_("Time is up: the defense goes on with what you have typed")));
   else
@@ -452,10 +484,9 @@ _viva_window_hand_in_time_up (VivaWindow *self)
       adw_toast_overlay_add_toast (self->toast_overlay, adw_toast_new (text));
     }
 
-  /* A defense under way (the open problem's) goes first; the next starts
-   * when it ends. */
-  if (!open_busy && hand_in->queue->len > 0)
-    viva_window_hand_in_advance (self);
+  /* A defense under way goes first; the next starts when it ends. */
+  if (viva_exam_hand_in_get_defending (hand_in) == NULL)
+    viva_window_hand_in_next (self);
 }
 
 /**
@@ -464,43 +495,61 @@ _viva_window_hand_in_time_up (VivaWindow *self)
  * @reported: whether it reached a verdict, so that its report is handed in
  *
  * Called for every defense that ends, with a verdict, failed or stopped:
- * a reported one is the problem's defense in this exam; after the time,
- * the next problem waiting is submitted. A failed one (it has no report)
- * does not hold the others back.
+ * the hand-in is told; after the time, the next problem waiting is
+ * submitted (a failed one does not hold the others back), and after the
+ * last the window shows what was handed in.
  */
 void
 _viva_window_hand_in_defense_ended (VivaWindow   *self,
                                     VivaExaminer *examiner,
                                     gboolean      reported)
 {
-  VivaWindowHandIn *hand_in = self->hand_in;
+  VivaExamHandIn *hand_in = core (self);
   VivaExamFile *exam = _viva_window_exam_mode_get_exam (self);
-  const char *problem_id;
+  VivaProblem *problem;
 
   g_assert (VIVA_IS_WINDOW (self));
   g_assert (VIVA_IS_EXAMINER (examiner));
 
-  if (hand_in == NULL || exam == NULL)
+  if (hand_in == NULL)
     return;
 
-  problem_id = viva_problem_get_id (viva_examiner_get_problem (examiner));
-  if (reported && viva_exam_file_has_problem (exam, problem_id) &&
-      g_hash_table_add (hand_in->defended, g_strdup (problem_id)))
-    _viva_window_exam_mode_save_state (self);
+  problem = viva_examiner_get_problem (examiner);
+  g_set_weak_pointer (&self->hand_in->ended, examiner);
+  if (viva_exam_file_has_problem (exam, viva_problem_get_id (problem)))
+    viva_exam_hand_in_defense_ended (hand_in, viva_problem_get_id (problem), reported);
+  sync_defending (self);
 
-  if (!hand_in->time_up || hand_in->queue->len == 0 || _viva_window_exam_is_busy (self))
+  if (!self->hand_in->time_up || _viva_window_exam_is_busy (self))
     return;
 
-  /* The panel moves on to the next problem, so the failure is said here,
-   * short enough for a toast's one line (its trace keeps the error). */
+  /* The panel moves on, so the failure is said here, short enough for a
+   * toast's one line (its trace keeps the error); a toast's title is
+   * markup, the problem's title text. */
   if (viva_examiner_get_state (examiner) == VIVA_EXAMINER_STATE_FAILED)
     {
+      g_autofree char *title = g_markup_escape_text (viva_problem_get_title (problem), -1);
       g_autofree char *note = g_strdup_printf (_("The defense of “%s” failed and was not handed in; tell the teacher"),
-                                               viva_problem_get_title (viva_examiner_get_problem (examiner)));
+                                               title);
       adw_toast_overlay_add_toast (self->toast_overlay, adw_toast_new (note));
     }
 
   viva_window_hand_in_advance (self);
+}
+
+/**
+ * _viva_window_hand_in_report_failed:
+ * @message: why the report could not be written
+ */
+void
+_viva_window_hand_in_report_failed (VivaWindow *self,
+                                    const char *message)
+{
+  g_assert (VIVA_IS_WINDOW (self));
+
+  g_free (self->hand_in->report_error);
+  self->hand_in->report_error = g_strdup (message);
+  hand_in_changed_cb (self);
 }
 
 /**
@@ -512,14 +561,14 @@ _viva_window_hand_in_defense_ended (VivaWindow   *self,
 gboolean
 _viva_window_hand_in_is_active (VivaWindow *self)
 {
-  VivaWindowHandIn *hand_in = self->hand_in;
+  VivaExamHandIn *hand_in = core (self);
 
   g_assert (VIVA_IS_WINDOW (self));
 
-  if (hand_in == NULL || !hand_in->time_up)
+  if (hand_in == NULL || !self->hand_in->time_up)
     return FALSE;
 
-  return hand_in->queue->len > 0 || hand_in->advance_id != 0 || _viva_window_exam_is_busy (self);
+  return viva_exam_hand_in_is_active (hand_in) || self->hand_in->advance_id != 0;
 }
 
 /**
@@ -531,29 +580,42 @@ _viva_window_hand_in_is_active (VivaWindow *self)
 char *
 _viva_window_hand_in_dup_state (VivaWindow *self)
 {
-  VivaWindowHandIn *hand_in = self->hand_in;
+  VivaExamHandIn *hand_in = core (self);
+  guint position, total;
 
   g_assert (VIVA_IS_WINDOW (self));
 
-  if (hand_in == NULL || hand_in->total < 2 || hand_in->position == 0 || !_viva_window_hand_in_is_active (self))
+  if (hand_in == NULL || !_viva_window_hand_in_is_active (self))
     return NULL;
 
-  return g_strdup_printf (_("Time is up: defense %u of %u"), hand_in->position, hand_in->total);
+  position = viva_exam_hand_in_get_position (hand_in);
+  total = viva_exam_hand_in_get_total (hand_in);
+  if (total < 2 || position == 0)
+    return NULL;
+
+  return g_strdup_printf (_("Time is up: defense %u of %u"), position, total);
 }
 
 /**
  * _viva_window_update_hand_in_actions:
  *
- * The hand-in's part of _viva_window_update_actions(): while problems
- * wait, the defense under way cannot be stopped, since nothing could
- * submit them after it.
+ * The hand-in's part of _viva_window_update_actions(), called whenever a
+ * defense starts, changes state or ends: the hand-in learns which defense
+ * runs, and while problems wait the one under way cannot be stopped,
+ * since nothing could submit them after it.
  */
 void
 _viva_window_update_hand_in_actions (VivaWindow *self)
 {
+  VivaExamHandIn *hand_in = core (self);
+
   g_assert (VIVA_IS_WINDOW (self));
 
-  if (self->hand_in != NULL && self->hand_in->queue->len > 0)
+  if (hand_in == NULL)
+    return;
+
+  sync_defending (self);
+  if (viva_exam_hand_in_get_n_waiting (hand_in) > 0)
     gtk_widget_action_set_enabled (GTK_WIDGET (self), "exam.stop", FALSE);
 }
 
@@ -562,11 +624,13 @@ close_response_cb (AdwMessageDialog *dialog,
                    const char       *response,
                    VivaWindow       *self)
 {
-  if (g_strcmp0 (response, "close") != 0 || self->hand_in == NULL)
+  VivaExamHandIn *hand_in;
+
+  if (g_strcmp0 (response, "close") != 0 || self->hand_in == NULL || (hand_in = core (self)) == NULL)
     return;
 
-  /* The student chose to leave them: nothing reads them again. */
-  g_ptr_array_set_size (self->hand_in->queue, 0);
+  /* The student chose to leave them: nothing hands them in again. */
+  viva_exam_hand_in_leave_waiting (hand_in);
   gtk_window_close (GTK_WINDOW (self));
 }
 
@@ -581,17 +645,16 @@ close_response_cb (AdwMessageDialog *dialog,
 gboolean
 _viva_window_hand_in_hold_close (VivaWindow *self)
 {
-  VivaWindowHandIn *hand_in = self->hand_in;
+  VivaExamHandIn *hand_in = core (self);
   AdwMessageDialog *dialog;
   g_autofree char *body = NULL;
   guint n;
 
   g_assert (VIVA_IS_WINDOW (self));
 
-  if (hand_in == NULL || hand_in->queue->len == 0)
+  if (hand_in == NULL || (n = viva_exam_hand_in_get_n_waiting (hand_in)) == 0)
     return FALSE;
 
-  n = hand_in->queue->len;
   body = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
                                        "%u more problem waits for its defense. If you close Viva now, it is not handed in, and after the time it cannot be.",
                                        "%u more problems wait for their defense. If you close Viva now, they are not handed in, and after the time they cannot be.",
@@ -614,33 +677,41 @@ _viva_window_hand_in_hold_close (VivaWindow *self)
 void
 _viva_window_init_hand_in (VivaWindow *self)
 {
-  VivaWindowHandIn *hand_in;
+  VivaWindowHandIn *view;
+  GtkWidget *work;
 
   g_assert (VIVA_IS_WINDOW (self));
   g_assert (self->hand_in == NULL);
 
-  hand_in = self->hand_in = g_new0 (VivaWindowHandIn, 1);
-  hand_in->seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-  hand_in->worked = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  hand_in->defended = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  hand_in->queue = g_ptr_array_new_with_free_func ((GDestroyNotify)hand_in_item_free);
-  hand_in->cancellable = g_cancellable_new ();
+  view = self->hand_in = g_new0 (VivaWindowHandIn, 1);
+  view->cancellable = g_cancellable_new ();
+
+  /* The problem, editor and console share the start of the examiner's
+   * pane with the page that ends an exam. */
+  work = gtk_paned_get_start_child (self->examiner_paned);
+  g_object_ref (work);
+  gtk_paned_set_start_child (self->examiner_paned, NULL);
+  view->stack = GTK_STACK (gtk_stack_new ());
+  gtk_stack_add_named (view->stack, work, "work");
+  gtk_paned_set_start_child (self->examiner_paned, GTK_WIDGET (view->stack));
+  g_object_unref (work);
 }
 
 void
 _viva_window_dispose_hand_in (VivaWindow *self)
 {
-  VivaWindowHandIn *hand_in = g_steal_pointer (&self->hand_in);
+  VivaWindowHandIn *view = g_steal_pointer (&self->hand_in);
 
-  if (hand_in == NULL)
+  if (view == NULL)
     return;
 
-  g_cancellable_cancel (hand_in->cancellable);
-  g_clear_handle_id (&hand_in->advance_id, g_source_remove);
-  g_clear_object (&hand_in->cancellable);
-  g_clear_pointer (&hand_in->seen, g_hash_table_unref);
-  g_clear_pointer (&hand_in->worked, g_hash_table_unref);
-  g_clear_pointer (&hand_in->defended, g_hash_table_unref);
-  g_clear_pointer (&hand_in->queue, g_ptr_array_unref);
-  g_free (hand_in);
+  g_cancellable_cancel (view->cancellable);
+  g_clear_handle_id (&view->advance_id, g_source_remove);
+  g_clear_weak_pointer (&view->ended);
+  if (view->hand_in != NULL)
+    g_signal_handlers_disconnect_by_func (view->hand_in, hand_in_changed_cb, self);
+  g_clear_object (&view->hand_in);
+  g_clear_object (&view->cancellable);
+  g_clear_pointer (&view->report_error, g_free);
+  g_free (view);
 }

@@ -9,6 +9,7 @@
 #include "viva-console.h"
 #include "viva-editor.h"
 #include "viva-exam-file.h"
+#include "viva-exam-sitting.h"
 #include "viva-examiner.h"
 #include "viva-examiner-panel.h"
 #include "viva-pack-library.h"
@@ -151,8 +152,9 @@ void        _viva_window_dispose_exam_mode (VivaWindow *self);
 void        _viva_window_update_exam_mode_actions (VivaWindow *self);
 void        _viva_window_exam_mode_ask_identity (VivaWindow *self);
 VivaExamFile *_viva_window_exam_mode_get_exam (VivaWindow *self);
+VivaExamSitting *_viva_window_exam_mode_get_sitting (VivaWindow *self);
+void        _viva_window_exam_mode_update_title (VivaWindow *self);
 double      _viva_window_exam_mode_hint_cost (VivaWindow *self);
-void        _viva_window_exam_mode_save_state (VivaWindow *self);
 void        _viva_window_exam_mode_session_started (VivaWindow      *self,
                                                     VivaExamSession *session);
 void        _viva_window_exam_mode_defense_finished (VivaWindow   *self,
@@ -164,11 +166,14 @@ void        _viva_window_update_hand_in_actions (VivaWindow *self);
 void        _viva_window_hand_in_code_seen (VivaWindow *self,
                                             const char *code,
                                             gboolean    worked);
-void        _viva_window_hand_in_restore_state (VivaWindow *self,
-                                                JsonObject *root);
-void        _viva_window_hand_in_save_state (VivaWindow  *self,
-                                             JsonBuilder *builder);
+void        _viva_window_hand_in_code_run (VivaWindow *self,
+                                           const char *code);
+void        _viva_window_hand_in_sitting_created (VivaWindow      *self,
+                                                  VivaExamSitting *sitting);
+void        _viva_window_hand_in_report_failed (VivaWindow *self,
+                                                const char *message);
 void        _viva_window_hand_in_exam_began (VivaWindow *self);
+void        _viva_window_hand_in_problem_shown (VivaWindow *self);
 void        _viva_window_hand_in_time_up (VivaWindow *self);
 void        _viva_window_hand_in_defense_ended (VivaWindow   *self,
                                                 VivaExaminer *examiner,

@@ -180,6 +180,8 @@ viva_window_show_problem (VivaWindow  *self,
   adw_window_title_set_title (self->window_title, viva_problem_get_title (problem));
   adw_window_title_set_subtitle (self->window_title, viva_pack_get_title (pack));
   gtk_window_set_title (GTK_WINDOW (self), viva_problem_get_title (problem));
+  _viva_window_exam_mode_update_title (self);
+  _viva_window_hand_in_problem_shown (self);
   viva_problems_popover_set_current (self->problems_popover, viva_pack_get_id (pack),
                                      viva_problem_get_id (problem));
   render_description (self);
