@@ -154,7 +154,8 @@ describe (VivaWindowHandIn    *view,
     }
 }
 
-/* The page's list, again from the hand-in. */
+/* The page's lines, again from the hand-in: only their text and icons
+ * change, so nothing new needs laying out in the middle of a frame. */
 static void
 refresh_page (VivaWindow *self)
 {
@@ -162,51 +163,70 @@ refresh_page (VivaWindow *self)
   VivaExamHandIn *hand_in = core (self);
   VivaExamFile *exam = _viva_window_exam_mode_get_exam (self);
   g_autofree char *folder = NULL;
-  GListModel *problems;
-  GtkWidget *child;
 
   if (hand_in == NULL || view->list == NULL)
     return;
 
-  while ((child = gtk_widget_get_first_child (GTK_WIDGET (view->list))) != NULL)
-    gtk_box_remove (view->list, child);
-
-  problems = viva_pack_get_problems (viva_exam_file_get_pack (exam));
-  for (guint i = 0; i < g_list_model_get_n_items (problems); i++)
+  for (GtkWidget *row = gtk_widget_get_first_child (GTK_WIDGET (view->list));
+       row != NULL;
+       row = gtk_widget_get_next_sibling (row))
     {
-      g_autoptr(VivaProblem) problem = g_list_model_get_item (problems, i);
-      const char *id = viva_problem_get_id (problem);
+      const char *id = g_object_get_data (G_OBJECT (row), "problem-id");
+      GtkWidget *icon = gtk_widget_get_first_child (row);
+      GtkWidget *line = gtk_widget_get_last_child (gtk_widget_get_last_child (row));
       const char *report = viva_exam_hand_in_get_report (hand_in, id);
       VivaExamHandInState state = viva_exam_hand_in_get_state (hand_in, id);
-      g_autofree char *subtitle = NULL;
-      GtkWidget *row, *icon, *text, *label;
-
-      if (!viva_exam_file_has_problem (exam, id))
-        continue;
+      g_autofree char *text = NULL;
 
       if (describe (view, state, report) != NULL)
-        subtitle = g_strdup (describe (view, state, report));
+        text = g_strdup (describe (view, state, report));
       else
         {
           g_autofree char *name = g_path_get_basename (report);
           /* Translators: a problem's line on the page that ends an exam;
            * %s is its report's file name. */
-          subtitle = g_strdup_printf (_("Defended — report %s"), name);
+          text = g_strdup_printf (_("Defended — report %s"), name);
         }
+
+      gtk_label_set_label (GTK_LABEL (line), text);
+      gtk_image_set_from_icon_name (GTK_IMAGE (icon),
+                                    state == VIVA_EXAM_HAND_IN_DEFENDED ? "emblem-ok-symbolic"
+                                    : state == VIVA_EXAM_HAND_IN_NONE ? "action-unavailable-symbolic"
+                                    : "dialog-warning-symbolic");
+      gtk_accessible_update_property (GTK_ACCESSIBLE (icon), GTK_ACCESSIBLE_PROPERTY_LABEL, text, -1);
+    }
+
+  /* Translators: under the list of what an exam handed in. */
+  folder = g_strdup_printf (_("The reports are in %s"), viva_exam_file_get_report_folder (exam));
+  gtk_label_set_label (view->folder_label, folder);
+}
+
+/* A line for each of the exam's problems, in the pack's order. */
+static void
+add_rows (VivaWindow *self)
+{
+  VivaWindowHandIn *view = self->hand_in;
+  VivaExamFile *exam = _viva_window_exam_mode_get_exam (self);
+  GListModel *problems = viva_pack_get_problems (viva_exam_file_get_pack (exam));
+
+  for (guint i = 0; i < g_list_model_get_n_items (problems); i++)
+    {
+      g_autoptr(VivaProblem) problem = g_list_model_get_item (problems, i);
+      GtkWidget *row, *text, *label;
+
+      if (!viva_exam_file_has_problem (exam, viva_problem_get_id (problem)))
+        continue;
 
       row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
       gtk_widget_add_css_class (row, "viva-hand-in-row");
-      icon = gtk_image_new_from_icon_name (state == VIVA_EXAM_HAND_IN_DEFENDED ? "emblem-ok-symbolic"
-                                           : state == VIVA_EXAM_HAND_IN_NONE ? "action-unavailable-symbolic"
-                                           : "dialog-warning-symbolic");
-      gtk_accessible_update_property (GTK_ACCESSIBLE (icon), GTK_ACCESSIBLE_PROPERTY_LABEL, subtitle, -1);
-      gtk_box_append (GTK_BOX (row), icon);
+      g_object_set_data_full (G_OBJECT (row), "problem-id", g_strdup (viva_problem_get_id (problem)), g_free);
+      gtk_box_append (GTK_BOX (row), gtk_image_new ());
       text = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
       label = gtk_label_new (viva_problem_get_title (problem));
       gtk_label_set_xalign (GTK_LABEL (label), 0);
       gtk_label_set_wrap (GTK_LABEL (label), TRUE);
       gtk_box_append (GTK_BOX (text), label);
-      label = gtk_label_new (subtitle);
+      label = gtk_label_new (NULL);
       gtk_label_set_xalign (GTK_LABEL (label), 0);
       gtk_label_set_wrap (GTK_LABEL (label), TRUE);
       gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
@@ -217,10 +237,6 @@ refresh_page (VivaWindow *self)
       gtk_box_append (GTK_BOX (row), text);
       gtk_box_append (view->list, row);
     }
-
-  /* Translators: under the list of what an exam handed in. */
-  folder = g_strdup_printf (_("The reports are in %s"), viva_exam_file_get_report_folder (exam));
-  gtk_label_set_label (view->folder_label, folder);
 }
 
 static void
@@ -282,6 +298,7 @@ build_page (VivaWindow *self)
   gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), clamp);
   gtk_stack_add_named (view->stack, scrolled, "handed-in");
+  add_rows (self);
 }
 
 /* Nothing more runs or waits after the time: the window ends on the page

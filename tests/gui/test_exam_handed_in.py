@@ -20,7 +20,7 @@ import vivagui  # noqa: E402
 import examhandin  # noqa: E402
 from examhandin import wait_for  # noqa: E402
 
-LIMIT = 25
+LIMIT = 45
 NAME, ID = "Le <b>Jr</b> & Co", "S&1"
 
 tap = vivagui.Tap()
