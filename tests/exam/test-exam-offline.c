@@ -74,6 +74,21 @@ reset (VivaRunner *runner)
   g_assert_no_error (error);
 }
 
+/* Whether a shown test holds @text too (two tests may share a call). */
+static gboolean
+in_shown_test (VivaProblem *problem,
+               const char  *text)
+{
+  for (guint i = 0; i < viva_problem_get_n_tests (problem); i++)
+    {
+      const VivaProblemTest *test = viva_problem_get_test (problem, i);
+
+      if (viva_problem_test_is_shown (test) && strstr (test->code, text) != NULL)
+        return TRUE;
+    }
+  return FALSE;
+}
+
 static void
 test_problem (gconstpointer data)
 {
@@ -82,6 +97,8 @@ test_problem (gconstpointer data)
   g_autoptr(VivaExamVerdict) pass = NULL;
   g_autoptr(VivaExamVerdict) fail = NULL;
   guint n_tests = viva_problem_get_n_tests (problem);
+  /* The offline examiner probes with the shown tests only. */
+  guint n_probes = MAX (viva_problem_get_n_shown_tests (problem), 1);
   const char * const *steps;
 
   pass = defend (problem, runner, viva_problem_get_reference (problem));
@@ -89,16 +106,17 @@ test_problem (gconstpointer data)
   if (!viva_exam_verdict_get_passed (pass))
     g_error ("%s: the reference failed: %s", viva_problem_get_id (problem), viva_exam_verdict_get_comment (pass));
   g_assert_cmpint (viva_exam_verdict_get_score (pass), ==, 100);
-  g_assert_cmpuint (viva_exam_verdict_get_n_passed (pass), ==, n_tests);
+  g_assert_cmpuint (viva_exam_verdict_get_n_passed (pass), ==, n_probes);
+  g_assert_cmpuint (viva_grade_report_get_n_passed (viva_exam_verdict_get_grade (pass)), ==, n_tests);
   g_assert_true (viva_exam_verdict_get_consistent (pass));
 
-  /* Read, run, every hidden test, one question, finish. */
+  /* Read, run, every shown test, one question, finish. */
   steps = viva_exam_verdict_get_steps (pass);
-  g_assert_cmpuint (g_strv_length ((GStrv)steps), ==, n_tests + 4);
+  g_assert_cmpuint (g_strv_length ((GStrv)steps), ==, n_probes + 4);
   g_assert_cmpstr (steps[0], ==, "readStudentCode");
   g_assert_cmpstr (steps[1], ==, "runPython");
-  g_assert_cmpstr (steps[n_tests + 2], ==, "askStudent");
-  g_assert_cmpstr (steps[n_tests + 3], ==, "finishDefense");
+  g_assert_cmpstr (steps[n_probes + 2], ==, "askStudent");
+  g_assert_cmpstr (steps[n_probes + 3], ==, "finishDefense");
   g_assert_nonnull (strstr (viva_exam_verdict_get_comment (pass), "recorded for your teacher"));
 
   reset (runner);
@@ -126,6 +144,14 @@ test_problem (gconstpointer data)
 
           if (viva_problem_test_is_structured (test) && test->check != NULL && *test->check != '\0')
             g_assert_null (strstr (probe->code, test->check));
+          /* A held-out test's inputs do not reach the student's worker either. */
+          if (!viva_problem_test_is_shown (test) && viva_problem_test_is_structured (test))
+            {
+              if (!in_shown_test (problem, test->call))
+                g_assert_null (strstr (probe->code, test->call));
+              if (strlen (test->setup) > 8 && !in_shown_test (problem, test->setup))
+                g_assert_null (strstr (probe->code, test->setup));
+            }
         }
     }
 

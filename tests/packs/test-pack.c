@@ -10,6 +10,8 @@
 
 #include "viva-core.h"
 #include "viva-pack.h"
+#include "viva-grader.h"
+#include "viva-problem-grade.h"
 #include "viva-problem-template.h"
 
 typedef struct
@@ -675,6 +677,128 @@ test_properties (void)
   g_assert_finalize_object (pack);
 }
 
+/* Every bundled problem shows a few examples and holds the rest out; a
+ * starter fails a shown test (checked through the grader by test-cli-pack),
+ * and "shown" survives a save while a held-out test gains no member. */
+static void
+test_shown_tests (void)
+{
+  g_autoptr(VivaPack) bundled = viva_pack_new_bundled ();
+  GListModel *problems = viva_pack_get_problems (bundled);
+  const char *text =
+    "{\"format\": \"viva-pack/1\", \"id\": \"s\", \"title\": \"S\", \"problems\": [{"
+    "\"id\": \"p\", \"title\": \"P\", \"type\": \"implement\", \"description\": \"d\", \"starter_code\": \"\","
+    "\"hint\": \"h\", \"reference_solution\": \"pass\","
+    "\"tests\": [{\"name\": \"an example\", \"shown\": true, \"call\": \"1\", \"check\": \"assert result == 1\"},"
+    "{\"name\": \"held out\", \"setup\": \"x = seed\", \"call\": \"x\", \"check\": \"\"}],"
+    "\"questions\": [{\"question\": \"q\", \"points\": [\"a\"]}]}]}";
+  const char *all_shown =
+    "{\"format\": \"viva-pack/1\", \"id\": \"s\", \"title\": \"S\", \"problems\": [{"
+    "\"id\": \"p\", \"title\": \"P\", \"type\": \"implement\", \"description\": \"d\", \"starter_code\": \"\","
+    "\"hint\": \"h\", \"reference_solution\": \"pass\","
+    "\"tests\": [{\"name\": \"a\", \"shown\": true, \"call\": \"1\"}, {\"name\": \"b\", \"shown\": \"yes\", \"call\": \"2\"}],"
+    "\"questions\": [{\"question\": \"q\", \"points\": [\"a\"]}]}]}";
+  g_autoptr(GBytes) bytes = g_bytes_new_static (text, strlen (text));
+  const char *every_shown =
+    "{\"format\": \"viva-pack/1\", \"id\": \"s\", \"title\": \"S\", \"problems\": [{"
+    "\"id\": \"p\", \"title\": \"P\", \"type\": \"implement\", \"description\": \"d\", \"starter_code\": \"\","
+    "\"hint\": \"h\", \"reference_solution\": \"pass\","
+    "\"tests\": [{\"name\": \"a\", \"shown\": true, \"call\": \"1\"}],"
+    "\"questions\": [{\"question\": \"q\", \"points\": [\"a\"]}]}]}";
+  g_autoptr(GBytes) bad = g_bytes_new_static (all_shown, strlen (all_shown));
+  g_autoptr(GBytes) every = g_bytes_new_static (every_shown, strlen (every_shown));
+  g_autoptr(GPtrArray) issues = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(VivaPack) pack = NULL;
+  g_autoptr(VivaPack) again = NULL;
+  g_autoptr(GPtrArray) shown = NULL;
+  g_autoptr(GPtrArray) held_out = NULL;
+  g_autoptr(GPtrArray) graded = NULL;
+  g_autoptr(GBytes) saved = NULL;
+  g_autoptr(JsonObject) root = NULL;
+  const VivaPackIssue *issue;
+  VivaProblem *problem;
+  JsonArray *tests;
+
+  for (guint i = 0; i < g_list_model_get_n_items (problems); i++)
+    {
+      g_autoptr(VivaProblem) item = g_list_model_get_item (problems, i);
+      g_autoptr(GPtrArray) examples = viva_problem_get_shown_tests (item);
+      g_autoptr(GPtrArray) secret = viva_problem_get_held_out_tests (item);
+      gboolean seeded = FALSE;
+
+      g_assert_cmpuint (examples->len, >=, 2);
+      g_assert_cmpuint (examples->len, <=, 3);
+      g_assert_cmpuint (viva_problem_get_n_shown_tests (item), ==, examples->len);
+      g_assert_cmpuint (examples->len + secret->len, ==, viva_problem_get_n_tests (item));
+      for (guint j = 0; j < examples->len; j++)
+        {
+          const VivaProblemTest *test = g_ptr_array_index (examples, j);
+
+          g_assert_true (viva_problem_test_is_shown (test));
+          /* An example's input is the same each time: the student reads it. */
+          g_assert_null (strstr (test->setup, "seed"));
+        }
+      /* At least one held-out test draws its inputs from the grading's seed. */
+      for (guint j = 0; j < secret->len; j++)
+        {
+          const VivaProblemTest *test = g_ptr_array_index (secret, j);
+
+          g_assert_false (viva_problem_test_is_shown (test));
+          seeded |= strstr (test->setup, "Random(seed)") != NULL;
+        }
+      g_assert_true (seeded);
+    }
+
+  pack = viva_pack_new_from_bytes_full (bytes, &issues, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (issues->len, ==, 0);
+  problem = viva_pack_find_problem (pack, "p");
+  g_assert_true (viva_problem_test_is_shown (viva_problem_get_test (problem, 0)));
+  g_assert_false (viva_problem_test_is_shown (viva_problem_get_test (problem, 1)));
+  shown = viva_problem_get_shown_tests (problem);
+  held_out = viva_problem_get_held_out_tests (problem);
+  g_assert_cmpuint (shown->len, ==, 1);
+  g_assert_cmpstr (((const VivaProblemTest *) g_ptr_array_index (shown, 0))->name, ==, "an example");
+  g_assert_cmpuint (held_out->len, ==, 1);
+  g_assert_cmpstr (((const VivaProblemTest *) g_ptr_array_index (held_out, 0))->name, ==, "held out");
+
+  /* The grader's copy of every setup binds the grading's seed first. */
+  graded = viva_problem_get_grader_tests_seeded (problem, 4242);
+  g_assert_cmpstr (((VivaGraderTest *) g_ptr_array_index (graded, 1))->setup, ==, "seed = 4242\nx = seed");
+
+  saved = viva_pack_to_bytes (pack);
+  root = parse_object (saved);
+  tests = json_object_get_array_member (json_array_get_object_element (json_object_get_array_member (root, "problems"), 0), "tests");
+  g_assert_true (json_object_get_boolean_member (json_array_get_object_element (tests, 0), "shown"));
+  g_assert_false (json_object_has_member (json_array_get_object_element (tests, 1), "shown"));
+  again = viva_pack_new_from_bytes (saved, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (viva_problem_get_n_shown_tests (viva_pack_find_problem (again, "p")), ==, 1);
+
+  /* A "shown" that is not a boolean is an error at its path; a problem
+   * whose every test is shown a warning, since hard-coding then passes. */
+  g_clear_pointer (&issues, g_ptr_array_unref);
+  g_clear_object (&pack);
+  pack = viva_pack_new_from_bytes_full (bad, &issues, &error);
+  g_assert_null (pack);
+  g_clear_error (&error);
+  issue = find_issue (issues, "problems[0].tests[1].shown");
+  g_assert_nonnull (issue);
+  g_assert_cmpint (issue->level, ==, VIVA_PACK_ISSUE_ERROR);
+  g_assert_nonnull (strstr (issue->message, "“shown”"));
+
+  g_clear_pointer (&issues, g_ptr_array_unref);
+  g_clear_object (&pack);
+  pack = viva_pack_new_from_bytes_full (every, &issues, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (pack);
+  issue = find_issue (issues, "problems[0].tests");
+  g_assert_nonnull (issue);
+  g_assert_cmpint (issue->level, ==, VIVA_PACK_ISSUE_WARNING);
+  g_assert_nonnull (strstr (issue->message, "hard-codes"));
+}
+
 static void
 test_problem (void)
 {
@@ -740,6 +864,7 @@ main (int   argc,
   g_test_add_func ("/viva/packs/pack/issue-boxed", test_issue_boxed);
   g_test_add_func ("/viva/packs/pack/properties", test_properties);
   g_test_add_func ("/viva/packs/pack/problem", test_problem);
+  g_test_add_func ("/viva/packs/pack/shown-tests", test_shown_tests);
 
   return g_test_run ();
 }

@@ -102,6 +102,7 @@ read_progress (VivaScriptedModel *self,
                Progress          *progress)
 {
   GPtrArray *messages = viva_chat_request_get_messages (request);
+  g_autoptr(GPtrArray) shown = viva_problem_get_shown_tests (self->problem);
 
   progress->failed = g_string_new (NULL);
   progress->evidence = g_ptr_array_new_with_free_func (g_free);
@@ -151,9 +152,9 @@ read_progress (VivaScriptedModel *self,
               progress->valid++;
               progress->passed += passed;
             }
-          if (valid && !passed && index < viva_problem_get_n_tests (self->problem))
+          if (valid && !passed && index < shown->len)
             g_string_append_printf (progress->failed, "%s“%s”", progress->failed->len ? ", " : "",
-                                    viva_problem_get_test (self->problem, index)->name);
+                                    ((const VivaProblemTest *) g_ptr_array_index (shown, index))->name);
         }
       else if (g_str_equal (name, "askStudent"))
         {
@@ -184,7 +185,10 @@ decide (VivaScriptedModel  *self,
   g_autofree char *id = NULL;
   char *content = NULL;
   const char *tool = NULL;
-  guint n_tests = viva_problem_get_n_tests (self->problem);
+  /* It probes with the shown tests only: a held-out test's inputs never
+   * reach the student's worker outside a grading, nor its words a message. */
+  g_autoptr(GPtrArray) shown = viva_problem_get_shown_tests (self->problem);
+  guint n_shown = shown->len;
 
   viva_chat_reply_set_model (reply, "viva-offline");
 
@@ -215,31 +219,31 @@ decide (VivaScriptedModel  *self,
       json_builder_add_string_value (builder, progress.code && !viva_text_is_blank (progress.code)
                                               ? progress.code : "pass\n");
     }
-  else if (progress.injected < MAX (n_tests, 1))
+  else if (progress.injected < MAX (n_shown, 1))
     {
       tool = "injectTestCase";
       json_builder_set_member_name (builder, "code");
-      if (n_tests == 0)
+      if (n_shown == 0)
         {
-          content = g_strdup (_("This problem has no hidden tests; I will check that your code runs."));
+          content = g_strdup (_("This problem shows no example tests; I will check that your code runs."));
           json_builder_add_string_value (builder, "pass");
         }
       else
         {
-          const VivaProblemTest *test = viva_problem_get_test (self->problem, progress.injected);
+          const VivaProblemTest *test = g_ptr_array_index (shown, progress.injected);
 
           if (viva_problem_test_is_structured (test))
             {
               g_autofree char *probe = g_strdup_printf ("%s\n%s\n", test->setup ? test->setup : "", test->call);
 
-              content = g_strdup_printf (_("Hidden test %u of %u: %s. Your code runs on its input here; "
-                                           "what it returns is judged outside your code's reach."),
-                                         progress.injected + 1, n_tests, test->name);
+              content = g_strdup_printf (_("Example %u of %u: %s. Your code runs on its input here; "
+                                           "the grader judges what it returns outside your code's reach."),
+                                         progress.injected + 1, n_shown, test->name);
               json_builder_add_string_value (builder, probe);
             }
           else
             {
-              content = g_strdup_printf (_("Hidden test %u of %u: %s."), progress.injected + 1, n_tests, test->name);
+              content = g_strdup_printf (_("Example %u of %u: %s."), progress.injected + 1, n_shown, test->name);
               json_builder_add_string_value (builder, test->code);
             }
         }

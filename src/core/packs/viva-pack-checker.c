@@ -342,6 +342,28 @@ record (GTask           *task,
       g_signal_emit (self, signals[CHECKED], 0, check);
     }
 
+  /* The examples are what a student Checks against first: a starter that
+   * passes them all teaches nothing until the held-out tests fail. */
+  if (job->subject == VIVA_PACK_CHECK_STARTER && viva_problem_get_n_shown_tests (job->problem) > 0)
+    {
+      gboolean fails_shown = FALSE;
+
+      for (guint i = 0; i < n && i < viva_problem_get_n_tests (job->problem); i++)
+        if (viva_problem_test_is_shown (viva_problem_get_test (job->problem, i)) &&
+            !viva_grade_report_get_test (report, i)->passed)
+          fails_shown = TRUE;
+
+      if (!fails_shown)
+        {
+          g_autofree char *path = g_strdup_printf ("problems[%u].starter_code", job->problem_index);
+          g_autofree char *message = g_strdup_printf (_("passes every shown test — in problem “%s”, the examples teach the student nothing; show a test the starter code fails"),
+                                                      problem_id);
+
+          g_ptr_array_add (cd->issues,
+                           viva_pack_issue_new (VIVA_PACK_ERROR_STARTER_PASSES, VIVA_PACK_ISSUE_WARNING, path, message));
+        }
+    }
+
   if (job->subject == VIVA_PACK_CHECK_STARTER && n > 0 && viva_grade_report_get_n_passed (report) == n)
     add_issue (cd, VIVA_PACK_ERROR_STARTER_PASSES, job->problem_index, "starter_code",
                g_strdup_printf (_("passes every test — in problem “%s”, the student would start with the problem solved; leave part of the work out of the starter code or add a test it fails"),

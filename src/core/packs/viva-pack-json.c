@@ -51,6 +51,8 @@ problem_from_json (JsonObject *object)
       else
         viva_problem_add_test (problem, viva_json_member_string (test, "name"),
                                viva_json_member_string (test, "code"));
+      viva_problem_set_test_shown (problem, viva_problem_get_n_tests (problem) - 1,
+                                   json_object_get_boolean_member_with_default (test, "shown", FALSE));
     }
 
   array = json_object_get_array_member (object, "questions");
@@ -186,7 +188,7 @@ source_element (JsonObject *source,
 static JsonObject *
 problem_to_json (VivaProblem *problem)
 {
-  static const char * const test_keys[] = { "code", "setup", "call", "check", "compare", "tolerance" };
+  static const char * const test_keys[] = { "code", "setup", "call", "check", "compare", "tolerance", "shown" };
   JsonObject *source = _viva_problem_get_source (problem);
   g_autoptr(JsonObject) fresh = json_object_new ();
   g_autoptr(JsonArray) tests = json_array_new ();
@@ -223,6 +225,8 @@ problem_to_json (VivaProblem *problem)
         }
       else
         set_optional_string (object, "code", test->code);
+      if (test->shown)
+        json_object_set_boolean_member (object, "shown", TRUE);
 
       merged = merge_with_source (source_element (source, "tests", "name", test->name, i), object);
       /* A test that changed form keeps nothing of the other one. */

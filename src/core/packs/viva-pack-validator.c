@@ -158,12 +158,39 @@ check_structured_test (JsonObject *test,
     }
 }
 
+/* A shown test is an example the student may read and the examiner may run
+ * on the student's code; a test without "shown" is held out, so a pack
+ * written before the key existed keeps every test secret. */
+static gboolean
+check_shown (JsonObject *test,
+             const char *path,
+             GPtrArray  *issues)
+{
+  JsonNode *node = json_object_get_member (test, "shown");
+
+  if (node == NULL)
+    return FALSE;
+
+  if (!viva_json_check_is_boolean (node))
+    {
+      g_autofree char *shown_path = viva_json_check_path (path, "shown");
+
+      viva_pack_issues_add (issues, VIVA_PACK_ERROR_WRONG_TYPE, VIVA_PACK_ISSUE_ERROR, shown_path,
+                            _("is %s, not true or false — “shown” says whether the student may see this test"),
+                            viva_json_check_describe (node));
+      return FALSE;
+    }
+
+  return json_node_get_boolean (node);
+}
+
 static void
 check_tests (JsonObject *problem,
              const char *parent,
              GPtrArray  *issues)
 {
-  static const char * const known[] = { "name", "code", "setup", "call", "check", "compare", "tolerance", NULL };
+  static const char * const known[] = { "name", "code", "setup", "call", "check", "compare", "tolerance", "shown", NULL };
+  guint n_shown = 0;
   g_autoptr(GHashTable) names = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_free);
   g_autofree char *tests_path = viva_json_check_path (parent, "tests");
   JsonArray *tests;
@@ -195,6 +222,7 @@ check_tests (JsonObject *problem,
         viva_pack_issues_add (issues, VIVA_PACK_ERROR_INVALID, VIVA_PACK_ISSUE_WARNING, path,
                               _("runs inside the student's process, where the student's code can change what the test sees — give it “setup”, “call” and “check” so that the grader judges it outside"));
       check_unknown_keys (test, path, known, issues);
+      n_shown += check_shown (test, path, issues) ? 1 : 0;
 
       if (name != NULL)
         {
@@ -209,6 +237,10 @@ check_tests (JsonObject *problem,
             g_hash_table_insert (names, (char *)name, g_steal_pointer (&path));
         }
     }
+
+  if (json_array_get_length (tests) > 0 && n_shown == json_array_get_length (tests))
+    viva_pack_issues_add (issues, VIVA_PACK_ERROR_INVALID, VIVA_PACK_ISSUE_WARNING, tests_path,
+                          _("every test is shown, so a student who hard-codes the shown answers passes — keep some tests held out (leave out “shown”)"));
 }
 
 static void

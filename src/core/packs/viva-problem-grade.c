@@ -16,11 +16,32 @@
 /**
  * viva_problem_get_grader_tests:
  *
+ * Each call draws a new seed: every structured test's setup runs with
+ * `seed` bound to it, the same in the student's, the reference's and the
+ * judge's worker, so a test that builds its inputs from `seed` has inputs
+ * no earlier grading showed (a hard-coded answer cannot pass it).
+ *
  * Returns: (transfer full) (element-type VivaGraderTest): @problem's tests
  *   as the grader takes them
  */
 GPtrArray *
 viva_problem_get_grader_tests (VivaProblem *problem)
+{
+  g_return_val_if_fail (VIVA_IS_PROBLEM (problem), NULL);
+
+  return viva_problem_get_grader_tests_seeded (problem, g_random_int_range (0, G_MAXINT32));
+}
+
+/**
+ * viva_problem_get_grader_tests_seeded:
+ * @seed: the value of `seed` in every setup
+ *
+ * Returns: (transfer full) (element-type VivaGraderTest): as
+ *   viva_problem_get_grader_tests(), with a seed of the caller's
+ */
+GPtrArray *
+viva_problem_get_grader_tests_seeded (VivaProblem *problem,
+                                      guint        seed)
 {
   GPtrArray *tests;
 
@@ -32,9 +53,14 @@ viva_problem_get_grader_tests (VivaProblem *problem)
       const VivaProblemTest *test = viva_problem_get_test (problem, i);
 
       if (viva_problem_test_is_structured (test))
-        g_ptr_array_add (tests, viva_grader_test_new_structured (test->name, test->setup, test->call,
-                                                                 test->check, test->compare,
-                                                                 test->tolerance));
+        {
+          /* One line, so a setup's own line numbers are off by one only. */
+          g_autofree char *setup = g_strdup_printf ("seed = %u\n%s", seed, test->setup ? test->setup : "");
+
+          g_ptr_array_add (tests, viva_grader_test_new_structured (test->name, setup, test->call,
+                                                                   test->check, test->compare,
+                                                                   test->tolerance));
+        }
       else
         g_ptr_array_add (tests, viva_grader_test_new_legacy (test->name, test->code ? test->code : ""));
     }

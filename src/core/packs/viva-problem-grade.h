@@ -13,6 +13,8 @@
 G_BEGIN_DECLS
 
 GPtrArray       *viva_problem_get_grader_tests (VivaProblem          *problem);
+GPtrArray       *viva_problem_get_grader_tests_seeded (VivaProblem   *problem,
+                                               guint                 seed);
 void             viva_problem_grade_async      (VivaProblem          *problem,
                                                 const char           *code,
                                                 GCancellable         *cancellable,

@@ -484,6 +484,94 @@ viva_problem_add_test_copy (VivaProblem           *self,
                                       test->compare, test->tolerance);
   else
     viva_problem_add_test (self, test->name, test->code);
+  viva_problem_set_test_shown (self, self->tests->len - 1, test->shown);
+}
+
+/**
+ * viva_problem_test_is_shown:
+ *
+ * Returns: whether @test is an example the student may see and the examiner
+ *   may run on the student's code. Every other test is held out: only its
+ *   name and its pass/fail may leave the grader.
+ */
+gboolean
+viva_problem_test_is_shown (const VivaProblemTest *test)
+{
+  g_return_val_if_fail (test != NULL, FALSE);
+
+  return test->shown;
+}
+
+/**
+ * viva_problem_set_test_shown:
+ * @shown: whether the test at @index is shown; tests are held out until
+ *   said otherwise, so a pack that says nothing keeps them all secret
+ */
+void
+viva_problem_set_test_shown (VivaProblem *self,
+                             guint        index,
+                             gboolean     shown)
+{
+  g_return_if_fail (VIVA_IS_PROBLEM (self));
+  g_return_if_fail (index < self->tests->len);
+
+  g_array_index (self->tests, VivaProblemTest, index).shown = !!shown;
+}
+
+guint
+viva_problem_get_n_shown_tests (VivaProblem *self)
+{
+  guint n = 0;
+
+  g_return_val_if_fail (VIVA_IS_PROBLEM (self), 0);
+
+  for (guint i = 0; i < self->tests->len; i++)
+    n += g_array_index (self->tests, VivaProblemTest, i).shown ? 1 : 0;
+  return n;
+}
+
+static GPtrArray *
+tests_shown (VivaProblem *self,
+             gboolean     shown)
+{
+  GPtrArray *tests = g_ptr_array_new ();
+
+  for (guint i = 0; i < self->tests->len; i++)
+    {
+      VivaProblemTest *test = &g_array_index (self->tests, VivaProblemTest, i);
+
+      if (!test->shown == !shown)
+        g_ptr_array_add (tests, test);
+    }
+  return tests;
+}
+
+/**
+ * viva_problem_get_shown_tests:
+ *
+ * Returns: (transfer container) (element-type VivaProblemTest): the tests
+ *   a student may see, in the pack's order; they stay owned by @self
+ */
+GPtrArray *
+viva_problem_get_shown_tests (VivaProblem *self)
+{
+  g_return_val_if_fail (VIVA_IS_PROBLEM (self), NULL);
+
+  return tests_shown (self, TRUE);
+}
+
+/**
+ * viva_problem_get_held_out_tests:
+ *
+ * Returns: (transfer container) (element-type VivaProblemTest): the tests
+ *   of which only the name and pass/fail may leave the grader
+ */
+GPtrArray *
+viva_problem_get_held_out_tests (VivaProblem *self)
+{
+  g_return_val_if_fail (VIVA_IS_PROBLEM (self), NULL);
+
+  return tests_shown (self, FALSE);
 }
 
 /**

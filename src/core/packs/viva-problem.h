@@ -28,6 +28,9 @@ typedef enum
  * @check: assertions on `result`, run in the grader where no student code ran
  * @compare: also compare `result` with the reference solution's value
  * @tolerance: for @compare, the absolute tolerance for numbers
+ * @shown: an example the student may see and the examiner may run on the
+ *   student's code; every other test is held out (its setup, call, check
+ *   and messages never leave the grader)
  */
 typedef struct
 {
@@ -38,9 +41,11 @@ typedef struct
   char     *check;
   gboolean  compare;
   double    tolerance;
+  gboolean  shown;
 } VivaProblemTest;
 
 gboolean viva_problem_test_is_structured (const VivaProblemTest *test);
+gboolean viva_problem_test_is_shown      (const VivaProblemTest *test);
 
 typedef struct
 {
@@ -95,6 +100,12 @@ void               viva_problem_add_structured_test (VivaProblem   *self,
 void               viva_problem_add_test_copy     (VivaProblem     *self,
                                                    const VivaProblemTest *test);
 guint              viva_problem_get_n_in_process_tests (VivaProblem *self);
+void               viva_problem_set_test_shown    (VivaProblem     *self,
+                                                   guint            index,
+                                                   gboolean         shown);
+guint              viva_problem_get_n_shown_tests (VivaProblem     *self);
+GPtrArray         *viva_problem_get_shown_tests   (VivaProblem     *self);
+GPtrArray         *viva_problem_get_held_out_tests (VivaProblem    *self);
 guint              viva_problem_get_pass_threshold (VivaProblem    *self);
 void               viva_problem_set_pass_threshold (VivaProblem    *self,
                                                    guint            n_tests);
