@@ -13,6 +13,7 @@
 
 #include "viva-cli-commands.h"
 #include "viva-cli-util.h"
+#include "viva-json-member.h"
 #include "viva-model-error.h"
 #include "viva-pack.h"
 #include "viva-rehearsal.h"
@@ -79,9 +80,10 @@ member_double (JsonObject *object,
                const char *name,
                const char *inner)
 {
-  JsonObject *child = json_object_get_object_member (object, name);
+  double value = 0;
 
-  return child != NULL ? json_object_get_double_member_with_default (child, inner, 0) : 0;
+  viva_json_member_number (viva_json_member_object (object, name), inner, &value);
+  return value;
 }
 
 static void

@@ -13,6 +13,7 @@
 
 #include "viva-exam-tool.h"
 #include "viva-examiner-panel-private.h"
+#include "viva-json-member.h"
 #include "viva-tool-card.h"
 #include "viva-verdict-card.h"
 
@@ -180,15 +181,6 @@ error_text (JsonObject *result)
   return NULL;
 }
 
-static JsonObject *
-member_object (JsonObject *object,
-               const char *name)
-{
-  JsonNode *node = object ? json_object_get_member (object, name) : NULL;
-
-  return node && JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
-}
-
 /**
  * viva_examiner_panel_replay:
  * @transcript: a report's transcript (see viva_exam_report_build())
@@ -223,8 +215,8 @@ viva_examiner_panel_replay (VivaExaminerPanel *self,
 
       name = json_object_get_string_member_with_default (entry, "name", "");
       facts = viva_exam_tool_facts_lookup (name);
-      arguments = member_object (entry, "arguments");
-      result = member_object (entry, "result");
+      arguments = viva_json_member_object (entry, "arguments");
+      result = viva_json_member_object (entry, "result");
       if (result == NULL)
         continue;
 

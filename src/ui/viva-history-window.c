@@ -12,6 +12,7 @@
 #include "viva-exam-report.h"
 #include "viva-exam-tool.h"
 #include "viva-history-window.h"
+#include "viva-json-member.h"
 #include "viva-markdown.h"
 
 /* A problem's past defenses: a list with date, examiner and verdict; one
@@ -129,19 +130,6 @@ ensure_tags (GtkTextBuffer *buffer)
                               "style", PANGO_STYLE_ITALIC, NULL);
 }
 
-static const char *
-get_string (JsonObject *object,
-            const char *name)
-{
-  JsonNode *node;
-
-  if (object == NULL || !(node = json_object_get_member (object, name)) ||
-      !JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
-    return NULL;
-
-  return json_node_get_string (node);
-}
-
 static void
 insert_tagged (GtkTextBuffer *buffer,
                GtkTextIter   *iter,
@@ -156,7 +144,7 @@ render_tool (GtkTextBuffer *buffer,
              GtkTextIter   *iter,
              JsonObject    *entry)
 {
-  const char *name = get_string (entry, "name");
+  const char *name = viva_json_member_string (entry, "name");
   JsonNode *arguments = json_object_get_member (entry, "arguments");
   JsonNode *result = json_object_get_member (entry, "result");
   JsonObject *probe = json_object_has_member (entry, "probe") ? json_object_get_object_member (entry, "probe") : NULL;
@@ -166,8 +154,8 @@ render_tool (GtkTextBuffer *buffer,
   gboolean asks = facts != NULL && facts->kind == VIVA_EXAM_TOOL_KIND_WAITS && facts->shown_argument != NULL;
   g_autoptr(GString) header = g_string_new (NULL);
 
-  if (get_string (entry, "step") != NULL)
-    g_string_append_printf (header, "%s · ", get_string (entry, "step"));
+  if (viva_json_member_string (entry, "step") != NULL)
+    g_string_append_printf (header, "%s · ", viva_json_member_string (entry, "step"));
   /* A question reads as in the panel, where the examiner asked it. */
   g_string_append (header, asks ? _("The examiner asks") : viva_exam_tool_title (name));
   if (probe != NULL && json_object_has_member (probe, "passed"))
@@ -179,26 +167,26 @@ render_tool (GtkTextBuffer *buffer,
     {
       g_autofree char *answer = NULL;
 
-      viva_markdown_insert (buffer, iter, get_string (args, facts->shown_argument), -1);
-      if (get_string (res, "answer") != NULL)
+      viva_markdown_insert (buffer, iter, viva_json_member_string (args, facts->shown_argument), -1);
+      if (viva_json_member_string (res, "answer") != NULL)
         {
           insert_tagged (buffer, iter, _("You\n"), "speaker");
-          answer = g_strdup_printf ("%s\n", get_string (res, "answer"));
+          answer = g_strdup_printf ("%s\n", viva_json_member_string (res, "answer"));
           insert_tagged (buffer, iter, answer, "student");
         }
       return;
     }
 
-  if (get_string (args, "code") != NULL)
-    viva_markdown_insert_code (buffer, iter, get_string (args, "code"), "python3");
-  else if (get_string (args, "comment") != NULL)
-    viva_markdown_insert (buffer, iter, get_string (args, "comment"), -1);
-  else if (get_string (args, "text") != NULL)
-    viva_markdown_insert (buffer, iter, get_string (args, "text"), -1);
+  if (viva_json_member_string (args, "code") != NULL)
+    viva_markdown_insert_code (buffer, iter, viva_json_member_string (args, "code"), "python3");
+  else if (viva_json_member_string (args, "comment") != NULL)
+    viva_markdown_insert (buffer, iter, viva_json_member_string (args, "comment"), -1);
+  else if (viva_json_member_string (args, "text") != NULL)
+    viva_markdown_insert (buffer, iter, viva_json_member_string (args, "text"), -1);
 
-  if (res != NULL && get_string (res, "error") != NULL)
+  if (res != NULL && viva_json_member_string (res, "error") != NULL)
     {
-      g_autofree char *line = g_strdup_printf ("%s\n", get_string (res, "error"));
+      g_autofree char *line = g_strdup_printf ("%s\n", viva_json_member_string (res, "error"));
       insert_tagged (buffer, iter, line, "muted");
     }
 }
@@ -218,19 +206,19 @@ render_report (VivaHistoryWindow *self,
   gtk_text_buffer_set_text (buffer, "", 0);
   gtk_text_buffer_get_start_iter (buffer, &iter);
 
-  if (verdict != NULL && get_string (verdict, "verdict") != NULL)
+  if (verdict != NULL && viva_json_member_string (verdict, "verdict") != NULL)
     {
-      gboolean passed = g_strcmp0 (get_string (verdict, "verdict"), "pass") == 0;
+      gboolean passed = g_strcmp0 (viva_json_member_string (verdict, "verdict"), "pass") == 0;
       double score = json_object_has_member (verdict, "score") ? json_object_get_double_member (verdict, "score") : -1;
       g_autofree char *line = score >= 0
         ? g_strdup_printf (passed ? _("Passed — %.0f/100\n") : _("Failed — %.0f/100\n"), score)
         : g_strdup (passed ? _("Passed\n") : _("Failed\n"));
 
       insert_tagged (buffer, &iter, line, passed ? "verdict-pass" : "verdict-fail");
-      if (get_string (verdict, "comment") != NULL)
-        viva_markdown_insert (buffer, &iter, get_string (verdict, "comment"), -1);
-      else if (get_string (verdict, "reason") != NULL)
-        insert_tagged (buffer, &iter, get_string (verdict, "reason"), "muted");
+      if (viva_json_member_string (verdict, "comment") != NULL)
+        viva_markdown_insert (buffer, &iter, viva_json_member_string (verdict, "comment"), -1);
+      else if (viva_json_member_string (verdict, "reason") != NULL)
+        insert_tagged (buffer, &iter, viva_json_member_string (verdict, "reason"), "muted");
       gtk_text_buffer_insert (buffer, &iter, "\n", 1);
     }
   else
@@ -241,18 +229,18 @@ render_report (VivaHistoryWindow *self,
   for (guint i = 0; transcript != NULL && i < json_array_get_length (transcript); i++)
     {
       JsonObject *entry = json_array_get_object_element (transcript, i);
-      const char *kind = get_string (entry, "kind");
+      const char *kind = viva_json_member_string (entry, "kind");
 
       if (g_strcmp0 (kind, "tool") == 0)
         render_tool (buffer, &iter, entry);
       else if (g_strcmp0 (kind, "examiner") == 0)
         {
           insert_tagged (buffer, &iter, _("Examiner\n"), "speaker");
-          viva_markdown_insert (buffer, &iter, get_string (entry, "text"), -1);
+          viva_markdown_insert (buffer, &iter, viva_json_member_string (entry, "text"), -1);
         }
       else if (g_strcmp0 (kind, "student") == 0)
         {
-          g_autofree char *text = g_strdup_printf ("%s\n", get_string (entry, "text"));
+          g_autofree char *text = g_strdup_printf ("%s\n", viva_json_member_string (entry, "text"));
           insert_tagged (buffer, &iter, _("You\n"), "speaker");
           insert_tagged (buffer, &iter, text, "student");
         }

@@ -9,6 +9,7 @@
 #include <math.h>
 
 #include "viva-eval-card.h"
+#include "viva-json-member.h"
 
 /* The examiner report card: the scripted defenses of one evaluation and
  * the figures they add up to (data/eval/README.md says how each is
@@ -165,34 +166,23 @@ viva_eval_result_to_json (const VivaEvalResult *self)
   return node;
 }
 
-static const char *
-dup_member (JsonObject *object,
-            const char *member)
-{
-  JsonNode *node = json_object_get_member (object, member);
-
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
-    return NULL;
-  return json_node_get_string (node);
-}
-
 static VivaEvalResult *
 result_from_json (JsonObject *object)
 {
   VivaEvalResult *self = g_new0 (VivaEvalResult, 1);
-  const char *kind = dup_member (object, "kind");
+  const char *kind = viva_json_member_string (object, "kind");
   JsonNode *in_range = json_object_get_member (object, "score_in_range");
   JsonNode *score = json_object_get_member (object, "score");
 
-  self->case_id = g_strdup (dup_member (object, "case"));
-  self->problem_id = g_strdup (dup_member (object, "problem"));
+  self->case_id = g_strdup (viva_json_member_string (object, "case"));
+  self->problem_id = g_strdup (viva_json_member_string (object, "problem"));
   self->kind = g_strcmp0 (kind, "wrong") == 0 ? VIVA_EVAL_KIND_WRONG
              : g_strcmp0 (kind, "cheat") == 0 ? VIVA_EVAL_KIND_CHEAT : VIVA_EVAL_KIND_CORRECT;
   self->run = MAX (json_object_get_int_member_with_default (object, "run", 1), 1) - 1;
-  self->status = g_strdup (dup_member (object, "status") ? dup_member (object, "status") : "not-run");
-  self->verdict = g_strdup (dup_member (object, "verdict"));
+  self->status = g_strdup (viva_json_member_string (object, "status") ? viva_json_member_string (object, "status") : "not-run");
+  self->verdict = g_strdup (viva_json_member_string (object, "verdict"));
   self->score = score != NULL && JSON_NODE_HOLDS_VALUE (score) ? json_node_get_int (score) : -1;
-  self->expect_pass = g_strcmp0 (dup_member (object, "expected"), "pass") == 0;
+  self->expect_pass = g_strcmp0 (viva_json_member_string (object, "expected"), "pass") == 0;
   self->agrees = json_object_get_boolean_member_with_default (object, "agrees", FALSE);
   self->score_checked = in_range != NULL && JSON_NODE_HOLDS_VALUE (in_range);
   self->score_in_range = self->score_checked && json_node_get_boolean (in_range);
@@ -208,8 +198,8 @@ result_from_json (JsonObject *object)
   self->prompt_tokens = json_object_get_int_member_with_default (object, "prompt_tokens", 0);
   self->completion_tokens = json_object_get_int_member_with_default (object, "completion_tokens", 0);
   self->seconds = json_object_get_double_member_with_default (object, "seconds", 0);
-  self->comment = g_strdup (dup_member (object, "comment"));
-  self->error = g_strdup (dup_member (object, "error"));
+  self->comment = g_strdup (viva_json_member_string (object, "comment"));
+  self->error = g_strdup (viva_json_member_string (object, "error"));
 
   return self;
 }
@@ -294,11 +284,11 @@ viva_eval_card_new_from_json (JsonNode  *node,
     }
   object = json_node_get_object (node);
 
-  self = viva_eval_card_new (dup_member (object, "base_url"), dup_member (object, "model"),
-                             dup_member (object, "corpus"),
+  self = viva_eval_card_new (viva_json_member_string (object, "base_url"), viva_json_member_string (object, "model"),
+                             viva_json_member_string (object, "corpus"),
                              json_object_get_boolean_member_with_default (object, "short", FALSE),
                              json_object_get_int_member_with_default (object, "repeat", 1));
-  if ((created = dup_member (object, "created")) != NULL)
+  if ((created = viva_json_member_string (object, "created")) != NULL)
     {
       g_autoptr(GDateTime) when = g_date_time_new_from_iso8601 (created, NULL);
 
@@ -309,11 +299,11 @@ viva_eval_card_new_from_json (JsonNode  *node,
         }
     }
 
-  stop = dup_member (object, "stopped");
+  stop = viva_json_member_string (object, "stopped");
   for (guint i = 1; stop != NULL && i < G_N_ELEMENTS (stop_names); i++)
     if (g_str_equal (stop, stop_names[i]))
       self->stop = i;
-  self->stop_message = g_strdup (dup_member (object, "stop_message"));
+  self->stop_message = g_strdup (viva_json_member_string (object, "stop_message"));
 
   cases = json_object_get_member (object, "cases");
   if (cases != NULL && JSON_NODE_HOLDS_ARRAY (cases))

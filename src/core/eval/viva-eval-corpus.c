@@ -9,6 +9,8 @@
 #include <string.h>
 
 #include "viva-eval-corpus.h"
+#include "viva-json-member.h"
+#include "viva-text.h"
 
 /* The evaluation corpus (`viva-eval/1`, data/eval/README.md): scripted
  * students and the outcome a fair examiner reaches, read and checked
@@ -156,16 +158,9 @@ static const char *
 get_text (JsonObject *object,
           const char *member)
 {
-  JsonNode *node = json_object_get_member (object, member);
+  const char *text = viva_json_member_string (object, member);
 
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
-    return NULL;
-
-  for (const char *p = json_node_get_string (node); *p; p++)
-    if (!g_ascii_isspace (*p))
-      return json_node_get_string (node);
-
-  return NULL;
+  return viva_text_is_blank (text) ? NULL : text;
 }
 
 static gboolean

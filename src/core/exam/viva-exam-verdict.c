@@ -11,6 +11,7 @@
 #include "viva-exam-private.h"
 #include "viva-exam-verdict.h"
 #include "viva-grade-report.h"
+#include "viva-json-member.h"
 
 struct _VivaExamVerdict
 {
@@ -588,18 +589,6 @@ viva_exam_verdict_to_json (VivaExamVerdict *self)
   return node;
 }
 
-static const char *
-get_string (JsonObject *object,
-            const char *member)
-{
-  JsonNode *node = json_object_get_member (object, member);
-
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
-    return NULL;
-
-  return json_node_get_string (node);
-}
-
 static GPtrArray *
 get_strings (JsonObject *object,
              const char *member)
@@ -649,8 +638,8 @@ viva_exam_verdict_new_from_json (JsonNode  *node,
 
   if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node) ||
       !(object = json_node_get_object (node)) ||
-      !(status = get_string (object, "status")) ||
-      !(verdict = get_string (object, "verdict")))
+      !(status = viva_json_member_string (object, "status")) ||
+      !(verdict = viva_json_member_string (object, "verdict")))
     {
       g_set_error_literal (error, VIVA_EXAM_ERROR, VIVA_EXAM_ERROR_CHECKPOINT_CORRUPT,
                            _("The verdict is not readable."));
@@ -686,13 +675,13 @@ viva_exam_verdict_new_from_json (JsonNode  *node,
             continue;
           p = json_node_get_object (element);
           probe = g_new0 (VivaExamProbe, 1);
-          probe->step_id = g_strdup (get_string (p, "step"));
-          probe->code = g_strdup (get_string (p, "code"));
+          probe->step_id = g_strdup (viva_json_member_string (p, "step"));
+          probe->code = g_strdup (viva_json_member_string (p, "code"));
           probe->passed = json_object_get_boolean_member_with_default (p, "passed", FALSE);
           probe->valid = json_object_get_boolean_member_with_default (p, "valid", TRUE);
-          probe->status = g_strdup (get_string (p, "status"));
-          probe->error_type = g_strdup (get_string (p, "error_type"));
-          probe->error_message = g_strdup (get_string (p, "error_message"));
+          probe->status = g_strdup (viva_json_member_string (p, "status"));
+          probe->error_type = g_strdup (viva_json_member_string (p, "error_type"));
+          probe->error_message = g_strdup (viva_json_member_string (p, "error_message"));
           g_ptr_array_add (records, probe);
         }
     }
@@ -705,12 +694,12 @@ viva_exam_verdict_new_from_json (JsonNode  *node,
                                  score && JSON_NODE_HOLDS_VALUE (score) &&
                                  json_node_get_value_type (score) == G_TYPE_INT64
                                    ? (int)CLAMP (json_node_get_int (score), -1, 100) : -1,
-                                 get_string (object, "comment"),
-                                 get_string (object, "reason"),
+                                 viva_json_member_string (object, "comment"),
+                                 viva_json_member_string (object, "reason"),
                                  steps, evidence, records);
   /* The engine's facts; a verdict of an older Viva has none. */
-  if (get_string (object, "model_verdict") != NULL)
-    result->model_passed = g_str_equal (get_string (object, "model_verdict"), "pass");
+  if (viva_json_member_string (object, "model_verdict") != NULL)
+    result->model_passed = g_str_equal (viva_json_member_string (object, "model_verdict"), "pass");
   if (json_object_has_member (object, "hidden_tests"))
     {
       JsonNode *grade = json_object_get_member (object, "grade");
@@ -719,10 +708,10 @@ viva_exam_verdict_new_from_json (JsonNode  *node,
       if (grade != NULL && JSON_NODE_HOLDS_OBJECT (grade))
         report = viva_grade_report_new_from_json (grade, NULL);
       g_set_object (&result->grade, report);
-      result->grade_error = g_strdup (get_string (object, "grade_error"));
+      result->grade_error = g_strdup (viva_json_member_string (object, "grade_error"));
       result->graded = TRUE;
       result->passed = g_str_equal (verdict, "pass");
-      result->explanation = g_strdup (get_string (object, "explanation"));
+      result->explanation = g_strdup (viva_json_member_string (object, "explanation"));
     }
 
   withheld = json_object_get_member (object, "withheld");

@@ -278,26 +278,26 @@ viva_chat_message_new_from_json (JsonNode  *node,
   if (node != NULL && JSON_NODE_HOLDS_OBJECT (node))
     object = json_node_get_object (node);
 
-  if (!viva_chat_role_from_string (_viva_json_get_string (object, "role"), &role))
+  if (!viva_chat_role_from_string (viva_json_member_string (object, "role"), &role))
     {
       g_set_error_literal (error, VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_INVALID_RESPONSE,
                            _("A message needs a role: system, user, assistant or tool."));
       return NULL;
     }
 
-  if (role == VIVA_CHAT_ROLE_TOOL && _viva_json_get_string (object, "tool_call_id") == NULL)
+  if (role == VIVA_CHAT_ROLE_TOOL && viva_json_member_string (object, "tool_call_id") == NULL)
     {
       g_set_error_literal (error, VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_INVALID_RESPONSE,
                            _("A tool message needs the id of the call it answers."));
       return NULL;
     }
 
-  self = viva_chat_message_new (role, _viva_json_get_string (object, "content"));
-  self->reasoning = g_strdup (_viva_json_get_string (object, "reasoning"));
-  self->tool_call_id = g_strdup (_viva_json_get_string (object, "tool_call_id"));
-  self->name = g_strdup (_viva_json_get_string (object, "name"));
+  self = viva_chat_message_new (role, viva_json_member_string (object, "content"));
+  self->reasoning = g_strdup (viva_json_member_string (object, "reasoning"));
+  self->tool_call_id = g_strdup (viva_json_member_string (object, "tool_call_id"));
+  self->name = g_strdup (viva_json_member_string (object, "name"));
 
-  if ((calls = _viva_json_get_array (object, "tool_calls")))
+  if ((calls = viva_json_member_array (object, "tool_calls")))
     {
       for (guint i = 0; i < json_array_get_length (calls); i++)
         {

@@ -308,16 +308,6 @@ viva_chat_reply_to_json (const VivaChatReply *self)
   return json_node_init_object (json_node_alloc (), object);
 }
 
-static gboolean
-get_flag (JsonObject *object,
-          const char *member)
-{
-  JsonNode *node = json_object_get_member (object, member);
-
-  return node != NULL && json_node_get_value_type (node) == G_TYPE_BOOLEAN &&
-         json_node_get_boolean (node);
-}
-
 /**
  * viva_chat_reply_new_from_json:
  * @node: (nullable): a node as viva_chat_reply_to_json() writes it
@@ -342,22 +332,22 @@ viva_chat_reply_new_from_json (JsonNode  *node,
 
   object = json_node_get_object (node);
   self = viva_chat_reply_new ();
-  self->content = g_strdup (_viva_json_get_string (object, "content"));
-  self->reasoning = g_strdup (_viva_json_get_string (object, "reasoning"));
-  self->finish_reason = g_strdup (_viva_json_get_string (object, "finish_reason"));
-  self->model = g_strdup (_viva_json_get_string (object, "model"));
-  self->truncated = get_flag (object, "truncated");
-  self->prompt_truncated = get_flag (object, "prompt_truncated");
+  self->content = g_strdup (viva_json_member_string (object, "content"));
+  self->reasoning = g_strdup (viva_json_member_string (object, "reasoning"));
+  self->finish_reason = g_strdup (viva_json_member_string (object, "finish_reason"));
+  self->model = g_strdup (viva_json_member_string (object, "model"));
+  self->truncated = viva_json_member_flag (object, "truncated");
+  self->prompt_truncated = viva_json_member_flag (object, "prompt_truncated");
 
-  if ((usage = _viva_json_get_object (object, "usage")))
+  if ((usage = viva_json_member_object (object, "usage")))
     {
       self->has_usage = TRUE;
-      _viva_json_get_int (usage, "prompt_tokens", &self->usage.prompt_tokens);
-      _viva_json_get_int (usage, "completion_tokens", &self->usage.completion_tokens);
-      _viva_json_get_int (usage, "total_tokens", &self->usage.total_tokens);
+      viva_json_member_integer (usage, "prompt_tokens", &self->usage.prompt_tokens);
+      viva_json_member_integer (usage, "completion_tokens", &self->usage.completion_tokens);
+      viva_json_member_integer (usage, "total_tokens", &self->usage.total_tokens);
     }
 
-  if ((calls = _viva_json_get_array (object, "tool_calls")))
+  if ((calls = viva_json_member_array (object, "tool_calls")))
     {
       for (guint i = 0; i < json_array_get_length (calls); i++)
         {
@@ -366,17 +356,17 @@ viva_chat_reply_new_from_json (JsonNode  *node,
                            ? json_array_get_object_element (calls, i) : NULL;
           VivaToolCall *call;
 
-          if (_viva_json_get_string (item, "name") == NULL)
+          if (viva_json_member_string (item, "name") == NULL)
             {
               g_set_error_literal (error, VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_INVALID_RESPONSE,
                                    _("A tool call needs a name."));
               return NULL;
             }
 
-          call = viva_tool_call_new (_viva_json_get_string (item, "id"),
-                                     _viva_json_get_string (item, "name"),
-                                     _viva_json_get_string (item, "arguments"));
-          viva_tool_call_set_recovered (call, get_flag (item, "recovered"));
+          call = viva_tool_call_new (viva_json_member_string (item, "id"),
+                                     viva_json_member_string (item, "name"),
+                                     viva_json_member_string (item, "arguments"));
+          viva_tool_call_set_recovered (call, viva_json_member_flag (item, "recovered"));
           g_ptr_array_add (self->tool_calls, call);
         }
     }

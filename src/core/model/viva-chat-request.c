@@ -350,28 +350,6 @@ viva_chat_request_to_json (const VivaChatRequest *self)
   return json_node_init_object (json_node_alloc (), object);
 }
 
-static gboolean
-get_number (JsonObject *object,
-            const char *member,
-            double     *value)
-{
-  JsonNode *node = json_object_get_member (object, member);
-  GType type;
-
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node))
-    return FALSE;
-
-  type = json_node_get_value_type (node);
-  if (type == G_TYPE_DOUBLE)
-    *value = json_node_get_double (node);
-  else if (type == G_TYPE_INT64)
-    *value = json_node_get_int (node);
-  else
-    return FALSE;
-
-  return TRUE;
-}
-
 /**
  * viva_chat_request_new_from_json:
  * @node: (nullable): a node as viva_chat_request_to_json() writes it
@@ -389,7 +367,7 @@ viva_chat_request_new_from_json (JsonNode  *node,
   double number;
 
   if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node) ||
-      !(array = _viva_json_get_array ((object = json_node_get_object (node)), "messages")))
+      !(array = viva_json_member_array ((object = json_node_get_object (node)), "messages")))
     {
       g_set_error_literal (error, VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_INVALID_RESPONSE,
                            _("A request needs a list of messages."));
@@ -405,7 +383,7 @@ viva_chat_request_new_from_json (JsonNode  *node,
       viva_chat_request_add_message (self, message);
     }
 
-  if ((array = _viva_json_get_array (object, "tools")))
+  if ((array = viva_json_member_array (object, "tools")))
     {
       for (guint i = 0; i < json_array_get_length (array); i++)
         {
@@ -417,15 +395,15 @@ viva_chat_request_new_from_json (JsonNode  *node,
         }
     }
 
-  viva_chat_request_set_model (self, _viva_json_get_string (object, "model"));
-  if (get_number (object, "temperature", &number) && isfinite (number) && number >= 0)
+  viva_chat_request_set_model (self, viva_json_member_string (object, "model"));
+  if (viva_json_member_number (object, "temperature", &number) && isfinite (number) && number >= 0)
     viva_chat_request_set_temperature (self, number);
-  if (get_number (object, "max_tokens", &number) && number > 0 && number < G_MAXUINT)
+  if (viva_json_member_number (object, "max_tokens", &number) && number > 0 && number < G_MAXUINT)
     self->max_tokens = (guint)number;
-  if ((format = _viva_json_get_object (object, "response_schema")) &&
+  if ((format = viva_json_member_object (object, "response_schema")) &&
       json_object_has_member (format, "schema") &&
       JSON_NODE_HOLDS_OBJECT (json_object_get_member (format, "schema")))
-    viva_chat_request_set_response_schema (self, _viva_json_get_string (format, "name"),
+    viva_chat_request_set_response_schema (self, viva_json_member_string (format, "name"),
                                            json_object_get_member (format, "schema"));
 
   return g_steal_pointer (&self);

@@ -81,14 +81,14 @@ message_from_body (JsonNode *body)
     return NULL;
 
   object = json_node_get_object (body);
-  if ((message = _viva_json_get_string (object, "error")))
+  if ((message = viva_json_member_string (object, "error")))
     return g_strdup (message);
-  if ((inner = _viva_json_get_object (object, "error")) &&
-      (message = _viva_json_get_string (inner, "message")))
+  if ((inner = viva_json_member_object (object, "error")) &&
+      (message = viva_json_member_string (inner, "message")))
     return g_strdup (message);
-  if ((message = _viva_json_get_string (object, "message")))
+  if ((message = viva_json_member_string (object, "message")))
     return g_strdup (message);
-  if ((message = _viva_json_get_string (object, "detail")))
+  if ((message = viva_json_member_string (object, "detail")))
     return g_strdup (message);
   if ((node = json_object_get_member (object, "detail")) && !JSON_NODE_HOLDS_NULL (node))
     return json_to_string (node, FALSE);
@@ -214,8 +214,8 @@ _viva_model_error_new_in_band (JsonNode   *error,
       json_object_set_member (wrapper, "error", json_node_copy (error));
       json_node_set_object (body, wrapper);
       message = _viva_model_error_message_from_body (body);
-      _viva_json_get_int (json_node_get_object (error), "code", &code);
-      code_string = _viva_json_get_string (json_node_get_object (error), "code");
+      viva_json_member_integer (json_node_get_object (error), "code", &code);
+      code_string = viva_json_member_string (json_node_get_object (error), "code");
     }
   else
     message = _viva_model_error_message_from_body (error);

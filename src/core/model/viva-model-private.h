@@ -7,19 +7,13 @@
 
 #include <json-glib/json-glib.h>
 
+#include "viva-json-member.h"
+
 G_BEGIN_DECLS
 
-/* Lenient readers for JSON that servers (or a fuzzer) wrote: a member of
- * the wrong type reads as absent, never as a critical warning. */
-const char *_viva_json_get_string (JsonObject *object,
-                                   const char *member);
-JsonObject *_viva_json_get_object (JsonObject *object,
-                                   const char *member);
-JsonArray  *_viva_json_get_array  (JsonObject *object,
-                                   const char *member);
-gboolean    _viva_json_get_int    (JsonObject *object,
-                                   const char *member,
-                                   gint64     *value);
+/* Members are read with the lenient readers of util/viva-json-member.h:
+ * JSON that servers (or a fuzzer) wrote, where a member of the wrong type
+ * reads as absent, never as a critical warning. */
 JsonNode   *_viva_json_parse      (const char *text,
                                    gssize      length,
                                    GError    **error);

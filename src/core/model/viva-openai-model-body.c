@@ -36,7 +36,7 @@ openai_message (VivaChatMessage *message)
   json_object_remove_member (object, "reasoning");
   if (viva_chat_message_get_role (message) == VIVA_CHAT_ROLE_TOOL)
     json_object_remove_member (object, "name");
-  if ((calls = _viva_json_get_array (object, "tool_calls")))
+  if ((calls = viva_json_member_array (object, "tool_calls")))
     for (guint i = 0; i < json_array_get_length (calls); i++)
       json_object_remove_member (json_array_get_object_element (calls, i), "recovered");
 

@@ -467,7 +467,7 @@ detect_cb (GObject      *object,
     return g_task_return_error (task, g_steal_pointer (&error));
 
   if (status == 200 && node != NULL && JSON_NODE_HOLDS_OBJECT (node))
-    version = _viva_json_get_string (json_node_get_object (node), "version");
+    version = viva_json_member_string (json_node_get_object (node), "version");
 
   if (version != NULL)
     _viva_openai_model_set_server (self, VIVA_SERVER_KIND_OLLAMA, version);
@@ -547,13 +547,13 @@ names_from (JsonNode   *node,
 
   /* Ollama's /v1/models says `"data": null` when no model is installed. */
   *understood = TRUE;
-  if ((array = _viva_json_get_array (object, array_member)))
+  if ((array = viva_json_member_array (object, array_member)))
     {
       for (guint i = 0; i < json_array_get_length (array); i++)
         {
           JsonNode *item = json_array_get_element (array, i);
           const char *name = JSON_NODE_HOLDS_OBJECT (item)
-                           ? _viva_json_get_string (json_node_get_object (item), name_member)
+                           ? viva_json_member_string (json_node_get_object (item), name_member)
                            : NULL;
 
           if (name != NULL && name[0] != '\0')

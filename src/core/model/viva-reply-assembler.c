@@ -337,9 +337,9 @@ add_tool_fragment (VivaReplyAssembler *self,
                    gint64              fallback_index,
                    gboolean            always_new)
 {
-  JsonObject *function = _viva_json_get_object (call, "function");
-  const char *id = _viva_json_get_string (call, "id");
-  const char *name = _viva_json_get_string (function, "name");
+  JsonObject *function = viva_json_member_object (call, "function");
+  const char *id = viva_json_member_string (call, "id");
+  const char *name = viva_json_member_string (function, "name");
   JsonNode *arguments = function != NULL ? json_object_get_member (function, "arguments") : NULL;
   g_autofree char *arguments_text = NULL;
   const char *fragment = "";
@@ -353,8 +353,8 @@ add_tool_fragment (VivaReplyAssembler *self,
   if (name != NULL && name[0] == '\0')
     name = NULL;
 
-  if (!_viva_json_get_int (call, "index", &wire_index) &&
-      !_viva_json_get_int (function, "index", &wire_index))
+  if (!viva_json_member_integer (call, "index", &wire_index) &&
+      !viva_json_member_integer (function, "index", &wire_index))
     wire_index = fallback_index;
 
   if (!always_new)
@@ -401,9 +401,9 @@ read_usage (VivaReplyAssembler *self,
   if (usage == NULL)
     return;
 
-  _viva_json_get_int (usage, "prompt_tokens", &prompt_tokens);
-  _viva_json_get_int (usage, "completion_tokens", &completion_tokens);
-  _viva_json_get_int (usage, "total_tokens", &total_tokens);
+  viva_json_member_integer (usage, "prompt_tokens", &prompt_tokens);
+  viva_json_member_integer (usage, "completion_tokens", &completion_tokens);
+  viva_json_member_integer (usage, "total_tokens", &total_tokens);
   set_usage (self, prompt_tokens, completion_tokens, total_tokens);
 }
 
@@ -435,14 +435,14 @@ feed_delta (VivaReplyAssembler *self,
 
   /* One of the two fields, never both: some vLLM versions repeat the
    * same text in each. */
-  reasoning = _viva_json_get_string (delta, "reasoning_content");
+  reasoning = viva_json_member_string (delta, "reasoning_content");
   if (reasoning == NULL || reasoning[0] == '\0')
-    reasoning = _viva_json_get_string (delta, "reasoning");
+    reasoning = viva_json_member_string (delta, "reasoning");
   add_text (self, VIVA_CHAT_DELTA_REASONING, reasoning);
 
-  add_text (self, VIVA_CHAT_DELTA_CONTENT, _viva_json_get_string (delta, "content"));
+  add_text (self, VIVA_CHAT_DELTA_CONTENT, viva_json_member_string (delta, "content"));
 
-  if ((calls = _viva_json_get_array (delta, "tool_calls")))
+  if ((calls = viva_json_member_array (delta, "tool_calls")))
     {
       for (guint i = 0; i < json_array_get_length (calls) && self->limit_error == NULL; i++)
         {
@@ -468,9 +468,9 @@ feed_openai (VivaReplyAssembler  *self,
       return FALSE;
     }
 
-  set_model (self, _viva_json_get_string (chunk, "model"));
+  set_model (self, viva_json_member_string (chunk, "model"));
 
-  if ((choices = _viva_json_get_array (chunk, "choices")))
+  if ((choices = viva_json_member_array (chunk, "choices")))
     {
       for (guint i = 0; i < json_array_get_length (choices); i++)
         {
@@ -483,19 +483,19 @@ feed_openai (VivaReplyAssembler  *self,
             continue;
 
           choice = json_node_get_object (node);
-          if (_viva_json_get_int (choice, "index", &index) && index != 0)
+          if (viva_json_member_integer (choice, "index", &index) && index != 0)
             continue;
 
           /* A server that ignored `stream` answers one whole `message`. */
-          if ((delta = _viva_json_get_object (choice, "delta")) ||
-              (delta = _viva_json_get_object (choice, "message")))
+          if ((delta = viva_json_member_object (choice, "delta")) ||
+              (delta = viva_json_member_object (choice, "message")))
             feed_delta (self, delta);
 
-          set_finish_reason (self, _viva_json_get_string (choice, "finish_reason"));
+          set_finish_reason (self, viva_json_member_string (choice, "finish_reason"));
         }
     }
 
-  read_usage (self, _viva_json_get_object (chunk, "usage"));
+  read_usage (self, viva_json_member_object (chunk, "usage"));
 
   return TRUE;
 }
@@ -515,17 +515,17 @@ feed_ollama (VivaReplyAssembler  *self,
       return FALSE;
     }
 
-  set_model (self, _viva_json_get_string (line, "model"));
+  set_model (self, viva_json_member_string (line, "model"));
 
-  if ((message = _viva_json_get_object (line, "message")))
+  if ((message = viva_json_member_object (line, "message")))
     {
       JsonArray *calls;
 
-      add_text (self, VIVA_CHAT_DELTA_REASONING, _viva_json_get_string (message, "thinking"));
-      add_text (self, VIVA_CHAT_DELTA_CONTENT, _viva_json_get_string (message, "content"));
+      add_text (self, VIVA_CHAT_DELTA_REASONING, viva_json_member_string (message, "thinking"));
+      add_text (self, VIVA_CHAT_DELTA_CONTENT, viva_json_member_string (message, "content"));
 
       /* Each native call arrives whole, so each is a call of its own. */
-      if ((calls = _viva_json_get_array (message, "tool_calls")))
+      if ((calls = viva_json_member_array (message, "tool_calls")))
         {
           for (guint i = 0; i < json_array_get_length (calls) && self->limit_error == NULL; i++)
             {
@@ -542,7 +542,7 @@ feed_ollama (VivaReplyAssembler  *self,
     {
       gint64 prompt_tokens = 0;
       gint64 completion_tokens = 0;
-      const char *reason = _viva_json_get_string (line, "done_reason");
+      const char *reason = viva_json_member_string (line, "done_reason");
 
       if (reason == NULL)
         reason = "stop";
@@ -550,8 +550,8 @@ feed_ollama (VivaReplyAssembler  *self,
         reason = "tool_calls";
       set_finish_reason (self, reason);
 
-      if (_viva_json_get_int (line, "prompt_eval_count", &prompt_tokens) |
-          _viva_json_get_int (line, "eval_count", &completion_tokens))
+      if (viva_json_member_integer (line, "prompt_eval_count", &prompt_tokens) |
+          viva_json_member_integer (line, "eval_count", &completion_tokens))
         set_usage (self, prompt_tokens, completion_tokens, 0);
 
       self->done = TRUE;

@@ -40,10 +40,10 @@ parse_text_call (const char * const *tool_names,
 
   object = json_node_get_object (node);
   /* Some models wrap it in {"function": {…}} or {"tool": …}. */
-  if (_viva_json_get_object (object, "function") != NULL)
-    object = _viva_json_get_object (object, "function");
+  if (viva_json_member_object (object, "function") != NULL)
+    object = viva_json_member_object (object, "function");
 
-  name = _viva_json_get_string (object, "name");
+  name = viva_json_member_string (object, "name");
   if (!offered (tool_names, name))
     return NULL;
 

@@ -203,9 +203,9 @@ viva_tool_call_new_from_json (JsonNode  *node,
 
   if (node != NULL && JSON_NODE_HOLDS_OBJECT (node))
     object = json_node_get_object (node);
-  function = _viva_json_get_object (object, "function");
+  function = viva_json_member_object (object, "function");
 
-  if (_viva_json_get_string (function, "name") == NULL)
+  if (viva_json_member_string (function, "name") == NULL)
     {
       g_set_error_literal (error, VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_INVALID_RESPONSE,
                            _("A tool call needs a function with a name."));
@@ -219,8 +219,8 @@ viva_tool_call_new_from_json (JsonNode  *node,
   else if (arguments != NULL && !JSON_NODE_HOLDS_NULL (arguments))
     arguments_text = json_to_string (arguments, FALSE);
 
-  self = viva_tool_call_new (_viva_json_get_string (object, "id"),
-                             _viva_json_get_string (function, "name"),
+  self = viva_tool_call_new (viva_json_member_string (object, "id"),
+                             viva_json_member_string (function, "name"),
                              arguments_text);
   self->recovered = (json_object_has_member (object, "recovered") &&
                      json_node_get_value_type (json_object_get_member (object, "recovered")) == G_TYPE_BOOLEAN &&

@@ -156,10 +156,10 @@ viva_tool_definition_new_from_json (JsonNode  *node,
   JsonNode *parameters;
 
   function = node != NULL && JSON_NODE_HOLDS_OBJECT (node)
-           ? _viva_json_get_object (json_node_get_object (node), "function")
+           ? viva_json_member_object (json_node_get_object (node), "function")
            : NULL;
 
-  if (_viva_json_get_string (function, "name") == NULL)
+  if (viva_json_member_string (function, "name") == NULL)
     {
       g_set_error_literal (error, VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_INVALID_RESPONSE,
                            _("A tool definition needs a function with a name."));
@@ -170,7 +170,7 @@ viva_tool_definition_new_from_json (JsonNode  *node,
   if (parameters != NULL && !JSON_NODE_HOLDS_OBJECT (parameters))
     parameters = NULL;
 
-  return viva_tool_definition_new (_viva_json_get_string (function, "name"),
-                                   _viva_json_get_string (function, "description"),
+  return viva_tool_definition_new (viva_json_member_string (function, "name"),
+                                   viva_json_member_string (function, "description"),
                                    parameters);
 }

@@ -38,7 +38,7 @@ _viva_class_report_read_score (VivaClassReport *self,
   self->hints = records.hints;
   self->hint_cost = self->recorded_hint_cost = records.hint_cost;
   g_free (self->exam_id);
-  self->exam_id = g_strdup (_viva_report_get_string (_viva_report_get_object (root, "exam"), "id"));
+  self->exam_id = g_strdup (viva_json_member_string (viva_json_member_object (root, "exam"), "id"));
 
   if (!records.agree)
     {

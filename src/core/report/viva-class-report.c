@@ -9,8 +9,8 @@
 
 #include "viva-class-csv-private.h"
 #include "viva-class-report-private.h"
-#include "viva-exam-report.h"
 #include "viva-exam-report-private.h"
+#include "viva-exam-report.h"
 #include "viva-exam-tool.h"
 #include "viva-json-member.h"
 #include "viva-json-bounded.h"
@@ -227,7 +227,7 @@ static char *
 dup_member (JsonObject *object,
             const char *name)
 {
-  return g_strdup (_viva_report_get_string (object, name) ? _viva_report_get_string (object, name) : "");
+  return g_strdup (viva_json_member_string (object, name) ? viva_json_member_string (object, name) : "");
 }
 
 static int
@@ -240,21 +240,6 @@ get_count (JsonObject *object,
     return -1;
 
   return (int)value;
-}
-
-static gboolean
-get_boolean (JsonObject *object,
-             const char *name,
-             gboolean   *out)
-{
-  JsonNode *node;
-
-  if (object == NULL || !(node = json_object_get_member (object, name)) ||
-      !JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_BOOLEAN)
-    return FALSE;
-
-  *out = json_node_get_boolean (node);
-  return TRUE;
 }
 
 static int
@@ -276,7 +261,7 @@ static void
 read_timeline (VivaClassReport *self,
                JsonObject      *root)
 {
-  JsonArray *timeline = _viva_report_get_array (root, "timeline");
+  JsonArray *timeline = viva_json_member_array (root, "timeline");
 
   for (guint i = 0; timeline != NULL && i < json_array_get_length (timeline); i++)
     {
@@ -286,7 +271,7 @@ read_timeline (VivaClassReport *self,
       if (!JSON_NODE_HOLDS_OBJECT (node))
         continue;
 
-      kind = _viva_report_get_string (json_node_get_object (node), "kind");
+      kind = viva_json_member_string (json_node_get_object (node), "kind");
       if (g_strcmp0 (kind, "paste") == 0)
         _viva_class_report_add_flag (self, VIVA_CLASS_FLAG_PASTED, NULL);
       else if (g_strcmp0 (kind, "focus-lost") == 0)
@@ -298,7 +283,7 @@ static void
 read_questions (VivaClassReport *self,
                 JsonObject      *root)
 {
-  JsonArray *transcript = _viva_report_get_array (root, "transcript");
+  JsonArray *transcript = viva_json_member_array (root, "transcript");
   g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
 
   for (guint i = 0; transcript != NULL && i < json_array_get_length (transcript); i++)
@@ -310,13 +295,13 @@ read_questions (VivaClassReport *self,
       if (!JSON_NODE_HOLDS_OBJECT (node))
         continue;
       entry = json_node_get_object (node);
-      facts = viva_exam_tool_facts_lookup (_viva_report_get_string (entry, "name"));
+      facts = viva_exam_tool_facts_lookup (viva_json_member_string (entry, "name"));
       if (facts == NULL || facts->kind != VIVA_EXAM_TOOL_KIND_WAITS || facts->shown_argument == NULL ||
-          !(arguments = _viva_report_get_object (entry, "arguments")) ||
-          _viva_report_get_string (arguments, facts->shown_argument) == NULL)
+          !(arguments = viva_json_member_object (entry, "arguments")) ||
+          viva_json_member_string (arguments, facts->shown_argument) == NULL)
         continue;
 
-      g_strv_builder_add (builder, _viva_report_get_string (arguments, facts->shown_argument));
+      g_strv_builder_add (builder, viva_json_member_string (arguments, facts->shown_argument));
     }
 
   self->questions = g_strv_builder_end (builder);
@@ -344,14 +329,14 @@ static void
 read_report (VivaClassReport *self,
              JsonObject      *root)
 {
-  JsonObject *student = _viva_report_get_object (root, "student");
-  JsonObject *problem = _viva_report_get_object (root, "problem");
-  JsonObject *verdict = _viva_report_get_object (root, "verdict");
-  JsonObject *grade = _viva_report_get_object (root, "grade");
-  JsonObject *hidden = _viva_report_get_object (verdict, "hidden_tests");
-  JsonObject *code = _viva_report_get_object (root, "code");
-  const char *text = _viva_report_get_string (code, "text");
-  const char *sha = _viva_report_get_string (code, "sha256");
+  JsonObject *student = viva_json_member_object (root, "student");
+  JsonObject *problem = viva_json_member_object (root, "problem");
+  JsonObject *verdict = viva_json_member_object (root, "verdict");
+  JsonObject *grade = viva_json_member_object (root, "grade");
+  JsonObject *hidden = viva_json_member_object (verdict, "hidden_tests");
+  JsonObject *code = viva_json_member_object (root, "code");
+  const char *text = viva_json_member_string (code, "text");
+  const char *sha = viva_json_member_string (code, "sha256");
   gboolean consistent = TRUE;
   double score;
 
@@ -371,14 +356,14 @@ read_report (VivaClassReport *self,
     }
   self->session = dup_member (root, "session");
   self->started = dup_member (root, "created");
-  self->status = g_strdup (_viva_report_get_string (verdict, "status") ? _viva_report_get_string (verdict, "status")
-                                                                          : _viva_report_get_string (root, "state") ? _viva_report_get_string (root, "state") : "");
+  self->status = g_strdup (viva_json_member_string (verdict, "status") ? viva_json_member_string (verdict, "status")
+                                                                          : viva_json_member_string (root, "state") ? viva_json_member_string (root, "state") : "");
   self->verdict = dup_member (verdict, "verdict");
   self->claims_pass = g_str_equal (self->verdict, "pass");
   if (viva_json_member_number (verdict, "score", &score) && score >= 0)
     self->score = self->model_score = score;
   self->code = g_strdup (text ? text : "");
-  self->duration = seconds_between (_viva_report_get_string (root, "created"), _viva_report_get_string (root, "updated"));
+  self->duration = seconds_between (viva_json_member_string (root, "created"), viva_json_member_string (root, "updated"));
 
   /* The engine's facts: the grade when the report has one, else the
    * verdict's summary of it. */
@@ -386,8 +371,8 @@ read_report (VivaClassReport *self,
     {
       self->hidden_passed = get_count (grade, "passed");
       self->hidden_total = get_count (grade, "total");
-      if (_viva_report_get_array (grade, "tests") != NULL)
-        self->recorded_tests = json_array_ref (_viva_report_get_array (grade, "tests"));
+      if (viva_json_member_array (grade, "tests") != NULL)
+        self->recorded_tests = json_array_ref (viva_json_member_array (grade, "tests"));
     }
   else if (hidden != NULL && get_count (hidden, "total") >= 0)
     {
@@ -397,7 +382,7 @@ read_report (VivaClassReport *self,
   if (self->hidden_passed < 0)
     self->hidden_total = -1;
 
-  if (get_boolean (verdict, "consistent", &consistent) && !consistent)
+  if (viva_json_member_boolean (verdict, "consistent", &consistent) && !consistent)
     self->inconsistent = TRUE;
 
   if (sha != NULL && sha[0] != '\0' && text != NULL)
@@ -465,7 +450,7 @@ viva_class_report_new_from_data (const char *path,
       return g_steal_pointer (&self);
     }
 
-  format = JSON_NODE_HOLDS_OBJECT (root) ? _viva_report_get_string (json_node_get_object (root), "format") : NULL;
+  format = JSON_NODE_HOLDS_OBJECT (root) ? viva_json_member_string (json_node_get_object (root), "format") : NULL;
   if (format == NULL || !g_str_has_prefix (format, "viva-report/"))
     {
       make_unreadable (self, _("The file is not a Viva report."));
@@ -543,7 +528,7 @@ viva_class_report_render_html (VivaClassReport  *self,
   /* The file changed since it was collected: the page would not be the
    * row's. */
   if (!JSON_NODE_HOLDS_OBJECT (root) ||
-      g_strcmp0 (_viva_report_get_string (json_node_get_object (root), "session") ? _viva_report_get_string (json_node_get_object (root), "session") : "",
+      g_strcmp0 (viva_json_member_string (json_node_get_object (root), "session") ? viva_json_member_string (json_node_get_object (root), "session") : "",
                  self->session) != 0)
     {
       g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
@@ -675,8 +660,8 @@ viva_class_report_set_regrade (VivaClassReport *self,
   self->regraded_passed = get_count (object, "passed");
   self->regraded_total = get_count (object, "total");
   g_clear_pointer (&self->regraded_tests, json_array_unref);
-  if (_viva_report_get_array (object, "tests") != NULL)
-    self->regraded_tests = json_array_ref (_viva_report_get_array (object, "tests"));
+  if (viva_json_member_array (object, "tests") != NULL)
+    self->regraded_tests = json_array_ref (viva_json_member_array (object, "tests"));
 
   _viva_class_report_remove_flag (self, VIVA_CLASS_FLAG_REGRADE_MISMATCH);
   if (self->hidden_total >= 0 &&

@@ -11,6 +11,7 @@
 
 #include "viva-exam-history.h"
 #include "viva-exam-session.h"
+#include "viva-json-member.h"
 
 /* Past defenses of a problem, newest first, read from the checkpoints in
  * the sessions folder in a thread. A checkpoint that does not parse is
@@ -73,19 +74,6 @@ list_data_free (gpointer data)
   g_free (ld);
 }
 
-static char *
-dup_member (JsonObject *object,
-            const char *name)
-{
-  JsonNode *node;
-
-  if (object == NULL || !(node = json_object_get_member (object, name)) ||
-      !JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
-    return NULL;
-
-  return g_strdup (json_node_get_string (node));
-}
-
 static VivaExamSummary *
 summarize (const char *dir,
            const char *id,
@@ -107,8 +95,8 @@ summarize (const char *dir,
     return NULL;
 
   root = json_node_get_object (checkpoint);
-  their_problem = dup_member (root, "problem_id");
-  their_pack = dup_member (root, "pack_id");
+  their_problem = g_strdup (viva_json_member_string (root, "problem_id"));
+  their_pack = g_strdup (viva_json_member_string (root, "pack_id"));
 
   if (g_strcmp0 (their_problem, problem_id) != 0 ||
       (pack_id != NULL && their_pack != NULL && g_strcmp0 (their_pack, pack_id) != 0))
@@ -117,21 +105,21 @@ summarize (const char *dir,
   summary = g_new0 (VivaExamSummary, 1);
   summary->id = g_strdup (id);
   summary->dir = g_strdup (dir);
-  summary->created = dup_member (root, "created");
-  summary->updated = dup_member (root, "updated");
-  summary->state = dup_member (root, "state");
+  summary->created = g_strdup (viva_json_member_string (root, "created"));
+  summary->updated = g_strdup (viva_json_member_string (root, "updated"));
+  summary->state = g_strdup (viva_json_member_string (root, "state"));
   summary->score = -1;
 
   model = (node = json_object_get_member (root, "model")) && JSON_NODE_HOLDS_OBJECT (node)
           ? json_node_get_object (node) : NULL;
-  summary->examiner = dup_member (model, "name");
+  summary->examiner = g_strdup (viva_json_member_string (model, "name"));
   /* Sessions of an older Viva with the model left at "the server's
    * first" recorded no name: still a model's defense, not the offline
    * examiner's. */
   if ((summary->examiner == NULL || summary->examiner[0] == '\0') &&
       model != NULL && g_strcmp0 (json_object_get_string_member_with_default (model, "type", NULL), "VivaOpenAIModel") == 0)
     {
-      g_autofree char *base_url = dup_member (model, "base_url");
+      g_autofree char *base_url = g_strdup (viva_json_member_string (model, "base_url"));
 
       g_free (summary->examiner);
       summary->examiner = base_url != NULL ? g_strdup_printf (_("a model at %s"), base_url) : g_strdup (_("a model"));
@@ -143,7 +131,7 @@ summarize (const char *dir,
     verdict = json_node_get_object (node);
   if (verdict != NULL)
     {
-      summary->verdict = dup_member (verdict, "verdict");
+      summary->verdict = g_strdup (viva_json_member_string (verdict, "verdict"));
       if (json_object_has_member (verdict, "score"))
         summary->score = json_object_get_double_member (verdict, "score");
     }

@@ -7,8 +7,9 @@
 
 #include <glib/gi18n.h>
 
-#include "viva-exam-report.h"
 #include "viva-exam-report-private.h"
+#include "viva-exam-report.h"
+#include "viva-json-member.h"
 #include "viva-report-score.h"
 #include "viva-html.h"
 
@@ -80,13 +81,12 @@ get_count (JsonObject *object,
            const char *name,
            guint      *out)
 {
-  JsonNode *node;
+  double value;
 
-  if (object == NULL || !(node = json_object_get_member (object, name)) || !JSON_NODE_HOLDS_VALUE (node) ||
-      (json_node_get_value_type (node) != G_TYPE_INT64 && json_node_get_value_type (node) != G_TYPE_DOUBLE))
+  if (!viva_json_member_number (object, name, &value))
     return FALSE;
 
-  *out = (guint)MAX (0, json_node_get_double (node));
+  *out = (guint)MAX (0, value);
   return TRUE;
 }
 
@@ -94,30 +94,30 @@ static void
 append_header (GString    *html,
                JsonObject *root)
 {
-  JsonObject *student = _viva_report_get_object (root, "student");
-  JsonObject *problem = _viva_report_get_object (root, "problem");
-  JsonObject *model = _viva_report_get_object (root, "model");
-  JsonObject *exam = _viva_report_get_object (root, "exam");
-  const char *name = _viva_report_get_string (student, "name");
-  const char *id = _viva_report_get_string (student, "id");
-  const char *model_name = _viva_report_get_string (model, "name");
-  const char *base_url = _viva_report_get_string (model, "base_url");
+  JsonObject *student = viva_json_member_object (root, "student");
+  JsonObject *problem = viva_json_member_object (root, "problem");
+  JsonObject *model = viva_json_member_object (root, "model");
+  JsonObject *exam = viva_json_member_object (root, "exam");
+  const char *name = viva_json_member_string (student, "name");
+  const char *id = viva_json_member_string (student, "id");
+  const char *model_name = viva_json_member_string (model, "name");
+  const char *base_url = viva_json_member_string (model, "base_url");
   g_autofree char *at = base_url != NULL ? g_strdup_printf (_("A model at %s"), base_url) : NULL;
-  g_autofree char *started = local_time (_viva_report_get_string (root, "created"));
-  g_autofree char *updated = local_time (_viva_report_get_string (root, "updated"));
-  const char *exam_title = _viva_report_get_string (exam, "title");
+  g_autofree char *started = local_time (viva_json_member_string (root, "created"));
+  g_autofree char *updated = local_time (viva_json_member_string (root, "updated"));
+  const char *exam_title = viva_json_member_string (exam, "title");
   /* A name recorded as "" (the server's first model, in an older Viva)
    * says nothing: the model's server instead. */
   const char *examiner;
 
   if (exam_title == NULL || exam_title[0] == '\0')
-    exam_title = _viva_report_get_string (exam, "id");
+    exam_title = viva_json_member_string (exam, "id");
   if (exam != NULL && (exam_title == NULL || exam_title[0] == '\0'))
-    exam_title = _viva_report_get_string (exam, "path");
+    exam_title = viva_json_member_string (exam, "path");
 
   examiner = model_name != NULL && model_name[0] != '\0' ? model_name :
-                         g_strcmp0 (_viva_report_get_string (model, "type"), "VivaScriptedModel") == 0 ? _("The offline examiner") :
-                         at != NULL ? at : _viva_report_get_string (model, "type");
+                         g_strcmp0 (viva_json_member_string (model, "type"), "VivaScriptedModel") == 0 ? _("The offline examiner") :
+                         at != NULL ? at : viva_json_member_string (model, "type");
 
   g_string_append (html, "<header>\n<h1>");
   if (name != NULL && name[0] != '\0')
@@ -131,21 +131,21 @@ append_header (GString    *html,
       g_string_append (html, "</span>");
     }
   g_string_append (html, "</h1>\n<p class=\"sub\">");
-  viva_html_append_escaped (html, _viva_report_get_string (problem, "title"), -1);
+  viva_html_append_escaped (html, viva_json_member_string (problem, "title"), -1);
   g_string_append (html, "</p>\n</header>\n<table>\n");
 
   append_row (html, _("Student"), name);
   append_row (html, _("Student ID"), id);
-  append_row (html, _("Pack"), _viva_report_get_string (problem, "pack_id"));
-  append_row (html, _("Problem"), _viva_report_get_string (problem, "id"));
+  append_row (html, _("Pack"), viva_json_member_string (problem, "pack_id"));
+  append_row (html, _("Problem"), viva_json_member_string (problem, "id"));
   /* The exam by its title: its path was a place on the lab's share. */
   append_row (html, _("Exam"), exam_title);
-  append_row (html, _("Session"), _viva_report_get_string (root, "session"));
+  append_row (html, _("Session"), viva_json_member_string (root, "session"));
   append_row (html, _("Started"), started);
   append_row (html, _("Last step"), updated);
-  append_row (html, _("State"), _viva_report_get_string (root, "state"));
+  append_row (html, _("State"), viva_json_member_string (root, "state"));
   append_row (html, _("Examiner"), examiner);
-  append_row (html, _("Endpoint"), _viva_report_get_string (model, "base_url"));
+  append_row (html, _("Endpoint"), viva_json_member_string (model, "base_url"));
   g_string_append (html, "</table>\n");
 }
 
@@ -174,10 +174,10 @@ static void
 append_facts (GString    *html,
               JsonObject *root)
 {
-  JsonObject *grade = _viva_report_get_object (root, "grade");
-  JsonObject *verdict = _viva_report_get_object (root, "verdict");
-  JsonArray *tests = _viva_report_get_array (grade, "tests");
-  JsonArray *probes = _viva_report_get_array (verdict, "probes");
+  JsonObject *grade = viva_json_member_object (root, "grade");
+  JsonObject *verdict = viva_json_member_object (root, "verdict");
+  JsonArray *tests = viva_json_member_array (grade, "tests");
+  JsonArray *probes = viva_json_member_array (verdict, "probes");
   guint passed, total, out_of_process = 0;
 
   g_string_append_printf (html, "<div class=\"facts\"><h2>%s</h2>\n", _("What the engine found"));
@@ -208,12 +208,12 @@ append_facts (GString    *html,
               JsonNode *node = json_array_get_element (tests, i);
               JsonObject *test = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
               gboolean ok = test && json_object_get_boolean_member_with_default (test, "passed", FALSE);
-              const char *message = _viva_report_get_string (test, "message");
+              const char *message = viva_json_member_string (test, "message");
 
               g_string_append_printf (html, "<tr%s><td>", ok ? "" : " class=\"warn\"");
-              viva_html_append_escaped (html, _viva_report_get_string (test, "name"), -1);
+              viva_html_append_escaped (html, viva_json_member_string (test, "name"), -1);
               g_string_append (html, "</td><td>");
-              viva_html_append_escaped (html, test_status_words (_viva_report_get_string (test, "status"), ok), -1);
+              viva_html_append_escaped (html, test_status_words (viva_json_member_string (test, "status"), ok), -1);
               if (!ok && message != NULL && message[0] != '\0')
                 {
                   g_string_append (html, "<br><span class=\"muted\">");
@@ -266,8 +266,8 @@ static void
 append_verdict (GString    *html,
                 JsonObject *root)
 {
-  JsonObject *verdict = _viva_report_get_object (root, "verdict");
-  const char *text = _viva_report_get_string (verdict, "verdict");
+  JsonObject *verdict = viva_json_member_object (root, "verdict");
+  const char *text = viva_json_member_string (verdict, "verdict");
   VivaReportScoreRecords records;
   VivaReportScore score = { -1, 0, 0 };
 
@@ -305,12 +305,12 @@ append_verdict (GString    *html,
       viva_html_append_escaped (html, line, -1);
       g_string_append (html, "</p>\n");
     }
-  if (_viva_report_get_string (verdict, "comment") != NULL)
-    _viva_report_append_markdown (html, _viva_report_get_string (verdict, "comment"));
-  if (_viva_report_get_string (verdict, "reason") != NULL)
+  if (viva_json_member_string (verdict, "comment") != NULL)
+    _viva_report_append_markdown (html, viva_json_member_string (verdict, "comment"));
+  if (viva_json_member_string (verdict, "reason") != NULL)
     {
       g_string_append (html, "<p class=\"muted\">");
-      viva_html_append_escaped (html, _viva_report_get_string (verdict, "reason"), -1);
+      viva_html_append_escaped (html, viva_json_member_string (verdict, "reason"), -1);
       g_string_append (html, "</p>\n");
     }
   g_string_append (html, "</div>\n");
@@ -321,10 +321,10 @@ static void
 append_contradiction (GString    *html,
                       JsonObject *root)
 {
-  JsonObject *grade = _viva_report_get_object (root, "grade");
-  JsonObject *verdict = _viva_report_get_object (root, "verdict");
-  JsonObject *hidden = _viva_report_get_object (verdict, "hidden_tests");
-  const char *text = _viva_report_get_string (verdict, "verdict");
+  JsonObject *grade = viva_json_member_object (root, "grade");
+  JsonObject *verdict = viva_json_member_object (root, "verdict");
+  JsonObject *hidden = viva_json_member_object (verdict, "hidden_tests");
+  const char *text = viva_json_member_string (verdict, "verdict");
   g_autofree char *words = NULL;
   guint passed, total;
   gboolean have = (get_count (grade, "passed", &passed) && get_count (grade, "total", &total)) ||
@@ -367,9 +367,9 @@ static void
 append_timeline (GString    *html,
                  JsonObject *root)
 {
-  JsonArray *timeline = _viva_report_get_array (root, "timeline");
-  JsonObject *integrity = _viva_report_get_object (root, "integrity");
-  JsonArray *changes = _viva_report_get_array (integrity, "code_changes");
+  JsonArray *timeline = viva_json_member_array (root, "timeline");
+  JsonObject *integrity = viva_json_member_object (root, "integrity");
+  JsonArray *changes = viva_json_member_array (integrity, "code_changes");
   g_autofree char *when = NULL;
 
   g_string_append_printf (html, "<h2>%s</h2>\n", _("Integrity timeline"));
@@ -382,7 +382,7 @@ append_timeline (GString    *html,
         {
           JsonNode *node = json_array_get_element (timeline, i);
           JsonObject *event = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
-          const char *kind = _viva_report_get_string (event, "kind");
+          const char *kind = viva_json_member_string (event, "kind");
           g_autoptr(GString) details = g_string_new (NULL);
           JsonObjectIter iter;
           const char *name;
@@ -405,7 +405,7 @@ append_timeline (GString    *html,
 
           g_string_append_printf (html, "<tr%s><td>", g_strcmp0 (kind, "paste") == 0 || g_strcmp0 (kind, "focus-lost") == 0 ? " class=\"warn\"" : "");
           g_clear_pointer (&when, g_free);
-          when = local_time (_viva_report_get_string (event, "time"));
+          when = local_time (viva_json_member_string (event, "time"));
           viva_html_append_escaped (html, when, -1);
           g_string_append (html, "</td><td>");
           viva_html_append_escaped (html, timeline_words (kind), -1);
@@ -436,12 +436,12 @@ append_timeline (GString    *html,
         {
           JsonObject *change = json_array_get_object_element (changes, i);
 
-          g_autofree char *changed_at = local_time (_viva_report_get_string (change, "time"));
+          g_autofree char *changed_at = local_time (viva_json_member_string (change, "time"));
 
           g_string_append (html, "<li>");
           viva_html_append_escaped (html, changed_at, -1);
           g_string_append (html, " <span class=\"muted\">sha256 ");
-          viva_html_append_escaped (html, _viva_report_get_string (change, "sha256"), -1);
+          viva_html_append_escaped (html, viva_json_member_string (change, "sha256"), -1);
           g_string_append (html, "</span></li>\n");
         }
       g_string_append (html, "</ul>\n");
@@ -479,18 +479,18 @@ viva_exam_report_render_html (JsonNode *report)
   g_return_val_if_fail (report != NULL && JSON_NODE_HOLDS_OBJECT (report), NULL);
 
   root = json_node_get_object (report);
-  problem = _viva_report_get_object (root, "problem");
-  student = _viva_report_get_object (root, "student");
-  transcript = _viva_report_get_array (root, "transcript");
+  problem = viva_json_member_object (root, "problem");
+  student = viva_json_member_object (root, "student");
+  transcript = viva_json_member_array (root, "transcript");
 
   g_string_append (html, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">\n"
                    "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\n<title>");
-  if (_viva_report_get_string (student, "name") != NULL)
+  if (viva_json_member_string (student, "name") != NULL)
     {
-      viva_html_append_escaped (html, _viva_report_get_string (student, "name"), -1);
+      viva_html_append_escaped (html, viva_json_member_string (student, "name"), -1);
       g_string_append (html, " — ");
     }
-  viva_html_append_escaped (html, _viva_report_get_string (problem, "title"), -1);
+  viva_html_append_escaped (html, viva_json_member_string (problem, "title"), -1);
   g_string_append (html, " — Viva</title>\n<style>\n");
   g_string_append (html, style);
   g_string_append (html, "</style></head><body>\n");
@@ -508,14 +508,14 @@ viva_exam_report_render_html (JsonNode *report)
     {
       JsonNode *node = json_array_get_element (transcript, i);
       JsonObject *entry = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
-      const char *kind = _viva_report_get_string (entry, "kind");
+      const char *kind = viva_json_member_string (entry, "kind");
 
       if (g_strcmp0 (kind, "tool") == 0)
         _viva_report_append_tool (html, entry);
       else if (g_strcmp0 (kind, "examiner") == 0)
         {
           g_string_append (html, "<div class=\"examiner\">");
-          _viva_report_append_markdown (html, _viva_report_get_string (entry, "text"));
+          _viva_report_append_markdown (html, viva_json_member_string (entry, "text"));
           g_string_append (html, "</div>\n");
         }
       else if (g_strcmp0 (kind, "note") == 0)
@@ -523,14 +523,14 @@ viva_exam_report_render_html (JsonNode *report)
           /* The engine's words to the model (the code as submitted, its
            * reminders) are not the defense a teacher reads: kept apart. */
           g_string_append (notes, "<div class=\"note\">");
-          viva_html_append_escaped (notes, _viva_report_get_string (entry, "text"), -1);
+          viva_html_append_escaped (notes, viva_json_member_string (entry, "text"), -1);
           g_string_append (notes, "</div>\n");
           n_notes++;
         }
       else if (entry != NULL)
         {
           g_string_append (html, "<div class=\"student\">");
-          viva_html_append_escaped (html, _viva_report_get_string (entry, "text"), -1);
+          viva_html_append_escaped (html, viva_json_member_string (entry, "text"), -1);
           g_string_append (html, "</div>\n");
         }
     }
@@ -553,10 +553,10 @@ viva_exam_report_render_html (JsonNode *report)
   append_timeline (html, root);
 
   g_string_append_printf (html, "<h2>%s</h2>\n", _("Final code"));
-  _viva_report_append_code (html, _viva_report_get_string (_viva_report_get_object (root, "code"), "text"), NULL);
+  _viva_report_append_code (html, viva_json_member_string (viva_json_member_object (root, "code"), "text"), NULL);
 
   g_string_append_printf (html, "<h2>%s</h2>\n", _("The problem"));
-  _viva_report_append_markdown (html, _viva_report_get_string (problem, "description"));
+  _viva_report_append_markdown (html, viva_json_member_string (problem, "description"));
   g_string_append (html, "</body></html>\n");
 
   return g_string_free (g_steal_pointer (&html), FALSE);

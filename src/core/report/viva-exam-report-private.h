@@ -7,17 +7,12 @@
 
 #include <json-glib/json-glib.h>
 
+#include "viva-json-member.h"
+
 G_BEGIN_DECLS
 
 /* Lenient member access: a report is made from any checkpoint on disk, so a
  * missing or mistyped member reads as absent rather than as a warning. */
-const char *_viva_report_get_string (JsonObject *object,
-                                     const char *name);
-JsonObject *_viva_report_get_object (JsonObject *object,
-                                     const char *name);
-JsonArray  *_viva_report_get_array  (JsonObject *object,
-                                     const char *name);
-
 /* Pieces of the HTML page, each appending escaped, safe HTML. */
 void        _viva_report_append_markdown (GString    *html,
                                           const char *markdown);

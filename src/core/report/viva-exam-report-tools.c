@@ -112,10 +112,10 @@ open_block (GString    *html,
             const char *outcome)
 {
   g_string_append_printf (html, "<div class=\"tool %s\"><div class=\"tool-head\">", css);
-  if (_viva_report_get_string (entry, "step") != NULL)
+  if (viva_json_member_string (entry, "step") != NULL)
     {
       g_string_append (html, "<span class=\"step\">");
-      viva_html_append_escaped (html, _viva_report_get_string (entry, "step"), -1);
+      viva_html_append_escaped (html, viva_json_member_string (entry, "step"), -1);
       g_string_append (html, "</span> ");
     }
   g_string_append (html, "<strong>");
@@ -152,20 +152,20 @@ static void
 append_error (GString    *html,
               JsonObject *result)
 {
-  const char *traceback = _viva_report_get_string (result, "traceback");
-  JsonObject *error = _viva_report_get_object (result, "error");
+  const char *traceback = viva_json_member_string (result, "traceback");
+  JsonObject *error = viva_json_member_object (result, "error");
 
   if (traceback != NULL && traceback[0] != '\0')
     append_output (html, _("Error"), traceback, "stderr");
   else if (error != NULL)
     {
       g_autofree char *line = g_strdup_printf ("%s: %s",
-                                               _viva_report_get_string (error, "type") ? _viva_report_get_string (error, "type") : "",
-                                               _viva_report_get_string (error, "message") ? _viva_report_get_string (error, "message") : "");
+                                               viva_json_member_string (error, "type") ? viva_json_member_string (error, "type") : "",
+                                               viva_json_member_string (error, "message") ? viva_json_member_string (error, "message") : "");
       append_output (html, _("Error"), line, "stderr");
     }
-  else if (_viva_report_get_string (result, "summary") != NULL)
-    append_output (html, _("Error"), _viva_report_get_string (result, "summary"), "stderr");
+  else if (viva_json_member_string (result, "summary") != NULL)
+    append_output (html, _("Error"), viva_json_member_string (result, "summary"), "stderr");
 }
 
 static void
@@ -175,11 +175,11 @@ append_ask (GString                 *html,
             JsonObject              *arguments,
             JsonObject              *result)
 {
-  const char *answer = _viva_report_get_string (result, "answer");
+  const char *answer = viva_json_member_string (result, "answer");
 
   open_block (html, entry, "qa", _("Question"), NULL);
   g_string_append (html, "<div class=\"question\">");
-  _viva_report_append_markdown (html, facts->shown_argument ? _viva_report_get_string (arguments, facts->shown_argument) : NULL);
+  _viva_report_append_markdown (html, facts->shown_argument ? viva_json_member_string (arguments, facts->shown_argument) : NULL);
   g_string_append_printf (html, "</div>\n<div class=\"label\">%s</div><div class=\"answer\">", _("The student’s answer"));
   if (answer != NULL)
     viva_html_append_escaped (html, answer, -1);
@@ -195,15 +195,15 @@ append_run (GString                 *html,
             JsonObject              *arguments,
             JsonObject              *result)
 {
-  const char *status = _viva_report_get_string (result, "status");
+  const char *status = viva_json_member_string (result, "status");
 
   open_block (html, entry, g_strcmp0 (status, "ok") == 0 ? "passed" : status ? "failed" : "",
               viva_exam_tool_facts_get_title (facts), status ? run_status_words (status) : NULL);
   g_string_append_printf (html, "<details><summary>%s</summary>\n", _("The code it ran"));
-  _viva_report_append_code (html, _viva_report_get_string (arguments, "code"), NULL);
+  _viva_report_append_code (html, viva_json_member_string (arguments, "code"), NULL);
   g_string_append (html, "</details>\n");
-  append_output (html, _("Output"), _viva_report_get_string (result, "stdout"), "stdout");
-  append_output (html, _("Errors"), _viva_report_get_string (result, "stderr"), "stderr");
+  append_output (html, _("Output"), viva_json_member_string (result, "stdout"), "stdout");
+  append_output (html, _("Errors"), viva_json_member_string (result, "stderr"), "stderr");
   append_error (html, result);
   g_string_append (html, "</div>\n");
 }
@@ -215,7 +215,7 @@ append_probe (GString                 *html,
               JsonObject              *arguments,
               JsonObject              *result)
 {
-  JsonObject *probe = _viva_report_get_object (entry, "probe");
+  JsonObject *probe = viva_json_member_object (entry, "probe");
   gboolean has_passed = probe != NULL && json_object_has_member (probe, "passed");
   gboolean passed = has_passed && json_object_get_boolean_member (probe, "passed");
   gboolean valid = probe == NULL || !json_object_has_member (probe, "valid") || json_object_get_boolean_member (probe, "valid");
@@ -224,8 +224,8 @@ append_probe (GString                 *html,
 
   open_block (html, entry, !has_passed ? "" : passed ? "passed" : "failed",
               viva_exam_tool_facts_get_title (facts), outcome);
-  _viva_report_append_code (html, _viva_report_get_string (arguments, "code"), NULL);
-  append_output (html, _("Output"), _viva_report_get_string (result, "stdout"), "stdout");
+  _viva_report_append_code (html, viva_json_member_string (arguments, "code"), NULL);
+  append_output (html, _("Output"), viva_json_member_string (result, "stdout"), "stdout");
   if (!passed)
     append_error (html, result);
   g_string_append (html, "</div>\n");
@@ -237,7 +237,7 @@ append_finish (GString                 *html,
                JsonObject              *entry,
                JsonObject              *arguments)
 {
-  const char *verdict = _viva_report_get_string (arguments, "verdict");
+  const char *verdict = viva_json_member_string (arguments, "verdict");
   g_autofree char *outcome = NULL;
   double score = -1;
 
@@ -249,7 +249,7 @@ append_finish (GString                 *html,
 
   open_block (html, entry, g_strcmp0 (verdict, "pass") == 0 ? "passed" : "failed",
               viva_exam_tool_facts_get_title (facts), outcome);
-  _viva_report_append_markdown (html, facts->shown_argument ? _viva_report_get_string (arguments, facts->shown_argument) : NULL);
+  _viva_report_append_markdown (html, facts->shown_argument ? viva_json_member_string (arguments, facts->shown_argument) : NULL);
   g_string_append (html, "</div>\n");
 }
 
@@ -263,7 +263,7 @@ void
 _viva_report_append_tool (GString    *html,
                           JsonObject *entry)
 {
-  const char *name = _viva_report_get_string (entry, "name");
+  const char *name = viva_json_member_string (entry, "name");
   const VivaExamToolFacts *facts = viva_exam_tool_facts_lookup (name);
   JsonNode *arguments_node = json_object_get_member (entry, "arguments");
   JsonNode *result_node = json_object_get_member (entry, "result");

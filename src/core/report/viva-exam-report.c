@@ -28,45 +28,6 @@
  * VIVA_EXAM_SYSTEM_PREFIX in exam/. */
 #define EXAM_SYSTEM_PREFIX "From the exam system"
 
-const char *
-_viva_report_get_string (JsonObject *object,
-            const char *name)
-{
-  JsonNode *node;
-
-  if (object == NULL || !(node = json_object_get_member (object, name)))
-    return NULL;
-  if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
-    return NULL;
-
-  return json_node_get_string (node);
-}
-
-JsonObject *
-_viva_report_get_object (JsonObject *object,
-            const char *name)
-{
-  JsonNode *node;
-
-  if (object == NULL || !(node = json_object_get_member (object, name)) || !JSON_NODE_HOLDS_OBJECT (node))
-    return NULL;
-
-  return json_node_get_object (node);
-}
-
-JsonArray *
-_viva_report_get_array (JsonObject *object,
-           const char *name)
-{
-  JsonNode *node;
-
-  if (object == NULL || !(node = json_object_get_member (object, name)) || !JSON_NODE_HOLDS_ARRAY (node))
-    return NULL;
-
-  return json_node_get_array (node);
-}
-
-
 /* Tool arguments and results travel as JSON text; parsed they read better
  * in a report, and text that is not JSON is kept as it came. */
 static JsonNode *
@@ -89,7 +50,7 @@ find_step (JsonArray  *steps,
     {
       JsonObject *step = json_array_get_object_element (steps, i);
 
-      if (g_strcmp0 (_viva_report_get_string (step, "id"), id) == 0)
+      if (g_strcmp0 (viva_json_member_string (step, "id"), id) == 0)
         return step;
     }
 
@@ -118,12 +79,12 @@ build_transcript (JsonArray *messages,
   for (guint i = 0; messages != NULL && i < json_array_get_length (messages); i++)
     {
       JsonObject *message = json_array_get_object_element (messages, i);
-      const char *role = _viva_report_get_string (message, "role");
-      const char *content = _viva_report_get_string (message, "content");
+      const char *role = viva_json_member_string (message, "role");
+      const char *content = viva_json_member_string (message, "content");
 
       if (g_strcmp0 (role, "assistant") == 0)
         {
-          JsonArray *tool_calls = _viva_report_get_array (message, "tool_calls");
+          JsonArray *tool_calls = viva_json_member_array (message, "tool_calls");
 
           if (content != NULL && content[0] != '\0')
             add_entry (transcript, "examiner", content);
@@ -131,21 +92,21 @@ build_transcript (JsonArray *messages,
           for (guint j = 0; tool_calls != NULL && j < json_array_get_length (tool_calls); j++)
             {
               JsonObject *call = json_array_get_object_element (tool_calls, j);
-              JsonObject *function = _viva_report_get_object (call, "function");
+              JsonObject *function = viva_json_member_object (call, "function");
               JsonObject *entry = json_object_new ();
-              const char *name = _viva_report_get_string (function, "name");
+              const char *name = viva_json_member_string (function, "name");
 
               json_object_set_string_member (entry, "kind", "tool");
               json_object_set_string_member (entry, "name", name ? name : "");
-              json_object_set_member (entry, "arguments", parse_or_string (_viva_report_get_string (function, "arguments")));
+              json_object_set_member (entry, "arguments", parse_or_string (viva_json_member_string (function, "arguments")));
               json_array_add_object_element (transcript, entry);
-              if (_viva_report_get_string (call, "id") != NULL)
-                g_hash_table_insert (calls, (gpointer)_viva_report_get_string (call, "id"), entry);
+              if (viva_json_member_string (call, "id") != NULL)
+                g_hash_table_insert (calls, (gpointer)viva_json_member_string (call, "id"), entry);
             }
         }
       else if (g_strcmp0 (role, "tool") == 0)
         {
-          JsonObject *entry = g_hash_table_lookup (calls, _viva_report_get_string (message, "tool_call_id"));
+          JsonObject *entry = g_hash_table_lookup (calls, viva_json_member_string (message, "tool_call_id"));
           JsonNode *result = parse_or_string (content);
           JsonObject *step;
 
@@ -156,15 +117,15 @@ build_transcript (JsonArray *messages,
             }
 
           if (JSON_NODE_HOLDS_OBJECT (result) &&
-              (step = find_step (steps, _viva_report_get_string (json_node_get_object (result), "step"))))
+              (step = find_step (steps, viva_json_member_string (json_node_get_object (result), "step"))))
             {
-              json_object_set_string_member (entry, "step", _viva_report_get_string (step, "id"));
+              json_object_set_string_member (entry, "step", viva_json_member_string (step, "id"));
               if (json_object_has_member (step, "ok"))
                 json_object_set_boolean_member (entry, "ok", json_object_get_boolean_member (step, "ok"));
               if (json_object_has_member (step, "duration_ms"))
                 json_object_set_double_member (entry, "duration_ms", json_object_get_double_member (step, "duration_ms"));
-              if (_viva_report_get_object (step, "probe") != NULL)
-                json_object_set_object_member (entry, "probe", json_object_ref (_viva_report_get_object (step, "probe")));
+              if (viva_json_member_object (step, "probe") != NULL)
+                json_object_set_object_member (entry, "probe", json_object_ref (viva_json_member_object (step, "probe")));
             }
 
           json_object_set_member (entry, "result", result);
@@ -207,19 +168,19 @@ build_integrity (const char *trace,
 
       event = json_node_get_object (json_parser_get_root (parser));
 
-      if (g_strcmp0 (_viva_report_get_string (event, "event"), "code") == 0 &&
+      if (g_strcmp0 (viva_json_member_string (event, "event"), "code") == 0 &&
           json_object_has_member (event, "edited") &&
           json_object_get_boolean_member (event, "edited"))
         {
           JsonObject *change = json_object_new ();
 
-          json_object_set_string_member (change, "time", _viva_report_get_string (event, "time") ? _viva_report_get_string (event, "time") : "");
-          json_object_set_string_member (change, "sha256", _viva_report_get_string (event, "sha256") ? _viva_report_get_string (event, "sha256") : "");
+          json_object_set_string_member (change, "time", viva_json_member_string (event, "time") ? viva_json_member_string (event, "time") : "");
+          json_object_set_string_member (change, "sha256", viva_json_member_string (event, "sha256") ? viva_json_member_string (event, "sha256") : "");
           if (json_object_has_member (event, "length"))
             json_object_set_int_member (change, "length", json_object_get_int_member (event, "length"));
           json_array_add_object_element (changes, change);
         }
-      else if (g_strcmp0 (_viva_report_get_string (event, "event"), "hint") == 0)
+      else if (g_strcmp0 (viva_json_member_string (event, "event"), "hint") == 0)
         {
           hints++;
         }
@@ -241,7 +202,7 @@ add_score (JsonObject *report)
 {
   VivaReportScoreRecords records;
   VivaReportScore score = { -1, 0, 0 };
-  JsonObject *verdict = _viva_report_get_object (report, "verdict");
+  JsonObject *verdict = viva_json_member_object (report, "verdict");
   JsonNode *node = verdict ? json_object_get_member (verdict, "score") : NULL;
 
   viva_report_score_read_records (report, &records);
@@ -278,74 +239,74 @@ viva_exam_report_build (JsonNode   *checkpoint,
   g_return_val_if_fail (checkpoint != NULL && JSON_NODE_HOLDS_OBJECT (checkpoint), NULL);
 
   root = json_node_get_object (checkpoint);
-  problem_id = _viva_report_get_string (root, "problem_id");
-  pack = _viva_report_get_object (root, "pack");
-  problems = _viva_report_get_array (pack, "problems");
+  problem_id = viva_json_member_string (root, "problem_id");
+  pack = viva_json_member_object (root, "pack");
+  problems = viva_json_member_array (pack, "problems");
   for (guint i = 0; problems != NULL && i < json_array_get_length (problems); i++)
     {
       JsonObject *candidate = json_array_get_object_element (problems, i);
 
-      if (g_strcmp0 (_viva_report_get_string (candidate, "id"), problem_id) == 0)
+      if (g_strcmp0 (viva_json_member_string (candidate, "id"), problem_id) == 0)
         problem = candidate;
     }
 
   json_object_set_string_member (report, "format", VIVA_EXAM_REPORT_FORMAT);
-  json_object_set_string_member (report, "session", _viva_report_get_string (root, "session") ? _viva_report_get_string (root, "session") : "");
-  json_object_set_string_member (report, "created", _viva_report_get_string (root, "created") ? _viva_report_get_string (root, "created") : "");
-  json_object_set_string_member (report, "updated", _viva_report_get_string (root, "updated") ? _viva_report_get_string (root, "updated") : "");
-  json_object_set_string_member (report, "state", _viva_report_get_string (root, "state") ? _viva_report_get_string (root, "state") : "");
-  if (_viva_report_get_string (root, "language") != NULL)
-    json_object_set_string_member (report, "language", _viva_report_get_string (root, "language"));
+  json_object_set_string_member (report, "session", viva_json_member_string (root, "session") ? viva_json_member_string (root, "session") : "");
+  json_object_set_string_member (report, "created", viva_json_member_string (root, "created") ? viva_json_member_string (root, "created") : "");
+  json_object_set_string_member (report, "updated", viva_json_member_string (root, "updated") ? viva_json_member_string (root, "updated") : "");
+  json_object_set_string_member (report, "state", viva_json_member_string (root, "state") ? viva_json_member_string (root, "state") : "");
+  if (viva_json_member_string (root, "language") != NULL)
+    json_object_set_string_member (report, "language", viva_json_member_string (root, "language"));
 
   out_problem = json_object_new ();
-  json_object_set_string_member (out_problem, "pack_id", _viva_report_get_string (root, "pack_id") ? _viva_report_get_string (root, "pack_id") : "");
+  json_object_set_string_member (out_problem, "pack_id", viva_json_member_string (root, "pack_id") ? viva_json_member_string (root, "pack_id") : "");
   json_object_set_string_member (out_problem, "id", problem_id ? problem_id : "");
   /* Checkpoints name their pack and keep the problem's public parts;
    * older ones carry the whole problem. */
-  if (_viva_report_get_object (root, "problem") != NULL)
-    problem = _viva_report_get_object (root, "problem");
+  if (viva_json_member_object (root, "problem") != NULL)
+    problem = viva_json_member_object (root, "problem");
   json_object_set_string_member (out_problem, "title",
-                                 _viva_report_get_string (problem, "title") ? _viva_report_get_string (problem, "title") : (problem_id ? problem_id : ""));
+                                 viva_json_member_string (problem, "title") ? viva_json_member_string (problem, "title") : (problem_id ? problem_id : ""));
   json_object_set_string_member (out_problem, "description",
-                                 _viva_report_get_string (problem, "description") ? _viva_report_get_string (problem, "description") : "");
-  if (_viva_report_get_string (root, "problem_sha256") != NULL)
-    json_object_set_string_member (out_problem, "sha256", _viva_report_get_string (root, "problem_sha256"));
+                                 viva_json_member_string (problem, "description") ? viva_json_member_string (problem, "description") : "");
+  if (viva_json_member_string (root, "problem_sha256") != NULL)
+    json_object_set_string_member (out_problem, "sha256", viva_json_member_string (root, "problem_sha256"));
   json_object_set_object_member (report, "problem", out_problem);
 
-  if (_viva_report_get_object (root, "model") != NULL)
-    json_object_set_object_member (report, "model", json_object_ref (_viva_report_get_object (root, "model")));
+  if (viva_json_member_object (root, "model") != NULL)
+    json_object_set_object_member (report, "model", json_object_ref (viva_json_member_object (root, "model")));
 
   code = json_object_new ();
-  json_object_set_string_member (code, "text", _viva_report_get_string (_viva_report_get_object (root, "code"), "text") ?
-                                                 _viva_report_get_string (_viva_report_get_object (root, "code"), "text") : "");
-  json_object_set_string_member (code, "sha256", _viva_report_get_string (_viva_report_get_object (root, "code"), "sha256") ?
-                                                   _viva_report_get_string (_viva_report_get_object (root, "code"), "sha256") : "");
+  json_object_set_string_member (code, "text", viva_json_member_string (viva_json_member_object (root, "code"), "text") ?
+                                                 viva_json_member_string (viva_json_member_object (root, "code"), "text") : "");
+  json_object_set_string_member (code, "sha256", viva_json_member_string (viva_json_member_object (root, "code"), "sha256") ?
+                                                   viva_json_member_string (viva_json_member_object (root, "code"), "sha256") : "");
   json_object_set_object_member (report, "code", code);
 
-  messages = _viva_report_get_array (root, "messages");
-  steps = _viva_report_get_array (root, "steps");
+  messages = viva_json_member_array (root, "messages");
+  steps = viva_json_member_array (root, "steps");
   json_object_set_array_member (report, "transcript", build_transcript (messages, steps));
 
-  if ((verdict = _viva_report_get_object (root, "verdict")) != NULL)
+  if ((verdict = viva_json_member_object (root, "verdict")) != NULL)
     json_object_set_object_member (report, "verdict", json_object_ref (verdict));
   else
     json_object_set_null_member (report, "verdict");
 
-  if (_viva_report_get_object (root, "pending") != NULL)
-    json_object_set_object_member (report, "pending", json_object_ref (_viva_report_get_object (root, "pending")));
+  if (viva_json_member_object (root, "pending") != NULL)
+    json_object_set_object_member (report, "pending", json_object_ref (viva_json_member_object (root, "pending")));
 
   json_object_set_object_member (report, "integrity", build_integrity (trace, trace_length));
 
   /* Who defended, the engine's grade, the integrity timeline and the exam,
    * as the session recorded them. */
-  if (_viva_report_get_object (root, "student") != NULL)
-    json_object_set_object_member (report, "student", json_object_ref (_viva_report_get_object (root, "student")));
-  if (_viva_report_get_object (root, "grade") != NULL)
-    json_object_set_object_member (report, "grade", json_object_ref (_viva_report_get_object (root, "grade")));
-  if (_viva_report_get_array (root, "timeline") != NULL)
-    json_object_set_array_member (report, "timeline", json_array_ref (_viva_report_get_array (root, "timeline")));
-  if (_viva_report_get_object (root, "exam") != NULL)
-    json_object_set_object_member (report, "exam", json_object_ref (_viva_report_get_object (root, "exam")));
+  if (viva_json_member_object (root, "student") != NULL)
+    json_object_set_object_member (report, "student", json_object_ref (viva_json_member_object (root, "student")));
+  if (viva_json_member_object (root, "grade") != NULL)
+    json_object_set_object_member (report, "grade", json_object_ref (viva_json_member_object (root, "grade")));
+  if (viva_json_member_array (root, "timeline") != NULL)
+    json_object_set_array_member (report, "timeline", json_array_ref (viva_json_member_array (root, "timeline")));
+  if (viva_json_member_object (root, "exam") != NULL)
+    json_object_set_object_member (report, "exam", json_object_ref (viva_json_member_object (root, "exam")));
 
   add_score (report);
 
@@ -404,13 +365,13 @@ viva_exam_report_dup_file_name (JsonNode   *report,
   g_return_val_if_fail (report != NULL && JSON_NODE_HOLDS_OBJECT (report), NULL);
 
   root = json_node_get_object (report);
-  student = _viva_report_get_object (root, "student");
-  append_part (name, _viva_report_get_string (student, "name"));
-  append_part (name, _viva_report_get_string (student, "id"));
-  append_part (name, _viva_report_get_string (_viva_report_get_object (root, "problem"), "id"));
+  student = viva_json_member_object (root, "student");
+  append_part (name, viva_json_member_string (student, "name"));
+  append_part (name, viva_json_member_string (student, "id"));
+  append_part (name, viva_json_member_string (viva_json_member_object (root, "problem"), "id"));
 
-  if (_viva_report_get_string (root, "created") != NULL &&
-      (started = g_date_time_new_from_iso8601 (_viva_report_get_string (root, "created"), NULL)) != NULL)
+  if (viva_json_member_string (root, "created") != NULL &&
+      (started = g_date_time_new_from_iso8601 (viva_json_member_string (root, "created"), NULL)) != NULL)
     {
       g_autoptr(GDateTime) local = g_date_time_to_local (started);
       stamp = g_date_time_format (local, "%Y%m%d-%H%M");

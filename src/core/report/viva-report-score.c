@@ -16,18 +16,6 @@
  * hint viewed; the examiner's score stays beside the final one, so a
  * teacher sees how it was made. */
 
-static JsonObject *
-get_object (JsonObject *object,
-            const char *name)
-{
-  JsonNode *node;
-
-  if (object == NULL || !(node = json_object_get_member (object, name)) || !JSON_NODE_HOLDS_OBJECT (node))
-    return NULL;
-
-  return json_node_get_object (node);
-}
-
 /**
  * viva_report_score_final:
  *
@@ -149,9 +137,9 @@ viva_report_score_read_records (JsonObject             *root,
 {
   JsonNode *node = root ? json_object_get_member (root, "timeline") : NULL;
   JsonArray *timeline = node && JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
-  JsonObject *integrity = get_object (root, "integrity");
-  JsonObject *score = get_object (root, "score");
-  JsonObject *verdict = get_object (root, "verdict");
+  JsonObject *integrity = viva_json_member_object (root, "integrity");
+  JsonObject *score = viva_json_member_object (root, "score");
+  JsonObject *verdict = viva_json_member_object (root, "verdict");
   gboolean cost_seen = FALSE;
   guint events = 0;
   double value;
@@ -191,7 +179,7 @@ viva_report_score_read_records (JsonObject             *root,
       json_node_get_boolean (node))
     records->hints = MAX (records->hints, 1);
 
-  if (viva_json_member_number (get_object (root, "exam"), "hint_cost", &value))
+  if (viva_json_member_number (viva_json_member_object (root, "exam"), "hint_cost", &value))
     {
       note_cost (records, &cost_seen, value);
       /* A report made since sessions keep the exam's cost has its own

@@ -12,7 +12,17 @@
  * is absent otherwise. json-glib's own getters warn on a member of another
  * kind, and a file edited by hand must never make a warning (tests make
  * them fatal) or a crash; a strict reader that reports what is wrong is
- * packs/viva-json-check.c. Thread-safe: no state. */
+ * viva-json-check.c. The same holds for what a model server or a fuzzer
+ * wrote, so the model client reads its replies with these too. @object may
+ * be %NULL everywhere, reading as an object without members, so a chain of
+ * lookups needs no test between its steps. Thread-safe: no state. */
+
+static JsonNode *
+member (JsonObject *object,
+        const char *name)
+{
+  return object != NULL ? json_object_get_member (object, name) : NULL;
+}
 
 static gboolean
 holds (JsonNode *node,
@@ -31,7 +41,7 @@ const char *
 viva_json_member_string (JsonObject *object,
                          const char *name)
 {
-  JsonNode *node = json_object_get_member (object, name);
+  JsonNode *node = member (object, name);
 
   return holds (node, G_TYPE_STRING) ? json_node_get_string (node) : NULL;
 }
@@ -46,9 +56,35 @@ gint64
 viva_json_member_int (JsonObject *object,
                       const char *name)
 {
-  JsonNode *node = json_object_get_member (object, name);
+  JsonNode *node = member (object, name);
 
   return holds (node, G_TYPE_INT64) ? json_node_get_int (node) : 0;
+}
+
+/**
+ * viva_json_member_integer:
+ * @value: (out): the number, set only when there is one
+ *
+ * For counts and indices from servers, some of which write `12.0`: a
+ * number's fraction is dropped.
+ *
+ * Returns: whether the member @name is there and a number
+ */
+gboolean
+viva_json_member_integer (JsonObject *object,
+                          const char *name,
+                          gint64     *value)
+{
+  JsonNode *node = member (object, name);
+
+  if (holds (node, G_TYPE_INT64))
+    *value = json_node_get_int (node);
+  else if (holds (node, G_TYPE_DOUBLE))
+    *value = (gint64)json_node_get_double (node);
+  else
+    return FALSE;
+
+  return TRUE;
 }
 
 /**
@@ -62,7 +98,7 @@ viva_json_member_boolean (JsonObject *object,
                           const char *name,
                           gboolean   *value)
 {
-  JsonNode *node = json_object_get_member (object, name);
+  JsonNode *node = member (object, name);
 
   if (!holds (node, G_TYPE_BOOLEAN))
     return FALSE;
@@ -72,8 +108,22 @@ viva_json_member_boolean (JsonObject *object,
 }
 
 /**
+ * viva_json_member_flag:
+ *
+ * Returns: whether the member @name is there and true; missing or not a
+ *   boolean reads as false
+ */
+gboolean
+viva_json_member_flag (JsonObject *object,
+                       const char *name)
+{
+  gboolean value = FALSE;
+
+  return viva_json_member_boolean (object, name, &value) && value;
+}
+
+/**
  * viva_json_member_number:
- * @object: (nullable): an object, or %NULL for none
  * @value: (out): the number, an integer or not
  *
  * Returns: whether @object has @name as a number
@@ -83,7 +133,7 @@ viva_json_member_number (JsonObject *object,
                          const char *name,
                          double     *value)
 {
-  JsonNode *node = object != NULL ? json_object_get_member (object, name) : NULL;
+  JsonNode *node = member (object, name);
 
   if (holds (node, G_TYPE_INT64))
     *value = json_node_get_int (node);
@@ -105,7 +155,22 @@ JsonArray *
 viva_json_member_array (JsonObject *object,
                         const char *name)
 {
-  JsonNode *node = json_object_get_member (object, name);
+  JsonNode *node = member (object, name);
 
   return node != NULL && JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
+}
+
+/**
+ * viva_json_member_object:
+ *
+ * Returns: (transfer none) (nullable): the object in the member @name, or
+ *   %NULL when it is missing or not an object
+ */
+JsonObject *
+viva_json_member_object (JsonObject *object,
+                         const char *name)
+{
+  JsonNode *node = member (object, name);
+
+  return node != NULL && JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
 }
