@@ -240,6 +240,44 @@ test_worker_missing (void)
     g_unsetenv ("VIVA_WORKER");
 }
 
+typedef struct
+{
+  VivaRunner *runner;
+  gboolean    done;
+  gboolean    ok;
+} LastRef;
+
+static void
+last_ref_cb (GObject      *object,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  LastRef *state = user_data;
+  g_autoptr(VivaRunResult) run = viva_runner_run_finish (VIVA_RUNNER (object), result, NULL);
+
+  state->ok = run != NULL && viva_run_result_get_status (run) == VIVA_RUN_STATUS_OK;
+  state->done = TRUE;
+  /* The owner lets go of the runner as its one run ends, as a grading
+   * does with a test's runner. */
+  g_object_unref (state->runner);
+}
+
+/* A runner whose owner drops it from the run's own callback goes away
+ * cleanly (a use after free here is what ASan and valgrind see). */
+static void
+test_last_ref_in_callback (void)
+{
+  LastRef state = { viva_runner_new (), FALSE, FALSE };
+  gpointer weak = state.runner;
+
+  g_object_add_weak_pointer (G_OBJECT (state.runner), &weak);
+  viva_runner_run_async (state.runner, "x = 1\n", 10000, NULL, last_ref_cb, &state);
+  viva_test_run_until (&state.done);
+  g_assert_true (state.ok);
+  while (weak != NULL)
+    g_main_context_iteration (NULL, TRUE);
+}
+
 static void
 test_matplotlib (Fixture       *fixture,
                  gconstpointer  data)
@@ -485,6 +523,7 @@ main (int   argc,
   g_test_add_func ("/viva/runner/create-destroy", test_create_destroy);
   g_test_add_func ("/viva/runner/properties", test_properties);
   g_test_add_func ("/viva/runner/worker-missing", test_worker_missing);
+  g_test_add_func ("/viva/runner/last-ref-in-callback", test_last_ref_in_callback);
   ADD ("start-and-destroy", test_start_and_destroy);
   ADD ("busy", test_busy);
   ADD ("globals-persist", test_globals_persist);

@@ -108,6 +108,10 @@ void
 _viva_runner_complete_current (VivaRunner    *self,
                               VivaRunResult *result)
 {
+  /* The caller's callback may drop the last reference to the runner (a
+   * grading's runner for one test): it lives until the next request is
+   * sent. */
+  g_autoptr(VivaRunner) hold = g_object_ref (self);
   Op *op = g_steal_pointer (&self->current);
 
   g_assert (op != NULL);
