@@ -77,9 +77,9 @@ replace (GString    *text,
 
 /* Fills the placeholders of prompts/examiner.md: the system prompt, the
  * same for the whole defense (the student's code comes in messages of its
- * own, see _viva_exam_code_message()). With @withhold_hidden, the hidden
- * tests and the expected points of answers are left out, for the trace a
- * student's own folder keeps. */
+ * own, see _viva_exam_code_message()). Held-out tests are named only,
+ * always; with @withhold_hidden the expected points of answers are left
+ * out too, for the trace a student's own folder keeps. */
 char *
 _viva_exam_prompt_build (const char  *template_text,
                          VivaProblem *problem,
@@ -89,6 +89,7 @@ _viva_exam_prompt_build (const char  *template_text,
   g_autoptr(GString) text = g_string_new (template_text);
   g_autoptr(GString) questions = g_string_new (NULL);
   g_autoptr(GString) tests = g_string_new (NULL);
+  g_autoptr(GString) held_out = g_string_new (NULL);
 
   for (guint i = 0; i < viva_problem_get_n_questions (problem); i++)
     {
@@ -104,23 +105,41 @@ _viva_exam_prompt_build (const char  *template_text,
   if (questions->len == 0)
     g_string_append (questions, "(none: ask about the student's own choices)\n");
 
+  /* The shown tests whole (the student may read them too); of a held-out
+   * test only its name, since the model's words and probes reach the
+   * student: its inputs, check and messages never enter the prompt. */
   for (guint i = 0; i < viva_problem_get_n_tests (problem); i++)
     {
       const VivaProblemTest *t = viva_problem_get_test (problem, i);
 
-      if (withhold_hidden)
-        g_string_append_printf (tests, "### %s\n(withheld from the trace)\n", t->name);
+      if (!viva_problem_test_is_shown (t))
+        continue;
+      if (viva_problem_test_is_structured (t))
+        g_string_append_printf (tests, "### %s\nsetup:\n```python\n%s\n```\ncall: `%s`\n"
+                                "check (on `result`):\n```python\n%s\n```\n",
+                                t->name, t->setup, t->call, t->check);
       else
         g_string_append_printf (tests, "### %s\n```python\n%s\n```\n", t->name, t->code);
     }
   if (tests->len == 0)
-    g_string_append (tests, "(none: write your own probes)\n");
+    g_string_append (tests, "(none shown: write your own probes)\n");
+
+  for (guint i = 0; i < viva_problem_get_n_tests (problem); i++)
+    {
+      const VivaProblemTest *t = viva_problem_get_test (problem, i);
+
+      if (!viva_problem_test_is_shown (t))
+        g_string_append_printf (held_out, "- %s\n", t->name);
+    }
+  if (held_out->len == 0)
+    g_string_append (held_out, "(none)\n");
 
   replace (text, "{{title}}", viva_problem_get_title (problem));
   replace (text, "{{description}}", viva_problem_get_description (problem));
   replace (text, "{{rubric}}", viva_problem_get_rubric (problem) ?: "(no rubric: judge correctness and understanding)");
   replace (text, "{{questions}}", questions->str);
   replace (text, "{{tests}}", tests->str);
+  replace (text, "{{held_out_tests}}", held_out->str);
   replace (text, "{{language}}", viva_exam_language_name (language));
 
   return g_string_free (g_steal_pointer (&text), FALSE);

@@ -413,8 +413,8 @@ run_next (GTask *task)
 
   cancellable = g_task_get_cancellable (owned);
   cd->started_us = g_get_monotonic_time ();
-  viva_problem_grade_async (job->problem, code ? code : "", cancellable,
-                            grade_cb, g_steal_pointer (&owned));
+  viva_problem_grade_for_author_async (job->problem, code ? code : "", cancellable,
+                                       grade_cb, g_steal_pointer (&owned));
 }
 
 static void

@@ -5,6 +5,8 @@
 
 #include "config.h"
 
+#include <glib/gi18n.h>
+
 #include "viva-grader.h"
 #include "viva-problem-grade.h"
 
@@ -68,6 +70,35 @@ viva_problem_get_grader_tests_seeded (VivaProblem *problem,
   return tests;
 }
 
+/* What of a grade may leave the grader: a held-out test's name and
+ * pass/fail (and the kind of failure), never its message, which is the
+ * check's assert message (it may name the expected value) or an error the
+ * student's code raised (it may quote the held-out inputs). */
+static VivaGradeReport *
+redact (VivaProblem     *problem,
+        VivaGradeReport *report)
+{
+  VivaGradeReport *redacted = viva_grade_report_new (viva_grade_report_get_pass_threshold (report));
+  guint n = viva_grade_report_get_n_tests (report);
+
+  for (guint i = 0; i < n; i++)
+    {
+      const VivaGradeTest *test = viva_grade_report_get_test (report, i);
+      gboolean shown = i < viva_problem_get_n_tests (problem) &&
+                       viva_problem_test_is_shown (viva_problem_get_test (problem, i));
+      const char *message = test->message;
+
+      if (!shown)
+        message = test->passed ? "" : _("This test is held out: Viva says only whether it passed, "
+                                        "never its input, its check or why it failed.");
+      viva_grade_report_add_test (redacted,
+                                  viva_grade_test_new (test->name, test->passed, test->out_of_process,
+                                                       test->status, message));
+    }
+
+  return redacted;
+}
+
 static void
 viva_problem_grade_cb (GObject      *object,
                        GAsyncResult *result,
@@ -79,24 +110,22 @@ viva_problem_grade_cb (GObject      *object,
 
   if (!(report = viva_grader_grade_finish (VIVA_GRADER (object), result, &error)))
     g_task_return_error (task, g_steal_pointer (&error));
-  else
+  else if (g_task_get_task_data (task) != NULL)
     g_task_return_pointer (task, report, g_object_unref);
+  else
+    {
+      g_task_return_pointer (task, redact (g_task_get_source_object (task), report), g_object_unref);
+      g_object_unref (report);
+    }
 }
 
-/**
- * viva_problem_grade_async:
- * @code: the code to grade
- *
- * Runs every hidden test of @problem on @code through a #VivaGrader, in
- * fresh workers (never the editor's). The problem's reference solution only
- * runs in a worker of its own. Main thread only.
- */
-void
-viva_problem_grade_async (VivaProblem         *problem,
-                          const char          *code,
-                          GCancellable        *cancellable,
-                          GAsyncReadyCallback  callback,
-                          gpointer             user_data)
+static void
+grade_async (VivaProblem         *problem,
+             const char          *code,
+             gboolean             full,
+             GCancellable        *cancellable,
+             GAsyncReadyCallback  callback,
+             gpointer             user_data)
 {
   g_autoptr(VivaGrader) grader = viva_grader_new ();
   g_autoptr(GPtrArray) tests = NULL;
@@ -107,11 +136,50 @@ viva_problem_grade_async (VivaProblem         *problem,
 
   task = g_task_new (problem, cancellable, callback, user_data);
   g_task_set_source_tag (task, viva_problem_grade_async);
+  /* Any non-NULL data: the teacher's grade, messages and all. */
+  g_task_set_task_data (task, full ? GINT_TO_POINTER (1) : NULL, NULL);
 
   tests = viva_problem_get_grader_tests (problem);
   viva_grader_grade_async (grader, code, viva_problem_get_reference (problem), tests,
                            viva_problem_get_pass_threshold (problem), cancellable,
                            viva_problem_grade_cb, task);
+}
+
+/**
+ * viva_problem_grade_async:
+ * @code: the code to grade
+ *
+ * Runs every hidden test of @problem on @code through a #VivaGrader, in
+ * fresh workers (never the editor's). The problem's reference solution only
+ * runs in a worker of its own. What a student or the examiner may see: a
+ * held-out test's message is replaced by a sentence saying it is held out.
+ * Main thread only.
+ */
+void
+viva_problem_grade_async (VivaProblem         *problem,
+                          const char          *code,
+                          GCancellable        *cancellable,
+                          GAsyncReadyCallback  callback,
+                          gpointer             user_data)
+{
+  grade_async (problem, code, FALSE, cancellable, callback, user_data);
+}
+
+/**
+ * viva_problem_grade_for_author_async:
+ *
+ * As viva_problem_grade_async(), with every test's message: for the pack's
+ * author checking it (`pack validate --run`), never for a student's eyes.
+ * Finish with viva_problem_grade_finish().
+ */
+void
+viva_problem_grade_for_author_async (VivaProblem         *problem,
+                                     const char          *code,
+                                     GCancellable        *cancellable,
+                                     GAsyncReadyCallback  callback,
+                                     gpointer             user_data)
+{
+  grade_async (problem, code, TRUE, cancellable, callback, user_data);
 }
 
 /**

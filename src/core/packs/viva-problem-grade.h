@@ -20,6 +20,11 @@ void             viva_problem_grade_async      (VivaProblem          *problem,
                                                 GCancellable         *cancellable,
                                                 GAsyncReadyCallback   callback,
                                                 gpointer              user_data);
+void             viva_problem_grade_for_author_async (VivaProblem    *problem,
+                                               const char           *code,
+                                               GCancellable         *cancellable,
+                                               GAsyncReadyCallback   callback,
+                                               gpointer              user_data);
 VivaGradeReport *viva_problem_grade_finish     (VivaProblem          *problem,
                                                 GAsyncResult         *result,
                                                 GError              **error);
