@@ -143,16 +143,29 @@ test_prompt (void)
   g_assert_nonnull (strstr (prompt, "Add two numbers"));
   g_assert_nonnull (strstr (prompt, "in Deutsch"));
   g_assert_nonnull (strstr (prompt, "Why does add work for strings too?"));
-  g_assert_nonnull (strstr (prompt, "assert add(2, 3) == 5"));
+  /* A held-out test is named, never shown, even to the model. */
+  g_assert_null (strstr (prompt, "assert add(2, 3) == 5"));
+  g_assert_nonnull (strstr (prompt, "## Held-out tests (names only)"));
+  g_assert_nonnull (strstr (prompt, "- small numbers\n"));
   g_assert_nonnull (strstr (prompt, "finishDefense"));
   /* The reference solution never reaches the model. */
   g_assert_null (strstr (prompt, "return a + b\n```"));
 
-  /* The trace's copy withholds the hidden tests and the expected points. */
+  /* The trace's copy withholds the expected points too. */
   g_assert_null (strstr (traced, "assert add(2, 3) == 5"));
   g_assert_null (strstr (traced, "the + operator"));
-  g_assert_nonnull (strstr (traced, "### small numbers\n(withheld from the trace)"));
+  g_assert_nonnull (strstr (traced, "- small numbers\n"));
   g_assert_nonnull (strstr (traced, "Why does add work for strings too?"));
+
+  /* A shown test reaches the model whole: setup, call and check. */
+  viva_problem_add_structured_test (problem, "an example", "x = 2", "add(x, 3)", "assert result == 5, 'two and three'",
+                                    FALSE, 0);
+  viva_problem_set_test_shown (problem, 1, TRUE);
+  g_clear_pointer (&prompt, g_free);
+  prompt = _viva_exam_prompt_build (g_bytes_get_data (template, NULL), problem, "Deutsch", FALSE);
+  g_assert_nonnull (strstr (prompt, "### an example\nsetup:\n```python\nx = 2\n```\ncall: `add(x, 3)`"));
+  g_assert_nonnull (strstr (prompt, "assert result == 5, 'two and three'"));
+  g_assert_null (strstr (prompt, "- an example\n"));
 }
 
 static void
