@@ -189,31 +189,15 @@ viva_window_exam_new_defense (VivaWindow       *self,
   return g_steal_pointer (&defense);
 }
 
+/* The defense is prepared: show it and run it. */
 static void
-prepared_cb (GObject      *object,
-             GAsyncResult *result,
-             gpointer      user_data)
+viva_window_exam_show (VivaWindow  *self,
+                       VivaDefense *defense)
 {
-  g_autoptr(VivaWindow) self = user_data;
-  g_autoptr(GError) error = NULL;
-  VivaDefense *defense = VIVA_DEFENSE (object);
   VivaWindowExam *exam = self->exam;
-  VivaExamSession *session;
-  gboolean prepared = viva_defense_prepare_finish (defense, result, &error);
-
-  if (exam == NULL || exam->defense != defense)
-    return;
+  VivaExamSession *session = viva_defense_get_session (defense);
 
   exam->submit_pending = FALSE;
-  if (!prepared)
-    {
-      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        viva_examiner_panel_show_error (self->examiner_panel, error->message);
-      _viva_window_update_actions (self);
-      return;
-    }
-
-  session = viva_defense_get_session (defense);
 
   switch (exam->opening)
     {
@@ -259,6 +243,31 @@ prepared_cb (GObject      *object,
   _viva_window_update_actions (self);
 }
 
+static void
+prepared_cb (GObject      *object,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  g_autoptr(VivaWindow) self = user_data;
+  g_autoptr(GError) error = NULL;
+  VivaDefense *defense = VIVA_DEFENSE (object);
+  gboolean prepared = viva_defense_prepare_finish (defense, result, &error);
+
+  if (self->exam == NULL || self->exam->defense != defense)
+    return;
+
+  if (!prepared)
+    {
+      self->exam->submit_pending = FALSE;
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        viva_examiner_panel_show_error (self->examiner_panel, error->message);
+      _viva_window_update_actions (self);
+      return;
+    }
+
+  viva_window_exam_show (self, defense);
+}
+
 /* Replaces the defense shown with @defense and prepares it; the panel
  * changes once it is (a Submit in auto mode may wait for the check). */
 static void
@@ -274,6 +283,11 @@ viva_window_exam_open (VivaWindow  *self,
 
   g_set_object (&exam->defense, defense);
   exam->opening = opening;
+
+  /* Known at once, mostly: shown in the same moment as the Submit. */
+  if (viva_defense_prepare_now (defense))
+    return viva_window_exam_show (self, defense);
+
   exam->submit_pending = TRUE;
   viva_defense_prepare_async (defense, exam->cancellable, prepared_cb, g_object_ref (self));
   _viva_window_update_actions (self);

@@ -182,6 +182,13 @@ test_life (Fixture       *fixture,
 
   g_assert_finalize_object (defense);
   g_assert_finalize_object (g_steal_pointer (&endpoint));
+
+  /* A check under way does not keep an endpoint whose window went. */
+  viva_settings_set_examiner_mode (fixture->settings, VIVA_EXAMINER_MODE_AUTO);
+  endpoint = viva_exam_endpoint_new (fixture->settings);
+  viva_exam_endpoint_warm (endpoint);
+  g_assert_cmpint (viva_exam_endpoint_get_reachability (endpoint), ==, VIVA_EXAM_REACH_CHECKING);
+  g_assert_finalize_object (g_steal_pointer (&endpoint));
 }
 
 static void
@@ -249,6 +256,8 @@ test_model_served (Fixture       *fixture,
   g_signal_connect (defense, "notify::served-model", G_CALLBACK (viva_test_count_notify), &served_notified);
 
   /* Auto, not checked yet: preparing waits for the check. */
+  g_assert_false (viva_defense_prepare_now (defense));
+  g_assert_null (viva_defense_get_examiner (defense));
   prepare (defense);
   g_assert_cmpint (viva_defense_get_reachability (defense), ==, VIVA_EXAM_REACH_YES);
   g_assert_cmpuint (reach_notified, >=, 2);  /* checking, then yes */
@@ -319,6 +328,15 @@ test_unreachable (Fixture       *fixture,
   g_assert_cmpstr (viva_defense_get_notice (defense), ==, expected);
   g_assert_nonnull (strstr (expected, unused));
   g_assert_cmpuint (notice_notified, ==, 1);
+
+  /* Known now: the next defense is chosen at once, the same way. */
+  {
+    g_autoptr(VivaDefense) next = defense_new (fixture, endpoint);
+
+    g_assert_true (viva_defense_prepare_now (next));
+    g_assert_true (viva_defense_get_offline (next));
+    g_assert_cmpstr (viva_defense_get_notice (next), ==, expected);
+  }
 
   /* In model mode the model examines, checked or not. What was known is
    * forgotten with the change, and checked again. */

@@ -465,6 +465,38 @@ viva_defense_assemble (VivaDefense   *self,
 }
 
 /**
+ * viva_defense_prepare_now:
+ *
+ * Prepares at once when the choice needs no wait (offline or model mode,
+ * auto mode with the endpoint's check made, a resume), so a front can show
+ * the defense in the same moment as the Submit; else use
+ * viva_defense_prepare_async().
+ *
+ * Returns: whether the defense is prepared
+ */
+gboolean
+viva_defense_prepare_now (VivaDefense *self)
+{
+  VivaChatModel *model;
+  char *notice = NULL;
+
+  g_return_val_if_fail (VIVA_IS_DEFENSE (self), FALSE);
+
+  if (self->prepared)
+    return TRUE;
+  if (self->preparing || self->endpoint == NULL)
+    return FALSE;
+
+  if (self->resumed)
+    model = resumed_model (self);
+  else if (!(model = viva_exam_endpoint_choose_now (self->endpoint, self->problem, &notice)))
+    return FALSE;
+
+  assemble (self, model, notice);
+  return TRUE;
+}
+
+/**
  * viva_defense_prepare_async:
  *
  * Chooses the model (in auto mode waiting for the endpoint's check, which

@@ -89,6 +89,7 @@ VivaExamWarmth    viva_defense_get_warmth          (VivaDefense          *self);
 
 VivaExaminer     *viva_defense_assemble            (VivaDefense          *self,
                                                     VivaChatModel        *model);
+gboolean          viva_defense_prepare_now         (VivaDefense          *self);
 void              viva_defense_prepare_async       (VivaDefense          *self,
                                                     GCancellable         *cancellable,
                                                     GAsyncReadyCallback   callback,

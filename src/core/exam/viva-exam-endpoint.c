@@ -75,6 +75,28 @@ typedef struct
 
 static void resolve_waiters (VivaExamEndpoint *self);
 
+/* The check and the warm-up hold the endpoint weakly, so a window that
+ * goes drops it at once, and its dispose cancels them. */
+static gpointer
+weak_new (VivaExamEndpoint *self)
+{
+  GWeakRef *weak = g_new0 (GWeakRef, 1);
+
+  g_weak_ref_init (weak, self);
+  return weak;
+}
+
+static VivaExamEndpoint *
+weak_take (gpointer data)
+{
+  GWeakRef *weak = data;
+  VivaExamEndpoint *self = g_weak_ref_get (weak);
+
+  g_weak_ref_clear (weak);
+  g_free (weak);
+  return self;
+}
+
 static void
 set_reach (VivaExamEndpoint *self,
            VivaExamReach     reach,
@@ -110,11 +132,11 @@ warm_up_cb (GObject      *object,
             GAsyncResult *result,
             gpointer      user_data)
 {
-  g_autoptr(VivaExamEndpoint) self = user_data;
+  g_autoptr(VivaExamEndpoint) self = weak_take (user_data);
   g_autoptr(GError) error = NULL;
   gboolean warm = viva_openai_model_warm_up_finish (VIVA_OPENAI_MODEL (object), result, &error);
 
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+  if (self == NULL || g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     return;
   if (!warm)
     g_debug ("examiner: warming the model failed: %s", error->message);
@@ -132,7 +154,7 @@ load (VivaExamEndpoint *self,
   g_free (self->warm_model);
   self->warm_model = g_strdup (name);
   set_warmth (self, VIVA_EXAM_WARMTH_LOADING);
-  viva_openai_model_warm_up_async (self->client, name, self->cancellable, warm_up_cb, g_object_ref (self));
+  viva_openai_model_warm_up_async (self->client, name, self->cancellable, warm_up_cb, weak_new (self));
 }
 
 static void
@@ -140,11 +162,11 @@ list_models_cb (GObject      *object,
                 GAsyncResult *result,
                 gpointer      user_data)
 {
-  g_autoptr(VivaExamEndpoint) self = user_data;
+  g_autoptr(VivaExamEndpoint) self = weak_take (user_data);
   g_autoptr(GError) error = NULL;
   g_auto(GStrv) names = viva_openai_model_list_models_finish (VIVA_OPENAI_MODEL (object), result, &error);
 
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+  if (self == NULL || g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     return;
 
   set_reach (self, VIVA_EXAM_REACH_YES, NULL);
@@ -158,12 +180,16 @@ health_cb (GObject      *object,
            GAsyncResult *result,
            gpointer      user_data)
 {
-  g_autoptr(VivaExamEndpoint) self = user_data;
+  g_autoptr(VivaExamEndpoint) self = weak_take (user_data);
   g_autoptr(GError) error = NULL;
   VivaOpenAIModel *client = VIVA_OPENAI_MODEL (object);
   const char *name = viva_openai_model_get_model (client);
+  gboolean healthy = viva_openai_model_check_health_finish (client, result, &error);
 
-  if (!viva_openai_model_check_health_finish (client, result, &error))
+  if (self == NULL)
+    return;
+
+  if (!healthy)
     {
       /* Cancelled: the settings changed, and a new check may be under way. */
       if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
@@ -178,7 +204,7 @@ health_cb (GObject      *object,
   /* The server's first model: which one is that, to load it. */
   if (name == NULL || name[0] == '\0')
     {
-      viva_openai_model_list_models_async (client, self->cancellable, list_models_cb, g_object_ref (self));
+      viva_openai_model_list_models_async (client, self->cancellable, list_models_cb, weak_new (self));
       return;
     }
 
@@ -210,7 +236,7 @@ viva_exam_endpoint_warm (VivaExamEndpoint *self)
     return;
 
   set_reach (self, VIVA_EXAM_REACH_CHECKING, NULL);
-  viva_openai_model_check_health_async (self->client, self->cancellable, health_cb, g_object_ref (self));
+  viva_openai_model_check_health_async (self->client, self->cancellable, health_cb, weak_new (self));
 }
 
 /* What was known was about another server or model. */
@@ -606,22 +632,54 @@ choice_free (Choice *choice)
   g_free (choice);
 }
 
+/**
+ * viva_exam_endpoint_choose_now:
+ * @problem: the problem, which the offline examiner plays from
+ * @notice: (out) (optional) (nullable): as viva_exam_endpoint_choose_finish()
+ *
+ * The choice of viva_exam_endpoint_choose_async() when it needs no wait:
+ * offline or model mode, or auto mode with the check made.
+ *
+ * Returns: (transfer full) (nullable): the model, or %NULL when the choice
+ *   must wait for the check (use the async pair)
+ */
+VivaChatModel *
+viva_exam_endpoint_choose_now (VivaExamEndpoint  *self,
+                               VivaProblem       *problem,
+                               char             **notice)
+{
+  VivaExaminerMode mode;
+
+  g_return_val_if_fail (VIVA_IS_EXAM_ENDPOINT (self), NULL);
+  g_return_val_if_fail (VIVA_IS_PROBLEM (problem), NULL);
+
+  if (notice != NULL)
+    *notice = NULL;
+
+  mode = viva_exam_endpoint_get_mode (self);
+  if (mode == VIVA_EXAMINER_MODE_OFFLINE)
+    return VIVA_CHAT_MODEL (viva_scripted_model_new (problem));
+
+  if (mode == VIVA_EXAMINER_MODE_MODEL || self->base_url != NULL || self->reach == VIVA_EXAM_REACH_YES)
+    return VIVA_CHAT_MODEL (viva_exam_endpoint_new_client (self));
+
+  if (self->reach != VIVA_EXAM_REACH_NO)
+    return NULL;
+
+  if (notice != NULL)
+    *notice = viva_exam_endpoint_dup_notice (self);
+  return VIVA_CHAT_MODEL (viva_scripted_model_new (problem));
+}
+
 static void
 decide (VivaExamEndpoint *self,
         GTask            *task)
 {
   Choice *choice = g_task_get_task_data (task);
-  VivaExaminerMode mode = viva_exam_endpoint_get_mode (self);
+  VivaChatModel *model = viva_exam_endpoint_choose_now (self, choice->problem, &choice->notice);
 
-  if (mode == VIVA_EXAMINER_MODE_OFFLINE)
-    return g_task_return_pointer (task, viva_scripted_model_new (choice->problem), g_object_unref);
-
-  if (mode == VIVA_EXAMINER_MODE_MODEL || self->base_url != NULL || self->reach == VIVA_EXAM_REACH_YES)
-    return g_task_return_pointer (task, viva_exam_endpoint_new_client (self), g_object_unref);
-
-  g_assert (self->reach == VIVA_EXAM_REACH_NO);
-  choice->notice = viva_exam_endpoint_dup_notice (self);
-  g_task_return_pointer (task, viva_scripted_model_new (choice->problem), g_object_unref);
+  g_assert (model != NULL);
+  g_task_return_pointer (task, model, g_object_unref);
 }
 
 static void

@@ -73,6 +73,9 @@ char             *viva_exam_endpoint_dup_notice       (VivaExamEndpoint     *sel
 
 void              viva_exam_endpoint_warm             (VivaExamEndpoint     *self);
 
+VivaChatModel    *viva_exam_endpoint_choose_now       (VivaExamEndpoint     *self,
+                                                       VivaProblem          *problem,
+                                                       char                **notice);
 void              viva_exam_endpoint_choose_async     (VivaExamEndpoint     *self,
                                                        VivaProblem          *problem,
                                                        GCancellable         *cancellable,
