@@ -233,7 +233,7 @@ viva_cli_chat (int    argc,
 
   if (chat.reply == NULL)
     {
-      g_autofree char *message = viva_cli_model_error_message (chat.error);
+      g_autofree char *message = viva_cli_model_error_message (chat.error, viva_openai_model_get_base_url (model));
 
       if (!json && chat.wrote_content)
         fputc ('\n', stdout);

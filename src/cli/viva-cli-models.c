@@ -71,7 +71,7 @@ viva_cli_models (int    argc,
 
   if (models.names == NULL)
     {
-      g_autofree char *message = viva_cli_model_error_message (models.error);
+      g_autofree char *message = viva_cli_model_error_message (models.error, viva_openai_model_get_base_url (model));
 
       viva_cli_fail ("%s", message);
       g_clear_error (&models.error);

@@ -226,16 +226,23 @@ viva_cli_check_base_url (GOptionContext  *context,
 
 /**
  * viva_cli_model_error_message:
+ * @base_url: the address the model used
  *
- * Returns: (transfer full): @error's message, with where to change the
- *   address when it is the configured address that is wrong
+ * Returns: (transfer full): @error's message, saying where to change the
+ *   address in the CLI's own words: the model's send a person to
+ *   Preferences, which is right in the app.
  */
 char *
-viva_cli_model_error_message (const GError *error)
+viva_cli_model_error_message (const GError *error,
+                              const char   *base_url)
 {
   if (g_error_matches (error, VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_ADDRESS))
     return g_strdup_printf ("%s %s", error->message,
                             _("Pass the address with --base-url, or set it in Viva’s Preferences (the base-url setting)."));
+
+  if (g_error_matches (error, VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_NOT_RUNNING))
+    return g_strdup_printf (_("No model server is running at %s — start it, or give another address with --base-url."),
+                            base_url);
 
   return g_strdup (error->message);
 }

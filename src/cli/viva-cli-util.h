@@ -37,6 +37,7 @@ char *viva_cli_session_folder (const char     *session,
                                const char     *session_dir);
 gboolean viva_cli_check_base_url (GOptionContext  *context,
                                   char           **base_url);
-char *viva_cli_model_error_message (const GError  *error);
+char *viva_cli_model_error_message (const GError  *error,
+                                    const char    *base_url);
 
 G_END_DECLS

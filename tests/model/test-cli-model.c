@@ -245,6 +245,19 @@ test_address (void)
   g_assert_nonnull (strstr (run.err, "https://api.example.com/v1."));
   g_assert_null (strstr (run.err, "Preferences"));
   viva_test_cli_run_clear (&run);
+
+  /* Nothing listens there: the CLI's words name its flag. */
+  {
+    g_autofree char *down = viva_test_get_unused_url ();
+    const char *refused[] = { "models", "--base-url", down + strlen ("http://"), NULL };
+
+    viva_test_cli_run (&run, NULL, refused);
+    g_assert_cmpint (run.status, ==, 1);
+    g_assert_nonnull (strstr (run.err, "No model server is running at http://127.0.0.1:"));
+    g_assert_nonnull (strstr (run.err, "give another address with --base-url."));
+    g_assert_null (strstr (run.err, "Preferences"));
+    viva_test_cli_run_clear (&run);
+  }
 }
 
 int
