@@ -7,6 +7,7 @@
 
 #include <glib/gstdio.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <string.h>
 
 #include "server-fixture.h"
@@ -138,6 +139,13 @@ server_fixture_setup (ServerFixture      *fixture,
   server_fixture_start (fixture);
 }
 
+/* A server outlives no test that aborted: it is killed with its parent. */
+static void
+die_with_parent (gpointer user_data)
+{
+  prctl (PR_SET_PDEATHSIG, SIGKILL);
+}
+
 void
 server_fixture_start (ServerFixture *fixture)
 {
@@ -148,10 +156,12 @@ server_fixture_start (ServerFixture *fixture)
   g_autoptr(JsonNode) node = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *line = NULL;
+  g_autoptr(GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE);
   JsonObject *object;
 
   g_assert_null (fixture->process);
-  fixture->process = g_subprocess_newv (argv, G_SUBPROCESS_FLAGS_STDOUT_PIPE, &error);
+  g_subprocess_launcher_set_child_setup (launcher, die_with_parent, NULL, NULL);
+  fixture->process = g_subprocess_launcher_spawnv (launcher, argv, &error);
   g_assert_no_error (error);
 
   lines = g_data_input_stream_new (g_subprocess_get_stdout_pipe (fixture->process));
