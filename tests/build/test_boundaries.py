@@ -7,6 +7,7 @@
 #
 # TAP on stdout. Arguments: the source root and the build root.
 
+import concurrent.futures
 import json
 import os
 import re
@@ -137,17 +138,20 @@ for dirpath, _, files in os.walk(CORE):
                 bad_includes.append("%s (%s) includes another part's %s" % (rel, part, header))
 check("no core file includes a header of a part it may not use", not bad_includes, "; ".join(bad_includes[:5]))
 
-# 3. The fronts talk to model servers only through the core; the exam server
-#    (src/server) is the one front that speaks HTTP itself.
-soup_in_fronts = []
-for front in ("ui", "cli"):
-    for dirpath, _, files in os.walk(os.path.join(SOURCE_ROOT, "src", front)):
-        for name in files:
-            if name.endswith((".c", ".h")):
-                with open(os.path.join(dirpath, name), encoding="utf-8", errors="replace") as f:
-                    if re.search(r"\bsoup_|<libsoup/", f.read()):
-                        soup_in_fronts.append(os.path.join(front, name))
-check("no libsoup in src/ui or src/cli", not soup_in_fronts, ", ".join(soup_in_fronts))
+# 3. libsoup only in the model client and the exam server: the app and
+#    viva-cli reach a model or an exam server through the core.
+SOUP_ALLOWED = [os.path.join("src", "core", "model"), os.path.join("src", "server")]
+soup_elsewhere = []
+for dirpath, _, files in os.walk(os.path.join(SOURCE_ROOT, "src")):
+    rel_dir = os.path.relpath(dirpath, SOURCE_ROOT)
+    if any(rel_dir == d or rel_dir.startswith(d + os.sep) for d in SOUP_ALLOWED):
+        continue
+    for name in files:
+        if name.endswith((".c", ".h")):
+            with open(os.path.join(dirpath, name), encoding="utf-8", errors="replace") as f:
+                if re.search(r"\bsoup_|<libsoup/", f.read()):
+                    soup_elsewhere.append(os.path.join(rel_dir, name))
+check("libsoup only in src/core/model and src/server", not soup_elsewhere, ", ".join(soup_elsewhere))
 
 # 3b. The fronts (ui, cli, server) may use every core part, never another
 #     front: no front includes a header of another, nor is compiled with
@@ -221,21 +225,68 @@ def compile_with(part, header):
         return proc.returncode == 0, proc.stderr
 
 
-for part, header, expect in [
-    ("runner", "viva-examiner.h", False),   # runner → exam
-    ("model", "viva-pack.h", False),        # model → packs
-    ("model", "viva-settings.h", False),    # the client is handed its settings
-    ("packs", "viva-exam-session.h", False),  # packs → exam
-    ("exam", "viva-exam-report.h", False),  # exam → report
-    ("report", "viva-exam-sitting.h", False),  # report → sitting
-    ("sitting", "viva-exam-report.h", True),   # a sitting hands its reports in
-    ("runner", "viva-run-result.h", True),  # the control: its own header compiles
-    ("exam", "viva-pack.h", True),
-]:
-    ok, err = compile_with(part, header)
+def a_header(part):
+    folder = CORE if part == "base" else os.path.join(CORE, part)
+    names = sorted(n for n in os.listdir(folder) if n.endswith(".h") and not n.endswith("-private.h"))
+    return names[0]
+
+
+# From the table: a header of a part each part uses (of its own, for a
+# part that uses none but util) compiles in it; one of the nearest part
+# above it that it may not use fails, and so does the base in util and in
+# the model client (which is handed its settings).
+probes = []
+for i, part in enumerate(ORDER):
+    used = sorted(DIRECT[part] - {"util"})
+    probes.append((part, a_header(used[0] if used else part), True))
+    above = [p for p in ORDER[i + 1:] if p not in ALLOWED[part]]
+    if above:
+        probes.append((part, a_header(above[0]), False))
+    if "base" not in ALLOWED[part]:
+        probes.append((part, "viva-settings.h", False))
+with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
+    outcomes = list(pool.map(lambda probe: compile_with(probe[0], probe[1]), probes))
+for (part, header, expect), (ok, err) in zip(probes, outcomes):
     verb = "compiles" if expect else "fails to compile"
     check("%s including %s %s" % (part, header, verb), ok == expect,
           err.strip().splitlines()[-1] if err.strip() else "")
+
+# 5. The diagram in src/DESIGN.md draws the table: its first code block has
+#    a line per core part, "part → used, used" (no arrow for a part that
+#    uses only util), then free words after two spaces; a line may also name
+#    a front or the worker (a folder of src/). Every part of the table is
+#    drawn, every arrow is the table's, and nothing else is drawn.
+DIAGRAM_LINE = re.compile(r"^\s*(\w+)(?:\s*→\s*(\w+(?:,\s*\w+)*))?(?:\s{2,}.*)?$")
+with open(os.path.join(SOURCE_ROOT, "src", "DESIGN.md"), encoding="utf-8") as f:
+    design = f.read()
+block = design.split("```", 2)[1] if design.count("```") >= 2 else ""
+drawn = {}
+not_drawing = []
+src_folders = {n for n in os.listdir(os.path.join(SOURCE_ROOT, "src"))
+               if os.path.isdir(os.path.join(SOURCE_ROOT, "src", n))}
+for line in block.splitlines():
+    if not line.strip():
+        continue
+    m = DIAGRAM_LINE.match(line)
+    if m is None:
+        not_drawing.append(line.strip())
+        continue
+    name, used = m.group(1), m.group(2)
+    if name in DIRECT:
+        drawn[name] = {u.strip() for u in used.split(",")} if used else set()
+    elif name not in src_folders:
+        not_drawing.append(line.strip())
+diagram_diffs = []
+for name in ORDER:
+    table = DIRECT[name] - {"util"}
+    if name not in drawn:
+        diagram_diffs.append("%s is not drawn" % name)
+    elif drawn[name] != table:
+        diagram_diffs.append("%s → %s drawn, the table has %s" % (
+            name, ", ".join(sorted(drawn[name])) or "nothing", ", ".join(sorted(table)) or "nothing"))
+diagram_diffs += ["not a part or a folder of src/: %s" % l for l in not_drawing]
+check("the diagram in src/DESIGN.md draws the part table's arrows", not diagram_diffs,
+      "; ".join(diagram_diffs))
 
 print("1..%d" % len(results))
 for i, (name, ok, detail) in enumerate(results, 1):
