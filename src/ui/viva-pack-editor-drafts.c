@@ -11,6 +11,7 @@
 #include "viva-exam-model.h"
 #include "viva-markdown.h"
 #include "viva-pack-editor-private.h"
+#include "viva-problem-template.h"
 
 /* Draft with AI: the teacher's request, the generator's progress as it
  * drafts, checks and retries, and the drafts awaiting a decision. A draft
@@ -259,8 +260,13 @@ draft_markdown (VivaProblemDraft *draft)
 
   if (problem == NULL)
     {
+      const char *raw = viva_problem_draft_get_raw_reply (draft);
+
       g_string_append_printf (text, "## %s\n\n", _("The model’s last reply"));
-      g_string_append_printf (text, "```\n%s\n```\n", viva_problem_draft_get_raw_reply (draft) ?: "");
+      if (raw != NULL && raw[0] != '\0')
+        g_string_append_printf (text, "```\n%s\n```\n", raw);
+      else
+        g_string_append_printf (text, "%s\n", _("The model sent no text at all. Edit opens a new problem on this topic to write yourself, or try the draft again."));
       return g_string_free (text, FALSE);
     }
 
@@ -329,9 +335,12 @@ _viva_pack_editor_show_draft (VivaPackEditor   *self,
                                              attempts),
                                 type_label (viva_problem_draft_get_problem_type (draft)),
                                 viva_problem_draft_get_topic (draft), attempts);
-  if (passed && self->pack == NULL)
+  if (self->pack == NULL)
     {
-      g_autofree char *more = g_strconcat (subtitle, " ", _("Create or open a pack to approve it into."), NULL);
+      g_autofree char *more = g_strconcat (subtitle, " ",
+                                           passed ? _("Create or open a pack to approve it into.")
+                                                  : _("Create or open a pack to edit it in."),
+                                           NULL);
 
       g_free (subtitle);
       subtitle = g_steal_pointer (&more);
@@ -408,11 +417,23 @@ _viva_pack_editor_approve_draft (VivaPackEditor *self,
 
   draft = g_object_ref (self->draft);
   drafted = viva_problem_draft_get_problem (draft);
-  g_return_if_fail (drafted != NULL);
+  g_return_if_fail (drafted != NULL || edit);
 
   _viva_pack_editor_sync_problem (self);
-  id = _viva_pack_editor_unique_id (self, viva_problem_get_id (drafted));
-  problem = _viva_pack_editor_copy_problem (drafted, id, viva_problem_get_title (drafted));
+  if (drafted != NULL)
+    {
+      id = _viva_pack_editor_unique_id (self, viva_problem_get_id (drafted));
+      problem = _viva_pack_editor_copy_problem (drafted, id, viva_problem_get_title (drafted));
+    }
+  else
+    {
+      /* Nothing of the reply could be read as a problem: the teacher
+       * writes it from the template, on the draft's topic, with the
+       * draft's errors and the reply (in the draft, kept) to go by. */
+      id = _viva_pack_editor_unique_id (self, "drafted-problem");
+      problem = viva_problem_new_from_template (id);
+      viva_problem_set_title (problem, viva_problem_draft_get_topic (draft));
+    }
   viva_pack_add_problem (self->pack, problem);
 
   /* A failing draft taken in to fix keeps its errors, marked in the list. */

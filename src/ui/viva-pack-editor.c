@@ -109,9 +109,10 @@ _viva_pack_editor_update_actions (VivaPackEditor *self)
   gtk_widget_action_set_enabled (widget, "editor.approve-draft",
                                  self->draft != NULL && self->pack != NULL &&
                                  viva_problem_draft_get_passed (self->draft));
+  /* A draft whose reply could not be read still opens, as a new problem
+   * with the draft's errors beside it. */
   gtk_widget_action_set_enabled (widget, "editor.edit-draft",
-                                 self->draft != NULL && self->pack != NULL &&
-                                 viva_problem_draft_get_problem (self->draft) != NULL);
+                                 self->draft != NULL && self->pack != NULL);
   gtk_widget_action_set_enabled (widget, "editor.discard-draft", self->draft != NULL);
   gtk_widget_set_sensitive (GTK_WIDGET (self->pack_title_row), self->pack != NULL);
   gtk_widget_set_sensitive (GTK_WIDGET (self->pack_author_row), self->pack != NULL);

@@ -499,6 +499,34 @@ test_draft_failing_roundtrip (void)
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA);
 }
 
+/* A server that answers the schema with a tool call, and a thinking
+ * model that answers only in its reasoning: the draft reads the first,
+ * and the teacher sees the second as the model's last reply, never an
+ * empty one. */
+static void
+test_reply_not_in_content (Fixture       *fixture,
+                           gconstpointer  data)
+{
+  g_autoptr(VivaTestResponse) as_tool = viva_test_response_new_chat_stream (NULL, NULL, "problem", GOOD_PROBLEM);
+  g_autoptr(VivaTestResponse) thinking = viva_test_response_new_chat_stream (NULL, "I would make a problem about doubling.", NULL, NULL);
+  g_autoptr(VivaProblemDraft) draft = NULL;
+  g_autoptr(VivaProblemDraft) again = NULL;
+  g_autoptr(GError) error = NULL;
+
+  viva_test_server_queue (fixture->server, "POST", "/v1/chat/completions", as_tool);
+  draft = generate (fixture, &error);
+  g_assert_no_error (error);
+  g_assert_true (viva_problem_draft_get_passed (draft));
+  g_assert_nonnull (viva_problem_draft_get_problem (draft));
+
+  viva_test_server_set_default (fixture->server, "POST", "/v1/chat/completions", thinking);
+  again = generate (fixture, &error);
+  g_assert_no_error (error);
+  g_assert_false (viva_problem_draft_get_passed (again));
+  g_assert_null (viva_problem_draft_get_problem (again));
+  g_assert_cmpstr (viva_problem_draft_get_raw_reply (again), ==, "I would make a problem about doubling.");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -524,6 +552,8 @@ main (int   argc,
               fixture_setup, test_compile_errors, fixture_teardown);
   g_test_add ("/viva/generate/wrong-type-and-leaky-hint", Fixture, NULL,
               fixture_setup, test_wrong_type_and_leaky_hint, fixture_teardown);
+  g_test_add ("/viva/generate/reply-not-in-content", Fixture, NULL,
+              fixture_setup, test_reply_not_in_content, fixture_teardown);
   g_test_add ("/viva/generate/store", Fixture, NULL,
               fixture_setup, test_store, fixture_teardown);
 

@@ -9,6 +9,8 @@
 
 #include "viva-pack-private.h"
 #include "viva-problem-generator-private.h"
+#include "viva-text.h"
+#include "viva-tool-call.h"
 
 /* A small graph: draft → check → (retry → check)* → stop. The model is
  * asked for one problem as JSON (with a JSON schema where the server takes
@@ -542,6 +544,34 @@ check_reply (GTask *task)
   compile_next (task);
 }
 
+/* What the model answered, as text to read as a draft. Some servers send
+ * the JSON as a tool call's arguments when a schema is asked for, and a
+ * thinking model may answer only in its reasoning: what the teacher is
+ * shown as the model's last reply is never empty when it said anything. */
+static char *
+reply_text (VivaChatReply *reply)
+{
+  const char *content = viva_chat_reply_get_content (reply);
+  GPtrArray *calls = viva_chat_reply_get_tool_calls (reply);
+  const char *reasoning = viva_chat_reply_get_reasoning (reply);
+
+  if (content != NULL && !viva_text_is_blank (content))
+    return g_strdup (content);
+
+  for (guint i = 0; calls != NULL && i < calls->len; i++)
+    {
+      const char *arguments = viva_tool_call_get_arguments (g_ptr_array_index (calls, i));
+
+      if (arguments != NULL && !viva_text_is_blank (arguments))
+        return g_strdup (arguments);
+    }
+
+  if (reasoning != NULL && !viva_text_is_blank (reasoning))
+    return g_strdup (reasoning);
+
+  return g_strdup ("");
+}
+
 static void
 reply_cb (GObject      *object,
           GAsyncResult *result,
@@ -573,7 +603,7 @@ reply_cb (GObject      *object,
     }
 
   g_free (gd->raw);
-  gd->raw = g_strdup (viva_chat_reply_get_content (reply) ? viva_chat_reply_get_content (reply) : "");
+  gd->raw = reply_text (reply);
   message = viva_chat_message_new_assistant (gd->raw, NULL);
   g_ptr_array_add (gd->messages, g_steal_pointer (&message));
 
