@@ -260,6 +260,17 @@ test_time_up (void)
   g_assert_cmpint (json_object_get_int_member (student_row (status_node, "s2"), "reports"), ==, 1);
   g_assert_cmpstr (json_object_get_string_member (student_row (status_node, "s2"), "state"), ==, "handed_in");
 
+  /* viva-server status says the same, headless. */
+  {
+    const char *args[] = { "status", "short-quiz", "--json", NULL };
+    g_autofree char *out = NULL;
+
+    g_assert_cmpint (server_fixture_run (&fixture, args, &out), ==, 0);
+    g_assert_nonnull (strstr (out, "\"event\":\"status\""));
+    g_assert_nonnull (strstr (out, "\"handed_in\":2"));
+    g_assert_nonnull (strstr (out, "\"not_signed_in\":1"));
+  }
+
   /* Nothing is saved after the time. */
   late = server_fixture_request (&fixture, "PUT", "/api/v1/exams/short-quiz/sitting/problems/double/code", token,
                                  "{\"kind\":\"autosave\",\"code\":\"late\"}", &status, NULL);
@@ -376,6 +387,72 @@ test_reports_command (void)
   server_fixture_teardown (&fixture);
 }
 
+SoupMessage *server_fixture_message (ServerFixture *, const char *, const char *, const char *);
+
+static void
+test_second_pc (void)
+{
+  static const char * const exams[] = { "exam.json", NULL };
+  ServerFixture fixture;
+  g_autofree char *first = NULL;
+  g_autofree char *second = NULL;
+  g_autofree char *defense = NULL;
+  g_autofree char *path = NULL;
+  g_autoptr(JsonObject) question = NULL;
+  g_autoptr(SoupMessage) msg = NULL;
+  g_autoptr(GInputStream) body = NULL;
+  g_autoptr(GDataInputStream) lines = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) sitting = NULL;
+  g_autoptr(GString) stream = g_string_new (NULL);
+  JsonObject *double_problem;
+  gint64 after = 0;
+  guint status = 0;
+  char *line;
+
+  server_fixture_setup (&fixture, exams);
+  first = server_fixture_sign_in (&fixture, "server-quiz", "s3");
+  defense = server_fixture_submit (&fixture, first, "server-quiz", "double", "def double(x):\n    return 2 * x\n");
+  question = server_fixture_wait_for (&fixture, first, "server-quiz", defense, "question", &after, NULL);
+
+  /* The first PC follows the defense's stream, from where it is. */
+  path = g_strdup_printf ("/api/v1/exams/server-quiz/defenses/%s/events?after=%" G_GINT64_FORMAT, defense, after);
+  msg = server_fixture_message (&fixture, "GET", path, first);
+  soup_message_headers_replace (soup_message_get_request_headers (msg), "Accept", "text/event-stream");
+  body = soup_session_send (fixture.session, msg, NULL, &error);
+  g_assert_no_error (error);
+
+  /* The same student signs in on another PC (its own connection). */
+  {
+    SoupSession *own = fixture.session;
+
+    fixture.session = soup_session_new ();
+    second = server_fixture_sign_in (&fixture, "server-quiz", "s3");
+    sitting = server_fixture_request (&fixture, "GET", "/api/v1/exams/server-quiz/sitting", second, NULL, &status, NULL);
+    g_object_unref (fixture.session);
+    fixture.session = own;
+  }
+
+  /* It gets the same sitting: the pending question, the code submitted. */
+  g_assert_cmpuint (status, ==, 200);
+  double_problem = json_array_get_object_element (json_object_get_array_member (object_of (sitting), "problems"), 0);
+  g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (double_problem, "defense"),
+                                                  "pending_question"), ==, "What does double(0) return?");
+  g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (double_problem, "code"), "text"),
+                   ==, "def double(x):\n    return 2 * x\n");
+
+  /* And the first PC is told it was signed out; its stream ends. */
+  lines = g_data_input_stream_new (body);
+  while ((line = g_data_input_stream_read_line_utf8 (lines, NULL, NULL, NULL)) != NULL)
+    {
+      g_string_append_printf (stream, "%s\n", line);
+      g_free (line);
+    }
+  g_assert_nonnull (strstr (stream->str, "event: signed_out"));
+
+  server_fixture_teardown (&fixture);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -387,6 +464,7 @@ main (int   argc,
   g_test_add_func ("/viva/server/defense/time-up", test_time_up);
   g_test_add_func ("/viva/server/defense/held", test_held);
   g_test_add_func ("/viva/server/defense/reports", test_reports_command);
+  g_test_add_func ("/viva/server/defense/second-pc", test_second_pc);
 
   return g_test_run ();
 }

@@ -444,6 +444,47 @@ test_malformed (void)
   server_fixture_teardown (&fixture);
 }
 
+static void
+test_slow_client (void)
+{
+  ServerFixture fixture;
+  g_autoptr(GSocketClient) client = g_socket_client_new ();
+  g_autoptr(GSocketConnection) connection = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) health = NULL;
+  const char *partial = "GET /api/v1/health HTTP/1.1\r\nHost: x\r\nX-Slow: ";
+  char buffer[256];
+  gssize n;
+  guint status = 0;
+
+  /* The server closes a connection whose request does not come whole in
+   * time (the default is 60 s; this test's server is told 2). */
+  g_setenv ("VIVA_SERVER_IDLE_TIMEOUT", "2", TRUE);
+  server_fixture_setup (&fixture, one_exam);
+  g_unsetenv ("VIVA_SERVER_IDLE_TIMEOUT");
+
+  g_socket_client_set_tls (client, TRUE);
+  g_signal_connect (client, "event", G_CALLBACK (raw_event_cb), &fixture);
+  connection = g_socket_client_connect_to_host (client, "127.0.0.1", fixture.port, NULL, &error);
+  g_assert_no_error (error);
+  g_output_stream_write_all (g_io_stream_get_output_stream (G_IO_STREAM (connection)), partial, strlen (partial),
+                             NULL, NULL, &error);
+  g_assert_no_error (error);
+
+  /* A bound for the test, far past the server's timeout: the read must end
+   * because the server closed, not because this gave up. */
+  g_socket_set_timeout (g_socket_connection_get_socket (connection), 30);
+  n = g_input_stream_read (g_io_stream_get_input_stream (G_IO_STREAM (connection)), buffer, sizeof buffer, NULL, &error);
+  g_assert_false (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT));
+  g_assert_cmpint (n, <=, 0);
+
+  /* Everyone else is still served. */
+  health = server_fixture_request (&fixture, "GET", "/api/v1/health", NULL, NULL, &status, NULL);
+  g_assert_cmpuint (status, ==, 200);
+
+  server_fixture_teardown (&fixture);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -457,6 +498,7 @@ main (int   argc,
   g_test_add_func ("/viva/server/sign-in-rate", test_sign_in_rate);
   g_test_add_func ("/viva/server/sitting", test_sitting);
   g_test_add_func ("/viva/server/malformed", test_malformed);
+  g_test_add_func ("/viva/server/slow-client", test_slow_client);
 
   return g_test_run ();
 }
