@@ -28,6 +28,7 @@ struct _VivaWindowHandIn
   GtkStack       *stack;        /* the work, or the page of what was handed in */
   GtkBox         *list;         /* a box, not a list: the Problems list is the one list of problems */
   GtkLabel       *folder_label;
+  GtkWidget      *show_code;
   char           *report_error;
   guint           advance_id;
   guint           time_up : 1;
@@ -285,7 +286,7 @@ build_page (VivaWindow *self)
   gtk_widget_add_css_class (GTK_WIDGET (view->folder_label), "dim-label");
   gtk_box_append (GTK_BOX (box), GTK_WIDGET (view->folder_label));
 
-  button = gtk_button_new_with_mnemonic (_("_Show Your Code"));
+  button = view->show_code = gtk_button_new_with_mnemonic (_("_Show Your Code"));
   gtk_widget_set_halign (button, GTK_ALIGN_CENTER);
   gtk_widget_add_css_class (button, "pill");
   g_signal_connect_object (button, "clicked", G_CALLBACK (show_code_cb), self, 0);
@@ -309,6 +310,9 @@ viva_window_hand_in_over (VivaWindow *self)
   build_page (self);
   refresh_page (self);
   gtk_stack_set_visible_child_name (self->hand_in->stack, "handed-in");
+  /* On the button rather than a selectable line, which focus would
+   * select whole. */
+  gtk_widget_grab_focus (self->hand_in->show_code);
 
   /* The panel's conversation was laid out while the window moved from
    * problem to problem; lay it out and draw it again now that it rests. */
