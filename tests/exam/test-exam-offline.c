@@ -133,7 +133,7 @@ test_problem (gconstpointer data)
   g_assert_nonnull (strstr (viva_exam_verdict_get_comment (fail), "Failed: “"));
   g_assert_true (viva_exam_verdict_get_consistent (fail));
 
-  /* No structured test's assertions were shown or sent to the sandbox. */
+  /* No held-out test's assertions or inputs were shown or sent to the sandbox. */
   for (guint i = 0; i < viva_exam_verdict_get_probes (fail)->len; i++)
     {
       VivaExamProbe *probe = g_ptr_array_index (viva_exam_verdict_get_probes (fail), i);
@@ -142,7 +142,10 @@ test_problem (gconstpointer data)
         {
           const VivaProblemTest *test = viva_problem_get_test (problem, t);
 
-          if (viva_problem_test_is_structured (test) && test->check != NULL && *test->check != '\0')
+          /* A held-out check never reaches a probe; a shown one runs in the
+           * judge (a structured probe), never in the student's worker. */
+          if (!viva_problem_test_is_shown (test) && viva_problem_test_is_structured (test) &&
+              *test->check != '\0' && !in_shown_test (problem, test->check))
             g_assert_null (strstr (probe->code, test->check));
           /* A held-out test's inputs do not reach the student's worker either. */
           if (!viva_problem_test_is_shown (test) && viva_problem_test_is_structured (test))

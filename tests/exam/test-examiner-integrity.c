@@ -88,6 +88,83 @@ test_probe_facts (Fixture       *fixture,
   g_assert_false (viva_exam_verdict_get_consistent (verdict));
 }
 
+/* A structured probe is judged as a hidden test is: the call's value
+ * crosses as plain data and the check runs in the judge. An object that
+ * claims to equal everything, which an assert in the student's process
+ * would take for 5, fails; the fixed code passes; a check the reference
+ * fails makes the probe invalid; compare takes the reference's value. */
+static void
+test_structured_probe (Fixture       *fixture,
+                       gconstpointer  data)
+{
+  g_autoptr(VivaExamVerdict) verdict = NULL;
+  g_autoptr(GError) error = NULL;
+  GPtrArray *probes;
+  GPtrArray *transcript;
+  const VivaExamProbe *probe;
+  gboolean saw_judged = FALSE;
+
+  viva_text_code_source_set_code (fixture->code,
+                                  "class Any:\n    def __eq__(self, other):\n        return True\n\n"
+                                  "def add(a, b):\n    return Any()\n");
+
+  exam_queue_reply (fixture->server, NULL, "readStudentCode", "{}");
+  exam_queue_reply (fixture->server, NULL, "runPython", "{\"code\": \"print(add(1, 2))\"}");
+  exam_queue_reply (fixture->server, NULL, "injectTestCase",
+                    "{\"name\": \"two and three\", \"call\": \"add(2, 3)\", \"check\": \"assert result == 5, 'add(2, 3) should be 5'\"}");
+  exam_queue_reply (fixture->server, NULL, "injectTestCase",
+                    "{\"name\": \"two and three again\", \"setup\": \"a, b = 2, 3\", \"call\": \"add(a, b)\", \"check\": \"assert result == 5, 'add(2, 3) should be 5'\"}");
+  exam_queue_reply (fixture->server, NULL, "injectTestCase",
+                    "{\"name\": \"a wrong expectation\", \"call\": \"add(2, 3)\", \"check\": \"assert result == 6, 'expected six'\"}");
+  exam_queue_reply (fixture->server, NULL, "injectTestCase",
+                    "{\"name\": \"as the reference\", \"call\": \"add(20, 3)\", \"compare\": true}");
+  exam_queue_reply (fixture->server, NULL, "askStudent", "{\"question\": \"Why?\"}");
+  exam_queue_reply (fixture->server, NULL, "finishDefense",
+                    "{\"verdict\": \"pass\", \"score\": 95, \"comment\": \"ok\", \"evidence\": [\"S4\"]}");
+
+  g_signal_connect_swapped (fixture->examiner, "tool-finished", G_CALLBACK (fixture_fix_code), fixture);
+
+  verdict = examiner_fixture_run (fixture, &error);
+  g_assert_no_error (error);
+
+  probes = viva_exam_verdict_get_probes (verdict);
+  g_assert_cmpuint (probes->len, ==, 4);
+
+  probe = g_ptr_array_index (probes, 0);
+  g_assert_false (probe->passed);
+  g_assert_true (probe->valid);
+  g_assert_cmpstr (probe->status, ==, "not-plain-data");
+  g_assert_nonnull (strstr (probe->code, "result = (add(2, 3))"));
+
+  probe = g_ptr_array_index (probes, 1);
+  g_assert_true (probe->passed);
+  g_assert_true (probe->valid);
+
+  probe = g_ptr_array_index (probes, 2);
+  g_assert_false (probe->passed);
+  g_assert_false (probe->valid);
+
+  probe = g_ptr_array_index (probes, 3);
+  g_assert_true (probe->passed);
+  g_assert_true (probe->valid);
+
+  /* The model reads the check's own message and where it was judged. */
+  transcript = viva_examiner_get_messages (fixture->examiner);
+  for (guint i = 0; i < transcript->len; i++)
+    {
+      VivaChatMessage *message = g_ptr_array_index (transcript, i);
+      const char *content = viva_chat_message_get_content (message);
+
+      if (viva_chat_message_get_role (message) == VIVA_CHAT_ROLE_TOOL && content != NULL &&
+          strstr (content, "\"judged\":\"outside the student's process\"") != NULL)
+        saw_judged = TRUE;
+      if (viva_chat_message_get_role (message) == VIVA_CHAT_ROLE_TOOL && content != NULL &&
+          strstr (content, "\"S5\"") != NULL)
+        g_assert_nonnull (strstr (content, "expected six"));
+    }
+  g_assert_true (saw_judged);
+}
+
 static void
 test_evidence_checked (Fixture       *fixture,
                        gconstpointer  data)
@@ -508,6 +585,7 @@ main (int   argc,
 #define ADD(path, func) \
   g_test_add ("/viva/exam/" path, Fixture, NULL, examiner_fixture_setup, func, examiner_fixture_teardown)
 
+  ADD ("structured-probe", test_structured_probe);
   ADD ("probe-facts", test_probe_facts);
   ADD ("evidence-checked", test_evidence_checked);
   ADD ("verdict-stable", test_verdict_stable);

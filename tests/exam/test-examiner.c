@@ -255,7 +255,7 @@ test_invalid_arguments (Fixture       *fixture,
   GPtrArray *transcript;
   const char *expected[] = {
     "not a JSON object",
-    "required argument “code” is missing",
+    "required argument “call” is missing",
     "outside 0 to 100",
     "no tool named “gradeStudent”",
     "argument “verdict” cannot be “maybe”",

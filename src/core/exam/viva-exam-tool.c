@@ -307,6 +307,35 @@ viva_exam_tool_parse_arguments (VivaExamTool  *self,
         }
     }
 
+  /* "anyOf": [{"required": [...]}, ...]: one of the forms is given whole. */
+  if (json_object_has_member (schema, "anyOf"))
+    {
+      JsonArray *forms = json_object_get_array_member (schema, "anyOf");
+      const char *missing = NULL;
+      gboolean given = FALSE;
+
+      for (guint f = 0; !given && f < json_array_get_length (forms); f++)
+        {
+          JsonArray *members = json_object_get_array_member (json_array_get_object_element (forms, f), "required");
+          const char *absent = NULL;
+
+          for (guint i = 0; absent == NULL && i < json_array_get_length (members); i++)
+            if (!json_object_has_member (object, json_array_get_string_element (members, i)) ||
+                JSON_NODE_HOLDS_NULL (json_object_get_member (object, json_array_get_string_element (members, i))))
+              absent = json_array_get_string_element (members, i);
+          given = absent == NULL;
+          if (missing == NULL)
+            missing = absent;
+        }
+
+      if (!given)
+        {
+          g_set_error (error, VIVA_EXAM_ERROR, VIVA_EXAM_ERROR_INVALID_ARGUMENTS,
+                       _("%s: the required argument “%s” is missing."), name, missing);
+          return NULL;
+        }
+    }
+
   if (properties != NULL)
     {
       JsonObjectIter iter;

@@ -207,7 +207,14 @@ probe_from_result (const char *step_id,
                     ? json_object_get_object_member (data, "error") : NULL;
 
   probe->step_id = g_strdup (step_id);
-  probe->code = g_strdup (json_object_get_string_member_with_default (arguments, "code", ""));
+  if (json_object_has_member (arguments, "call"))
+    /* A structured probe, as the student reads it. */
+    probe->code = g_strdup_printf ("%s\nresult = (%s)\n%s",
+                                   json_object_get_string_member_with_default (arguments, "setup", ""),
+                                   json_object_get_string_member_with_default (arguments, "call", ""),
+                                   json_object_get_string_member_with_default (arguments, "check", ""));
+  else
+    probe->code = g_strdup (json_object_get_string_member_with_default (arguments, "code", ""));
   probe->passed = json_object_get_boolean_member_with_default (data, "passed", FALSE);
   probe->valid = json_object_get_boolean_member_with_default (data, "valid", TRUE);
   probe->status = g_strdup (json_object_get_string_member_with_default (data, "status", "error"));

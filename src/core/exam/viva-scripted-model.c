@@ -222,10 +222,10 @@ decide (VivaScriptedModel  *self,
   else if (progress.injected < MAX (n_shown, 1))
     {
       tool = "injectTestCase";
-      json_builder_set_member_name (builder, "code");
       if (n_shown == 0)
         {
           content = g_strdup (_("This problem shows no example tests; I will check that your code runs."));
+          json_builder_set_member_name (builder, "code");
           json_builder_add_string_value (builder, "pass");
         }
       else
@@ -234,16 +234,31 @@ decide (VivaScriptedModel  *self,
 
           if (viva_problem_test_is_structured (test))
             {
-              g_autofree char *probe = g_strdup_printf ("%s\n%s\n", test->setup ? test->setup : "", test->call);
-
+              /* A shown test whole, judged as the grader judges: the check
+               * runs outside the student's process. */
               content = g_strdup_printf (_("Example %u of %u: %s. Your code runs on its input here; "
                                            "the grader judges what it returns outside your code's reach."),
                                          progress.injected + 1, n_shown, test->name);
-              json_builder_add_string_value (builder, probe);
+              json_builder_set_member_name (builder, "name");
+              json_builder_add_string_value (builder, test->name);
+              json_builder_set_member_name (builder, "setup");
+              json_builder_add_string_value (builder, test->setup ? test->setup : "");
+              json_builder_set_member_name (builder, "call");
+              json_builder_add_string_value (builder, test->call);
+              json_builder_set_member_name (builder, "check");
+              json_builder_add_string_value (builder, test->check ? test->check : "");
+              if (test->compare)
+                {
+                  json_builder_set_member_name (builder, "compare");
+                  json_builder_add_boolean_value (builder, TRUE);
+                  json_builder_set_member_name (builder, "tolerance");
+                  json_builder_add_double_value (builder, test->tolerance);
+                }
             }
           else
             {
               content = g_strdup_printf (_("Example %u of %u: %s."), progress.injected + 1, n_shown, test->name);
+              json_builder_set_member_name (builder, "code");
               json_builder_add_string_value (builder, test->code);
             }
         }

@@ -11,6 +11,7 @@
 #include <glib/gi18n.h>
 
 #include "viva-exam-private.h"
+#include "viva-grader.h"
 
 VIVA_DEFINE_EXAM_TOOL (VivaInjectTestCaseTool, viva_inject_test_case_tool)
 
@@ -31,11 +32,13 @@ typedef struct
   char            *probe;
   char            *marker;
   JsonObject      *result;
+  GPtrArray       *tests;      /* a structured probe: one VivaGraderTest */
 } Inject;
 
 static void
 inject_free (Inject *inject)
 {
+  g_clear_pointer (&inject->tests, g_ptr_array_unref);
   g_clear_object (&inject->context);
   g_clear_pointer (&inject->probe, g_free);
   g_clear_pointer (&inject->marker, g_free);
@@ -204,6 +207,107 @@ student_cb (GObject      *object,
   viva_runner_reset_async (reference_runner, FALSE, cancellable, reset_cb, g_steal_pointer (&task));
 }
 
+/* A structured probe is judged as a hidden test is (VivaGrader): the
+ * student's code runs the setup and the call in a fresh worker of its own,
+ * the value crosses as plain data, and the check runs in the judge, where
+ * no student code ran; `expected`, with compare, comes from a worker that
+ * ran only the reference. Nothing of the check enters the student's
+ * sandbox, and nothing the student's code prints decides the pass. */
+static void
+structured_reference_cb (GObject      *object,
+                         GAsyncResult *result,
+                         gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  Inject *inject = g_task_get_task_data (task);
+  g_autoptr(VivaGradeReport) report = NULL;
+  g_autoptr(GError) error = NULL;
+  const VivaGradeTest *test;
+
+  if (!(report = viva_grader_grade_finish (VIVA_GRADER (object), result, &error)))
+    return g_task_return_error (task, g_steal_pointer (&error));
+
+  test = viva_grade_report_get_test (report, 0);
+  json_object_set_boolean_member (inject->result, "valid", test->passed);
+  if (!test->passed)
+    {
+      /* The status only: the reference's message can quote its source. */
+      g_autoptr(JsonObject) summary = json_object_new ();
+
+      json_object_set_boolean_member (summary, "passed", FALSE);
+      json_object_set_string_member (summary, "status", test->status);
+      json_object_set_object_member (inject->result, "reference", g_steal_pointer (&summary));
+      json_object_set_string_member (inject->result, "note",
+                                     "This probe also fails against the reference solution: it is an "
+                                     "invalid test and does not count against the student. Check the "
+                                     "probe's expectations.");
+    }
+
+  viva_exam_tool_return (task, g_steal_pointer (&inject->result));
+}
+
+static void
+structured_student_cb (GObject      *object,
+                       GAsyncResult *result,
+                       gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  Inject *inject = g_task_get_task_data (task);
+  const char *reference = viva_problem_get_reference (viva_exam_context_get_problem (inject->context));
+  g_autoptr(VivaGradeReport) report = NULL;
+  g_autoptr(VivaGrader) grader = NULL;
+  g_autoptr(GError) error = NULL;
+  GCancellable *cancellable;
+  const VivaGradeTest *test;
+
+  if (!(report = viva_grader_grade_finish (VIVA_GRADER (object), result, &error)))
+    return g_task_return_error (task, g_steal_pointer (&error));
+
+  test = viva_grade_report_get_test (report, 0);
+  inject->result = json_object_new ();
+  json_object_set_string_member (inject->result, "name", test->name);
+  json_object_set_boolean_member (inject->result, "passed", test->passed);
+  /* "ok" as for any probe that ran to its end; otherwise the grader's word. */
+  json_object_set_string_member (inject->result, "status", test->passed ? "ok" : test->status);
+  json_object_set_string_member (inject->result, "judged", "outside the student's process");
+  if (!test->passed && test->message != NULL && *test->message != '\0')
+    json_object_set_string_member (inject->result, "message", test->message);
+  json_object_set_boolean_member (inject->result, "valid", TRUE);
+
+  if (reference == NULL || *reference == '\0')
+    return viva_exam_tool_return (task, g_steal_pointer (&inject->result));
+
+  /* The same probe on the reference, in workers of its own: a probe the
+   * reference fails tests the wrong thing. */
+  grader = viva_grader_new ();
+  cancellable = g_task_get_cancellable (task);
+  viva_grader_grade_async (grader, reference, reference, inject->tests, 0,
+                           cancellable, structured_reference_cb, g_steal_pointer (&task));
+}
+
+static void
+invoke_structured (VivaExamContext *context,
+                   JsonObject      *arguments,
+                   GTask           *task)
+{
+  Inject *inject = g_task_get_task_data (task);
+  g_autoptr(VivaGrader) grader = viva_grader_new ();
+  g_autofree char *code = viva_exam_context_dup_code (context);
+  const char *reference = viva_problem_get_reference (viva_exam_context_get_problem (context));
+  const char *name = json_object_get_string_member_with_default (arguments, "name", NULL);
+
+  inject->tests = g_ptr_array_new_with_free_func ((GDestroyNotify) viva_grader_test_free);
+  g_ptr_array_add (inject->tests,
+                   viva_grader_test_new_structured (name && *name ? name : "probe",
+                                                    json_object_get_string_member_with_default (arguments, "setup", ""),
+                                                    json_object_get_string_member (arguments, "call"),
+                                                    json_object_get_string_member_with_default (arguments, "check", ""),
+                                                    json_object_get_boolean_member_with_default (arguments, "compare", FALSE),
+                                                    json_object_get_double_member_with_default (arguments, "tolerance", 0)));
+  viva_grader_grade_async (grader, code, reference ? reference : "", inject->tests, 0,
+                           g_task_get_cancellable (task), structured_student_cb, g_object_ref (task));
+}
+
 static void
 viva_inject_test_case_tool_invoke (VivaExamTool    *tool,
                                    VivaExamContext *context,
@@ -215,8 +319,13 @@ viva_inject_test_case_tool_invoke (VivaExamTool    *tool,
   Inject *inject = g_new0 (Inject, 1);
   g_task_set_task_data (task, inject, (GDestroyNotify)inject_free);
 
-  g_strdelimit (uuid, "-", '_');
   inject->context = g_object_ref (context);
+  if (json_object_has_member (arguments, "call"))
+    {
+      invoke_structured (context, arguments, task);
+      return;
+    }
+  g_strdelimit (uuid, "-", '_');
   inject->marker = g_strconcat ("viva_probe_end_", uuid, NULL);
   inject->probe = g_strdup_printf ("%s\n__import__('sys').stdout.write('\\n%s\\n')\n",
                                    json_object_get_string_member (arguments, "code"),
@@ -238,14 +347,28 @@ viva_inject_test_case_tool_class_init (VivaInjectTestCaseToolClass *klass)
 
   tool_class->facts = &facts;
   tool_class->description =
-    "Appends a probe (Python code, typically assert statements) to the student's current "
-    "code and runs them together. The probe passes only if it runs to its end without an "
-    "exception. Returns passed, the status, output, the exception if any and the duration. "
-    "A probe that also fails on the reference solution is reported as invalid.";
+    "Probes the student's code as a hidden test does: `setup` builds the inputs, `call` is the "
+    "expression whose value is checked, `check` is assert statements on `result` (with "
+    "`compare`, also `expected`, the reference solution's value for the same call). The call runs "
+    "in a fresh sandbox with the student's code; its value crosses as plain data and the check "
+    "runs where no student code ran. `name` says in a few words what the probe tests; the "
+    "student sees it. Returns passed, the status and the check's message. A probe that also "
+    "fails on the reference solution is reported as invalid. (The old form, `code` appended to "
+    "the student's code and run in its process, is still accepted.)";
   tool_class->parameters =
     "{\"type\": \"object\","
-    " \"properties\": {\"code\": {\"type\": \"string\", \"minLength\": 1,"
-    "                             \"description\": \"the probe, run after the student's code\"}},"
-    " \"required\": [\"code\"]}";
+    " \"properties\": {\"name\": {\"type\": \"string\", \"minLength\": 1,"
+    "                             \"description\": \"what the probe tests, shown to the student\"},"
+    "                \"setup\": {\"type\": \"string\", \"description\": \"Python that builds the inputs\"},"
+    "                \"call\": {\"type\": \"string\", \"minLength\": 1,"
+    "                          \"description\": \"the expression whose value is checked, e.g. knn_predict(X, y, q, 3)\"},"
+    "                \"check\": {\"type\": \"string\", \"description\": \"assert statements on result (and expected)\"},"
+    "                \"compare\": {\"type\": \"boolean\","
+    "                             \"description\": \"also bind expected, the reference's value, and require result == expected\"},"
+    "                \"tolerance\": {\"type\": \"number\", \"minimum\": 0,"
+    "                               \"description\": \"with compare, how far numbers may differ\"},"
+    "                \"code\": {\"type\": \"string\", \"minLength\": 1,"
+    "                          \"description\": \"old form: a probe run after the student's code, in its process\"}},"
+    " \"anyOf\": [{\"required\": [\"call\"]}, {\"required\": [\"code\"]}]}";
   tool_class->invoke = viva_inject_test_case_tool_invoke;
 }
