@@ -10,6 +10,7 @@
 #include "viva-class-results-window-private.h"
 #include "viva-exam-report.h"
 #include "viva-file-writer.h"
+#include "viva-show.h"
 
 /* Class Results, in teacher mode: a folder of reports as a table of
  * students and problems (sortable, filterable; a row opens its report in
@@ -539,18 +540,6 @@ render_thread (GTask        *task,
 }
 
 static void
-show_path (VivaClassResultsWindow *self,
-           const char             *path)
-{
-  g_autofree char *uri = g_filename_to_uri (path, NULL, NULL);
-
-  /* HACK: GtkFileLauncher is GTK 4.10; gtk_show_uri() goes through the
-   * OpenURI portal inside Flatpak all the same. */
-  if (uri != NULL)
-    gtk_show_uri (GTK_WINDOW (self), uri, GDK_CURRENT_TIME);
-}
-
-static void
 render_cb (GObject      *object,
            GAsyncResult *result,
            gpointer      user_data)
@@ -566,7 +555,7 @@ render_cb (GObject      *object,
       return;
     }
 
-  show_path (self, path);
+  viva_show_path (GTK_WIDGET (self), path);
 }
 
 static void

@@ -14,6 +14,7 @@
 #include "viva-history-window.h"
 #include "viva-json-member.h"
 #include "viva-markdown.h"
+#include "viva-show.h"
 
 /* A problem's past defenses: a list with date, examiner and verdict; one
  * opened shows its transcript read-only and can be exported as a report
@@ -384,15 +385,9 @@ open_report_action (GtkWidget  *widget,
                     GVariant   *parameter)
 {
   VivaHistoryWindow *self = VIVA_HISTORY_WINDOW (widget);
-  g_autofree char *uri = NULL;
 
-  if (self->saved_html == NULL)
-    return;
-
-  /* HACK: GtkFileLauncher is GTK 4.10; gtk_show_uri() goes through the
-   * OpenURI portal inside Flatpak all the same. */
-  uri = g_file_get_uri (self->saved_html);
-  gtk_show_uri (GTK_WINDOW (self), uri, GDK_CURRENT_TIME);
+  if (self->saved_html != NULL)
+    viva_show_file (widget, self->saved_html);
 }
 
 static void

@@ -10,6 +10,7 @@
 #include <md4c.h>
 
 #include "viva-markdown.h"
+#include "viva-show.h"
 
 /* Markdown into a GtkTextBuffer with md4c: blocks and spans become text
  * tags, so the text stays selectable and copyable as plain text. Fenced code
@@ -706,8 +707,7 @@ link_released_cb (GtkGestureClick *gesture,
 
       if (uri != NULL)
         {
-          GtkWidget *root = GTK_WIDGET (gtk_widget_get_root (GTK_WIDGET (view)));
-          gtk_show_uri (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL, uri, GDK_CURRENT_TIME);
+          viva_show_uri (GTK_WIDGET (view), uri);
           return;
         }
     }

@@ -328,8 +328,10 @@ process_line (VivaSseReader *self,
     }
   else if (FIELD_IS ("error"))
     {
-      /* HACK: llama-server before b4xxx wrote `error: {json}` instead of
-       * `data:` for errors in a stream. */
+      /* HACK: llama-server until September 2025 wrote `error: {json}`
+       * instead of `data:` for errors in a stream:
+       * https://github.com/ggml-org/llama.cpp/issues/16104 (fixed by
+       * https://github.com/ggml-org/llama.cpp/pull/16109) */
       g_free (self->event);
       self->event = g_strdup ("error");
       g_string_append_len (self->data, value, value_length);

@@ -112,9 +112,11 @@ _viva_worker_process_discard (VivaWorkerProcess *worker)
   g_io_stream_close (worker->channel, NULL, NULL);
 
   /* HACK: bubblewrap killed while it sets up its namespaces leaves its
-   * pid-1 child waiting forever for a uid map (bubblewrap 0.8). A worker
-   * that is not ready yet leaves by itself once it finds the channel
-   * closed; the kill is only a late backstop for it. */
+   * pid-1 child waiting forever for a uid map (bubblewrap 0.8; its death
+   * signal is set too late:
+   * https://github.com/containers/bubblewrap/issues/633). A worker that is
+   * not ready yet leaves by itself once it finds the channel closed; the
+   * kill is only a late backstop for it. */
   if (worker->ready || worker->sandbox != VIVA_RUNNER_SANDBOX_BUBBLEWRAP)
     g_subprocess_force_exit (worker->process);
   else
