@@ -114,17 +114,21 @@ viva_problems_popover_add_row (VivaProblemsPopover *self,
   g_object_set_data_full (G_OBJECT (row), "viva-pack", g_object_ref (pack), g_object_unref);
   g_object_set_data_full (G_OBJECT (row), "viva-problem", g_object_ref (problem), g_object_unref);
 
-  if (is_current (self, pack, problem))
-    {
-      GtkWidget *mark = gtk_image_new_from_icon_name ("object-select-symbolic");
+  /* Every row has the mark, shown on the open problem's only: opening
+   * another problem from the list happens while the list is still on
+   * screen, and rebuilding it then left GTK a viewport to draw that it
+   * had not laid out. */
+  {
+    GtkWidget *mark = gtk_image_new_from_icon_name ("object-select-symbolic");
 
-      gtk_widget_set_tooltip_text (mark, _("Open now"));
-      gtk_accessible_update_property (GTK_ACCESSIBLE (mark),
-                                      GTK_ACCESSIBLE_PROPERTY_LABEL, _("Open now"),
-                                      -1);
-      adw_action_row_add_suffix (ADW_ACTION_ROW (row), mark);
-      gtk_widget_add_css_class (row, "viva-current-problem");
-    }
+    gtk_widget_set_tooltip_text (mark, _("Open now"));
+    gtk_accessible_update_property (GTK_ACCESSIBLE (mark),
+                                    GTK_ACCESSIBLE_PROPERTY_LABEL, _("Open now"),
+                                    -1);
+    gtk_widget_set_visible (mark, is_current (self, pack, problem));
+    adw_action_row_add_suffix (ADW_ACTION_ROW (row), mark);
+    g_object_set_data (G_OBJECT (row), "viva-mark", mark);
+  }
 
   gtk_list_box_append (self->list_box, row);
 }
@@ -378,7 +382,18 @@ viva_problems_popover_set_current (VivaProblemsPopover *self,
   g_free (self->current_problem);
   self->current_pack = g_strdup (pack_id);
   self->current_problem = g_strdup (problem_id);
-  viva_problems_popover_rebuild (self);
+
+  for (GtkWidget *row = gtk_widget_get_first_child (GTK_WIDGET (self->list_box));
+       row != NULL;
+       row = gtk_widget_get_next_sibling (row))
+    {
+      VivaPack *pack = g_object_get_data (G_OBJECT (row), "viva-pack");
+      VivaProblem *problem = g_object_get_data (G_OBJECT (row), "viva-problem");
+      GtkWidget *mark = g_object_get_data (G_OBJECT (row), "viva-mark");
+
+      if (mark != NULL)
+        gtk_widget_set_visible (mark, pack != NULL && problem != NULL && is_current (self, pack, problem));
+    }
 }
 
 /**

@@ -307,25 +307,30 @@ void
 _viva_window_update_hint_button (VivaWindow *self)
 {
   double cost = _viva_window_exam_mode_hint_cost (self);
+  g_autofree char *label = NULL;
+  g_autofree char *tooltip = NULL;
 
   g_assert (VIVA_IS_WINDOW (self));
 
   if (cost > 0 && !_viva_window_hint_used (self))
     {
-      g_autofree char *label = g_strdup_printf (_("Hint (−%g points)"), cost);
-      g_autofree char *tooltip =
-        g_strdup_printf (_("Show the problem’s hint; in this exam it costs %g points of 100, once for this problem"), cost);
-
-      adw_button_content_set_label (self->hint_button_content, label);
-      gtk_widget_set_tooltip_text (GTK_WIDGET (self->hint_button), tooltip);
+      label = g_strdup_printf (_("Hint (−%g points)"), cost);
+      tooltip = g_strdup_printf (_("Show the problem’s hint; in this exam it costs %g points of 100, once for this problem"), cost);
     }
   else
     {
-      adw_button_content_set_label (self->hint_button_content, _("Hint"));
-      gtk_widget_set_tooltip_text (GTK_WIDGET (self->hint_button),
-                                   cost > 0 ? _("Show the problem’s hint again; it has been counted once already")
-                                            : _("Show the problem’s hint; your teacher sees that you used it"));
+      label = g_strdup (_("Hint"));
+      tooltip = g_strdup (cost > 0 ? _("Show the problem’s hint again; it has been counted once already")
+                                   : _("Show the problem’s hint; your teacher sees that you used it"));
     }
+
+  /* This runs with every change of the window's actions, some of them in
+   * the middle of a frame: a label set again, even to the same text,
+   * resizes the button and GTK 4.8 warns of a widget drawn unallocated. */
+  if (g_strcmp0 (adw_button_content_get_label (self->hint_button_content), label) != 0)
+    adw_button_content_set_label (self->hint_button_content, label);
+  if (g_strcmp0 (gtk_widget_get_tooltip_text (GTK_WIDGET (self->hint_button)), tooltip) != 0)
+    gtk_widget_set_tooltip_text (GTK_WIDGET (self->hint_button), tooltip);
 }
 
 static void
