@@ -90,6 +90,30 @@ describe_steps (const char * const *steps)
   return g_string_free (g_steal_pointer (&text), FALSE);
 }
 
+/* A probe as the student reads it: its name, or its first line quoted. */
+static char *
+probe_label (const VivaExamProbe *probe)
+{
+  g_autofree char *line = NULL;
+  const char *code = probe->code ? probe->code : "";
+  const char *end;
+
+  if (probe->name != NULL && *probe->name != '\0')
+    return g_strdup (probe->name);
+
+  while (*code == '\n')
+    code++;
+  end = strchr (code, '\n');
+  line = end ? g_strndup (code, end - code) : g_strdup (code);
+  if (g_utf8_strlen (line, -1) > 60)
+    {
+      g_autofree char *cut = g_utf8_substring (line, 0, 59);
+
+      return g_strdup_printf ("“%s…”", cut);
+    }
+  return g_strdup_printf ("“%s”", line);
+}
+
 static char *
 describe_probes (VivaExamVerdict *verdict)
 {
@@ -100,26 +124,31 @@ describe_probes (VivaExamVerdict *verdict)
   if (probes == NULL || probes->len == 0)
     g_string_append (text, _("No edge-case test ran."));
   else
-    g_string_append_printf (text, _("Edge-case tests: %u passed, %u failed, %u did not count."),
+    g_string_append_printf (text, _("The examiner's tests: %u ran without an error, %u failed, %u did not count."),
                           viva_exam_verdict_get_n_passed (verdict),
                           viva_exam_verdict_get_n_failed (verdict),
                           viva_exam_verdict_get_n_invalid (verdict));
 
+  /* Each probe by what it tested (the examiner's name for it, else its
+   * first line), never by a step id; "ran" or "raised", since a probe is
+   * the examiner's evidence, not a pass. */
   for (guint i = 0; probes != NULL && i < probes->len; i++)
     {
       const VivaExamProbe *probe = g_ptr_array_index (probes, i);
+      g_autofree char *label = probe_label (probe);
 
       g_string_append_c (text, '\n');
       if (!probe->valid)
-        g_string_append_printf (text, _("– Step %s did not count: it also fails on the model solution"),
-                                probe->step_id);
+        g_string_append_printf (text, _("– %s did not count: it also fails on the model solution"), label);
       else if (probe->passed)
-        g_string_append_printf (text, _("✓ Step %s passed"), probe->step_id);
+        g_string_append_printf (text, _("✓ %s ran without an error"), label);
       else if (probe->error_type != NULL)
-        g_string_append_printf (text, _("✗ Step %s failed — %s: %s"), probe->step_id, probe->error_type,
+        g_string_append_printf (text, _("✗ %s raised %s: %s"), label, probe->error_type,
                                 probe->error_message ? probe->error_message : "");
+      else if (probe->error_message != NULL)
+        g_string_append_printf (text, _("✗ %s failed: %s"), label, probe->error_message);
       else
-        g_string_append_printf (text, _("✗ Step %s failed (%s)"), probe->step_id,
+        g_string_append_printf (text, _("✗ %s did not finish (%s)"), label,
                                 probe->status ? probe->status : "");
     }
 

@@ -157,7 +157,7 @@ tap.ok(answer(app, ANSWER), "the answer is typed and sent with Ctrl+Enter")
 tap.ok(find_named(app, ANSWER, timeout=10) is not None, "the answer appears in the conversation")
 tap.ok(find_named(app, "Passed", timeout=30) is not None, "the verdict card says Passed")
 tap.ok(find_named(app, "Score: 85 out of 100", timeout=5) is not None, "the verdict shows the score 85")
-tap.ok(find_named(app, "Edge-case tests: 1 passed", timeout=5, prefix=True) is not None,
+tap.ok(find_named(app, "The examiner's tests: 1 ran without an error", timeout=5, prefix=True) is not None,
        "the verdict shows what the engine recorded of the probe")
 tap.ok(find_named(app, "Defense finished", timeout=5) is not None, "the state line says the defense finished")
 app.screenshot("examiner-4-verdict")

@@ -71,6 +71,7 @@ viva_exam_probe_copy (const VivaExamProbe *self)
   copy->status = g_strdup (self->status);
   copy->error_type = g_strdup (self->error_type);
   copy->error_message = g_strdup (self->error_message);
+  copy->name = g_strdup (self->name);
 
   return copy;
 }
@@ -86,6 +87,7 @@ viva_exam_probe_free (VivaExamProbe *self)
   g_free (self->status);
   g_free (self->error_type);
   g_free (self->error_message);
+  g_free (self->name);
   g_free (self);
 }
 
@@ -579,6 +581,8 @@ viva_exam_verdict_to_json (VivaExamVerdict *self)
         json_object_set_string_member (p, "error_type", probe->error_type);
       if (probe->error_message)
         json_object_set_string_member (p, "error_message", probe->error_message);
+      if (probe->name)
+        json_object_set_string_member (p, "name", probe->name);
       json_array_add_object_element (probes, g_steal_pointer (&p));
     }
   json_object_set_array_member (object, "probes", g_steal_pointer (&probes));
@@ -682,6 +686,7 @@ viva_exam_verdict_new_from_json (JsonNode  *node,
           probe->status = g_strdup (viva_json_member_string (p, "status"));
           probe->error_type = g_strdup (viva_json_member_string (p, "error_type"));
           probe->error_message = g_strdup (viva_json_member_string (p, "error_message"));
+          probe->name = g_strdup (viva_json_member_string (p, "name"));
           g_ptr_array_add (records, probe);
         }
     }

@@ -52,6 +52,7 @@ typedef struct
   char     *status;
   char     *error_type;
   char     *error_message;
+  char     *name;          /* what the probe tests, in the examiner's words; may be NULL */
 } VivaExamProbe;
 
 #define VIVA_TYPE_EXAM_PROBE (viva_exam_probe_get_type ())

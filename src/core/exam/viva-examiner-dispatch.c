@@ -215,6 +215,7 @@ probe_from_result (const char *step_id,
                                    json_object_get_string_member_with_default (arguments, "check", ""));
   else
     probe->code = g_strdup (json_object_get_string_member_with_default (arguments, "code", ""));
+  probe->name = g_strdup (json_object_get_string_member_with_default (arguments, "name", NULL));
   probe->passed = json_object_get_boolean_member_with_default (data, "passed", FALSE);
   probe->valid = json_object_get_boolean_member_with_default (data, "valid", TRUE);
   probe->status = g_strdup (json_object_get_string_member_with_default (data, "status", "error"));

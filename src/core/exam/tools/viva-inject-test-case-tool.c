@@ -271,7 +271,13 @@ structured_student_cb (GObject      *object,
   json_object_set_string_member (inject->result, "status", test->passed ? "ok" : test->status);
   json_object_set_string_member (inject->result, "judged", "outside the student's process");
   if (!test->passed && test->message != NULL && *test->message != '\0')
-    json_object_set_string_member (inject->result, "message", test->message);
+    {
+      g_autoptr(JsonObject) failure = json_object_new ();
+
+      json_object_set_string_member (inject->result, "message", test->message);
+      json_object_set_string_member (failure, "message", test->message);
+      json_object_set_object_member (inject->result, "error", g_steal_pointer (&failure));
+    }
   json_object_set_boolean_member (inject->result, "valid", TRUE);
 
   if (reference == NULL || *reference == '\0')
