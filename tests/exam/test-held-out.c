@@ -327,6 +327,50 @@ test_prompt (void)
     g_assert_nonnull (strstr (prompt, ((VivaProblemTest *) g_ptr_array_index (held_out, i))->name));
 }
 
+/* A student who hard-codes every answer Viva shows (the shown tests and
+ * the description's example) passes the shown tests and nothing else: the
+ * held-out tests have other inputs, some drawn from the grading's seed. */
+static void
+test_hard_coded (void)
+{
+  static const char code[] =
+    "ANSWERS = {\n"
+    "    repr(([(0, 0), (0, 1), (1, 0), (9, 9), (9, 8), (8, 9), (5, 5)], ['a', 'a', 'a', 'b', 'b', 'b', 'b'], (8.5, 8.5), 3)): 'b',\n"
+    "    repr(([(0, 0), (0, 1), (1, 0), (9, 9), (9, 8), (8, 9), (5, 5)], ['a', 'a', 'a', 'b', 'b', 'b', 'b'], (0.2, 0.3), 5)): 'a',\n"
+    "    repr(([(0, 0), (10, 10), (11, 10)], ['near', 'far', 'far'], (0, 0), 10)): 'far',\n"
+    "    repr(([(0, 0), (1, 0), (5, 5), (6, 5)], ['red', 'red', 'blue', 'blue'], (0.5, 0.2), 3)): 'red',\n"
+    "}\n\n"
+    "def knn_predict(train_X, train_y, x, k):\n"
+    "    return ANSWERS.get(repr((train_X, train_y, x, k)), train_y[0])\n";
+  g_autoptr(VivaPack) pack = viva_pack_new_bundled ();
+  VivaProblem *problem = viva_pack_find_problem (pack, "knn");
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(VivaGradeReport) report = NULL;
+  g_autoptr(GError) error = NULL;
+  guint held_out_passed = 0;
+
+  viva_problem_grade_async (problem, code, NULL, grade_cb, &result);
+  viva_test_run_until_result (&result);
+  report = viva_problem_grade_finish (problem, result, &error);
+  g_assert_no_error (error);
+
+  for (guint i = 0; i < viva_grade_report_get_n_tests (report); i++)
+    {
+      const VivaProblemTest *test = viva_problem_get_test (problem, i);
+      const VivaGradeTest *graded = viva_grade_report_get_test (report, i);
+
+      if (viva_problem_test_is_shown (test))
+        g_assert_true (graded->passed);
+      else
+        held_out_passed += graded->passed ? 1 : 0;
+      /* The seeded test in particular. */
+      if (strstr (test->setup, "Random(seed)") != NULL)
+        g_assert_false (graded->passed);
+    }
+  g_assert_cmpuint (held_out_passed, <=, 1);
+  g_assert_false (viva_grade_report_get_passed (report));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -335,6 +379,7 @@ main (int   argc,
   viva_core_init ();
 
   g_test_add_func ("/viva/exam/held-out/prompt", test_prompt);
+  g_test_add_func ("/viva/exam/held-out/hard-coded", test_hard_coded);
   g_test_add ("/viva/exam/held-out/offline", Fixture, NULL, fixture_setup, test_offline, fixture_teardown);
   g_test_add ("/viva/exam/held-out/model", Fixture, NULL, fixture_setup, test_model, fixture_teardown);
 
