@@ -22,7 +22,12 @@
 
 struct _VivaApplication
 {
-  AdwApplication parent_instance;
+  AdwApplication   parent_instance;
+
+  /* One library of packs for every window: the student's, the pack
+   * editor's and Class Results', so a pack saved or imported in one shows
+   * up in the others. */
+  VivaPackLibrary *library;
 };
 
 G_DEFINE_FINAL_TYPE (VivaApplication, viva_application, ADW_TYPE_APPLICATION)
@@ -61,7 +66,6 @@ static void
 viva_application_sync_teacher_mode (GtkApplication *app)
 {
   VivaPackEditor *editor = find_pack_editor (app);
-  VivaPackLibrary *library = NULL;
 
   if (!viva_settings_get_teacher_mode (viva_settings_get_default ()))
     {
@@ -72,13 +76,9 @@ viva_application_sync_teacher_mode (GtkApplication *app)
 
   if (editor == NULL)
     {
-      /* The editor shares the student window's library, so a saved pack
-       * shows up in its Problems list. */
-      for (GList *l = gtk_application_get_windows (app); l != NULL && library == NULL; l = l->next)
-        if (VIVA_IS_WINDOW (l->data))
-          library = VIVA_WINDOW (l->data)->library;
-
-      editor = viva_pack_editor_new (app, library);
+      /* The editor edits the application's library, so a saved pack
+       * shows up in the student window's Problems list. */
+      editor = viva_pack_editor_new (app, viva_application_get_pack_library (VIVA_APPLICATION (app)));
       g_signal_connect (editor, "destroy", G_CALLBACK (pack_editor_destroyed_cb), NULL);
     }
 
@@ -334,10 +334,40 @@ static const GActionEntry app_actions[] = {
   { "open-exam-file", viva_application_open_exam_file_action, "s" },
 };
 
+/**
+ * viva_application_get_pack_library:
+ *
+ * Returns: (transfer none): the library of packs every window shares; the
+ *   windows load it
+ */
+VivaPackLibrary *
+viva_application_get_pack_library (VivaApplication *self)
+{
+  g_return_val_if_fail (VIVA_IS_APPLICATION (self), NULL);
+
+  if (self->library == NULL)
+    self->library = viva_pack_library_new (NULL);
+
+  return self->library;
+}
+
+static void
+viva_application_finalize (GObject *object)
+{
+  VivaApplication *self = VIVA_APPLICATION (object);
+
+  g_clear_object (&self->library);
+
+  G_OBJECT_CLASS (viva_application_parent_class)->finalize (object);
+}
+
 static void
 viva_application_class_init (VivaApplicationClass *klass)
 {
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GApplicationClass *app_class = G_APPLICATION_CLASS (klass);
+
+  object_class->finalize = viva_application_finalize;
 
   app_class->activate = viva_application_activate;
   app_class->startup = viva_application_startup;

@@ -7,6 +7,7 @@
 
 #include <glib/gi18n.h>
 
+#include "viva-application.h"
 #include "viva-class-results-window-private.h"
 #include "viva-exam-report.h"
 #include "viva-file-writer.h"
@@ -657,7 +658,7 @@ viva_class_results_window_init (VivaClassResultsWindow *self)
 
   self->cancellable = g_cancellable_new ();
   self->results = viva_class_results_new ();
-  self->library = viva_pack_library_new (NULL);
+  self->library = g_object_ref (viva_application_get_pack_library (VIVA_APPLICATION (g_application_get_default ())));
 
   add_column (self, COLUMN_STUDENT, _("Student"), "student-name", FALSE, TRUE);
   add_column (self, COLUMN_ID, _("Student ID"), "student-id", FALSE, FALSE);

@@ -7,6 +7,7 @@
 
 #include <glib/gi18n.h>
 
+#include "viva-application.h"
 #include "viva-history-window.h"
 #include "viva-markdown.h"
 #include "viva-settings.h"
@@ -490,7 +491,8 @@ _viva_window_init_problems (VivaWindow *self)
   GType types[] = { GDK_TYPE_FILE_LIST, G_TYPE_FILE };
 
   self->hints_used = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  self->library = viva_pack_library_new (NULL);
+  /* Windows exist only in the application, which owns the library. */
+  self->library = g_object_ref (viva_application_get_pack_library (VIVA_APPLICATION (g_application_get_default ())));
   self->status = viva_status_store_new (NULL);
   viva_problems_popover_set_stores (self->problems_popover, self->library, self->status);
 
