@@ -40,6 +40,32 @@ wait_for (GAsyncResult **slot)
   return *slot;
 }
 
+/* The teacher's library and the bundled pack, after the packs named
+ * with --pack (which come first in @packs and win). */
+static gboolean
+library_packs (GListStore  *packs,
+               GError     **error)
+{
+  g_autoptr(VivaPackLibrary) library = viva_pack_library_new (NULL);
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(VivaPack) bundled = viva_pack_new_bundled ();
+  GListModel *installed;
+
+  viva_pack_library_load_async (library, NULL, store_result_cb, &result);
+  if (!viva_pack_library_load_finish (library, wait_for (&result), error))
+    return FALSE;
+
+  installed = viva_pack_library_get_packs (library);
+  for (guint i = 0; i < g_list_model_get_n_items (installed); i++)
+    {
+      g_autoptr(VivaPack) pack = g_list_model_get_item (installed, i);
+      g_list_store_insert (packs, 0, pack);
+    }
+  g_list_store_insert (packs, 0, bundled);
+
+  return TRUE;
+}
+
 static gboolean
 add_library_packs (VivaClassResults  *results,
                    GError           **error)
@@ -123,6 +149,7 @@ collect (int    argc,
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print one JSON event a line"), NULL },
     { NULL }
   };
+  g_autoptr(GListStore) teacher_packs = g_list_store_new (VIVA_TYPE_PACK);
   int status;
 
   context = g_option_context_new (_("PATH… — collect a class’s reports"));
@@ -156,13 +183,23 @@ collect (int    argc,
           return VIVA_CLI_EXIT_FAILED;
         }
       viva_class_results_add_pack (results, pack);
+      g_list_store_append (teacher_packs, pack);
     }
 
   if (exam_path != NULL)
     {
       g_autoptr(VivaExamFile) exam = NULL;
+      g_autoptr(GHashTable) installed = NULL;
 
-      if (!(exam = viva_exam_file_load (exam_path, NULL, &error)))
+      /* The exam's problems checked against the packs the teacher has, in
+       * the same pass as the rest of the file. */
+      if (!library_packs (teacher_packs, &error))
+        {
+          viva_cli_fail (_("Your pack library could not be read: %s"), error->message);
+          return VIVA_CLI_EXIT_FAILED;
+        }
+      installed = viva_exam_file_installed_problems_new (G_LIST_MODEL (teacher_packs));
+      if (!(exam = viva_exam_file_load_full (exam_path, installed, NULL, &error)))
         {
           viva_cli_fail (_("The exam file “%s” could not be loaded: %s"), exam_path, error->message);
           return VIVA_CLI_EXIT_FAILED;

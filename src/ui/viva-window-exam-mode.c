@@ -11,6 +11,7 @@
 #include "viva-exam-sitting.h"
 #include "viva-identity-dialog.h"
 #include "viva-settings.h"
+#include "viva-exam-errors-dialog.h"
 #include "viva-window-private.h"
 
 /* Exam mode: a viva-exam/1 file opened from the menu, `viva --exam FILE`
@@ -333,21 +334,18 @@ exam_loaded_cb (GObject      *object,
   g_autoptr(VivaWindow) self = user_data;
   g_autoptr(VivaExamFile) exam = NULL;
   g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) issues = NULL;
   VivaWindowExamMode *mode = self->exam_mode;
-  AdwMessageDialog *dialog;
   VivaPack *pack;
 
-  exam = viva_exam_file_load_finish (result, NULL, &error);
+  exam = viva_exam_file_load_finish (result, &issues, &error);
   if (mode == NULL || g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     return;
 
   if (exam == NULL)
     {
       /* Every error with its JSON path, for the teacher to fix. */
-      dialog = ADW_MESSAGE_DIALOG (adw_message_dialog_new (GTK_WINDOW (self), _("This Exam Cannot Start"),
-                                                           error->message));
-      adw_message_dialog_add_response (dialog, "close", _("_Close"));
-      gtk_window_present (GTK_WINDOW (dialog));
+      viva_exam_errors_dialog_present (GTK_WINDOW (self), _("This Exam Cannot Start"), issues, error);
       return;
     }
 
@@ -401,7 +399,23 @@ viva_window_open_exam (VivaWindow *self,
       return;
     }
 
-  viva_exam_file_load_async (path, mode->cancellable, exam_loaded_cb, g_object_ref (self));
+  /* The problem ids of the installed packs, the bundled one among them,
+   * so a missing problem is reported with every other error at once. */
+  {
+    g_autoptr(GListStore) packs = g_list_store_new (VIVA_TYPE_PACK);
+    g_autoptr(VivaPack) bundled = viva_pack_new_bundled ();
+    GListModel *library = viva_pack_library_get_packs (self->library);
+    g_autoptr(GHashTable) installed = NULL;
+
+    g_list_store_append (packs, bundled);
+    for (guint i = 0; i < g_list_model_get_n_items (library); i++)
+      {
+        g_autoptr(VivaPack) pack = g_list_model_get_item (library, i);
+        g_list_store_append (packs, pack);
+      }
+    installed = viva_exam_file_installed_problems_new (G_LIST_MODEL (packs));
+    viva_exam_file_load_full_async (path, installed, mode->cancellable, exam_loaded_cb, g_object_ref (self));
+  }
 }
 
 /**

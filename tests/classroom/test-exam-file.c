@@ -295,6 +295,54 @@ test_async (void)
   g_assert_cmpuint (issues->len, ==, 14);
 }
 
+/* An exam naming an installed pack has its problem ids checked in the same
+ * pass as the rest of the file: a teacher sees every error at once. */
+static void
+test_installed_one_pass (void)
+{
+  static const char text[] =
+    "{\"format\": \"viva-exam/1\", \"id\": \"ai-midterm\", \"title\": \"AI midterm\","
+    " \"pack\": \"intro-ai\", \"problems\": [\"kmeans\", \"knn-typo\"],"
+    " \"time_limit\": \"ninety minutes\", \"hints\": {\"allowed\": \"yes\"},"
+    " \"report_folder\": 7, \"colour\": \"blue\"}";
+  g_autoptr(GBytes) bytes = g_bytes_new_static (text, strlen (text));
+  g_autoptr(VivaPack) bundled = viva_pack_new_bundled ();
+  g_autoptr(GListStore) packs = g_list_store_new (VIVA_TYPE_PACK);
+  g_autoptr(GHashTable) installed = NULL;
+  g_autoptr(GPtrArray) issues = NULL;
+  g_autoptr(GPtrArray) without = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GError) error_without = NULL;
+  g_autoptr(VivaExamFile) exam = NULL;
+  gboolean typo = FALSE;
+
+  g_list_store_append (packs, bundled);
+  installed = viva_exam_file_installed_problems_new (G_LIST_MODEL (packs));
+
+  exam = viva_exam_file_new_from_bytes_full (bytes, "/srv/exams/midterm.json", installed, &issues, &error);
+  g_assert_null (exam);
+  g_assert_nonnull (issues);
+  for (guint i = 0; i < issues->len; i++)
+    {
+      const VivaPackIssue *issue = g_ptr_array_index (issues, i);
+
+      if (g_str_equal (issue->path, "problems[1]"))
+        {
+          typo = TRUE;
+          g_assert_nonnull (strstr (issue->message, "knn-typo"));
+        }
+    }
+  g_assert_true (typo);
+  /* The four others are there too, and the message lists every one. */
+  g_assert_cmpuint (issues->len, ==, 5);
+  g_assert_nonnull (strstr (error->message, "knn-typo"));
+  g_assert_nonnull (strstr (error->message, "time_limit"));
+
+  /* Without the installed packs the typo cannot be seen. */
+  g_assert_null (viva_exam_file_new_from_bytes_full (bytes, "/srv/exams/midterm.json", NULL, &without, &error_without));
+  g_assert_cmpuint (without->len, ==, 4);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -311,6 +359,7 @@ main (int   argc,
   g_test_add_func ("/viva/exam-file/missing-file", test_missing_file);
   g_test_add_func ("/viva/exam-file/duration", test_duration);
   g_test_add_func ("/viva/exam-file/async", test_async);
+  g_test_add_func ("/viva/exam-file/installed-one-pass", test_installed_one_pass);
 
   return g_test_run ();
 }

@@ -330,6 +330,28 @@ test_cli_identity (Fixture       *fixture,
   }
 }
 
+/* class collect --exam takes no exam whose problem the teacher's packs do
+ * not have: the typo is said, with the rest of the file's errors. */
+static void
+test_collect_exam_checked (Fixture       *fixture,
+                           gconstpointer  data)
+{
+  g_autofree char *exam = g_build_filename (fixture->dir, "midterm.json", NULL);
+  g_autofree char *reports = g_build_filename (fixture->dir, "reports", NULL);
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  const char *args[] = { "class", "collect", "--exam", exam, reports, NULL };
+
+  g_assert_cmpint (g_mkdir (reports, 0755), ==, 0);
+  g_assert_true (g_file_set_contents (exam,
+                                      "{\"format\": \"viva-exam/1\", \"id\": \"m\", \"title\": \"Midterm\","
+                                      " \"pack\": \"intro-ai\", \"problems\": [\"knn-typo\"], \"report_folder\": \"r\"}",
+                                      -1, NULL));
+  g_assert_cmpint (viva_test_cli (args, &out, &err), ==, 1);
+  g_assert_nonnull (strstr (err, "problems[0]"));
+  g_assert_nonnull (strstr (err, "knn-typo"));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -341,6 +363,7 @@ main (int   argc,
   g_test_add ("/viva/exam-mode-session/practice", Fixture, NULL, fixture_set_up, test_practice, fixture_tear_down);
   g_test_add_func ("/viva/exam-mode-session/paste-threshold", test_paste_threshold);
   g_test_add ("/viva/exam-mode-session/cli-identity", Fixture, NULL, fixture_set_up, test_cli_identity, fixture_tear_down);
+  g_test_add ("/viva/exam-mode-session/collect-exam-checked", Fixture, NULL, fixture_set_up, test_collect_exam_checked, fixture_tear_down);
 
   return g_test_run ();
 }

@@ -136,6 +136,55 @@ viva_exam_file_new_from_bytes (GBytes      *bytes,
                                GPtrArray  **issues,
                                GError     **error)
 {
+  return viva_exam_file_new_from_bytes_full (bytes, path, NULL, issues, error);
+}
+
+/**
+ * viva_exam_file_installed_problems_new:
+ * @packs: (element-type VivaPack): the packs installed here
+ *
+ * What the loader needs of the installed packs, as plain data it may take
+ * to a worker thread. Main thread.
+ *
+ * Returns: (transfer full): pack id → its problem ids (a %GStrv)
+ */
+GHashTable *
+viva_exam_file_installed_problems_new (GListModel *packs)
+{
+  GHashTable *installed = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify)g_strfreev);
+
+  for (guint i = 0; packs != NULL && i < g_list_model_get_n_items (packs); i++)
+    {
+      g_autoptr(VivaPack) pack = g_list_model_get_item (packs, i);
+      GListModel *problems = viva_pack_get_problems (pack);
+      g_autoptr(GStrvBuilder) ids = g_strv_builder_new ();
+
+      for (guint j = 0; j < g_list_model_get_n_items (problems); j++)
+        {
+          g_autoptr(VivaProblem) problem = g_list_model_get_item (problems, j);
+          g_strv_builder_add (ids, viva_problem_get_id (problem));
+        }
+      g_hash_table_replace (installed, g_strdup (viva_pack_get_id (pack)), g_strv_builder_end (ids));
+    }
+
+  return installed;
+}
+
+/**
+ * viva_exam_file_new_from_bytes_full:
+ * @installed: (nullable): from viva_exam_file_installed_problems_new(): an
+ *   exam naming one of these packs by id has its problem ids checked
+ *   against it in the same pass as everything else
+ *
+ * As viva_exam_file_new_from_bytes().
+ */
+VivaExamFile *
+viva_exam_file_new_from_bytes_full (GBytes      *bytes,
+                                    const char  *path,
+                                    GHashTable  *installed,
+                                    GPtrArray  **issues,
+                                    GError     **error)
+{
   g_autoptr(VivaExamFile) self = NULL;
   g_autoptr(GPtrArray) found = viva_pack_issues_new ();
   g_autoptr(JsonParser) parser = NULL;
@@ -167,7 +216,11 @@ viva_exam_file_new_from_bytes (GBytes      *bytes,
         viva_pack_issues_add (found, VIVA_PACK_ERROR_EMPTY, VIVA_PACK_ISSUE_ERROR, NULL,
                               _("the file is empty — an exam file is a JSON object starting with “{”"));
       else
-        _viva_exam_file_read_root (self, json_parser_get_root (parser), found);
+        {
+          self->installed = installed;
+          _viva_exam_file_read_root (self, json_parser_get_root (parser), found);
+          self->installed = NULL;
+        }
     }
 
   if (found->len > 0)
@@ -209,6 +262,21 @@ viva_exam_file_load (const char  *path,
                      GPtrArray  **issues,
                      GError     **error)
 {
+  return viva_exam_file_load_full (path, NULL, issues, error);
+}
+
+/**
+ * viva_exam_file_load_full:
+ * @installed: (nullable): see viva_exam_file_new_from_bytes_full()
+ *
+ * As viva_exam_file_load().
+ */
+VivaExamFile *
+viva_exam_file_load_full (const char  *path,
+                          GHashTable  *installed,
+                          GPtrArray  **issues,
+                          GError     **error)
+{
   g_autofree char *contents = NULL;
   g_autoptr(GBytes) bytes = NULL;
   g_autoptr(GError) local = NULL;
@@ -228,12 +296,13 @@ viva_exam_file_load (const char  *path,
     }
 
   bytes = g_bytes_new_take (g_steal_pointer (&contents), length);
-  return viva_exam_file_new_from_bytes (bytes, path, issues, error);
+  return viva_exam_file_new_from_bytes_full (bytes, path, installed, issues, error);
 }
 
 typedef struct
 {
   char         *path;
+  GHashTable   *installed;
   GPtrArray    *issues;
 } Load;
 
@@ -241,6 +310,7 @@ static void
 load_free (Load *load)
 {
   g_free (load->path);
+  g_clear_pointer (&load->installed, g_hash_table_unref);
   g_clear_pointer (&load->issues, g_ptr_array_unref);
   g_free (load);
 }
@@ -253,7 +323,7 @@ load_thread (GTask        *task,
 {
   Load *load = task_data;
   GError *error = NULL;
-  VivaExamFile *exam = viva_exam_file_load (load->path, &load->issues, &error);
+  VivaExamFile *exam = viva_exam_file_load_full (load->path, load->installed, &load->issues, &error);
 
   if (exam == NULL)
     g_task_return_error (task, error);
@@ -273,12 +343,30 @@ viva_exam_file_load_async (const char          *path,
                            GAsyncReadyCallback  callback,
                            gpointer             user_data)
 {
+  viva_exam_file_load_full_async (path, NULL, cancellable, callback, user_data);
+}
+
+/**
+ * viva_exam_file_load_full_async:
+ * @installed: (nullable): see viva_exam_file_new_from_bytes_full(); the
+ *   task keeps a reference
+ *
+ * As viva_exam_file_load_async(); finish with viva_exam_file_load_finish().
+ */
+void
+viva_exam_file_load_full_async (const char          *path,
+                                GHashTable          *installed,
+                                GCancellable        *cancellable,
+                                GAsyncReadyCallback  callback,
+                                gpointer             user_data)
+{
   g_autoptr(GTask) task = g_task_new (NULL, cancellable, callback, user_data);
   Load *load = g_new0 (Load, 1);
 
   g_return_if_fail (path != NULL);
 
   load->path = g_strdup (path);
+  load->installed = installed ? g_hash_table_ref (installed) : NULL;
   g_task_set_source_tag (task, viva_exam_file_load_async);
   g_task_set_task_data (task, load, (GDestroyNotify)load_free);
   g_task_run_in_thread (task, load_thread);

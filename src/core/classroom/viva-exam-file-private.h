@@ -37,6 +37,10 @@ struct _VivaExamFile
   char             *language;
   char             *report_folder;
   gboolean          verdict_after_exam;
+  /* While reading: the problem ids of the packs installed where the exam
+   * is opened, pack id → GStrv, so a missing problem of a pack named by id
+   * is one more error of the same pass. */
+  GHashTable       *installed;
 };
 
 void _viva_exam_file_read_root (VivaExamFile *self,

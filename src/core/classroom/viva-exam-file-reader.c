@@ -217,6 +217,17 @@ read_problems (VivaExamFile *self,
         }
       g_hash_table_add (seen, (gpointer)id);
 
+      if (self->pack == NULL && self->installed != NULL && self->pack_id != NULL &&
+          g_hash_table_contains (self->installed, self->pack_id) &&
+          !g_strv_contains (g_hash_table_lookup (self->installed, self->pack_id), id))
+        {
+          viva_pack_issues_add (issues, VIVA_PACK_ERROR_INVALID, VIVA_PACK_ISSUE_ERROR, path,
+                                _("the pack “%s” on this computer has no problem “%s” — check the id against the pack"),
+                                self->pack_id, id);
+          ok = FALSE;
+          continue;
+        }
+
       if (self->pack != NULL && viva_pack_find_problem (self->pack, id) == NULL)
         {
           viva_pack_issues_add (issues, VIVA_PACK_ERROR_INVALID, VIVA_PACK_ISSUE_ERROR, path,

@@ -38,6 +38,21 @@ VivaExamFile       *viva_exam_file_load_finish         (GAsyncResult       *resu
                                                         GPtrArray         **issues,
                                                         GError            **error);
 char               *viva_exam_file_describe_issues     (GPtrArray          *issues);
+GHashTable         *viva_exam_file_installed_problems_new (GListModel      *packs);
+VivaExamFile       *viva_exam_file_new_from_bytes_full (GBytes             *bytes,
+                                                        const char         *path,
+                                                        GHashTable         *installed,
+                                                        GPtrArray         **issues,
+                                                        GError            **error);
+VivaExamFile       *viva_exam_file_load_full           (const char         *path,
+                                                        GHashTable         *installed,
+                                                        GPtrArray         **issues,
+                                                        GError            **error);
+void                viva_exam_file_load_full_async     (const char         *path,
+                                                        GHashTable         *installed,
+                                                        GCancellable       *cancellable,
+                                                        GAsyncReadyCallback callback,
+                                                        gpointer            user_data);
 
 const char         *viva_exam_file_get_path            (VivaExamFile       *self);
 const char         *viva_exam_file_get_digest          (VivaExamFile       *self);
