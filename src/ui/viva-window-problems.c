@@ -424,26 +424,6 @@ _viva_window_set_hint_visible (VivaWindow *self,
   g_object_notify (G_OBJECT (self), "hint-visible");
 }
 
-/**
- * _viva_window_hint_used:
- *
- * Returns: whether the student looked at the open problem's hint
- */
-gboolean
-_viva_window_hint_used (VivaWindow *self)
-{
-  g_autofree char *key = NULL;
-
-  g_assert (VIVA_IS_WINDOW (self));
-
-  if (self->problem == NULL)
-    return FALSE;
-
-  key = g_strdup_printf ("%s/%s", viva_pack_get_id (self->pack), viva_problem_get_id (self->problem));
-
-  return g_hash_table_contains (self->hints_used, key);
-}
-
 static void
 show_problems_action (GtkWidget  *widget,
                       const char *action_name,

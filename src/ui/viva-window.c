@@ -566,6 +566,26 @@ viva_window_init (VivaWindow *self)
   _viva_window_init_problems (self);
 }
 
+/**
+ * _viva_window_hint_used:
+ *
+ * Returns: whether the student looked at the open problem's hint
+ */
+gboolean
+_viva_window_hint_used (VivaWindow *self)
+{
+  g_autofree char *key = NULL;
+
+  g_assert (VIVA_IS_WINDOW (self));
+
+  if (self->problem == NULL)
+    return FALSE;
+
+  key = g_strdup_printf ("%s/%s", viva_pack_get_id (self->pack), viva_problem_get_id (self->problem));
+
+  return g_hash_table_contains (self->hints_used, key);
+}
+
 VivaWindow *
 viva_window_new (VivaApplication *application)
 {
