@@ -111,24 +111,48 @@ read_progress (JsonArray *messages,
     }
 }
 
-/* The hidden tests as the system prompt quotes them: each a fenced block
- * under its name. */
+/* The shown tests as the system prompt quotes them (the held-out ones are
+ * named only): each a setup block, a call and a check block under its
+ * name, made into one probe. */
+static char *
+fenced (const char **at,
+        const char  *end)
+{
+  const char *open = strstr (*at, "```python\n");
+  const char *close;
+
+  if (open == NULL || open > end || (close = strstr (open + 10, "```")) == NULL)
+    return NULL;
+  *at = close + 3;
+  return g_strndup (open + 10, close - (open + 10));
+}
+
 static GPtrArray *
 hidden_tests (const char *system)
 {
   GPtrArray *tests = g_ptr_array_new_with_free_func (g_free);
-  const char *at = strstr (system, "## Hidden tests");
-  const char *end = at ? strstr (at, "# The five required steps") : NULL;
+  const char *at = strstr (system, "## Shown tests");
+  const char *end = at ? strstr (at, "## Held-out tests") : NULL;
 
-  while (at != NULL && (at = strstr (at, "```python\n")) != NULL && (end == NULL || at < end))
+  while (at != NULL && end != NULL && (at = strstr (at, "\n### ")) != NULL && at < end)
     {
-      const char *close;
+      g_autofree char *setup = NULL;
+      g_autofree char *call = NULL;
+      g_autofree char *check = NULL;
+      const char *call_at;
+      const char *call_end;
 
-      at += strlen ("```python\n");
-      if ((close = strstr (at, "```")) == NULL)
+      at += 5;
+      if ((setup = fenced (&at, end)) == NULL)
         break;
-      g_ptr_array_add (tests, g_strndup (at, close - at));
-      at = close + 3;
+      if ((call_at = strstr (at, "call: `")) == NULL || call_at > end ||
+          (call_end = strstr (call_at + 7, "`\n")) == NULL)
+        break;
+      call = g_strndup (call_at + 7, call_end - (call_at + 7));
+      at = call_end;
+      if ((check = fenced (&at, end)) == NULL)
+        break;
+      g_ptr_array_add (tests, g_strdup_printf ("%s\nresult = (%s)\n%s", setup, call, check));
     }
 
   return tests;

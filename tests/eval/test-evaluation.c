@@ -175,17 +175,17 @@ test_strict (Fixture       *fixture,
   assert_rate (viva_eval_card_get_consistency (card), NAN);
   g_assert_false (find_result (card, "kmeans-correct-off-topic")->agrees);
 
-  /* read, run, five probes, a question, the verdict: nine turns, each
-   * reporting 10 prompt and 20 completion tokens. */
+  /* read, run, the three shown tests as probes, a question, the verdict:
+   * seven turns, each reporting 10 prompt and 20 completion tokens. */
   g_assert_cmpstr (good->status, ==, "finished");
   g_assert_cmpstr (good->verdict, ==, "pass");
   g_assert_cmpint (good->score, ==, 90);
-  g_assert_cmpuint (good->turns, ==, 9);
-  g_assert_cmpuint (good->tool_calls, ==, 9);
+  g_assert_cmpuint (good->turns, ==, 7);
+  g_assert_cmpuint (good->tool_calls, ==, 7);
   g_assert_cmpuint (good->refused, ==, 0);
   g_assert_cmpuint (good->reminders, ==, 0);
-  g_assert_cmpint (good->prompt_tokens, ==, 90);
-  g_assert_cmpint (good->completion_tokens, ==, 180);
+  g_assert_cmpint (good->prompt_tokens, ==, 70);
+  g_assert_cmpint (good->completion_tokens, ==, 140);
   g_assert_true (good->score_in_range);
 
   /* The report event's figures. */
@@ -223,17 +223,15 @@ test_leaky (Fixture       *fixture,
 {
   g_autoptr(VivaEvalCard) card = evaluate (fixture, EVAL_MODEL_LEAKY, "kmeans", 1);
 
-  /* Strict verdicts, but every question quotes a hidden test: the engine's
-   * leak guard withholds each one, so none reaches the student. */
+  /* Strict verdicts, and every question quotes a test from the prompt:
+   * the prompt holds shown tests only (held-out ones by name), which the
+   * student may read, so nothing is withheld and nothing leaks. */
   assert_rate (viva_eval_card_get_agreement (card), 6.0 / 7.0);
   assert_rate (viva_eval_card_get_false_pass_rate (card), 0.0);
   g_assert_cmpuint (viva_eval_card_get_leaks (card), ==, 0);
-  g_assert_cmpuint (viva_eval_card_get_withheld (card), ==, 7);
+  g_assert_cmpuint (viva_eval_card_get_withheld (card), ==, 0);
   for (guint i = 0; i < viva_eval_card_get_n_results (card); i++)
-    {
-      g_assert_cmpuint (viva_eval_card_get_result (card, i)->leaks, ==, 0);
-      g_assert_cmpuint (viva_eval_card_get_result (card, i)->withheld, ==, 1);
-    }
+    g_assert_cmpuint (viva_eval_card_get_result (card, i)->leaks, ==, 0);
 }
 
 static void

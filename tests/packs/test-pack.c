@@ -799,6 +799,66 @@ test_shown_tests (void)
   g_assert_nonnull (strstr (issue->message, "hard-codes"));
 }
 
+/* Old-form tests of one safe shape become structured on import; any other
+ * shape stays as it was, and the validator says which is which. */
+static void
+test_convert_legacy (void)
+{
+  struct { const char *code; const char *call; const char *check; } cases[] = {
+    { "assert add(2, 3) == 5\n", "add(2, 3)", "assert result == 5\n" },
+    { "  assert double(-4) == -8, 'double(-4) must be -8'", "double(-4)", "assert result == -8, 'double(-4) must be -8'\n" },
+    { "assert f([1, 2], k=3) == [1, (2, 'a == b')]", "f([1, 2], k=3)", "assert result == [1, (2, 'a == b')]\n" },
+    { "assert double(3) == 6 and type(double(3)) is int", NULL, NULL },
+    { "x = 2\nassert double(x) == 4", NULL, NULL },
+    { "assert double(3) == expected", NULL, NULL },
+    { "assert double(3) + 1 == 7", NULL, NULL },
+    { "assert double(3) == 6, message()", NULL, NULL },
+    { "print(1)", NULL, NULL },
+  };
+  const char *text =
+    "{\"format\": \"viva-pack/1\", \"id\": \"o\", \"title\": \"O\", \"problems\": [{"
+    "\"id\": \"p\", \"title\": \"P\", \"type\": \"implement\", \"description\": \"d\", \"starter_code\": \"\","
+    "\"hint\": \"h\", \"reference_solution\": \"def add(a, b):\\n    return a + b\\n\","
+    "\"tests\": [{\"name\": \"converts\", \"code\": \"assert add(2, 3) == 5, 'five'\"},"
+    "{\"name\": \"stays\", \"code\": \"x = 2\\nassert add(x, 3) == 5\"}],"
+    "\"questions\": [{\"question\": \"q\", \"points\": [\"a\"]}]}]}";
+  g_autoptr(GBytes) bytes = g_bytes_new_static (text, strlen (text));
+  g_autoptr(GPtrArray) issues = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(VivaPack) pack = NULL;
+  const VivaProblemTest *test;
+  const VivaPackIssue *issue;
+  VivaProblem *problem;
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *call = NULL;
+      g_autofree char *check = NULL;
+      gboolean converted = viva_problem_test_convert_legacy (cases[i].code, &call, &check);
+
+      g_assert_cmpint (converted, ==, cases[i].call != NULL);
+      g_assert_cmpstr (call, ==, cases[i].call);
+      g_assert_cmpstr (check, ==, cases[i].check);
+    }
+
+  pack = viva_pack_new_from_bytes_full (bytes, &issues, &error);
+  g_assert_no_error (error);
+  problem = viva_pack_find_problem (pack, "p");
+  test = viva_problem_get_test (problem, 0);
+  g_assert_true (viva_problem_test_is_structured (test));
+  g_assert_cmpstr (test->call, ==, "add(2, 3)");
+  g_assert_cmpstr (test->check, ==, "assert result == 5, 'five'\n");
+  g_assert_false (viva_problem_test_is_structured (viva_problem_get_test (problem, 1)));
+  g_assert_cmpuint (viva_problem_get_n_in_process_tests (problem), ==, 1);
+
+  issue = find_issue (issues, "problems[0].tests[0]");
+  g_assert_nonnull (issue);
+  g_assert_nonnull (strstr (issue->message, "converts on import"));
+  issue = find_issue (issues, "problems[0].tests[1]");
+  g_assert_nonnull (issue);
+  g_assert_nonnull (strstr (issue->message, "does not convert"));
+}
+
 static void
 test_problem (void)
 {
@@ -865,6 +925,7 @@ main (int   argc,
   g_test_add_func ("/viva/packs/pack/properties", test_properties);
   g_test_add_func ("/viva/packs/pack/problem", test_problem);
   g_test_add_func ("/viva/packs/pack/shown-tests", test_shown_tests);
+  g_test_add_func ("/viva/packs/pack/convert-legacy", test_convert_legacy);
 
   return g_test_run ();
 }

@@ -371,7 +371,10 @@ judge (VivaEvaluation *self,
       const VivaProblemTest *test = viva_problem_get_test (problem, i);
       const char *parts[] = { test->code, test->setup, test->call, test->check };
 
-      /* An old test is code; a structured one is setup, call and check. */
+      /* A shown test is the student's to read; of the held-out ones, an
+       * old test is code and a structured one setup, call and check. */
+      if (viva_problem_test_is_shown (test))
+        continue;
       for (guint j = 0; j < G_N_ELEMENTS (parts); j++)
         if (parts[j] != NULL && *parts[j] != '\0')
           g_ptr_array_add (secrets, (gpointer)parts[j]);

@@ -327,6 +327,9 @@ _viva_exam_leak_guard_new (VivaProblem *problem)
     {
       const VivaProblemTest *test = viva_problem_get_test (problem, i);
 
+      /* A shown test is the student's to read: public, not a secret. */
+      if (viva_problem_test_is_shown (test))
+        continue;
       add_secret (guard, test->code);
       add_secret (guard, test->setup);
       add_secret (guard, test->call);
@@ -336,6 +339,13 @@ _viva_exam_leak_guard_new (VivaProblem *problem)
   for (guint i = 0; i < G_N_ELEMENTS (public_texts); i++)
     if (public_texts[i] != NULL)
       add_open (guard->open, public_texts[i]);
+  for (guint i = 0; i < viva_problem_get_n_tests (problem); i++)
+    {
+      const VivaProblemTest *test = viva_problem_get_test (problem, i);
+
+      if (viva_problem_test_is_shown (test))
+        add_open (guard->open, test->code);
+    }
 
   return guard;
 }

@@ -49,8 +49,19 @@ problem_from_json (JsonObject *object)
                                           json_object_get_boolean_member_with_default (test, "compare", FALSE),
                                           json_object_get_double_member_with_default (test, "tolerance", 0));
       else
-        viva_problem_add_test (problem, viva_json_member_string (test, "name"),
-                               viva_json_member_string (test, "code"));
+        {
+          g_autofree char *call = NULL;
+          g_autofree char *check = NULL;
+
+          /* An old test converts when its shape allows: then the grader
+           * judges it outside the student's process (see the validator). */
+          if (viva_problem_test_convert_legacy (viva_json_member_string (test, "code"), &call, &check))
+            viva_problem_add_structured_test (problem, viva_json_member_string (test, "name"),
+                                              "", call, check, FALSE, 0);
+          else
+            viva_problem_add_test (problem, viva_json_member_string (test, "name"),
+                                   viva_json_member_string (test, "code"));
+        }
       viva_problem_set_test_shown (problem, viva_problem_get_n_tests (problem) - 1,
                                    json_object_get_boolean_member_with_default (test, "shown", FALSE));
     }

@@ -205,6 +205,7 @@ check_tests (JsonObject *problem,
       g_autofree char *path = viva_json_check_path_index (tests_path, i);
       JsonObject *test;
       const char *name;
+      const char *code;
 
       test = check_element_object (tests, i, path,
                                    _("each test is an object with a “name”, and a “call” with its “setup” and “check”"),
@@ -216,11 +217,21 @@ check_tests (JsonObject *problem,
                                      _("each test needs a name the student sees when it fails"), issues);
       if (json_object_has_member (test, "call"))
         check_structured_test (test, path, issues);
-      else if (viva_json_check_string (test, path, "code", TRUE, FALSE,
-                                       _("each test needs a “call” judged by the grader, or old-style Python “code” that raises on failure"),
-                                       issues) != NULL)
-        viva_pack_issues_add (issues, VIVA_PACK_ERROR_INVALID, VIVA_PACK_ISSUE_WARNING, path,
-                              _("runs inside the student's process, where the student's code can change what the test sees — give it “setup”, “call” and “check” so that the grader judges it outside"));
+      else if ((code = viva_json_check_string (test, path, "code", TRUE, FALSE,
+                                               _("each test needs a “call” judged by the grader, or old-style Python “code” that raises on failure"),
+                                               issues)) != NULL)
+        {
+          g_autofree char *call = NULL;
+          g_autofree char *check = NULL;
+
+          if (viva_problem_test_convert_legacy (code, &call, &check))
+            viva_pack_issues_add (issues, VIVA_PACK_ERROR_INVALID, VIVA_PACK_ISSUE_WARNING, path,
+                                  _("is an old-form test that Viva converts on import: the grader evaluates “%s” in the student's process and judges it outside — saving the pack writes it as “call” and “check”"),
+                                  call);
+          else
+            viva_pack_issues_add (issues, VIVA_PACK_ERROR_INVALID, VIVA_PACK_ISSUE_WARNING, path,
+                                  _("runs inside the student's process, where the student's code can change what the test sees, and its shape does not convert — give it “setup”, “call” and “check” so that the grader judges it outside"));
+        }
       check_unknown_keys (test, path, known, issues);
       n_shown += check_shown (test, path, issues) ? 1 : 0;
 

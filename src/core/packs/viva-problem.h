@@ -46,6 +46,9 @@ typedef struct
 
 gboolean viva_problem_test_is_structured (const VivaProblemTest *test);
 gboolean viva_problem_test_is_shown      (const VivaProblemTest *test);
+gboolean viva_problem_test_convert_legacy (const char  *code,
+                                           char       **call,
+                                           char       **check);
 
 typedef struct
 {
