@@ -112,6 +112,9 @@ viva_server_reply_db_error (VivaServerRequest *request,
                             GError            *error)
 {
   g_message ("database: %s", error ? error->message : "no row");
+  /* A database that went away is back within seconds, or the node's
+   * peers answer: the app waits this long and asks again. */
+  soup_message_headers_replace (soup_server_message_get_response_headers (request->msg), "Retry-After", "2");
   viva_server_reply_error (request, SOUP_STATUS_SERVICE_UNAVAILABLE, "busy", "%s",
                            _("The exam server is busy: try again in a moment. Your work is kept."));
 }

@@ -99,6 +99,8 @@ viva_server_init_command (int    argc,
   json_object_set_string_member (config, "listen", listen_host ? listen_host : "0.0.0.0");
   json_object_set_int_member (config, "port", port);
   json_object_set_string_member (config, "host", host);
+  if (common.database != NULL)
+    json_object_set_string_member (config, "database", common.database);
   if (tls_cert != NULL)
     {
       g_autofree char *cert = g_canonicalize_filename (tls_cert, NULL);
@@ -115,7 +117,7 @@ viva_server_init_command (int    argc,
 
   if (!(certificate = viva_server_load_certificate (common.state_dir, config, &error)) ||
       !viva_server_keys_make_signing (sign_path, pub_path, &error) ||
-      !(store = viva_server_store_open (common.state_dir, &error)))
+      !(store = viva_server_store_open_database (common.state_dir, common.database, &error)))
     {
       viva_server_fail (&common, "%s", error->message);
       return VIVA_SERVER_EXIT_FAILED;
@@ -136,6 +138,7 @@ viva_server_init_command (int    argc,
   json_object_set_string_member (result, "host", host);
   json_object_set_int_member (result, "port", port);
   json_object_set_int_member (result, "schema", viva_server_store_get_schema_version (store));
+  json_object_set_string_member (result, "database", viva_server_store_get_where (store));
   json_object_set_string_member (result, "signing_key", pub_path);
 
   if (common.json)

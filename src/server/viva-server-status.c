@@ -71,6 +71,7 @@ viva_server_status_command (int    argc,
                 (guint)json_object_get_int_member (student, "reports"));
     }
 
+  json_object_set_string_member (summary, "database", viva_server_store_get_where (store));
   json_object_set_string_member (summary, "exam", argv[1]);
   json_object_set_string_member (summary, "title", json_object_get_string_member (exam, "title"));
   json_object_set_boolean_member (summary, "closed", !json_object_get_null_member (exam, "closed_at"));
@@ -83,6 +84,8 @@ viva_server_status_command (int    argc,
   else
     printf (_("%u students: %u not signed in, %u working, %u defending, %u handed in.\n"),
             json_array_get_length (students), counts[0], counts[1], counts[2], counts[3]);
+  if (!common.json)
+    printf (_("Data kept in %s.\n"), viva_server_store_get_where (store));
 
   return VIVA_SERVER_EXIT_OK;
 }

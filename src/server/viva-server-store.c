@@ -11,6 +11,9 @@
 
 #include "viva-server-sqlite.h"
 #include "viva-server-store.h"
+#ifdef VIVA_SERVER_HAVE_POSTGRES
+#include "viva-server-postgres.h"
+#endif
 
 /* Everything the exam server keeps, as portable SQL over a VivaServerDb.
  * Every change that belongs together is one transaction; a sequence number
@@ -23,6 +26,7 @@ struct _VivaServerStore
 {
   GObject       parent_instance;
   VivaServerDb *db;
+  char         *where;
   guint         schema_version;
 };
 
@@ -127,27 +131,89 @@ viva_server_store_now (void)
   return g_get_real_time () / 1000;
 }
 
+/* Applies migration @v (from 0), or finds that another node did: the
+ * version's row is inserted first, so of two nodes starting together on
+ * one PostgreSQL the second waits on that row and then fails on its key
+ * (CONSTRAINT), rolls back and reads the version again. */
+static gboolean
+apply_migration (VivaServerStore  *self,
+                 guint             v,
+                 gboolean         *raced,
+                 GError          **error)
+{
+  g_autoptr(GError) local = NULL;
+
+  *raced = FALSE;
+  if (!viva_server_db_begin (self->db, error))
+    return FALSE;
+  if (!viva_server_db_execf (self->db, &local,
+                             "INSERT INTO schema_migrations (version, applied_at) VALUES ($1, $2)",
+                             "ii", (gint64)v + 1, viva_server_store_now ()))
+    {
+      viva_server_db_rollback (self->db);
+      if (g_error_matches (local, VIVA_SERVER_DB_ERROR, VIVA_SERVER_DB_ERROR_CONSTRAINT))
+        {
+          *raced = TRUE;
+          return TRUE;
+        }
+      g_propagate_error (error, g_steal_pointer (&local));
+      return FALSE;
+    }
+  for (guint i = 0; migrations[v][i] != NULL; i++)
+    if (!viva_server_db_execf (self->db, error, migrations[v][i], NULL))
+      {
+        viva_server_db_rollback (self->db);
+        return FALSE;
+      }
+  if (!viva_server_db_commit (self->db, error))
+    {
+      viva_server_db_rollback (self->db);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+read_version (VivaServerStore  *self,
+              guint            *version,
+              GError          **error)
+{
+  g_autoptr(JsonObject) row = NULL;
+  g_autoptr(GError) local = NULL;
+
+  row = viva_server_db_rowf (self->db, &local,
+                             "SELECT COALESCE(MAX(version), 0) AS version FROM schema_migrations", NULL);
+  if (row == NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&local));
+      return FALSE;
+    }
+  *version = json_object_get_int_member (row, "version");
+  return TRUE;
+}
+
 static gboolean
 migrate (VivaServerStore  *self,
          GError          **error)
 {
-  g_autoptr(JsonObject) row = NULL;
-  g_autoptr(GError) local_error = NULL;
+  g_autoptr(GError) local = NULL;
   guint version = 0;
 
-  if (!viva_server_db_execf (self->db, error,
+  /* Two nodes making this table at once on PostgreSQL: the loser's
+   * CREATE fails on the catalogue's key although the table is there. */
+  if (!viva_server_db_execf (self->db, &local,
                              "CREATE TABLE IF NOT EXISTS schema_migrations ("
                              " version BIGINT PRIMARY KEY, applied_at BIGINT NOT NULL)", NULL))
-    return FALSE;
-
-  row = viva_server_db_rowf (self->db, &local_error,
-                             "SELECT COALESCE(MAX(version), 0) AS version FROM schema_migrations", NULL);
-  if (row == NULL)
     {
-      g_propagate_error (error, g_steal_pointer (&local_error));
-      return FALSE;
+      g_clear_error (&local);
+      if (!viva_server_db_execf (self->db, error,
+                                 "CREATE TABLE IF NOT EXISTS schema_migrations ("
+                                 " version BIGINT PRIMARY KEY, applied_at BIGINT NOT NULL)", NULL))
+        return FALSE;
     }
-  version = json_object_get_int_member (row, "version");
+
+  if (!read_version (self, &version, error))
+    return FALSE;
 
   if (version > G_N_ELEMENTS (migrations))
     {
@@ -157,24 +223,16 @@ migrate (VivaServerStore  *self,
       return FALSE;
     }
 
-  for (guint v = version; v < G_N_ELEMENTS (migrations); v++)
+  while (version < G_N_ELEMENTS (migrations))
     {
-      if (!viva_server_db_begin (self->db, error))
+      gboolean raced = FALSE;
+
+      if (!apply_migration (self, version, &raced, error))
         return FALSE;
-      for (guint i = 0; migrations[v][i] != NULL; i++)
-        if (!viva_server_db_execf (self->db, error, migrations[v][i], NULL))
-          {
-            viva_server_db_rollback (self->db);
-            return FALSE;
-          }
-      if (!viva_server_db_execf (self->db, error,
-                                 "INSERT INTO schema_migrations (version, applied_at) VALUES ($1, $2)",
-                                 "ii", (gint64)v + 1, viva_server_store_now ()) ||
-          !viva_server_db_commit (self->db, error))
-        {
-          viva_server_db_rollback (self->db);
-          return FALSE;
-        }
+      if (!raced)
+        version++;
+      else if (!read_version (self, &version, error))
+        return FALSE;
     }
 
   self->schema_version = G_N_ELEMENTS (migrations);
@@ -187,6 +245,7 @@ viva_server_store_finalize (GObject *object)
   VivaServerStore *self = (VivaServerStore *)object;
 
   g_clear_object (&self->db);
+  g_clear_pointer (&self->where, g_free);
 
   G_OBJECT_CLASS (viva_server_store_parent_class)->finalize (object);
 }
@@ -218,29 +277,93 @@ viva_server_store_new_for_db (VivaServerDb  *db,
 }
 
 /**
- * viva_server_store_open:
- * @state_dir: the server's state folder, made by `viva-server init`
+ * viva_server_store_is_postgres_link:
  *
- * Returns: (transfer full): the store over the folder's SQLite database,
- *   its schema brought up to date
+ * Returns: whether @database names a PostgreSQL database
  */
+gboolean
+viva_server_store_is_postgres_link (const char *database)
+{
+  return database != NULL &&
+         (g_str_has_prefix (database, "postgresql://") || g_str_has_prefix (database, "postgres://"));
+}
+
+/**
+ * viva_server_store_open_database:
+ * @state_dir: the server's state folder, made by `viva-server init`
+ * @database: (nullable): %NULL for the folder's SQLite database, or a
+ *   `postgresql://` link
+ *
+ * Returns: (transfer full): the store, its schema brought up to date
+ */
+VivaServerStore *
+viva_server_store_open_database (const char  *state_dir,
+                                 const char  *database,
+                                 GError     **error)
+{
+  g_autoptr(VivaServerDb) db = NULL;
+  g_autofree char *where = NULL;
+  VivaServerStore *self;
+
+  if (viva_server_store_is_postgres_link (database))
+    {
+#ifdef VIVA_SERVER_HAVE_POSTGRES
+      VivaServerPostgres *postgres = viva_server_postgres_open (database, error);
+
+      if (postgres == NULL)
+        return NULL;
+      where = viva_server_postgres_describe (postgres);
+      db = VIVA_SERVER_DB (postgres);
+#else
+      g_set_error (error, VIVA_SERVER_DB_ERROR, VIVA_SERVER_DB_ERROR_FAILED, "%s",
+                   _("This viva-server was built without PostgreSQL support: build it with libpq (tools/setup installs it), or leave out --database to use the state folder’s SQLite database."));
+      return NULL;
+#endif
+    }
+  else if (database != NULL && !g_str_equal (database, "sqlite"))
+    {
+      g_set_error (error, VIVA_SERVER_DB_ERROR, VIVA_SERVER_DB_ERROR_FAILED,
+                   _("“%s” is not a database viva-server knows: give a postgresql:// link, or “sqlite” for the state folder’s own."),
+                   database);
+      return NULL;
+    }
+  else
+    {
+      g_autofree char *path = g_build_filename (state_dir, VIVA_SERVER_DB_FILE, NULL);
+      VivaServerSqlite *sqlite;
+      int mask;
+
+      /* The database holds seat codes and every student's work: nobody
+       * but the server's own user reads it, whatever the umask says. */
+      mask = umask (077);
+      sqlite = viva_server_sqlite_open (path, error);
+      umask (mask);
+      if (sqlite == NULL)
+        return NULL;
+      where = g_strdup_printf ("SQLite, %s", path);
+      db = VIVA_SERVER_DB (sqlite);
+    }
+
+  if (!(self = viva_server_store_new_for_db (db, error)))
+    return NULL;
+  self->where = g_steal_pointer (&where);
+  return self;
+}
+
 VivaServerStore *
 viva_server_store_open (const char  *state_dir,
                         GError     **error)
 {
-  g_autofree char *path = g_build_filename (state_dir, VIVA_SERVER_DB_FILE, NULL);
-  g_autoptr(VivaServerSqlite) sqlite = NULL;
-  int mask;
+  return viva_server_store_open_database (state_dir, NULL, error);
+}
 
-  /* The database holds seat codes and every student's work: nobody but
-   * the server's own user reads it, whatever the umask says. */
-  mask = umask (077);
-  sqlite = viva_server_sqlite_open (path, error);
-  umask (mask);
-  if (sqlite == NULL)
-    return NULL;
+/* Which engine and where, never a password: for status. */
+const char *
+viva_server_store_get_where (VivaServerStore *self)
+{
+  g_return_val_if_fail (VIVA_IS_SERVER_STORE (self), NULL);
 
-  return viva_server_store_new_for_db (VIVA_SERVER_DB (sqlite), error);
+  return self->where ? self->where : "";
 }
 
 VivaServerDb *

@@ -17,6 +17,11 @@ G_DECLARE_FINAL_TYPE (VivaServerStore, viva_server_store, VIVA, SERVER_STORE, GO
 
 VivaServerStore *viva_server_store_open              (const char       *state_dir,
                                                       GError          **error);
+VivaServerStore *viva_server_store_open_database     (const char       *state_dir,
+                                                      const char       *database,
+                                                      GError          **error);
+gboolean         viva_server_store_is_postgres_link  (const char       *database);
+const char      *viva_server_store_get_where         (VivaServerStore  *self);
 VivaServerStore *viva_server_store_new_for_db        (VivaServerDb     *db,
                                                       GError          **error);
 VivaServerDb    *viva_server_store_get_db            (VivaServerStore  *self);

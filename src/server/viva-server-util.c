@@ -31,6 +31,8 @@ viva_server_common_add_entries (VivaServerCommon *common,
   GOptionEntry entries[] = {
     { "state-dir", 0, 0, G_OPTION_ARG_FILENAME, &common->state_dir,
       N_("The server’s state folder (default: $VIVA_SERVER_STATE_DIR, then ~/.local/state/viva-server)"), N_("DIR") },
+    { "database", 0, 0, G_OPTION_ARG_STRING, &common->database,
+      N_("Keep the data in this PostgreSQL database (postgresql://…) instead of the state folder’s SQLite; init remembers it"), N_("LINK") },
     { "json", 0, 0, G_OPTION_ARG_NONE, &common->json, N_("Print one JSON event a line"), NULL },
     { NULL }
   };
@@ -46,6 +48,7 @@ void
 viva_server_common_clear (VivaServerCommon *common)
 {
   g_clear_pointer (&common->state_dir, g_free);
+  g_clear_pointer (&common->database, g_free);
 }
 
 int
@@ -78,14 +81,16 @@ viva_server_parse_options (GOptionContext    *context,
 /**
  * viva_server_open_store:
  *
- * Returns: (transfer full) (nullable): the state folder's store, or %NULL
- *   after saying why (a folder that was never initialised is not made here)
+ * Returns: (transfer full) (nullable): the state folder's store (its
+ *   SQLite, or the PostgreSQL of --database or of init), or %NULL after
+ *   saying why (a folder that was never initialised is not made here)
  */
 VivaServerStore *
 viva_server_open_store (VivaServerCommon *common)
 {
   g_autofree char *config = g_build_filename (common->state_dir, VIVA_SERVER_CONFIG_FILE, NULL);
   g_autoptr(GError) error = NULL;
+  g_autoptr(JsonObject) settings = NULL;
   VivaServerStore *store;
 
   if (!g_file_test (config, G_FILE_TEST_EXISTS))
@@ -95,7 +100,11 @@ viva_server_open_store (VivaServerCommon *common)
       return NULL;
     }
 
-  if (!(store = viva_server_store_open (common->state_dir, &error)))
+  /* --database wins; without it, the database init was given. */
+  if (common->database == NULL && (settings = viva_server_load_config (common->state_dir, NULL)))
+    common->database = g_strdup (json_object_get_string_member_with_default (settings, "database", NULL));
+
+  if (!(store = viva_server_store_open_database (common->state_dir, common->database, &error)))
     viva_server_fail (common, "%s", error->message);
   return store;
 }

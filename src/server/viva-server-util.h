@@ -23,10 +23,11 @@ G_BEGIN_DECLS
 typedef int (*VivaServerCommand) (int    argc,
                                   char **argv);
 
-/* What every command takes: --state-dir and --json. */
+/* What every command takes: --state-dir, --database and --json. */
 typedef struct
 {
   char     *state_dir;
+  char     *database;
   gboolean  json;
 } VivaServerCommon;
 

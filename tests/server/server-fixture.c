@@ -11,15 +11,38 @@
 #include <string.h>
 
 #include "server-fixture.h"
+#include "server-postgres.h"
 
 /* The real daemon, started the way a teacher starts it (init, exam add,
  * codes, serve), and a libsoup client that trusts exactly the certificate
- * whose fingerprint serve printed: the pinning the app does. */
+ * whose fingerprint serve printed: the pinning the app does. With
+ * VIVA_TEST_SERVER_DATABASE=postgresql (the suite's second registration)
+ * every command is given --database, a fresh database in the binary's
+ * own PostgreSQL cluster (server-postgres.c). */
 
 const char *
 server_fixture_binary (void)
 {
   return VIVA_SERVER_PATH;
+}
+
+/**
+ * server_fixture_engine_skip:
+ *
+ * For main(), before g_test_run().
+ *
+ * Returns: 77 (Meson's skip) after saying why, when the tests were asked
+ *   to run on PostgreSQL and it is not installed; otherwise 0
+ */
+int
+server_fixture_engine_skip (void)
+{
+  g_autofree char *reason = NULL;
+
+  if (!server_postgres_wanted () || server_postgres_check (&reason))
+    return 0;
+  g_print ("SKIP: %s\n", reason);
+  return 77;
 }
 
 int
@@ -37,6 +60,11 @@ server_fixture_run (ServerFixture      *fixture,
     g_ptr_array_add (argv, (char *)args[i]);
   g_ptr_array_add (argv, (char *)"--state-dir");
   g_ptr_array_add (argv, fixture->state_dir);
+  if (fixture->database != NULL)
+    {
+      g_ptr_array_add (argv, (char *)"--database");
+      g_ptr_array_add (argv, fixture->database);
+    }
   g_ptr_array_add (argv, NULL);
 
   process = g_subprocess_newv ((const char * const *)argv->pdata, G_SUBPROCESS_FLAGS_STDOUT_PIPE, &error);
@@ -110,6 +138,8 @@ server_fixture_setup (ServerFixture      *fixture,
   fixture->teacher_tokens = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   fixture->codes = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   fixture->links = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  if (server_postgres_wanted ())
+    fixture->database = server_postgres_new_database (FALSE);
 
   g_assert_cmpint (server_fixture_run (fixture, init, &out), ==, 0);
   event = last_event (out);
@@ -151,7 +181,8 @@ server_fixture_start (ServerFixture *fixture)
 {
   g_autofree char *listen = g_strdup_printf ("127.0.0.1:%u", fixture->port);
   const char *argv[] = { server_fixture_binary (), "serve", "--state-dir", fixture->state_dir,
-                         "--listen", listen, "--json", NULL };
+                         "--listen", listen, "--json",
+                         fixture->database ? "--database" : NULL, fixture->database, NULL };
   g_autoptr(GDataInputStream) lines = NULL;
   g_autoptr(JsonNode) node = NULL;
   g_autoptr(GError) error = NULL;
@@ -222,6 +253,7 @@ server_fixture_teardown (ServerFixture *fixture)
   g_clear_object (&fixture->session);
   remove_tree (fixture->state_dir);
   g_clear_pointer (&fixture->state_dir, g_free);
+  g_clear_pointer (&fixture->database, g_free);
   g_clear_pointer (&fixture->fingerprint, g_free);
   g_clear_pointer (&fixture->teacher_tokens, g_hash_table_unref);
   g_clear_pointer (&fixture->codes, g_hash_table_unref);

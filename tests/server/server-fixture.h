@@ -13,6 +13,7 @@ G_BEGIN_DECLS
 typedef struct
 {
   char        *state_dir;
+  char        *database;        /* a postgresql:// link, NULL on SQLite */
   GSubprocess *process;
   guint        port;
   char        *fingerprint;
@@ -53,5 +54,6 @@ char       *server_fixture_submit    (ServerFixture      *fixture,
                                       const char         *problem_id,
                                       const char         *code);
 const char *server_fixture_binary    (void);
+int         server_fixture_engine_skip (void);
 
 G_END_DECLS

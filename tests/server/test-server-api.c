@@ -345,6 +345,8 @@ main (int   argc,
       char *argv[])
 {
   g_test_init (&argc, &argv, NULL);
+  if (server_fixture_engine_skip () != 0)
+    return 77;
 
   g_test_add_func ("/viva/server/api/document", test_document);
   g_test_add_func ("/viva/server/api/authorization", test_authorization);

@@ -458,6 +458,8 @@ main (int   argc,
       char *argv[])
 {
   g_test_init (&argc, &argv, NULL);
+  if (server_fixture_engine_skip () != 0)
+    return 77;
   gnutls_global_init ();
 
   g_test_add_func ("/viva/server/defense/kill", test_kill);
