@@ -301,6 +301,33 @@ on_verdict (VivaExaminer    *examiner,
   g_set_object (&defense->verdict, verdict);
 }
 
+/* The items as lines a person reads: points, what, who judged, why. */
+static void
+print_items (VivaExamVerdict *verdict)
+{
+  GPtrArray *items = viva_exam_verdict_get_items (verdict);
+
+  if (items->len == 0)
+    return;
+
+  /* Translators: the points of the score, like "72.5 of 100 points" */
+  printf (_("%g of %g points"), viva_exam_verdict_get_points (verdict), viva_exam_verdict_get_max_points (verdict));
+  if (viva_exam_verdict_get_provisional (verdict))
+    printf (" — %s", _("provisional: a teacher will review the items marked “needs review”"));
+  fputc ('\n', stdout);
+  for (guint i = 0; i < items->len; i++)
+    {
+      const VivaExamItem *item = g_ptr_array_index (items, i);
+
+      printf ("  %6.2f / %-6.2f %-12s %-8s %s%s%s\n", item->points, item->max_points,
+              viva_exam_item_kind_to_string (item->kind), viva_exam_judge_to_string (item->judged_by),
+              item->title ? item->title : item->id, item->needs_review ? " — " : "",
+              item->needs_review ? _("needs review") : "");
+      if (item->reason)
+        printf ("                  %s\n", item->reason);
+    }
+}
+
 static void
 print_verdict (Defense         *defense,
                VivaExamVerdict *verdict)
@@ -346,6 +373,11 @@ print_verdict (Defense         *defense,
   if (viva_exam_verdict_get_explanation (verdict))
     json_object_set_string_member (object, "explanation", viva_exam_verdict_get_explanation (verdict));
   json_object_set_int_member (object, "withheld", viva_exam_verdict_get_n_withheld (verdict));
+  /* The score part by part: each item's points and who judged it. */
+  json_object_set_array_member (object, "items", viva_exam_items_to_json (viva_exam_verdict_get_items (verdict)));
+  json_object_set_double_member (object, "points", viva_exam_verdict_get_points (verdict));
+  json_object_set_double_member (object, "max_points", viva_exam_verdict_get_max_points (verdict));
+  json_object_set_boolean_member (object, "provisional", viva_exam_verdict_get_provisional (verdict));
 
   defense->status = viva_exam_verdict_get_status (verdict) == VIVA_EXAM_STATUS_FINISHED
                   ? VIVA_CLI_EXIT_OK : VIVA_CLI_EXIT_FAILED;
@@ -366,6 +398,7 @@ print_verdict (Defense         *defense,
     printf ("%s\n", viva_exam_verdict_get_reason (verdict));
   if (viva_exam_verdict_get_explanation (verdict))
     printf ("%s\n", viva_exam_verdict_get_explanation (verdict));
+  print_items (verdict);
   printf (_("Probes: %u passed, %u failed, %u invalid. Session: %s\n"),
           viva_exam_verdict_get_n_passed (verdict), viva_exam_verdict_get_n_failed (verdict),
           viva_exam_verdict_get_n_invalid (verdict), viva_exam_session_get_id (defense->session));

@@ -32,6 +32,8 @@ VivaExamVerdict *_viva_exam_verdict_new        (VivaExamStatus    status,
 void             _viva_exam_verdict_set_grade   (VivaExamVerdict *verdict,
                                                  VivaGradeReport *grade,
                                                  const char      *error);
+void             _viva_exam_verdict_set_items   (VivaExamVerdict *verdict,
+                                                 GPtrArray       *items);
 void             _viva_exam_verdict_set_n_withheld (VivaExamVerdict *verdict,
                                                     guint            n_withheld);
 char            *_viva_exam_verdict_describe_for_model (VivaExamVerdict *verdict);

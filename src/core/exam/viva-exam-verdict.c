@@ -33,6 +33,7 @@ struct _VivaExamVerdict
   char           *grade_error;
   gboolean        model_passed;   /* what the examiner said, beside the outcome */
   char           *explanation;    /* the outcome in words a student understands */
+  GPtrArray      *items;          /* VivaExamItem: the score, part by part */
 };
 
 G_DEFINE_FINAL_TYPE (VivaExamVerdict, viva_exam_verdict, G_TYPE_OBJECT)
@@ -104,6 +105,7 @@ viva_exam_verdict_finalize (GObject *object)
   g_clear_object (&self->grade);
   g_clear_pointer (&self->grade_error, g_free);
   g_clear_pointer (&self->explanation, g_free);
+  g_clear_pointer (&self->items, g_ptr_array_unref);
 
   G_OBJECT_CLASS (viva_exam_verdict_parent_class)->finalize (object);
 }
@@ -119,6 +121,7 @@ viva_exam_verdict_init (VivaExamVerdict *self)
 {
   self->score = -1;
   self->probes = g_ptr_array_new_with_free_func ((GDestroyNotify)viva_exam_probe_free);
+  self->items = g_ptr_array_new_with_free_func ((GDestroyNotify)viva_exam_item_free);
 }
 
 static GStrv
@@ -510,6 +513,76 @@ viva_exam_verdict_get_n_withheld (VivaExamVerdict *self)
   return self->n_withheld;
 }
 
+/* The items the score is made of (copied). */
+void
+_viva_exam_verdict_set_items (VivaExamVerdict *self,
+                              GPtrArray       *items)
+{
+  g_ptr_array_set_size (self->items, 0);
+  for (guint i = 0; items != NULL && i < items->len; i++)
+    g_ptr_array_add (self->items, viva_exam_item_copy (g_ptr_array_index (items, i)));
+}
+
+/**
+ * viva_exam_verdict_get_items:
+ *
+ * Returns: (transfer none) (element-type VivaExamItem): the scored parts of
+ *   the defense (hidden tests, predictions, conceptual questions), each
+ *   with its points and who judged it; empty for a verdict of an older Viva
+ *   or a defense that did not finish
+ */
+GPtrArray *
+viva_exam_verdict_get_items (VivaExamVerdict *self)
+{
+  g_return_val_if_fail (VIVA_IS_EXAM_VERDICT (self), NULL);
+  return self->items;
+}
+
+/**
+ * viva_exam_verdict_get_points:
+ *
+ * Returns: the sum of the items' points (of viva_exam_verdict_get_max_points())
+ */
+double
+viva_exam_verdict_get_points (VivaExamVerdict *self)
+{
+  double points;
+
+  g_return_val_if_fail (VIVA_IS_EXAM_VERDICT (self), 0);
+  viva_exam_items_sum (self->items, &points, NULL, NULL);
+  return points;
+}
+
+/**
+ * viva_exam_verdict_get_max_points:
+ *
+ * Returns: the points the items could give: 100, or 0 without items
+ */
+double
+viva_exam_verdict_get_max_points (VivaExamVerdict *self)
+{
+  double max_points;
+
+  g_return_val_if_fail (VIVA_IS_EXAM_VERDICT (self), 0);
+  viva_exam_items_sum (self->items, NULL, &max_points, NULL);
+  return max_points;
+}
+
+/**
+ * viva_exam_verdict_get_provisional:
+ *
+ * Returns: whether an item needs a teacher's review, so the points may change
+ */
+gboolean
+viva_exam_verdict_get_provisional (VivaExamVerdict *self)
+{
+  guint n_review;
+
+  g_return_val_if_fail (VIVA_IS_EXAM_VERDICT (self), FALSE);
+  viva_exam_items_sum (self->items, NULL, NULL, &n_review);
+  return n_review > 0;
+}
+
 static JsonArray *
 strv_to_array (GStrv strv)
 {
@@ -587,6 +660,13 @@ viva_exam_verdict_to_json (VivaExamVerdict *self)
     }
   json_object_set_array_member (object, "probes", g_steal_pointer (&probes));
   json_object_set_int_member (object, "withheld", self->n_withheld);
+  if (self->items->len > 0)
+    {
+      json_object_set_array_member (object, "items", viva_exam_items_to_json (self->items));
+      json_object_set_double_member (object, "points", viva_exam_verdict_get_points (self));
+      json_object_set_double_member (object, "max_points", viva_exam_verdict_get_max_points (self));
+      json_object_set_boolean_member (object, "provisional", viva_exam_verdict_get_provisional (self));
+    }
 
   node = json_node_new (JSON_NODE_OBJECT);
   json_node_set_object (node, object);
@@ -722,6 +802,12 @@ viva_exam_verdict_new_from_json (JsonNode  *node,
   withheld = json_object_get_member (object, "withheld");
   if (withheld != NULL && JSON_NODE_HOLDS_VALUE (withheld) && json_node_get_value_type (withheld) == G_TYPE_INT64)
     result->n_withheld = (guint)CLAMP (json_node_get_int (withheld), 0, G_MAXUINT);
+
+  {
+    g_autoptr(GPtrArray) items = viva_exam_items_new_from_json (viva_json_member_array (object, "items"));
+
+    _viva_exam_verdict_set_items (result, items);
+  }
 
   return result;
 }

@@ -7,6 +7,7 @@
 
 #include <json-glib/json-glib.h>
 
+#include "viva-exam-item.h"
 #include "viva-grade-report.h"
 
 G_BEGIN_DECLS
@@ -82,6 +83,10 @@ gboolean        viva_exam_verdict_get_engine_pass   (VivaExamVerdict *self);
 VivaGradeReport *viva_exam_verdict_get_grade        (VivaExamVerdict *self);
 const char     *viva_exam_verdict_get_explanation   (VivaExamVerdict *self);
 guint           viva_exam_verdict_get_n_withheld    (VivaExamVerdict *self);
+GPtrArray      *viva_exam_verdict_get_items         (VivaExamVerdict *self);
+double          viva_exam_verdict_get_points        (VivaExamVerdict *self);
+double          viva_exam_verdict_get_max_points    (VivaExamVerdict *self);
+gboolean        viva_exam_verdict_get_provisional   (VivaExamVerdict *self);
 JsonNode       *viva_exam_verdict_to_json           (VivaExamVerdict *self);
 VivaExamVerdict *viva_exam_verdict_new_from_json    (JsonNode        *node,
                                                      GError         **error);

@@ -6,6 +6,8 @@
 #include "config.h"
 
 #include "viva-examiner-private.h"
+#include "viva-exam-scoring.h"
+#include "viva-problem-exam.h"
 #include "viva-problem-grade.h"
 
 /* Tool dispatch: a reply's first tool call is looked up, its arguments
@@ -270,6 +272,14 @@ grade_cb (GObject      *object,
   _viva_examiner_trace (self, "grade", data);
 
   _viva_exam_verdict_set_grade (verdict, grade, grade ? NULL : error->message);
+  {
+    VivaProblemWeights weights;
+    g_autoptr(GPtrArray) items = NULL;
+
+    viva_problem_get_weights (self->problem, &weights);
+    items = _viva_exam_scoring_test_items (self->problem, grade, grade ? NULL : error->message, weights.tests);
+    _viva_exam_verdict_set_items (verdict, items);
+  }
   _viva_examiner_end_with (self, verdict);
   _viva_examiner_complete (self, verdict, NULL);
 }

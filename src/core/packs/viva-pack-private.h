@@ -23,6 +23,9 @@ JsonNode   *_viva_pack_parse              (const char   *data,
                                            GPtrArray    *issues);
 gboolean    _viva_pack_validate           (JsonNode     *root,
                                            GPtrArray    *issues);
+void        _viva_problem_exam_check      (JsonObject   *problem,
+                                           const char   *path,
+                                           GPtrArray    *issues);
 void        _viva_problem_template_check  (JsonObject   *problem,
                                            const char   *path,
                                            GPtrArray    *issues);

@@ -361,7 +361,8 @@ check_problem (JsonObject *problem,
 {
   static const char * const known[] = {
     "id", "title", "type", "description", "starter_code", "hint", "reference_solution",
-    "tests", "questions", "rubric", "time_limit_minutes", "pass_threshold", NULL
+    "tests", "questions", "rubric", "time_limit_minutes", "pass_threshold",
+    "predictions", "weights", "ask", NULL
   };
   const char *type;
 
@@ -395,6 +396,7 @@ check_problem (JsonObject *problem,
                           _("rubric notes are text for the examiner and the teacher"), issues);
   check_time_limit (problem, path, issues);
   check_pass_threshold (problem, path, issues);
+  _viva_problem_exam_check (problem, path, issues);
   check_unknown_keys (problem, path, known, issues);
   _viva_problem_template_check (problem, path, issues);
 }
