@@ -494,6 +494,69 @@ test_leak_stream_pieces (void)
   g_assert_null (strstr (expected, encoded + 4));
 }
 
+/* The items a score is made of survive the verdict's JSON, add up, keep
+ * what a teacher wrote beside them, and a spread item makes it provisional. */
+static void
+test_verdict_items (void)
+{
+  g_autoptr(VivaExamVerdict) verdict = _viva_exam_verdict_new (VIVA_EXAM_STATUS_FINISHED, TRUE, 80, "ok",
+                                                               NULL, NULL, NULL, NULL);
+  g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func ((GDestroyNotify)viva_exam_item_free);
+  g_autoptr(VivaExamVerdict) back = NULL;
+  g_autoptr(JsonNode) node = NULL;
+  g_autoptr(JsonNode) again = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autofree char *text = NULL;
+  VivaExamItem *item;
+  const VivaExamItem *read;
+
+  item = viva_exam_item_new (VIVA_EXAM_ITEM_ENGINE_TEST, "test:a", "a", 60);
+  viva_exam_item_add_score (item, 60);
+  g_ptr_array_add (items, item);
+  item = viva_exam_item_new (VIVA_EXAM_ITEM_PREDICTION, "prediction:P1", "f(1)", 20);
+  viva_exam_item_add_score (item, 0);
+  item->reason = g_strdup ("Not a Python value");
+  g_ptr_array_add (items, item);
+  item = viva_exam_item_new (VIVA_EXAM_ITEM_CONCEPTUAL, "conceptual:Q1", "why?", 20);
+  viva_exam_item_add_score (item, 20);
+  viva_exam_item_add_score (item, 2);
+  viva_exam_item_add_score (item, 18);
+  item->needs_review = TRUE;
+  g_ptr_array_add (items, item);
+  _viva_exam_verdict_set_items (verdict, items);
+
+  /* The median of three, so one odd scoring does not move the points. */
+  g_assert_cmpfloat_with_epsilon (((VivaExamItem *)g_ptr_array_index (items, 2))->points, 18, 1e-9);
+  g_assert_cmpfloat_with_epsilon (viva_exam_verdict_get_points (verdict), 78, 1e-9);
+  g_assert_cmpfloat_with_epsilon (viva_exam_verdict_get_max_points (verdict), 100, 1e-9);
+  g_assert_true (viva_exam_verdict_get_provisional (verdict));
+
+  node = viva_exam_verdict_to_json (verdict);
+  /* A teacher's score written beside an item is kept through a round trip. */
+  json_object_set_object_member (json_array_get_object_element (json_object_get_array_member (json_node_get_object (node), "items"), 2),
+                                 "teacher", json_object_new ());
+  text = json_to_string (node, FALSE);
+  g_assert_nonnull (strstr (text, "\"judged_by\":\"engine\""));
+  g_assert_nonnull (strstr (text, "\"kind\":\"conceptual\""));
+  g_assert_nonnull (strstr (text, "\"provisional\":true"));
+  back = viva_exam_verdict_new_from_json (node, NULL);
+  g_assert_nonnull (back);
+  g_assert_cmpuint (viva_exam_verdict_get_items (back)->len, ==, 3);
+  read = g_ptr_array_index (viva_exam_verdict_get_items (back), 1);
+  g_assert_cmpstr (read->id, ==, "prediction:P1");
+  g_assert_cmpint (read->kind, ==, VIVA_EXAM_ITEM_PREDICTION);
+  g_assert_cmpint (read->judged_by, ==, VIVA_EXAM_JUDGE_ENGINE);
+  g_assert_cmpstr (read->reason, ==, "Not a Python value");
+  read = g_ptr_array_index (viva_exam_verdict_get_items (back), 2);
+  g_assert_cmpuint (read->scores->len, ==, 3);
+  g_assert_true (read->needs_review);
+  g_assert_cmpint (read->judged_by, ==, VIVA_EXAM_JUDGE_MODEL);
+  again = viva_exam_verdict_to_json (back);
+  g_assert_true (json_object_has_member (json_array_get_object_element (json_object_get_array_member (json_node_get_object (again), "items"), 2),
+                                         "teacher"));
+  g_assert_cmpfloat_with_epsilon (viva_exam_verdict_get_points (back), 78, 1e-9);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -508,6 +571,7 @@ main (int   argc,
   g_test_add_func ("/viva/exam/leak-guard", test_leak_guard);
   g_test_add_func ("/viva/exam/leak-stream-pieces", test_leak_stream_pieces);
   g_test_add_func ("/viva/exam/verdict", test_verdict);
+  g_test_add_func ("/viva/exam/verdict-items", test_verdict_items);
   g_test_add_func ("/viva/exam/limits", test_limits);
   g_test_add_func ("/viva/exam/code-source", test_code_source);
   g_test_add_func ("/viva/exam/answer-channel", test_answer_channel);

@@ -174,6 +174,8 @@ static const BadCase bad_cases[] = {
   { "no-problems.json", VIVA_PACK_ERROR_INVALID, "problems" },
   { "time-limit-range.json", VIVA_PACK_ERROR_INVALID, "problems[0].time_limit_minutes" },
   { "pass-threshold-range.json", VIVA_PACK_ERROR_INVALID, "problems[0].pass_threshold" },
+  { "weights-sum.json", VIVA_PACK_ERROR_INVALID, "problems[0].weights" },
+  { "prediction-unused-input.json", VIVA_PACK_ERROR_INVALID, "problems[0].predictions[0].inputs.y" },
   { "not-an-object.json", VIVA_PACK_ERROR_WRONG_TYPE, "" },
   { "not-a-pack.json", VIVA_PACK_ERROR_MISSING, "format" },
   { "truncated.json", VIVA_PACK_ERROR_TRUNCATED, "" },

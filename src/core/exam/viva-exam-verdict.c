@@ -538,11 +538,8 @@ viva_exam_verdict_get_items (VivaExamVerdict *self)
   return self->items;
 }
 
-/**
- * viva_exam_verdict_get_points:
- *
- * Returns: the sum of the items' points (of viva_exam_verdict_get_max_points())
- */
+/* The sum of the items' points, of the points they could give (100, or 0
+ * without items); provisional when an item needs a teacher's review. */
 double
 viva_exam_verdict_get_points (VivaExamVerdict *self)
 {
@@ -553,11 +550,6 @@ viva_exam_verdict_get_points (VivaExamVerdict *self)
   return points;
 }
 
-/**
- * viva_exam_verdict_get_max_points:
- *
- * Returns: the points the items could give: 100, or 0 without items
- */
 double
 viva_exam_verdict_get_max_points (VivaExamVerdict *self)
 {
@@ -568,11 +560,6 @@ viva_exam_verdict_get_max_points (VivaExamVerdict *self)
   return max_points;
 }
 
-/**
- * viva_exam_verdict_get_provisional:
- *
- * Returns: whether an item needs a teacher's review, so the points may change
- */
 gboolean
 viva_exam_verdict_get_provisional (VivaExamVerdict *self)
 {
