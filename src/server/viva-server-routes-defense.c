@@ -71,10 +71,34 @@ _viva_server_student_event (VivaServerApi *api,
 
   if (g_str_equal (kind, "tool_call") || g_str_equal (kind, "tool_result"))
     {
+      static const char * const facts[] = { "status", "passed", "valid", "lines", "duration_ms", NULL };
+      JsonObject *result = json_object_has_member (data, "result") &&
+                           JSON_NODE_HOLDS_OBJECT (json_object_get_member (data, "result"))
+                           ? json_object_get_object_member (data, "result") : NULL;
+
       json_object_set_string_member (out, "step", json_object_get_string_member_with_default (data, "step", ""));
       json_object_set_string_member (out, "name", json_object_get_string_member_with_default (data, "name", ""));
       if (json_object_has_member (data, "ok"))
         json_object_set_boolean_member (out, "ok", json_object_get_boolean_member (data, "ok"));
+      /* The facts a tool card words ("Ran without errors", "Your code
+       * passed this test", "Read 12 lines"), each a scalar of the
+       * student's own run, named one by one. */
+      for (guint i = 0; result != NULL && facts[i] != NULL; i++)
+        {
+          JsonNode *value = json_object_get_member (result, facts[i]);
+
+          if (value != NULL && JSON_NODE_HOLDS_VALUE (value) &&
+              json_node_get_value_type (value) != G_TYPE_STRING)
+            json_object_set_member (out, facts[i], json_node_copy (value));
+          else if (value != NULL && g_str_equal (facts[i], "status") && JSON_NODE_HOLDS_VALUE (value))
+            {
+              const char *status = json_node_get_string (value);
+              static const char * const known[] = { "ok", "error", "timeout", "killed", "crashed", "exited", NULL };
+
+              if (status != NULL && g_strv_contains (known, status))
+                json_object_set_string_member (out, "status", status);
+            }
+        }
       return out;
     }
 

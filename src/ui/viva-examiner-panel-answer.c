@@ -59,7 +59,7 @@ static void
 answer_changed_cb (VivaExaminerPanel *self)
 {
   if (self->restoring_draft || self->examiner == NULL ||
-      viva_examiner_get_state (self->examiner) != VIVA_EXAMINER_STATE_WAITING_FOR_STUDENT)
+      _viva_examiner_panel_get_state (self) != VIVA_EXAMINER_STATE_WAITING_FOR_STUDENT)
     return;
 
   g_clear_handle_id (&self->draft_save, g_source_remove);
@@ -107,13 +107,14 @@ _viva_examiner_panel_can_send (VivaExaminerPanel *self)
 {
   VivaExaminerState state;
 
-  if (self->examiner == NULL || self->asking)
+  if (!_viva_examiner_panel_has_defense (self) || self->asking)
     return FALSE;
 
-  state = viva_examiner_get_state (self->examiner);
+  state = _viva_examiner_panel_get_state (self);
 
+  /* Questions after the verdict go to an examiner on this PC only. */
   return state == VIVA_EXAMINER_STATE_WAITING_FOR_STUDENT ||
-         (state == VIVA_EXAMINER_STATE_FINISHED && !self->no_followup &&
+         (state == VIVA_EXAMINER_STATE_FINISHED && !self->no_followup && self->examiner != NULL &&
           viva_examiner_get_verdict (self->examiner) != NULL);
 }
 
@@ -176,10 +177,10 @@ send_action (GtkWidget  *widget,
       return;
     }
 
-  if (viva_examiner_get_state (self->examiner) == VIVA_EXAMINER_STATE_WAITING_FOR_STUDENT)
+  if (_viva_examiner_panel_get_state (self) == VIVA_EXAMINER_STATE_WAITING_FOR_STUDENT)
     {
       /* Cleared only once the examiner has it: nothing typed is lost. */
-      if (!viva_examiner_answer (self->examiner, text, &error))
+      if (!_viva_examiner_panel_answer (self, text, &error))
         {
           viva_examiner_panel_show_error (self, error->message);
           return;
@@ -240,12 +241,11 @@ viva_examiner_panel_send_answer_now (VivaExaminerPanel *self,
   g_return_val_if_fail (VIVA_IS_EXAMINER_PANEL (self), FALSE);
   g_return_val_if_fail (fallback != NULL, FALSE);
 
-  if (self->examiner == NULL ||
-      viva_examiner_get_state (self->examiner) != VIVA_EXAMINER_STATE_WAITING_FOR_STUDENT)
+  if (_viva_examiner_panel_get_state (self) != VIVA_EXAMINER_STATE_WAITING_FOR_STUDENT)
     return FALSE;
 
   text = viva_examiner_panel_dup_answer (self);
-  if (!viva_examiner_answer (self->examiner, text[0] != '\0' ? text : fallback, NULL))
+  if (!_viva_examiner_panel_answer (self, text[0] != '\0' ? text : fallback, NULL))
     return FALSE;
 
   forget_draft (self);

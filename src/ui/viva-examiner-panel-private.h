@@ -44,6 +44,8 @@ struct _VivaExaminerPanel
   /* State */
   VivaExaminer   *examiner;
   GSignalGroup   *signals;
+  VivaRemoteDefense *remote;     /* or a defense the exam server runs */
+  GSignalGroup   *remote_signals;
   VivaMessageRow *current;       /* the examiner message streaming now */
   GHashTable     *cards;         /* step id → VivaToolCard, owned by the view */
   char           *running_tool;
@@ -58,6 +60,19 @@ struct _VivaExaminerPanel
   guint           restoring_draft : 1;
   guint           draft_save;    /* a pending save of the answer's draft */
 };
+
+/* The defense shown, whichever runs it (viva-examiner-panel.c) */
+gboolean           _viva_examiner_panel_has_defense  (VivaExaminerPanel *self);
+VivaExaminerState  _viva_examiner_panel_get_state    (VivaExaminerPanel *self);
+const char        *_viva_examiner_panel_get_error    (VivaExaminerPanel *self);
+const char        *_viva_examiner_panel_get_question (VivaExaminerPanel *self);
+VivaExamVerdict   *_viva_examiner_panel_get_verdict  (VivaExaminerPanel *self);
+gboolean           _viva_examiner_panel_answer       (VivaExaminerPanel *self,
+                                                      const char        *text,
+                                                      GError           **error);
+void               _viva_examiner_panel_connect      (VivaExaminerPanel *self,
+                                                      const char        *signal,
+                                                      GCallback          callback);
 
 /* The conversation (viva-examiner-panel-transcript.c) */
 void            _viva_examiner_panel_init_transcript (VivaExaminerPanel *self);

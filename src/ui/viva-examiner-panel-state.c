@@ -16,11 +16,9 @@
 #include "viva-examiner-panel-private.h"
 
 static void
-state_cb (VivaExaminerPanel *self,
-          GParamSpec        *pspec,
-          VivaExaminer      *examiner)
+state_cb (VivaExaminerPanel *self)
 {
-  VivaExaminerState state = viva_examiner_get_state (examiner);
+  VivaExaminerState state = _viva_examiner_panel_get_state (self);
 
   if (state == VIVA_EXAMINER_STATE_CANCELLED)
     {
@@ -48,10 +46,10 @@ running_text (const char *tool)
 void
 _viva_examiner_panel_update (VivaExaminerPanel *self)
 {
-  VivaExaminerState state = self->examiner ? viva_examiner_get_state (self->examiner)
-                                           : VIVA_EXAMINER_STATE_IDLE;
-  const char *error = self->examiner ? viva_examiner_get_error_message (self->examiner) : NULL;
-  const char *question = self->examiner ? viva_examiner_get_pending_question (self->examiner) : NULL;
+  VivaExaminerState state = _viva_examiner_panel_get_state (self);
+  const char *error = _viva_examiner_panel_get_error (self);
+  const char *question = _viva_examiner_panel_get_question (self);
+  gboolean shown = _viva_examiner_panel_has_defense (self);
   const char *text = NULL, *icon = NULL, *hint;
   gboolean busy = FALSE, can_send, waiting;
   g_autofree char *busy_text = NULL;
@@ -59,15 +57,15 @@ _viva_examiner_panel_update (VivaExaminerPanel *self)
   switch (state)
     {
     case VIVA_EXAMINER_STATE_IDLE:
-      text = self->examiner ? _("Starting…") : NULL;
-      busy = self->examiner != NULL;
+      text = shown ? _("Starting…") : NULL;
+      busy = shown;
       break;
 
     case VIVA_EXAMINER_STATE_THINKING:
       if (self->model_loading)
         text = _("Loading the model… the first answer can take a minute");
       /* A lab's shared server with a queue: calm, counting, with Stop. */
-      else if (viva_examiner_get_busy (self->examiner))
+      else if (self->examiner != NULL && viva_examiner_get_busy (self->examiner))
         text = busy_text = g_strdup_printf (_("The lab’s model server is busy — waiting (%u s)"),
                                             (guint)((g_get_monotonic_time () - viva_examiner_get_busy_since (self->examiner)) / G_USEC_PER_SEC));
       else
@@ -115,12 +113,18 @@ _viva_examiner_panel_update (VivaExaminerPanel *self)
   gtk_widget_set_visible (GTK_WIDGET (self->stop_button),
                           busy || state == VIVA_EXAMINER_STATE_WAITING_FOR_STUDENT);
 
-  /* A failed follow-up is sent again from the answer box instead. */
-  gtk_widget_set_visible (GTK_WIDGET (self->retry_button), state == VIVA_EXAMINER_STATE_FAILED);
+  /* A failed follow-up is sent again from the answer box instead; the
+   * exam server's defense is the server's to retry. */
+  gtk_widget_set_visible (GTK_WIDGET (self->retry_button), state == VIVA_EXAMINER_STATE_FAILED && self->remote == NULL);
+  /* Stopping is for a defense on this PC: a graded one goes on. */
+  if (self->remote != NULL)
+    gtk_widget_set_visible (GTK_WIDGET (self->stop_button), FALSE);
 
   if (error != NULL && state == VIVA_EXAMINER_STATE_FAILED)
     viva_examiner_panel_show_error (self, error);
-  else if (state != VIVA_EXAMINER_STATE_FAILED && self->examiner != NULL)
+  else if (error != NULL && self->remote != NULL)
+    viva_examiner_panel_show_error (self, error);
+  else if (state != VIVA_EXAMINER_STATE_FAILED && shown)
     viva_examiner_panel_show_error (self, NULL);
 
   waiting = state == VIVA_EXAMINER_STATE_WAITING_FOR_STUDENT && question != NULL;
@@ -131,7 +135,7 @@ _viva_examiner_panel_update (VivaExaminerPanel *self)
   can_send = _viva_examiner_panel_can_send (self);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "panel.send", can_send);
   gtk_widget_set_sensitive (GTK_WIDGET (self->answer_view), can_send);
-  gtk_revealer_set_reveal_child (self->answer_revealer, self->examiner != NULL);
+  gtk_revealer_set_reveal_child (self->answer_revealer, shown);
   /* A question, the verdict or an answer to a follow-up: the student types
    * next, so the box takes the focus (it cannot while insensitive, which
    * is why this is here rather than in the signal handlers). */
@@ -145,7 +149,7 @@ _viva_examiner_panel_update (VivaExaminerPanel *self)
     hint = _("Ask the examiner about the verdict. Ctrl+Enter sends.");
   else if (state == VIVA_EXAMINER_STATE_FAILED)
     hint = _("What you typed is kept. Retry when the examiner is reachable again.");
-  else if (state == VIVA_EXAMINER_STATE_FINISHED && self->no_followup)
+  else if (state == VIVA_EXAMINER_STATE_FINISHED && (self->no_followup || self->remote != NULL))
     hint = _("Questions after the verdict are off in this exam.");
   else
     hint = _("You can answer when the examiner asks you a question.");
@@ -229,7 +233,7 @@ void
 _viva_examiner_panel_init_state (VivaExaminerPanel *self)
 {
   g_signal_group_connect_object (self->signals, "notify::busy", G_CALLBACK (busy_cb), self, G_CONNECT_SWAPPED);
-  g_signal_group_connect_object (self->signals, "notify::state", G_CALLBACK (state_cb), self, G_CONNECT_SWAPPED);
-  g_signal_group_connect_object (self->signals, "notify::error-message", G_CALLBACK (_viva_examiner_panel_update), self, G_CONNECT_SWAPPED);
-  g_signal_group_connect_object (self->signals, "notify::pending-question", G_CALLBACK (_viva_examiner_panel_update), self, G_CONNECT_SWAPPED);
+  _viva_examiner_panel_connect (self, "notify::state", G_CALLBACK (state_cb));
+  _viva_examiner_panel_connect (self, "notify::error-message", G_CALLBACK (_viva_examiner_panel_update));
+  _viva_examiner_panel_connect (self, "notify::pending-question", G_CALLBACK (_viva_examiner_panel_update));
 }

@@ -81,7 +81,7 @@ viva_examiner_panel_add_note (VivaExaminerPanel *self,
 static void
 delta_cb (VivaExaminerPanel   *self,
           const VivaChatDelta *delta,
-          VivaExaminer        *examiner)
+          gpointer             defense)
 {
   switch (delta->kind)
     {
@@ -107,7 +107,7 @@ delta_cb (VivaExaminerPanel   *self,
 static void
 reply_cb (VivaExaminerPanel *self,
           gpointer           message,
-          VivaExaminer      *examiner)
+          gpointer           defense)
 {
   _viva_examiner_panel_end_message (self);
 }
@@ -138,7 +138,7 @@ tool_started_cb (VivaExaminerPanel *self,
                  const char        *step_id,
                  const char        *name,
                  const char        *arguments,
-                 VivaExaminer      *examiner)
+                 gpointer           defense)
 {
   g_autoptr(JsonNode) node = NULL;
   JsonObject *object = NULL;
@@ -263,7 +263,7 @@ tool_finished_cb (VivaExaminerPanel *self,
                   const char        *name,
                   JsonNode          *result,
                   gboolean           ok,
-                  VivaExaminer      *examiner)
+                  gpointer           defense)
 {
   VivaToolCard *card = g_hash_table_lookup (self->cards, step_id ? step_id : "");
   JsonObject *object = result && JSON_NODE_HOLDS_OBJECT (result) ? json_node_get_object (result) : NULL;
@@ -310,7 +310,7 @@ static void
 question_cb (VivaExaminerPanel *self,
              const char        *step_id,
              const char        *question,
-             VivaExaminer      *examiner)
+             gpointer           defense)
 {
   _viva_examiner_panel_end_message (self);
   _viva_examiner_panel_add_row (self, VIVA_MESSAGE_QUESTION, question);
@@ -324,7 +324,7 @@ question_cb (VivaExaminerPanel *self,
 static void
 answer_cb (VivaExaminerPanel *self,
            const char        *answer,
-           VivaExaminer      *examiner)
+           gpointer           defense)
 {
   GApplication *app = g_application_get_default ();
 
@@ -341,7 +341,7 @@ answer_cb (VivaExaminerPanel *self,
 static void
 message_cb (VivaExaminerPanel *self,
             const char        *text,
-            VivaExaminer      *examiner)
+            gpointer           defense)
 {
   _viva_examiner_panel_end_message (self);
   _viva_examiner_panel_add_row (self, VIVA_MESSAGE_EXAMINER, text);
@@ -351,7 +351,7 @@ static void
 refused_cb (VivaExaminerPanel *self,
             const char        *name,
             const char        *reason,
-            VivaExaminer      *examiner)
+            gpointer           defense)
 {
   g_autofree char *text = NULL;
 
@@ -363,7 +363,7 @@ refused_cb (VivaExaminerPanel *self,
 static void
 verdict_cb (VivaExaminerPanel *self,
             VivaExamVerdict   *verdict,
-            VivaExaminer      *examiner)
+            gpointer           defense)
 {
   _viva_examiner_panel_end_message (self);
   /* A model failure is the banner's to say, with Retry, not a verdict's. */
@@ -388,7 +388,7 @@ viva_examiner_panel_clear (VivaExaminerPanel *self)
   g_hash_table_remove_all (self->cards);
   viva_chat_view_clear (self->chat_view);
   viva_examiner_panel_show_error (self, NULL);
-  gtk_stack_set_visible_child_name (self->stack, self->examiner ? "chat" : "empty");
+  gtk_stack_set_visible_child_name (self->stack, _viva_examiner_panel_has_defense (self) ? "chat" : "empty");
 }
 
 VivaChatView *
@@ -401,13 +401,13 @@ viva_examiner_panel_get_chat_view (VivaExaminerPanel *self)
 void
 _viva_examiner_panel_init_transcript (VivaExaminerPanel *self)
 {
-  g_signal_group_connect_object (self->signals, "delta", G_CALLBACK (delta_cb), self, G_CONNECT_SWAPPED);
   g_signal_group_connect_object (self->signals, "reply", G_CALLBACK (reply_cb), self, G_CONNECT_SWAPPED);
-  g_signal_group_connect_object (self->signals, "tool-started", G_CALLBACK (tool_started_cb), self, G_CONNECT_SWAPPED);
-  g_signal_group_connect_object (self->signals, "tool-finished", G_CALLBACK (tool_finished_cb), self, G_CONNECT_SWAPPED);
-  g_signal_group_connect_object (self->signals, "question", G_CALLBACK (question_cb), self, G_CONNECT_SWAPPED);
-  g_signal_group_connect_object (self->signals, "answer", G_CALLBACK (answer_cb), self, G_CONNECT_SWAPPED);
-  g_signal_group_connect_object (self->signals, "message", G_CALLBACK (message_cb), self, G_CONNECT_SWAPPED);
-  g_signal_group_connect_object (self->signals, "refused", G_CALLBACK (refused_cb), self, G_CONNECT_SWAPPED);
-  g_signal_group_connect_object (self->signals, "verdict", G_CALLBACK (verdict_cb), self, G_CONNECT_SWAPPED);
+  _viva_examiner_panel_connect (self, "delta", G_CALLBACK (delta_cb));
+  _viva_examiner_panel_connect (self, "tool-started", G_CALLBACK (tool_started_cb));
+  _viva_examiner_panel_connect (self, "tool-finished", G_CALLBACK (tool_finished_cb));
+  _viva_examiner_panel_connect (self, "question", G_CALLBACK (question_cb));
+  _viva_examiner_panel_connect (self, "answer", G_CALLBACK (answer_cb));
+  _viva_examiner_panel_connect (self, "message", G_CALLBACK (message_cb));
+  _viva_examiner_panel_connect (self, "refused", G_CALLBACK (refused_cb));
+  _viva_examiner_panel_connect (self, "verdict", G_CALLBACK (verdict_cb));
 }

@@ -9,6 +9,7 @@
 
 #include "viva-chat-view.h"
 #include "viva-examiner.h"
+#include "viva-remote-defense.h"
 
 G_BEGIN_DECLS
 
@@ -19,6 +20,9 @@ G_DECLARE_FINAL_TYPE (VivaExaminerPanel, viva_examiner_panel, VIVA, EXAMINER_PAN
 VivaExaminer *viva_examiner_panel_get_examiner      (VivaExaminerPanel *self);
 void          viva_examiner_panel_set_examiner      (VivaExaminerPanel *self,
                                                      VivaExaminer      *examiner);
+VivaRemoteDefense *viva_examiner_panel_get_remote    (VivaExaminerPanel *self);
+void          viva_examiner_panel_set_remote        (VivaExaminerPanel *self,
+                                                     VivaRemoteDefense *remote);
 void          viva_examiner_panel_clear             (VivaExaminerPanel *self);
 gboolean      viva_examiner_panel_get_model_loading (VivaExaminerPanel *self);
 void          viva_examiner_panel_set_model_loading (VivaExaminerPanel *self,
