@@ -128,6 +128,10 @@ viva_server_serve_command (int    argc,
   viva_server_clock_tick (api);
   clock_id = viva_server_clock_start (api);
 
+  /* Before "listening" is said: a stop asked the moment after is a clean one. */
+  term_id = g_unix_signal_add (SIGTERM, quit_cb, loop);
+  int_id = g_unix_signal_add (SIGINT, quit_cb, loop);
+
   fingerprint = viva_server_keys_fingerprint (certificate);
   json_object_set_string_member (event, "host", host);
   json_object_set_int_member (event, "port", viva_server_api_get_port (api));
@@ -142,8 +146,6 @@ viva_server_serve_command (int    argc,
       fflush (stdout);
     }
 
-  term_id = g_unix_signal_add (SIGTERM, quit_cb, loop);
-  int_id = g_unix_signal_add (SIGINT, quit_cb, loop);
   g_main_loop_run (loop);
   g_source_remove (term_id);
   g_source_remove (int_id);

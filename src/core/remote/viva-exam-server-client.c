@@ -1,0 +1,1101 @@
+/* viva-exam-server-client.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <string.h>
+
+#include "viva-exam-server-client-private.h"
+#include "viva-json-bounded.h"
+
+/* The client of an exam server: one SoupSession for one exam link. The
+ * certificate is PINNED: the session has no certificate database, so every
+ * handshake asks the message's accept-certificate, which takes exactly the
+ * certificate whose SHA-256 the link carries and no other (a lab's own
+ * authority, the system's, a prompt: none of them is asked). The token
+ * goes out only after that handshake. No proxy is used either: the exam
+ * server is on the lab's network, and a student's proxy setting must not
+ * stand between.
+ *
+ * A server is hostile input like any other: an answer is read up to a
+ * bound (the Content-Length is checked first), its nesting measured
+ * before it is parsed, and the server's message is taken only as text of
+ * bounded length. The link's addresses are tried in turn; the one that
+ * answered is tried first next time. */
+
+#define DEFAULT_TIMEOUT_S 30
+#define IDLE_TIMEOUT_S 60
+#define MAX_ERROR_BODY (64 * 1024)
+#define MAX_SERVER_MESSAGE 400
+#define MAX_DEPTH 64
+#define READ_CHUNK 65536
+
+struct _VivaExamServerClient
+{
+  GObject       parent_instance;
+
+  VivaExamLink *link;
+  SoupSession  *session;
+  char         *token;
+  guint         timeout;
+  guint         current;
+};
+
+enum {
+  PROP_0,
+  PROP_LINK,
+  PROP_TOKEN,
+  PROP_TIMEOUT,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+G_DEFINE_FINAL_TYPE (VivaExamServerClient, viva_exam_server_client, G_TYPE_OBJECT)
+
+const char *
+viva_code_kind_to_string (VivaCodeKind kind)
+{
+  switch (kind)
+    {
+    case VIVA_CODE_KIND_RUN:
+      return "run";
+    case VIVA_CODE_KIND_SUBMIT:
+      return "submit";
+    case VIVA_CODE_KIND_AUTOSAVE:
+    default:
+      return "autosave";
+    }
+}
+
+static void
+viva_exam_server_client_dispose (GObject *object)
+{
+  VivaExamServerClient *self = (VivaExamServerClient *)object;
+
+  if (self->session != NULL)
+    soup_session_abort (self->session);
+  g_clear_object (&self->session);
+  g_clear_object (&self->link);
+
+  G_OBJECT_CLASS (viva_exam_server_client_parent_class)->dispose (object);
+}
+
+static void
+viva_exam_server_client_finalize (GObject *object)
+{
+  VivaExamServerClient *self = (VivaExamServerClient *)object;
+
+  g_clear_pointer (&self->token, g_free);
+
+  G_OBJECT_CLASS (viva_exam_server_client_parent_class)->finalize (object);
+}
+
+static void
+viva_exam_server_client_get_property (GObject    *object,
+                                      guint       prop_id,
+                                      GValue     *value,
+                                      GParamSpec *pspec)
+{
+  VivaExamServerClient *self = VIVA_EXAM_SERVER_CLIENT (object);
+
+  switch (prop_id)
+    {
+    case PROP_LINK:
+      g_value_set_object (value, self->link);
+      break;
+
+    case PROP_TOKEN:
+      g_value_set_string (value, self->token);
+      break;
+
+    case PROP_TIMEOUT:
+      g_value_set_uint (value, self->timeout);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+viva_exam_server_client_set_property (GObject      *object,
+                                      guint         prop_id,
+                                      const GValue *value,
+                                      GParamSpec   *pspec)
+{
+  VivaExamServerClient *self = VIVA_EXAM_SERVER_CLIENT (object);
+
+  switch (prop_id)
+    {
+    case PROP_LINK:
+      self->link = g_value_dup_object (value);
+      break;
+
+    case PROP_TOKEN:
+      viva_exam_server_client_set_token (self, g_value_get_string (value));
+      break;
+
+    case PROP_TIMEOUT:
+      viva_exam_server_client_set_timeout (self, g_value_get_uint (value));
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+viva_exam_server_client_constructed (GObject *object)
+{
+  VivaExamServerClient *self = (VivaExamServerClient *)object;
+
+  G_OBJECT_CLASS (viva_exam_server_client_parent_class)->constructed (object);
+
+  g_assert (VIVA_IS_EXAM_LINK (self->link));
+
+  self->session = soup_session_new_with_options ("timeout", self->timeout,
+                                                 "idle-timeout", IDLE_TIMEOUT_S,
+                                                 "proxy-resolver", NULL,
+                                                 "user-agent", "Viva/" PACKAGE_VERSION,
+                                                 NULL);
+  /* No database: the pin in accept_certificate_cb() is the only check. */
+  soup_session_set_tls_database (self->session, NULL);
+  soup_session_set_proxy_resolver (self->session, NULL);
+}
+
+static void
+viva_exam_server_client_class_init (VivaExamServerClientClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->constructed = viva_exam_server_client_constructed;
+  object_class->dispose = viva_exam_server_client_dispose;
+  object_class->finalize = viva_exam_server_client_finalize;
+  object_class->get_property = viva_exam_server_client_get_property;
+  object_class->set_property = viva_exam_server_client_set_property;
+
+  properties[PROP_LINK] =
+    g_param_spec_object ("link", NULL, NULL, VIVA_TYPE_EXAM_LINK,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_TOKEN] =
+    g_param_spec_string ("token", NULL, NULL, NULL,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_TIMEOUT] =
+    g_param_spec_uint ("timeout", NULL, NULL, 1, 3600, DEFAULT_TIMEOUT_S,
+                       G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+viva_exam_server_client_init (VivaExamServerClient *self)
+{
+  self->timeout = DEFAULT_TIMEOUT_S;
+}
+
+/**
+ * viva_exam_server_client_new:
+ * @link: the exam link (its addresses, its exam, its certificate's pin)
+ *
+ * Returns: (transfer full): a client with no token yet
+ */
+VivaExamServerClient *
+viva_exam_server_client_new (VivaExamLink *link)
+{
+  g_return_val_if_fail (VIVA_IS_EXAM_LINK (link), NULL);
+
+  return g_object_new (VIVA_TYPE_EXAM_SERVER_CLIENT, "link", link, NULL);
+}
+
+VivaExamLink *
+viva_exam_server_client_get_link (VivaExamServerClient *self)
+{
+  g_return_val_if_fail (VIVA_IS_EXAM_SERVER_CLIENT (self), NULL);
+
+  return self->link;
+}
+
+const char *
+viva_exam_server_client_get_exam_id (VivaExamServerClient *self)
+{
+  g_return_val_if_fail (VIVA_IS_EXAM_SERVER_CLIENT (self), NULL);
+
+  return viva_exam_link_get_exam_id (self->link);
+}
+
+const char *
+viva_exam_server_client_get_token (VivaExamServerClient *self)
+{
+  g_return_val_if_fail (VIVA_IS_EXAM_SERVER_CLIENT (self), NULL);
+
+  return self->token;
+}
+
+void
+viva_exam_server_client_set_token (VivaExamServerClient *self,
+                                   const char           *token)
+{
+  g_return_if_fail (VIVA_IS_EXAM_SERVER_CLIENT (self));
+
+  if (g_strcmp0 (self->token, token) == 0)
+    return;
+
+  g_free (self->token);
+  self->token = g_strdup (token);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TOKEN]);
+}
+
+guint
+viva_exam_server_client_get_timeout (VivaExamServerClient *self)
+{
+  g_return_val_if_fail (VIVA_IS_EXAM_SERVER_CLIENT (self), 0);
+
+  return self->timeout;
+}
+
+void
+viva_exam_server_client_set_timeout (VivaExamServerClient *self,
+                                     guint                 seconds)
+{
+  g_return_if_fail (VIVA_IS_EXAM_SERVER_CLIENT (self));
+
+  if (self->timeout == seconds)
+    return;
+
+  self->timeout = seconds;
+  if (self->session != NULL)
+    soup_session_set_timeout (self->session, seconds);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TIMEOUT]);
+}
+
+char *
+_viva_exam_server_client_dup_address (VivaExamServerClient *self)
+{
+  return g_strdup_printf ("%s:%u", viva_exam_link_get_host (self->link, self->current),
+                          viva_exam_link_get_port (self->link, self->current));
+}
+
+/* The request machinery. */
+
+static char *
+fingerprint_of (GTlsCertificate *certificate)
+{
+  g_autoptr(GByteArray) der = NULL;
+
+  if (certificate == NULL)
+    return NULL;
+  g_object_get (certificate, "certificate", &der, NULL);
+  if (der == NULL)
+    return NULL;
+  return g_compute_checksum_for_data (G_CHECKSUM_SHA256, der->data, der->len);
+}
+
+static gboolean
+accept_certificate_cb (SoupMessage          *msg,
+                       GTlsCertificate      *certificate,
+                       GTlsCertificateFlags  errors,
+                       VivaExamServerClient *self)
+{
+  g_autofree char *fingerprint = fingerprint_of (certificate);
+  gboolean pinned = fingerprint != NULL &&
+                    g_str_equal (fingerprint, viva_exam_link_get_fingerprint (self->link));
+
+  /* The pin decides: an unknown authority is what a self-signed server
+   * always has. Expiry is not checked: the lab's server made its own
+   * certificate, and the fingerprint is what the teacher handed out. */
+  if (!pinned)
+    g_object_set_data (G_OBJECT (msg), "viva-pin-refused", GINT_TO_POINTER (TRUE));
+  return pinned;
+}
+
+static GError *
+certificate_error (VivaExamServerClient *self,
+                   const char           *address)
+{
+  return g_error_new (VIVA_REMOTE_ERROR, VIVA_REMOTE_ERROR_CERTIFICATE,
+                      _("The server at %s is not this exam’s server: its certificate is not the one the exam link names, so nothing was sent to it. Ask the teacher for the exam link again."),
+                      address);
+}
+
+GError *
+_viva_exam_server_client_network_error (VivaExamServerClient *self,
+                                        const GError         *error)
+{
+  g_autofree char *address = _viva_exam_server_client_dup_address (self);
+
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return g_error_copy (error);
+  if (error->domain == G_TLS_ERROR)
+    return certificate_error (self, address);
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT))
+    return g_error_new (VIVA_REMOTE_ERROR, VIVA_REMOTE_ERROR_OFFLINE,
+                        _("The exam server at %s did not answer in time: your work is kept here and sent when the server is back."),
+                        address);
+  return g_error_new (VIVA_REMOTE_ERROR, VIVA_REMOTE_ERROR_OFFLINE,
+                      _("The exam server at %s cannot be reached (%s): your work is kept here and sent when the server is back."),
+                      address, error->message);
+}
+
+/* The server's sentence, if it gave a short one. */
+static const char *
+server_message (JsonNode   *body,
+                const char *member)
+{
+  JsonObject *error;
+  const char *text;
+
+  if (body == NULL || !JSON_NODE_HOLDS_OBJECT (body) ||
+      !json_object_has_member (json_node_get_object (body), "error"))
+    return NULL;
+  if (!JSON_NODE_HOLDS_OBJECT (json_object_get_member (json_node_get_object (body), "error")))
+    return NULL;
+  error = json_object_get_object_member (json_node_get_object (body), "error");
+  if (!json_object_has_member (error, member) ||
+      json_node_get_value_type (json_object_get_member (error, member)) != G_TYPE_STRING)
+    return NULL;
+  text = json_object_get_string_member (error, member);
+  if (text == NULL || text[0] == '\0' || strlen (text) > MAX_SERVER_MESSAGE || !g_utf8_validate (text, -1, NULL))
+    return NULL;
+  return text;
+}
+
+static GError *
+status_error (guint       status,
+              JsonNode   *body,
+              const char *retry_after)
+{
+  const char *code = server_message (body, "code");
+  const char *message = server_message (body, "message");
+  VivaRemoteError kind;
+  const char *fallback;
+
+  if (status == SOUP_STATUS_UNAUTHORIZED && g_strcmp0 (code, "wrong_code") != 0)
+    {
+      kind = VIVA_REMOTE_ERROR_SIGNED_OUT;
+      fallback = _("You were signed out (signed in on another PC, or never signed in): sign in again with your seat card’s code.");
+    }
+  else if (status == SOUP_STATUS_CONFLICT && (g_strcmp0 (code, "time_up") == 0 || g_strcmp0 (code, "defended") == 0))
+    {
+      kind = VIVA_REMOTE_ERROR_TIME_UP;
+      fallback = _("The exam server takes nothing more for this: the time is up or the problem was handed in.");
+    }
+  else if (status == 429 || status == SOUP_STATUS_SERVICE_UNAVAILABLE || status >= 500)
+    {
+      kind = VIVA_REMOTE_ERROR_BUSY;
+      fallback = _("The exam server is busy: Viva tries again in a moment. Your work is kept.");
+    }
+  else
+    {
+      kind = VIVA_REMOTE_ERROR_REJECTED;
+      fallback = _("The exam server refused this request: check the exam link, or ask the teacher.");
+    }
+
+  (void)retry_after;
+  return g_error_new_literal (VIVA_REMOTE_ERROR, kind, message ? message : fallback);
+}
+
+typedef struct
+{
+  char         *method;
+  char         *path;
+  GBytes       *body;
+  char         *accept;
+  SoupMessage  *msg;
+  GInputStream *stream;
+  GByteArray   *bytes;
+  gsize         max_bytes;
+  guint         address;
+  guint         tried;
+  gboolean      json;
+} Request;
+
+static void
+request_free (Request *request)
+{
+  g_free (request->method);
+  g_free (request->path);
+  g_clear_pointer (&request->body, g_bytes_unref);
+  g_free (request->accept);
+  g_clear_object (&request->msg);
+  g_clear_object (&request->stream);
+  g_clear_pointer (&request->bytes, g_byte_array_unref);
+  g_free (request);
+}
+
+static void request_try (GTask *task);
+static void read_cb (GObject *object, GAsyncResult *result, gpointer user_data);
+
+static void
+error_body_cb (GObject      *object,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  Request *request = g_task_get_task_data (task);
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(JsonNode) body = NULL;
+
+  bytes = g_input_stream_read_bytes_finish (G_INPUT_STREAM (object), result, NULL);
+  if (g_task_return_error_if_cancelled (task))
+    return;
+  if (bytes != NULL)
+    body = viva_json_parse_bounded (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), MAX_DEPTH, NULL);
+
+  g_task_return_error (task, status_error (soup_message_get_status (request->msg), body,
+                                           soup_message_headers_get_one (soup_message_get_response_headers (request->msg),
+                                                                         "Retry-After")));
+}
+
+static gboolean
+is_unreachable (const GError *error)
+{
+  return error->domain == G_RESOLVER_ERROR ||
+         g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CONNECTION_REFUSED) ||
+         g_error_matches (error, G_IO_ERROR, G_IO_ERROR_HOST_UNREACHABLE) ||
+         g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NETWORK_UNREACHABLE) ||
+         g_error_matches (error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT) ||
+         g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CONNECTION_CLOSED);
+}
+
+static void
+send_cb (GObject      *object,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  VivaExamServerClient *self = g_task_get_source_object (task);
+  Request *request = g_task_get_task_data (task);
+  g_autoptr(GInputStream) stream = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *fingerprint = NULL;
+  GCancellable *cancellable;
+  goffset length;
+  guint status;
+
+  stream = soup_session_send_finish (SOUP_SESSION (object), result, &error);
+  if (g_task_return_error_if_cancelled (task))
+    return;
+
+  if (stream == NULL)
+    {
+      g_autofree char *address = g_strdup_printf ("%s:%u", viva_exam_link_get_host (self->link, request->address),
+                                                  viva_exam_link_get_port (self->link, request->address));
+
+      if (g_object_get_data (G_OBJECT (request->msg), "viva-pin-refused") != NULL || error->domain == G_TLS_ERROR)
+        return g_task_return_error (task, certificate_error (self, address));
+
+      /* Another node may answer: the next address, until each was tried. */
+      if (is_unreachable (error) && request->tried < viva_exam_link_get_n_addresses (self->link))
+        {
+          request->address = (request->address + 1) % viva_exam_link_get_n_addresses (self->link);
+          return request_try (g_steal_pointer (&task));
+        }
+
+      self->current = request->address;
+      return g_task_return_error (task, _viva_exam_server_client_network_error (self, error));
+    }
+
+  self->current = request->address;
+
+  /* The handshake was pinned; this says so again for a connection that
+   * was reused, whatever the TLS backend decided. */
+  fingerprint = fingerprint_of (soup_message_get_tls_peer_certificate (request->msg));
+  if (fingerprint == NULL || !g_str_equal (fingerprint, viva_exam_link_get_fingerprint (self->link)))
+    {
+      g_autofree char *address = _viva_exam_server_client_dup_address (self);
+
+      return g_task_return_error (task, certificate_error (self, address));
+    }
+
+  status = soup_message_get_status (request->msg);
+  if (!SOUP_STATUS_IS_SUCCESSFUL (status))
+    {
+      cancellable = g_task_get_cancellable (task);
+      g_input_stream_read_bytes_async (stream, MAX_ERROR_BODY, G_PRIORITY_DEFAULT, cancellable,
+                                       error_body_cb, g_steal_pointer (&task));
+      return;
+    }
+
+  request->stream = g_steal_pointer (&stream);
+  if (!request->json)
+    {
+      g_task_return_pointer (task, g_object_ref (request->stream), g_object_unref);
+      return;
+    }
+
+  length = soup_message_headers_get_content_length (soup_message_get_response_headers (request->msg));
+  if (length > 0 && (guint64)length > request->max_bytes)
+    return g_task_return_new_error (task, VIVA_REMOTE_ERROR, VIVA_REMOTE_ERROR_PROTOCOL, "%s",
+                                    _("The exam server sent a longer answer than any it gives: ask the teacher to check the server."));
+  request->bytes = g_byte_array_new ();
+  cancellable = g_task_get_cancellable (task);
+  g_input_stream_read_bytes_async (request->stream, READ_CHUNK, G_PRIORITY_DEFAULT,
+                                   cancellable, read_cb, g_steal_pointer (&task));
+}
+
+static void
+request_try (GTask *task)
+{
+  VivaExamServerClient *self = g_task_get_source_object (task);
+  Request *request = g_task_get_task_data (task);
+  g_autofree char *base = viva_exam_link_dup_base_uri (self->link, request->address);
+  g_autofree char *uri = g_strconcat (base, request->path, NULL);
+  SoupMessageHeaders *headers;
+
+  request->tried++;
+  g_clear_object (&request->msg);
+  if (!(request->msg = soup_message_new (request->method, uri)))
+    {
+      g_task_return_new_error (task, VIVA_REMOTE_ERROR, VIVA_REMOTE_ERROR_INVALID_LINK, "%s",
+                               _("The exam link does not make a server address: copy it again from the teacher."));
+      g_object_unref (task);
+      return;
+    }
+
+  g_signal_connect (request->msg, "accept-certificate", G_CALLBACK (accept_certificate_cb), self);
+  headers = soup_message_get_request_headers (request->msg);
+  if (self->token != NULL)
+    {
+      g_autofree char *authorization = g_strconcat ("Bearer ", self->token, NULL);
+
+      soup_message_headers_replace (headers, "Authorization", authorization);
+    }
+  soup_message_headers_replace (headers, "Accept", request->accept ? request->accept : "application/json");
+  if (request->body != NULL)
+    soup_message_set_request_body_from_bytes (request->msg, "application/json", request->body);
+
+  soup_session_send_async (self->session, request->msg, G_PRIORITY_DEFAULT, g_task_get_cancellable (task),
+                           send_cb, task);
+}
+
+static GTask *
+request_new (VivaExamServerClient *self,
+             const char           *method,
+             const char           *path,
+             GBytes               *body,
+             const char           *accept,
+             GCancellable         *cancellable,
+             GAsyncReadyCallback   callback,
+             gpointer              user_data)
+{
+  GTask *task = g_task_new (self, cancellable, callback, user_data);
+  Request *request = g_new0 (Request, 1);
+
+  request->method = g_strdup (method);
+  request->path = g_strdup (path);
+  request->body = body ? g_bytes_ref (body) : NULL;
+  request->accept = g_strdup (accept);
+  request->address = self->current;
+  g_task_set_task_data (task, request, (GDestroyNotify)request_free);
+  return task;
+}
+
+void
+_viva_exam_server_client_open_async (VivaExamServerClient *self,
+                                     const char           *method,
+                                     const char           *path,
+                                     GBytes               *body,
+                                     const char           *accept,
+                                     GCancellable         *cancellable,
+                                     GAsyncReadyCallback   callback,
+                                     gpointer              user_data)
+{
+  GTask *task = request_new (self, method, path, body, accept, cancellable, callback, user_data);
+
+  g_task_set_source_tag (task, _viva_exam_server_client_open_async);
+  request_try (task);
+}
+
+/**
+ * _viva_exam_server_client_open_finish:
+ * @msg: (out) (transfer full) (optional): the message
+ *
+ * Returns: (transfer full): the response body's stream
+ */
+GInputStream *
+_viva_exam_server_client_open_finish (VivaExamServerClient  *self,
+                                      GAsyncResult          *result,
+                                      SoupMessage          **msg,
+                                      GError               **error)
+{
+  Request *request;
+
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+
+  request = g_task_get_task_data (G_TASK (result));
+  if (msg != NULL)
+    *msg = request->msg ? g_object_ref (request->msg) : NULL;
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+/* A JSON call: the body read whole (bounded), then parsed. */
+
+static void
+read_cb (GObject      *object,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  Request *request = g_task_get_task_data (task);
+  VivaExamServerClient *self = g_task_get_source_object (task);
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) node = NULL;
+
+  bytes = g_input_stream_read_bytes_finish (G_INPUT_STREAM (object), result, &error);
+  if (g_task_return_error_if_cancelled (task))
+    return;
+  if (bytes == NULL)
+    return g_task_return_error (task, _viva_exam_server_client_network_error (self, error));
+
+  if (g_bytes_get_size (bytes) > 0)
+    {
+      GCancellable *cancellable = g_task_get_cancellable (task);
+
+      if (request->bytes->len + g_bytes_get_size (bytes) > request->max_bytes)
+        return g_task_return_new_error (task, VIVA_REMOTE_ERROR, VIVA_REMOTE_ERROR_PROTOCOL, "%s",
+                                        _("The exam server sent a longer answer than any it gives: ask the teacher to check the server."));
+      g_byte_array_append (request->bytes, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
+      g_input_stream_read_bytes_async (request->stream, READ_CHUNK, G_PRIORITY_DEFAULT,
+                                       cancellable, read_cb, g_steal_pointer (&task));
+      return;
+    }
+
+  node = viva_json_parse_bounded ((const char *)request->bytes->data, request->bytes->len, MAX_DEPTH, NULL);
+  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+    return g_task_return_new_error (task, VIVA_REMOTE_ERROR, VIVA_REMOTE_ERROR_PROTOCOL, "%s",
+                                    _("The exam server’s answer is not the exam server’s API: check the exam link."));
+
+  g_task_return_pointer (task, json_object_ref (json_node_get_object (node)), (GDestroyNotify)json_object_unref);
+}
+
+static void
+call_json (VivaExamServerClient *self,
+           const char           *method,
+           const char           *path,
+           JsonObject           *body,
+           gsize                 max_bytes,
+           gpointer              source_tag,
+           GCancellable         *cancellable,
+           GAsyncReadyCallback   callback,
+           gpointer              user_data)
+{
+  g_autoptr(GBytes) bytes = NULL;
+  Request *request;
+  GTask *task;
+
+  if (body != NULL)
+    {
+      g_autoptr(JsonNode) node = json_node_init_object (json_node_alloc (), body);
+      char *text = json_to_string (node, FALSE);
+
+      bytes = g_bytes_new_take (text, strlen (text));
+    }
+
+  task = request_new (self, method, path, bytes, NULL, cancellable, callback, user_data);
+  g_task_set_source_tag (task, source_tag);
+  request = g_task_get_task_data (task);
+  request->json = TRUE;
+  request->max_bytes = max_bytes;
+  request_try (task);
+}
+
+static JsonObject *
+call_json_finish (VivaExamServerClient  *self,
+                  GAsyncResult          *result,
+                  gpointer               source_tag,
+                  GError               **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == source_tag, NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+static char *
+exam_path (VivaExamServerClient *self,
+           const char           *format,
+           ...) G_GNUC_PRINTF (2, 3);
+
+/* A path under the exam; every piece put in it is escaped. */
+static char *
+exam_path (VivaExamServerClient *self,
+           const char           *format,
+           ...)
+{
+  g_autofree char *exam = g_uri_escape_string (viva_exam_link_get_exam_id (self->link), NULL, FALSE);
+  g_autofree char *rest = NULL;
+  va_list args;
+
+  va_start (args, format);
+  rest = g_strdup_vprintf (format, args);
+  va_end (args);
+  return g_strconcat ("/api/v1/exams/", exam, rest, NULL);
+}
+
+static char *
+escape (const char *piece)
+{
+  return g_uri_escape_string (piece, NULL, FALSE);
+}
+
+/* The calls. */
+
+static void
+sign_in_cb (GObject      *object,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  VivaExamServerClient *self = g_task_get_source_object (task);
+  g_autoptr(JsonObject) answer = NULL;
+  g_autoptr(GError) error = NULL;
+  JsonNode *token;
+
+  if (!(answer = call_json_finish (self, result, sign_in_cb, &error)))
+    return g_task_return_error (task, g_steal_pointer (&error));
+
+  token = json_object_get_member (answer, "token");
+  if (token == NULL || json_node_get_value_type (token) != G_TYPE_STRING ||
+      !json_object_has_member (answer, "sitting") ||
+      !JSON_NODE_HOLDS_OBJECT (json_object_get_member (answer, "sitting")))
+    return g_task_return_new_error (task, VIVA_REMOTE_ERROR, VIVA_REMOTE_ERROR_PROTOCOL, "%s",
+                                    _("The exam server’s answer is not the exam server’s API: check the exam link."));
+
+  viva_exam_server_client_set_token (self, json_node_get_string (token));
+  g_task_return_pointer (task, g_steal_pointer (&answer), (GDestroyNotify)json_object_unref);
+}
+
+void
+viva_exam_server_client_sign_in_async (VivaExamServerClient *self,
+                                       const char           *student_id,
+                                       const char           *code,
+                                       GCancellable         *cancellable,
+                                       GAsyncReadyCallback   callback,
+                                       gpointer              user_data)
+{
+  g_autoptr(JsonObject) body = json_object_new ();
+  g_autofree char *path = NULL;
+  GTask *task;
+
+  g_return_if_fail (VIVA_IS_EXAM_SERVER_CLIENT (self));
+  g_return_if_fail (student_id != NULL);
+  g_return_if_fail (code != NULL);
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, viva_exam_server_client_sign_in_async);
+  json_object_set_string_member (body, "student_id", student_id);
+  json_object_set_string_member (body, "code", code);
+  path = exam_path (self, "/sign-in");
+  /* No old token goes with a sign-in. */
+  viva_exam_server_client_set_token (self, NULL);
+  call_json (self, "POST", path, body, VIVA_REMOTE_MAX_ANSWER, sign_in_cb, cancellable, sign_in_cb, task);
+}
+
+/**
+ * viva_exam_server_client_sign_in_finish:
+ * @sitting: (out) (transfer full) (optional): the sitting
+ *
+ * Returns: (transfer full): the token
+ */
+char *
+viva_exam_server_client_sign_in_finish (VivaExamServerClient  *self,
+                                        GAsyncResult          *result,
+                                        JsonObject           **sitting,
+                                        GError               **error)
+{
+  g_autoptr(JsonObject) answer = NULL;
+
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+
+  if (!(answer = g_task_propagate_pointer (G_TASK (result), error)))
+    return NULL;
+  if (sitting != NULL)
+    *sitting = json_object_ref (json_object_get_object_member (answer, "sitting"));
+  return g_strdup (json_object_get_string_member (answer, "token"));
+}
+
+#define SIMPLE_CALL(name, method, max, ...) \
+  G_STMT_START { \
+    g_autofree char *path = exam_path (self, __VA_ARGS__); \
+    call_json (self, method, path, NULL, max, viva_exam_server_client_##name##_async, \
+               cancellable, callback, user_data); \
+  } G_STMT_END
+
+void
+viva_exam_server_client_get_sitting_async (VivaExamServerClient *self,
+                                           GCancellable         *cancellable,
+                                           GAsyncReadyCallback   callback,
+                                           gpointer              user_data)
+{
+  g_return_if_fail (VIVA_IS_EXAM_SERVER_CLIENT (self));
+
+  SIMPLE_CALL (get_sitting, "GET", VIVA_REMOTE_MAX_ANSWER, "/sitting");
+}
+
+/**
+ * viva_exam_server_client_get_sitting_finish:
+ *
+ * Returns: (transfer full): the sitting: `exam`, `student`, `state`,
+ *   `clock` {now, started_at, deadline, remaining_s}, `problems` (each
+ *   with its public parts, its last saved `code` and its `defense`)
+ */
+JsonObject *
+viva_exam_server_client_get_sitting_finish (VivaExamServerClient  *self,
+                                            GAsyncResult          *result,
+                                            GError               **error)
+{
+  return call_json_finish (self, result, viva_exam_server_client_get_sitting_async, error);
+}
+
+void
+viva_exam_server_client_save_code_async (VivaExamServerClient *self,
+                                         const char           *problem_id,
+                                         const char           *code,
+                                         VivaCodeKind          kind,
+                                         GCancellable         *cancellable,
+                                         GAsyncReadyCallback   callback,
+                                         gpointer              user_data)
+{
+  g_autoptr(JsonObject) body = json_object_new ();
+  g_autofree char *problem = NULL;
+  g_autofree char *path = NULL;
+
+  g_return_if_fail (VIVA_IS_EXAM_SERVER_CLIENT (self));
+  g_return_if_fail (problem_id != NULL);
+  g_return_if_fail (code != NULL);
+
+  problem = escape (problem_id);
+  path = exam_path (self, "/sitting/problems/%s/code", problem);
+  json_object_set_string_member (body, "code", code);
+  json_object_set_string_member (body, "kind", viva_code_kind_to_string (kind));
+  call_json (self, "PUT", path, body, VIVA_REMOTE_MAX_ANSWER, viva_exam_server_client_save_code_async,
+             cancellable, callback, user_data);
+}
+
+/**
+ * viva_exam_server_client_save_code_finish:
+ *
+ * Returns: (transfer full): `seq`, `saved_at` (the server's time, ms)
+ */
+JsonObject *
+viva_exam_server_client_save_code_finish (VivaExamServerClient  *self,
+                                          GAsyncResult          *result,
+                                          GError               **error)
+{
+  return call_json_finish (self, result, viva_exam_server_client_save_code_async, error);
+}
+
+void
+viva_exam_server_client_add_timeline_async (VivaExamServerClient *self,
+                                            JsonArray            *events,
+                                            GCancellable         *cancellable,
+                                            GAsyncReadyCallback   callback,
+                                            gpointer              user_data)
+{
+  g_autoptr(JsonObject) body = json_object_new ();
+  g_autofree char *path = NULL;
+
+  g_return_if_fail (VIVA_IS_EXAM_SERVER_CLIENT (self));
+  g_return_if_fail (events != NULL);
+
+  path = exam_path (self, "/sitting/timeline");
+  json_object_set_array_member (body, "events", json_array_ref (events));
+  call_json (self, "POST", path, body, VIVA_REMOTE_MAX_ANSWER, viva_exam_server_client_add_timeline_async,
+             cancellable, callback, user_data);
+}
+
+gboolean
+viva_exam_server_client_add_timeline_finish (VivaExamServerClient  *self,
+                                             GAsyncResult          *result,
+                                             GError               **error)
+{
+  g_autoptr(JsonObject) answer = call_json_finish (self, result, viva_exam_server_client_add_timeline_async, error);
+
+  return answer != NULL;
+}
+
+void
+viva_exam_server_client_submit_async (VivaExamServerClient *self,
+                                      const char           *problem_id,
+                                      const char           *code,
+                                      GCancellable         *cancellable,
+                                      GAsyncReadyCallback   callback,
+                                      gpointer              user_data)
+{
+  g_autoptr(JsonObject) body = json_object_new ();
+  g_autofree char *problem = NULL;
+  g_autofree char *path = NULL;
+
+  g_return_if_fail (VIVA_IS_EXAM_SERVER_CLIENT (self));
+  g_return_if_fail (problem_id != NULL);
+  g_return_if_fail (code != NULL);
+
+  problem = escape (problem_id);
+  path = exam_path (self, "/sitting/problems/%s/submit", problem);
+  json_object_set_string_member (body, "code", code);
+  call_json (self, "POST", path, body, VIVA_REMOTE_MAX_ANSWER, viva_exam_server_client_submit_async,
+             cancellable, callback, user_data);
+}
+
+/**
+ * viva_exam_server_client_submit_finish:
+ *
+ * Returns: (transfer full): `defense` {id, problem, state, last_seq,
+ *   pending_question, question_seq} and `attached`
+ */
+JsonObject *
+viva_exam_server_client_submit_finish (VivaExamServerClient  *self,
+                                       GAsyncResult          *result,
+                                       GError               **error)
+{
+  g_autoptr(JsonObject) answer = call_json_finish (self, result, viva_exam_server_client_submit_async, error);
+
+  if (answer != NULL &&
+      (!json_object_has_member (answer, "defense") ||
+       !JSON_NODE_HOLDS_OBJECT (json_object_get_member (answer, "defense")) ||
+       json_object_get_string_member_with_default (json_object_get_object_member (answer, "defense"), "id", NULL) == NULL))
+    {
+      g_set_error_literal (error, VIVA_REMOTE_ERROR, VIVA_REMOTE_ERROR_PROTOCOL,
+                           _("The exam server’s answer is not the exam server’s API: check the exam link."));
+      return NULL;
+    }
+  return g_steal_pointer (&answer);
+}
+
+void
+viva_exam_server_client_get_defense_async (VivaExamServerClient *self,
+                                           const char           *defense_id,
+                                           GCancellable         *cancellable,
+                                           GAsyncReadyCallback   callback,
+                                           gpointer              user_data)
+{
+  g_autofree char *defense = NULL;
+
+  g_return_if_fail (VIVA_IS_EXAM_SERVER_CLIENT (self));
+  g_return_if_fail (defense_id != NULL);
+
+  defense = escape (defense_id);
+  SIMPLE_CALL (get_defense, "GET", VIVA_REMOTE_MAX_ANSWER, "/defenses/%s", defense);
+}
+
+JsonObject *
+viva_exam_server_client_get_defense_finish (VivaExamServerClient  *self,
+                                            GAsyncResult          *result,
+                                            GError               **error)
+{
+  return call_json_finish (self, result, viva_exam_server_client_get_defense_async, error);
+}
+
+void
+viva_exam_server_client_answer_async (VivaExamServerClient *self,
+                                      const char           *defense_id,
+                                      const char           *text,
+                                      gint64                question_seq,
+                                      GCancellable         *cancellable,
+                                      GAsyncReadyCallback   callback,
+                                      gpointer              user_data)
+{
+  g_autoptr(JsonObject) body = json_object_new ();
+  g_autofree char *defense = NULL;
+  g_autofree char *path = NULL;
+
+  g_return_if_fail (VIVA_IS_EXAM_SERVER_CLIENT (self));
+  g_return_if_fail (defense_id != NULL);
+  g_return_if_fail (text != NULL);
+
+  defense = escape (defense_id);
+  path = exam_path (self, "/defenses/%s/answer", defense);
+  json_object_set_string_member (body, "text", text);
+  if (question_seq > 0)
+    json_object_set_int_member (body, "question_seq", question_seq);
+  call_json (self, "POST", path, body, VIVA_REMOTE_MAX_ANSWER, viva_exam_server_client_answer_async,
+             cancellable, callback, user_data);
+}
+
+gboolean
+viva_exam_server_client_answer_finish (VivaExamServerClient  *self,
+                                       GAsyncResult          *result,
+                                       GError               **error)
+{
+  g_autoptr(JsonObject) answer = call_json_finish (self, result, viva_exam_server_client_answer_async, error);
+
+  return answer != NULL;
+}
+
+void
+viva_exam_server_client_get_status_async (VivaExamServerClient *self,
+                                          GCancellable         *cancellable,
+                                          GAsyncReadyCallback   callback,
+                                          gpointer              user_data)
+{
+  g_return_if_fail (VIVA_IS_EXAM_SERVER_CLIENT (self));
+
+  SIMPLE_CALL (get_status, "GET", VIVA_REMOTE_MAX_ANSWER, "/status");
+}
+
+/**
+ * viva_exam_server_client_get_status_finish:
+ *
+ * Returns: (transfer full): `exam`, `title`, `closed`, `now`, `students`
+ *   (each `student_id`, `name`, `state`, `sign_ins`, `saved`, `reports`,
+ *   `defenses`)
+ */
+JsonObject *
+viva_exam_server_client_get_status_finish (VivaExamServerClient  *self,
+                                           GAsyncResult          *result,
+                                           GError               **error)
+{
+  return call_json_finish (self, result, viva_exam_server_client_get_status_async, error);
+}
+
+void
+viva_exam_server_client_get_reports_async (VivaExamServerClient *self,
+                                           GCancellable         *cancellable,
+                                           GAsyncReadyCallback   callback,
+                                           gpointer              user_data)
+{
+  g_return_if_fail (VIVA_IS_EXAM_SERVER_CLIENT (self));
+
+  SIMPLE_CALL (get_reports, "GET", VIVA_REMOTE_MAX_REPORTS, "/reports");
+}
+
+/**
+ * viva_exam_server_client_get_reports_finish:
+ *
+ * Returns: (transfer full): `reports` (each `defense`, `student_id`,
+ *   `problem`, `report` [the exact text signed], `signature` [base64
+ *   Ed25519], `created_at`), `signature_algorithm`, `public_key` (PEM)
+ */
+JsonObject *
+viva_exam_server_client_get_reports_finish (VivaExamServerClient  *self,
+                                            GAsyncResult          *result,
+                                            GError               **error)
+{
+  return call_json_finish (self, result, viva_exam_server_client_get_reports_async, error);
+}
+
+void
+viva_exam_server_client_close_exam_async (VivaExamServerClient *self,
+                                          GCancellable         *cancellable,
+                                          GAsyncReadyCallback   callback,
+                                          gpointer              user_data)
+{
+  g_return_if_fail (VIVA_IS_EXAM_SERVER_CLIENT (self));
+
+  SIMPLE_CALL (close_exam, "POST", VIVA_REMOTE_MAX_ANSWER, "/close");
+}
+
+gboolean
+viva_exam_server_client_close_exam_finish (VivaExamServerClient  *self,
+                                           GAsyncResult          *result,
+                                           GError               **error)
+{
+  g_autoptr(JsonObject) answer = call_json_finish (self, result, viva_exam_server_client_close_exam_async, error);
+
+  return answer != NULL;
+}
