@@ -10,6 +10,8 @@ G_BEGIN_DECLS
 /* One function per subcommand, each in its own viva-cli-<name>.c. argv[0]
  * is the subcommand's name. */
 
+int viva_cli_check (int    argc,
+                    char **argv);
 int viva_cli_pack (int    argc,
                    char **argv);
 int viva_cli_run  (int    argc,

@@ -20,6 +20,7 @@ static const struct {
   const char     *summary;
 } commands[] = {
   { "chat", viva_cli_chat, N_("Stream one reply from a model") },
+  { "check", viva_cli_check, N_("Run a problem’s shown tests on code, as Check does") },
   { "class", viva_cli_class, N_("Collect a class’s reports, re-graded on this machine") },
   { "defend", viva_cli_defend, N_("Run a whole defense headless") },
   { "eval", viva_cli_eval, N_("Measure how well a model examines: the report card") },

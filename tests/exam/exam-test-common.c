@@ -177,7 +177,7 @@ exam_problem_new (void)
   viva_problem_set_hint (problem, "Python has an operator for that.");
   viva_problem_set_rubric (problem, "Correct sums; can explain the operator.");
   viva_problem_set_reference (problem, "def add(a, b):\n    return a + b\n");
-  viva_problem_add_test (problem, "small numbers", "assert add(2, 3) == 5\n");
+  viva_problem_add_structured_test (problem, "small numbers", "", "add(2, 3)", "assert result == 5\n", FALSE, 0);
   viva_problem_add_question (problem, "Why does add work for strings too?", points);
 
   return problem;

@@ -511,8 +511,8 @@ check_contradiction (Fixture    *fixture,
   g_assert_false (viva_exam_verdict_get_consistent (verdict));
   g_assert_cmpint (viva_exam_verdict_get_score (verdict), ==, 100);
   g_assert_cmpstr (viva_exam_verdict_get_explanation (verdict), ==,
-                   "0 of 1 hidden test passed; failed: “small numbers”. (1 of them was checked inside "
-                   "your program.) The examiner said you passed, but that contradicts the hidden tests, "
+                   "0 of 1 hidden test passed; failed: “small numbers”. "
+                   "The examiner said you passed, but that contradicts the hidden tests, "
                    "which decide: the defense is not passed.");
 
   node = viva_exam_verdict_to_json (verdict);
@@ -524,7 +524,7 @@ check_contradiction (Fixture    *fixture,
   hidden = json_object_get_object_member (object, "hidden_tests");
   g_assert_cmpint (json_object_get_int_member (hidden, "passed"), ==, 0);
   g_assert_cmpint (json_object_get_int_member (hidden, "total"), ==, 1);
-  g_assert_cmpint (json_object_get_int_member (hidden, "out_of_process"), ==, 0);
+  g_assert_cmpint (json_object_get_int_member (hidden, "out_of_process"), ==, 1);
   g_assert_true (json_object_has_member (object, "grade"));
 
   /* The verdict as saved reads back the same. */

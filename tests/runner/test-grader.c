@@ -461,7 +461,8 @@ test_independent (void)
   g_assert_cmpstr (viva_grade_report_get_test (report, 0)->status, ==, "crashed");
   g_assert_true (viva_grade_report_get_test (report, 1)->passed);
   g_assert_true (viva_grade_report_get_test (report, 2)->passed);
-  g_assert_true (viva_grade_report_get_test (report, 3)->passed);
+  g_assert_false (viva_grade_report_get_test (report, 3)->passed);
+  g_assert_cmpstr (viva_grade_report_get_test (report, 3)->status, ==, "evidence");
   g_assert_false (viva_grade_report_get_test (report, 3)->out_of_process);
   g_assert_cmpuint (viva_grade_report_get_n_out_of_process (report), ==, 3);
   g_assert_false (viva_grade_report_get_passed (report));
@@ -501,7 +502,11 @@ test_fresh_worker_per_test (void)
       const VivaGradeTest *test = viva_grade_report_get_test (report, i);
 
       g_test_message ("%u: %s %s", i, test->status, test->message);
-      g_assert_true (test->passed);
+      /* The old-form test ran to its end: evidence, never a pass. */
+      if (i == 4)
+        g_assert_cmpstr (test->status, ==, "evidence");
+      else
+        g_assert_true (test->passed);
     }
   g_assert_true (viva_grade_report_get_passed (report));
 }
@@ -550,7 +555,9 @@ test_deadline (void)
   viva_test_run_until_result (&result);
   report = viva_grader_grade_finish (grader, result, &error);
   g_assert_no_error (error);
-  g_assert_cmpuint (viva_grade_report_get_n_passed (report), ==, 7);
+  g_assert_cmpuint (viva_grade_report_get_n_passed (report), ==, 6);
+  g_assert_cmpuint (viva_grade_report_get_n_evidence (report), ==, 1);
+  g_assert_true (viva_grade_report_get_passed (report));
 }
 
 static void
@@ -714,7 +721,8 @@ test_pack_structured (void)
   g_assert_cmpuint (viva_problem_get_pass_threshold (problem), ==, 2);
 
   good = grade_problem (problem, viva_problem_get_reference (problem));
-  g_assert_cmpuint (viva_grade_report_get_n_passed (good), ==, 3);
+  g_assert_cmpuint (viva_grade_report_get_n_passed (good), ==, 2);
+  g_assert_cmpstr (viva_grade_report_get_test (good, 2)->status, ==, "evidence");
   g_assert_cmpuint (viva_grade_report_get_n_out_of_process (good), ==, 2);
   g_assert_false (viva_grade_report_get_test (good, 2)->out_of_process);
   g_assert_true (viva_grade_report_get_passed (good));
@@ -751,6 +759,64 @@ test_pack_old_format (void)
 
   bad = grade_problem (problem, viva_problem_get_starter_code (problem));
   g_assert_false (viva_grade_report_get_passed (bad));
+}
+
+/* Issue 27: a ten-line builtins.compile hook made every old-form test run
+ * to its end (it keeps only the line that marks the end), so a problem of
+ * old-form tests passed 100/100 with code that computes nothing. Such a
+ * test is now evidence for the examiner only: the grade says so and never
+ * counts it as a pass, while a structured test beside it still fails. */
+static void
+test_old_form_compile_hook (void)
+{
+  const char *hook =
+    "import builtins\n"
+    "_compile = builtins.compile\n"
+    "def _hooked(source, filename, mode, *args, **kwargs):\n"
+    "    if isinstance(source, str) and 'viva-test-end-' in source:\n"
+    "        source = source.strip().splitlines()[-1]\n"
+    "    return _compile(source, filename, mode, *args, **kwargs)\n"
+    "builtins.compile = _hooked\n"
+    "def twice(x):\n"
+    "    return 0\n";
+  const char *text = PACK_HEAD
+    "\"tests\": [{\"name\": \"four\", \"code\": \"x = 4\\nassert twice(x) == 8, 'twice(4) is 8'\"},"
+    "{\"name\": \"five\", \"code\": \"y = twice(5)\\nassert y == 10\"}]}]}";
+  g_autoptr(GBytes) bytes = g_bytes_new_static (text, strlen (text));
+  g_autoptr(GError) error = NULL;
+  g_autoptr(VivaPack) pack = viva_pack_new_from_bytes (bytes, &error);
+  g_autoptr(VivaGradeReport) hooked = NULL;
+  g_autoptr(VivaGradeReport) mixed = NULL;
+  g_autoptr(GPtrArray) tests = g_ptr_array_new_with_free_func ((GDestroyNotify) viva_grader_test_free);
+  VivaProblem *problem;
+
+  g_assert_no_error (error);
+  problem = viva_pack_find_problem (pack, "twice");
+  g_assert_cmpuint (viva_problem_get_n_in_process_tests (problem), ==, 2);
+
+  hooked = grade_problem (problem, hook);
+  for (guint i = 0; i < viva_grade_report_get_n_tests (hooked); i++)
+    {
+      const VivaGradeTest *test = viva_grade_report_get_test (hooked, i);
+
+      g_test_message ("%s: %s %s", test->name, test->status, test->message);
+      /* The hook works: the test ran to its end... */
+      g_assert_cmpstr (test->status, ==, "evidence");
+      /* ...and that is no pass. */
+      g_assert_false (test->passed);
+    }
+  g_assert_cmpuint (viva_grade_report_get_n_passed (hooked), ==, 0);
+  g_assert_cmpuint (viva_grade_report_get_n_evidence (hooked), ==, 2);
+  g_assert_false (viva_grade_report_get_passed (hooked));
+
+  /* Beside a structured test, the hook gains nothing either. */
+  g_ptr_array_add (tests, viva_grader_test_new_legacy ("old", "x = 4\nassert twice(x) == 8"));
+  g_ptr_array_add (tests, viva_grader_test_new_structured ("new", "x = 4", "twice(x)", "assert result == 8", FALSE, 0));
+  mixed = grade_tests (hook, NULL, tests, 0);
+  g_assert_cmpstr (viva_grade_report_get_test (mixed, 0)->status, ==, "evidence");
+  g_assert_nonnull (strstr (viva_grade_report_get_test (mixed, 0)->message, "never counts as a pass"));
+  g_assert_cmpstr (viva_grade_report_get_test (mixed, 1)->status, ==, "failed");
+  g_assert_false (viva_grade_report_get_passed (mixed));
 }
 
 static void
@@ -814,6 +880,7 @@ main (int   argc,
   g_test_add_func ("/viva/grader/threshold", test_threshold);
   g_test_add_func ("/viva/grader/pack-structured", test_pack_structured);
   g_test_add_func ("/viva/grader/pack-old-format", test_pack_old_format);
+  g_test_add_func ("/viva/grader/old-form-compile-hook", test_old_form_compile_hook);
   g_test_add_func ("/viva/grader/bundled", test_bundled);
 
   return g_test_run ();

@@ -401,7 +401,7 @@ failed_names (VivaGradeReport *grade)
     {
       const VivaGradeTest *test = viva_grade_report_get_test (grade, i);
 
-      if (!test->passed)
+      if (!test->passed && g_strcmp0 (test->status, "evidence") != 0)
         g_string_append_printf (names, "%s“%s”", names->len ? ", " : "", test->name);
     }
 
@@ -412,7 +412,7 @@ static char *
 explain (VivaExamVerdict *self)
 {
   g_autoptr(GString) text = g_string_new (NULL);
-  guint total, passed, outside;
+  guint total, passed, outside, evidence;
   g_autofree char *failed = NULL;
 
   if (self->grade == NULL)
@@ -423,14 +423,19 @@ explain (VivaExamVerdict *self)
       return g_string_free (g_steal_pointer (&text), FALSE);
     }
 
-  total = viva_grade_report_get_n_tests (self->grade);
-  passed = viva_grade_report_get_n_passed (self->grade);
+  /* Old-form tests ran inside the student's program: evidence, never a
+   * pass, so they are said apart from the judged ones. */
   outside = viva_grade_report_get_n_out_of_process (self->grade);
+  evidence = viva_grade_report_get_n_evidence (self->grade);
+  total = viva_grade_report_get_n_tests (self->grade) - evidence;
+  passed = viva_grade_report_get_n_passed (self->grade);
 
-  if (total == 0)
+  if (viva_grade_report_get_n_tests (self->grade) == 0)
     return g_strdup (_("This problem has no hidden tests, so the verdict rests on the examiner alone."));
 
-  if (passed == total)
+  if (total == 0)
+    g_string_assign (text, _("No test of this problem was judged outside your program, so none counts as a pass."));
+  else if (passed == total)
     g_string_printf (text, g_dngettext (GETTEXT_PACKAGE,
                                         "The hidden test passed.",
                                         "All %u hidden tests passed.", total), total);
@@ -448,6 +453,12 @@ explain (VivaExamVerdict *self)
                                                " (%u of them were checked inside your program.)",
                                                total - outside),
                             total - outside);
+  if (evidence > 0)
+    g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE,
+                                               " %u old-form test ran inside your program, so it is evidence for the examiner only and never counts as a pass.",
+                                               " %u old-form tests ran inside your program, so they are evidence for the examiner only and never count as a pass.",
+                                               evidence),
+                            evidence);
 
   if (self->model_passed && !viva_exam_verdict_get_engine_pass (self))
     g_string_append (text, _(" The examiner said you passed, but that contradicts the hidden tests, "

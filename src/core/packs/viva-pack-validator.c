@@ -230,7 +230,7 @@ check_tests (JsonObject *problem,
                                   call);
           else
             viva_pack_issues_add (issues, VIVA_PACK_ERROR_INVALID, VIVA_PACK_ISSUE_WARNING, path,
-                                  _("runs inside the student's process, where the student's code can change what the test sees, and its shape does not convert — give it “setup”, “call” and “check” so that the grader judges it outside"));
+                                  _("runs inside the student's process, where the student's code can change what the test sees, and its shape does not convert, so it is evidence for the examiner only and never counts as a pass — give it “setup”, “call” and “check” so that the grader judges it outside"));
         }
       check_unknown_keys (test, path, known, issues);
       n_shown += check_shown (test, path, issues) ? 1 : 0;

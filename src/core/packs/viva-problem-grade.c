@@ -183,6 +183,65 @@ viva_problem_grade_for_author_async (VivaProblem         *problem,
 }
 
 /**
+ * viva_problem_get_check_tests:
+ *
+ * The shown tests only, as the grader takes them, with a new seed as for
+ * a grading.
+ *
+ * Returns: (transfer full) (element-type VivaGraderTest): what Check runs
+ */
+GPtrArray *
+viva_problem_get_check_tests (VivaProblem *problem)
+{
+  g_autoptr(GPtrArray) all = NULL;
+  GPtrArray *tests;
+
+  g_return_val_if_fail (VIVA_IS_PROBLEM (problem), NULL);
+
+  all = viva_problem_get_grader_tests (problem);
+  tests = g_ptr_array_new_with_free_func ((GDestroyNotify) viva_grader_test_free);
+  for (guint i = 0; i < all->len && i < viva_problem_get_n_tests (problem); i++)
+    if (viva_problem_test_is_shown (viva_problem_get_test (problem, i)))
+      g_ptr_array_add (tests, viva_grader_test_copy (g_ptr_array_index (all, i)));
+
+  return tests;
+}
+
+/**
+ * viva_problem_check_async:
+ * @code: the student's code
+ *
+ * Check: runs only @problem's shown tests on @code through a #VivaGrader,
+ * exactly as a grading does (fresh workers, the check in the judge), and
+ * keeps each test's message, since a shown test is an example the student
+ * may see whole. Every shown test must pass, whatever the pack's
+ * threshold. Finish with viva_problem_grade_finish(). Main thread only.
+ */
+void
+viva_problem_check_async (VivaProblem         *problem,
+                          const char          *code,
+                          GCancellable        *cancellable,
+                          GAsyncReadyCallback  callback,
+                          gpointer             user_data)
+{
+  g_autoptr(VivaGrader) grader = viva_grader_new ();
+  g_autoptr(GPtrArray) tests = NULL;
+  GTask *task;
+
+  g_return_if_fail (VIVA_IS_PROBLEM (problem));
+  g_return_if_fail (code != NULL);
+
+  task = g_task_new (problem, cancellable, callback, user_data);
+  g_task_set_source_tag (task, viva_problem_grade_async);
+  /* Nothing to redact: every test here is shown. */
+  g_task_set_task_data (task, GINT_TO_POINTER (1), NULL);
+
+  tests = viva_problem_get_check_tests (problem);
+  viva_grader_grade_async (grader, code, viva_problem_get_reference (problem), tests, 0,
+                           cancellable, viva_problem_grade_cb, task);
+}
+
+/**
  * viva_problem_grade_finish:
  *
  * Returns: (transfer full): the grade; %NULL with @error only when

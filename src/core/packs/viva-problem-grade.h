@@ -25,6 +25,12 @@ void             viva_problem_grade_for_author_async (VivaProblem    *problem,
                                                GCancellable         *cancellable,
                                                GAsyncReadyCallback   callback,
                                                gpointer              user_data);
+GPtrArray       *viva_problem_get_check_tests  (VivaProblem          *problem);
+void             viva_problem_check_async      (VivaProblem          *problem,
+                                                const char           *code,
+                                                GCancellable         *cancellable,
+                                                GAsyncReadyCallback   callback,
+                                                gpointer              user_data);
 VivaGradeReport *viva_problem_grade_finish     (VivaProblem          *problem,
                                                 GAsyncResult         *result,
                                                 GError              **error);

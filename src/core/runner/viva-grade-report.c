@@ -126,8 +126,14 @@ viva_grade_report_get_n_passed (VivaGradeReport *self)
 
   g_return_val_if_fail (VIVA_IS_GRADE_REPORT (self), 0);
 
+  /* A test judged inside the student's process is never a pass, even
+   * when a report read back says it passed. */
   for (guint i = 0; i < self->tests->len; i++)
-    n += ((VivaGradeTest *) g_ptr_array_index (self->tests, i))->passed ? 1 : 0;
+    {
+      VivaGradeTest *test = g_ptr_array_index (self->tests, i);
+
+      n += test->passed && test->out_of_process ? 1 : 0;
+    }
   return n;
 }
 
@@ -149,6 +155,25 @@ viva_grade_report_get_n_out_of_process (VivaGradeReport *self)
   return n;
 }
 
+/**
+ * viva_grade_report_get_n_evidence:
+ *
+ * Returns: how many old-form tests ran to their end inside the student's
+ *   process: evidence for the examiner, never a pass (the student's code
+ *   can make any such test run to its end)
+ */
+guint
+viva_grade_report_get_n_evidence (VivaGradeReport *self)
+{
+  guint n = 0;
+
+  g_return_val_if_fail (VIVA_IS_GRADE_REPORT (self), 0);
+
+  for (guint i = 0; i < self->tests->len; i++)
+    n += g_strcmp0 (((VivaGradeTest *) g_ptr_array_index (self->tests, i))->status, "evidence") == 0 ? 1 : 0;
+  return n;
+}
+
 guint
 viva_grade_report_get_pass_threshold (VivaGradeReport *self)
 {
@@ -160,18 +185,21 @@ viva_grade_report_get_pass_threshold (VivaGradeReport *self)
  * viva_grade_report_get_passed:
  *
  * Returns: whether the problem's threshold was met: every test, or as many
- *   as the pack asks for. A problem without tests never passes.
+ *   as the pack asks for. An old-form test that ran to its end inside the
+ *   student's process (`evidence`) counts neither way; one that failed
+ *   there counts as failed. A problem with no other test never passes.
  */
 gboolean
 viva_grade_report_get_passed (VivaGradeReport *self)
 {
+  guint judged;
   guint needed;
 
   g_return_val_if_fail (VIVA_IS_GRADE_REPORT (self), FALSE);
 
-  if (self->tests->len == 0)
+  if ((judged = self->tests->len - viva_grade_report_get_n_evidence (self)) == 0)
     return FALSE;
-  needed = self->pass_threshold == 0 ? self->tests->len : MIN (self->pass_threshold, self->tests->len);
+  needed = self->pass_threshold == 0 ? judged : MIN (self->pass_threshold, judged);
   return viva_grade_report_get_n_passed (self) >= needed;
 }
 

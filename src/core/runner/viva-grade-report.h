@@ -16,7 +16,8 @@ G_BEGIN_DECLS
  * @passed: whether it passed
  * @out_of_process: judged where no student code ran
  * @status: `passed`, `failed`, `error`, `timeout`, `not-plain-data`,
- *   `crashed` or `too-large`
+ *   `crashed`, `too-large`, or `evidence` (an old-form test that ran to its
+ *   end inside the student's process: never a pass)
  * @message: one sentence a student understands; never the reference's or
  *   the check's source
  *
@@ -55,6 +56,7 @@ const VivaGradeTest *viva_grade_report_get_test             (VivaGradeReport *se
                                                              guint            i);
 guint                viva_grade_report_get_n_passed         (VivaGradeReport *self);
 guint                viva_grade_report_get_n_out_of_process (VivaGradeReport *self);
+guint                viva_grade_report_get_n_evidence       (VivaGradeReport *self);
 guint                viva_grade_report_get_pass_threshold   (VivaGradeReport *self);
 gboolean             viva_grade_report_get_passed           (VivaGradeReport *self);
 JsonNode            *viva_grade_report_to_json              (VivaGradeReport *self);

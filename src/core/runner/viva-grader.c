@@ -35,7 +35,9 @@
  * threads, hooks or an early exit only change that value, or lose it.
  *
  * Old unstructured tests still run, inside the student's process after the
- * code, and are labelled as such (out_of_process is FALSE). A test that
+ * code, and are labelled as such (out_of_process is FALSE); one that runs
+ * to its end is "evidence", never "passed": a ten-line builtins.compile
+ * hook makes any of them run to its end. A test that
  * cannot be decided (a crash, a timeout, a value that is not plain data, a
  * judge or reference that failed) fails, never passes. */
 
@@ -607,7 +609,8 @@ legacy_cb (GObject      *object,
       /* "ok" also means the code ended the run with sys.exit(0) before the
        * test ran: only a test that printed the marker at its end passed. */
       if (run->stdout_text != NULL && strstr (run->stdout_text, needle) != NULL)
-        job_settle (job, FALSE, "passed", "");
+        job_settle (job, FALSE, "evidence",
+                    _("This old-form test ran to its end inside your program, where your code can change what it sees, so it is evidence for the examiner only and never counts as a pass."));
       else
         job_settle (job, FALSE, "error",
                     _("The test did not reach its end: the run ended early (sys.exit(), os._exit() or a replaced sys.stdout)."));
