@@ -130,7 +130,10 @@ collect (int    argc,
   g_autofree char *gradebook_path = NULL;
   g_autofree char *html_path = NULL;
   g_autofree char *exam_path = NULL;
+  g_autofree char *teacher_path = NULL;
   g_autoptr(GOptionContext) context = NULL;
+  g_autoptr(VivaTeacherScores) teacher_scores = viva_teacher_scores_new ();
+  g_autoptr(GFile) teacher_store = viva_teacher_scores_default_file ();
   g_autoptr(VivaClassResults) results = viva_class_results_new ();
   g_autoptr(GAsyncResult) collected = NULL;
   g_autoptr(GError) error = NULL;
@@ -142,6 +145,7 @@ collect (int    argc,
   const GOptionEntry entries[] = {
     { "pack", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &pack_paths, N_("Your copy of a pack the reports used (repeatable; your library’s packs are used too)"), N_("FILE") },
     { "exam", 0, 0, G_OPTION_ARG_FILENAME, &exam_path, N_("Your copy of the exam file: its hint cost is the one the scores use"), N_("FILE") },
+    { "teacher-scores", 0, 0, G_OPTION_ARG_FILENAME, &teacher_path, N_("Your scores as CSV (student_id,problem,score[,verdict]): the exports grade by them"), N_("FILE") },
     { "regrade", 0, 0, G_OPTION_ARG_NONE, &regrade, N_("Re-grade every report’s final code on this machine"), NULL },
     { "csv", 0, 0, G_OPTION_ARG_FILENAME, &csv_path, N_("Write one row per report as CSV"), N_("FILE") },
     { "gradebook-csv", 0, 0, G_OPTION_ARG_FILENAME, &gradebook_path, N_("Write a gradebook CSV for Canvas or Moodle (one row per student)"), N_("FILE") },
@@ -206,6 +210,20 @@ collect (int    argc,
         }
       viva_class_results_set_exam (results, exam);
     }
+
+  /* The scores set in the window (the teacher's data), then the CSV's,
+   * which name no session and so never hide a window's score. */
+  if (!viva_teacher_scores_load (teacher_scores, teacher_store, &error))
+    {
+      viva_cli_fail ("%s", error->message);
+      return VIVA_CLI_EXIT_FAILED;
+    }
+  if (teacher_path != NULL && !viva_teacher_scores_load_csv (teacher_scores, teacher_path, &error))
+    {
+      viva_cli_fail (_("Your scores in “%s” could not be read:\n%s"), teacher_path, error->message);
+      return VIVA_CLI_EXIT_FAILED;
+    }
+  viva_class_results_set_teacher_scores (results, teacher_scores);
 
   if (regrade && !add_library_packs (results, &error))
     {

@@ -39,4 +39,7 @@ int viva_cli_lab (int    argc,
 int viva_cli_class (int    argc,
                     char **argv);
 
+int viva_cli_calibrate (int    argc,
+                        char **argv);
+
 G_END_DECLS

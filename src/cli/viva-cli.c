@@ -19,6 +19,7 @@ static const struct {
   VivaCliCommand  func;
   const char     *summary;
 } commands[] = {
+  { "calibrate", viva_cli_calibrate, N_("Measure how well Viva agrees with your scores") },
   { "chat", viva_cli_chat, N_("Stream one reply from a model") },
   { "check", viva_cli_check, N_("Run a problem’s shown tests on code, as Check does") },
   { "class", viva_cli_class, N_("Collect a class’s reports, re-graded on this machine") },

@@ -333,7 +333,8 @@ test_class_exports (void)
   csv = read_text (csv_path);
   g_assert_true (g_str_has_prefix (csv, "student_name,student_id,pack,problem,session,status,verdict,score,"
                                         "hidden_passed,hidden_total,regraded_passed,regraded_total,flags,"
-                                        "problem_title,started,duration_s,hints,file,note,model_score,hint_cost\r\n"));
+                                        "problem_title,started,duration_s,hints,file,note,model_score,hint_cost,"
+                                        "viva_score,teacher_score,teacher_note\r\n"));
   rows = viva_test_parse_csv (csv);
   row = csv_row (rows, "student_id", "s001");
   g_assert_cmpstr (viva_test_csv_cell (rows, row, "score"), ==, "75");

@@ -28,6 +28,7 @@ typedef enum
   IN_JSON_ALWAYS,
   IN_JSON_WITH_COST,      /* only when a hint cost something: how the score was made */
   IN_JSON_IF_NOT_EMPTY,
+  IN_JSON_WITH_TEACHER,   /* only when the teacher scored the defense */
 } InJson;
 
 typedef struct
@@ -57,7 +58,9 @@ static const Column columns[] = {
   TEXT ("session", viva_class_report_get_session),
   TEXT ("status", viva_class_report_get_status),
   TEXT ("verdict", viva_class_report_get_verdict),
-  { "score", KIND_SCORE, IN_JSON_ALWAYS, NULL, NULL, viva_class_report_get_score },
+  /* The grade: the teacher's score where there is one (viva_score and
+   * teacher_score, at the end, keep both). */
+  { "score", KIND_SCORE, IN_JSON_ALWAYS, NULL, NULL, viva_class_report_get_graded_score },
   COUNT ("hidden_passed", viva_class_report_get_hidden_passed),
   COUNT ("hidden_total", viva_class_report_get_hidden_total),
   COUNT ("regraded_passed", viva_class_report_get_regraded_passed),
@@ -71,6 +74,9 @@ static const Column columns[] = {
   { "note", KIND_TEXT, IN_JSON_IF_NOT_EMPTY, viva_class_report_get_note, NULL, NULL },
   { "model_score", KIND_SCORE, IN_JSON_WITH_COST, NULL, NULL, viva_class_report_get_model_score },
   { "hint_cost", KIND_COST, IN_JSON_WITH_COST, NULL, NULL, viva_class_report_get_hint_cost },
+  { "viva_score", KIND_SCORE, IN_JSON_WITH_TEACHER, NULL, NULL, viva_class_report_get_score },
+  { "teacher_score", KIND_SCORE, IN_JSON_WITH_TEACHER, NULL, NULL, viva_class_report_get_teacher_score },
+  { "teacher_note", KIND_TEXT, IN_JSON_WITH_TEACHER, viva_class_report_get_teacher_note, NULL, NULL },
 };
 
 #undef TEXT
@@ -230,13 +236,16 @@ _viva_class_csv_row (GString         *csv,
  * Returns: (transfer full): @report's row as the `row` event has it: the
  *   CSV's columns under the same names, flags as an array, numbers as
  *   numbers and unknown ones as null; `model_score` and `hint_cost` only
- *   when a hint cost something, `note` only when there is one
+ *   when a hint cost something, `viva_score`, `teacher_score` and
+ *   `teacher_note` only when the teacher scored the defense, `note` only
+ *   when there is one
  */
 JsonObject *
 _viva_class_csv_row_json (VivaClassReport *report)
 {
   JsonObject *object = json_object_new ();
   gboolean with_cost = viva_class_report_get_hint_cost (report) > 0;
+  gboolean with_teacher = viva_class_report_get_teacher_score (report) >= 0;
 
   for (guint i = 0; i < G_N_ELEMENTS (columns); i++)
     {
@@ -247,13 +256,15 @@ _viva_class_csv_row_json (VivaClassReport *report)
 
       if (column->in_json == IN_JSON_WITH_COST && !with_cost)
         continue;
+      if (column->in_json == IN_JSON_WITH_TEACHER && !with_teacher)
+        continue;
       if (column->in_json == IN_JSON_IF_NOT_EMPTY && (text == NULL || text[0] == '\0'))
         continue;
 
       switch (column->kind)
         {
         case KIND_TEXT:
-          json_object_set_string_member (object, column->name, text);
+          json_object_set_string_member (object, column->name, text != NULL ? text : "");
           break;
         case KIND_FLAGS:
           {

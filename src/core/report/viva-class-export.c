@@ -20,8 +20,10 @@
  * viva_class_results_to_csv:
  *
  * Returns: (transfer full): one row per report, header
- *   the column names, CRLF line ends, UTF-8; `score` is the final
- *   score, `model_score` the examiner's and `hint_cost` what one hint cost
+ *   the column names, CRLF line ends, UTF-8; `score` is the grade (the
+ *   teacher's score where there is one, else the final score),
+ *   `model_score` the examiner's, `hint_cost` what one hint cost,
+ *   `viva_score` the final score and `teacher_score` the teacher's
  */
 char *
 viva_class_results_to_csv (VivaClassResults *self)
@@ -62,9 +64,10 @@ student_free (gpointer data)
 /**
  * viva_class_results_to_gradebook_csv:
  *
- * One row per student, one column per problem holding the final score
- * (0–100: the examiner's, less what the hints viewed cost when the exam
- * gave them a cost) of the student's report for it, empty where there is
+ * One row per student, one column per problem holding the teacher's score
+ * of the student's report for it where the teacher gave one, else the final
+ * score (0–100: the examiner's, less what the hints viewed cost when the
+ * exam gave them a cost), empty where there is
  * none or where two reports claim it (`duplicate-claim`). The first five columns are those Canvas's gradebook import reads
  * (`Student`, `ID`, `SIS User ID`, `SIS Login ID`, `Section`); the student
  * id goes in `SIS User ID`, which Moodle's CSV import maps to "ID number".
@@ -119,7 +122,7 @@ viva_class_results_to_gradebook_csv (VivaClassResults *self)
        * over the other, the cell stays empty until the teacher keeps one
        * (both rows are flagged `duplicate-claim`). */
       g_hash_table_insert (student->scores, g_strdup (problem_id),
-                           claimed_twice ? g_strdup ("") : _viva_class_csv_format_score (viva_class_report_get_score (report)));
+                           claimed_twice ? g_strdup ("") : _viva_class_csv_format_score (viva_class_report_get_graded_score (report)));
     }
 
   g_ptr_array_sort (problems, (GCompareFunc)g_strcmp0);
@@ -272,6 +275,18 @@ begin_html (VivaClassResults *self,
         {
           g_string_append (html, "<br><span class=\"note\">");
           viva_html_append_escaped (html, how, -1);
+          g_string_append (html, "</span>");
+        }
+      if (viva_class_report_get_teacher_score (report) >= 0)
+        {
+          g_autofree char *teacher = _viva_class_csv_format_score (viva_class_report_get_teacher_score (report));
+          const char *note = viva_class_report_get_teacher_note (report);
+          /* Translators: the teacher's own score, shown beside Viva's */
+          g_autofree char *line = note != NULL ? g_strdup_printf (_("Teacher: %s — %s"), teacher, note)
+                                               : g_strdup_printf (_("Teacher: %s"), teacher);
+
+          g_string_append (html, "<br><span class=\"teacher\">");
+          viva_html_append_escaped (html, line, -1);
           g_string_append (html, "</span>");
         }
       g_string_append (html, "</td>");

@@ -48,6 +48,9 @@ struct _VivaClassReport
   JsonArray  *recorded_tests;
   JsonArray  *regraded_tests;
   GStrv       questions;
+  double      teacher_score;  /* the teacher's own, beside the examiner's; -1 when none */
+  int         teacher_verdict;
+  char       *teacher_note;
 };
 
 void _viva_class_report_add_flag     (VivaClassReport *self,

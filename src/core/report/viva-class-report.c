@@ -65,6 +65,7 @@ viva_class_report_finalize (GObject *object)
   g_free (self->flags_text);
   g_free (self->note);
   g_free (self->code);
+  g_free (self->teacher_note);
   g_clear_pointer (&self->flags, g_ptr_array_unref);
   g_clear_pointer (&self->flag_notes, g_ptr_array_unref);
   g_clear_pointer (&self->recorded_tests, json_array_unref);
@@ -148,6 +149,7 @@ static void
 viva_class_report_init (VivaClassReport *self)
 {
   self->score = self->model_score = -1;
+  self->teacher_score = -1;
   self->hidden_passed = self->hidden_total = -1;
   self->regraded_passed = self->regraded_total = -1;
   self->duration = -1;

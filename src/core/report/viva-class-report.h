@@ -9,6 +9,7 @@
 #include <json-glib/json-glib.h>
 
 #include "viva-exam-file.h"
+#include "viva-teacher-scores.h"
 
 G_BEGIN_DECLS
 
@@ -80,5 +81,14 @@ void             viva_class_report_set_duplicate    (VivaClassReport  *self,
 gboolean         viva_class_report_get_in_gradebook (VivaClassReport  *self);
 JsonObject      *viva_class_report_to_json          (VivaClassReport  *self);
 char            *viva_class_report_describe_time    (VivaClassReport  *self);
+
+/* viva-class-report-teacher.c */
+void             viva_class_report_set_teacher_score (VivaClassReport *self,
+                                                      const VivaTeacherScore *score);
+double           viva_class_report_get_teacher_score (VivaClassReport *self);
+VivaCalibrationVerdict viva_class_report_get_teacher_verdict (VivaClassReport *self);
+const char      *viva_class_report_get_teacher_note  (VivaClassReport *self);
+double           viva_class_report_get_graded_score  (VivaClassReport *self);
+VivaCalibrationVerdict viva_class_report_get_viva_verdict (VivaClassReport *self);
 
 G_END_DECLS

@@ -13,4 +13,10 @@ G_BEGIN_DECLS
  * (main thread). */
 void _viva_class_results_update_claims (GListModel *reports);
 
+/* viva-class-results-teacher.c: the teacher's scores on the rows, and
+ * calibration over them (main thread). */
+void             _viva_class_results_apply_teacher (GListModel        *reports,
+                                                    VivaTeacherScores *scores);
+VivaCalibration *_viva_class_results_calibrate     (GListModel        *reports);
+
 G_END_DECLS

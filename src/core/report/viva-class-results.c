@@ -26,6 +26,8 @@ struct _VivaClassResults
   GListStore   *reports;
   GPtrArray    *packs;
   VivaExamFile *exam;           /* the teacher's copy of the exam, if given */
+  VivaTeacherScores *teacher_scores;    /* the teacher's own scores, if given */
+  gulong        teacher_changed_id;
   guint         max_parallel;
   guint         n_regraded;
   guint         n_to_regrade;
@@ -63,6 +65,9 @@ viva_class_results_finalize (GObject *object)
   g_clear_object (&self->reports);
   g_clear_pointer (&self->packs, g_ptr_array_unref);
   g_clear_object (&self->exam);
+  if (self->teacher_scores != NULL)
+    g_clear_signal_handler (&self->teacher_changed_id, self->teacher_scores);
+  g_clear_object (&self->teacher_scores);
 
   G_OBJECT_CLASS (viva_class_results_parent_class)->finalize (object);
 }
@@ -369,8 +374,68 @@ viva_class_results_collect_finish (VivaClassResults  *self,
   g_list_store_splice (self->reports, 0, g_list_model_get_n_items (G_LIST_MODEL (self->reports)),
                        reports->pdata, reports->len);
   _viva_class_results_update_claims (G_LIST_MODEL (self->reports));
+  if (self->teacher_scores != NULL)
+    _viva_class_results_apply_teacher (G_LIST_MODEL (self->reports), self->teacher_scores);
 
   return TRUE;
+}
+
+static void
+teacher_changed_cb (VivaClassResults  *self,
+                    VivaTeacherScores *scores)
+{
+  _viva_class_results_apply_teacher (G_LIST_MODEL (self->reports), scores);
+}
+
+/**
+ * viva_class_results_set_teacher_scores:
+ * @scores: (nullable): the teacher's own scores
+ *
+ * Puts the teacher's score beside the examiner's in every row it scores,
+ * now, for rows collected later, and whenever @scores changes. Main
+ * thread.
+ */
+void
+viva_class_results_set_teacher_scores (VivaClassResults  *self,
+                                       VivaTeacherScores *scores)
+{
+  g_return_if_fail (VIVA_IS_CLASS_RESULTS (self));
+  g_return_if_fail (scores == NULL || VIVA_IS_TEACHER_SCORES (scores));
+
+  if (self->teacher_scores == scores)
+    return;
+
+  if (self->teacher_scores != NULL)
+    g_clear_signal_handler (&self->teacher_changed_id, self->teacher_scores);
+  g_set_object (&self->teacher_scores, scores);
+  if (scores != NULL)
+    self->teacher_changed_id = g_signal_connect_swapped (scores, "changed", G_CALLBACK (teacher_changed_cb), self);
+  _viva_class_results_apply_teacher (G_LIST_MODEL (self->reports), scores);
+}
+
+/**
+ * viva_class_results_get_teacher_scores:
+ *
+ * Returns: (transfer none) (nullable): the teacher's scores
+ */
+VivaTeacherScores *
+viva_class_results_get_teacher_scores (VivaClassResults *self)
+{
+  g_return_val_if_fail (VIVA_IS_CLASS_RESULTS (self), NULL);
+  return self->teacher_scores;
+}
+
+/**
+ * viva_class_results_calibrate:
+ *
+ * Returns: (transfer full): how Viva agrees with the teacher over the
+ *   defenses the teacher scored (see viva-class-results-teacher.c)
+ */
+VivaCalibration *
+viva_class_results_calibrate (VivaClassResults *self)
+{
+  g_return_val_if_fail (VIVA_IS_CLASS_RESULTS (self), NULL);
+  return _viva_class_results_calibrate (G_LIST_MODEL (self->reports));
 }
 
 /* Re-grading */

@@ -65,6 +65,10 @@ void              viva_class_results_regrade_async      (VivaClassResults     *s
 gboolean          viva_class_results_regrade_finish     (VivaClassResults     *self,
                                                          GAsyncResult         *result,
                                                          GError              **error);
+void              viva_class_results_set_teacher_scores (VivaClassResults     *self,
+                                                         VivaTeacherScores    *scores);
+VivaTeacherScores *viva_class_results_get_teacher_scores (VivaClassResults    *self);
+VivaCalibration  *viva_class_results_calibrate          (VivaClassResults     *self);
 guint             viva_class_results_count_students     (VivaClassResults     *self);
 guint             viva_class_results_count_flagged      (VivaClassResults     *self);
 guint             viva_class_results_count_unreadable   (VivaClassResults     *self);
