@@ -425,6 +425,14 @@ def describe(error):
         result["where"] = "code" if error.filename == CODE else "test"
     else:
         result["where"] = _where(error)
+        frame = _failing_frame(error)
+        if frame is not None:
+            # For Explain this error: the frame's variables, described in C
+            # without running the program's code (no repr() of its objects).
+            try:
+                result["frame"] = _viva.frame_text(frame)
+            except Exception:
+                pass
 
     try:
         te = traceback.TracebackException(type(error), error, error.__traceback__)
@@ -436,6 +444,13 @@ def describe(error):
 
 def _frames(error):
     return [frame for frame, _ in traceback.walk_tb(error.__traceback__)]
+
+
+def _failing_frame(error):
+    for frame in reversed(_frames(error)):
+        if frame.f_code.co_filename in OURS:
+            return frame
+    return None
 
 
 def _line(error):

@@ -85,5 +85,14 @@ G_GNUC_INTERNAL void         viva_worker_run_begin       (gint64        id,
 G_GNUC_INTERNAL Reason       viva_worker_run_end         (void);
 G_GNUC_INTERNAL gpointer     viva_worker_watchdog_thread (gpointer      data);
 G_GNUC_INTERNAL gpointer     viva_worker_reader_thread   (gpointer      requests);
+G_GNUC_INTERNAL gboolean     viva_worker_run_pause_begin (gint64        id);
+G_GNUC_INTERNAL void         viva_worker_run_pause_end   (void);
+
+/* viva-worker-pause.c */
+G_GNUC_INTERNAL void         viva_worker_pause_init      (void);
+G_GNUC_INTERNAL gpointer     viva_worker_pauser_thread   (gpointer      data);
+G_GNUC_INTERNAL void         viva_worker_pause_request   (gint64        id,
+                                                          gint64        token);
+G_GNUC_INTERNAL void         viva_worker_pause_release   (gint64        id);
 
 G_END_DECLS

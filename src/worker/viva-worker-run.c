@@ -34,6 +34,7 @@ static struct
   gint64    id;
   gint64    deadline;
   gint64    next_kick;
+  gint64    paused_at;      /* while paused: the clock stands still */
   Reason    reason;
 } run;
 
@@ -57,6 +58,16 @@ viva_worker_watchdog_thread (gpointer data)
       if (!run.active)
         {
           g_cond_wait (&run.cond, &run.lock);
+          continue;
+        }
+
+      if (run.paused_at != 0)
+        {
+          /* Paused: the deadline waits; what C code writes still goes out. */
+          g_mutex_unlock (&run.lock);
+          viva_worker_output_flush ();
+          g_mutex_lock (&run.lock);
+          g_cond_wait_until (&run.cond, &run.lock, g_get_monotonic_time () + FLUSH_INTERVAL_US);
           continue;
         }
 
@@ -94,6 +105,7 @@ viva_worker_run_begin (gint64 id,
   run.id = id;
   run.reason = REASON_NONE;
   run.next_kick = 0;
+  run.paused_at = 0;
   run.deadline = g_get_monotonic_time () + (gint64) timeout_ms * G_TIME_SPAN_MILLISECOND;
   g_cond_signal (&run.cond);
   g_mutex_unlock (&run.lock);
@@ -112,9 +124,41 @@ viva_worker_run_end (void)
   return reason;
 }
 
+/* The pauser, holding the GIL: whether run @id still runs, and if so its
+ * clock stops until viva_worker_run_pause_end(). */
+gboolean
+viva_worker_run_pause_begin (gint64 id)
+{
+  gboolean active;
+
+  g_mutex_lock (&run.lock);
+  active = run.active && run.id == id && run.reason == REASON_NONE;
+  if (active)
+    run.paused_at = g_get_monotonic_time ();
+  g_mutex_unlock (&run.lock);
+
+  return active;
+}
+
+void
+viva_worker_run_pause_end (void)
+{
+  g_mutex_lock (&run.lock);
+  if (run.paused_at != 0)
+    {
+      run.deadline += g_get_monotonic_time () - run.paused_at;
+      run.paused_at = 0;
+      g_cond_signal (&run.cond);
+    }
+  g_mutex_unlock (&run.lock);
+}
+
 static void
 run_interrupt (gint64 id)
 {
+  /* Stop while paused: the program must hold the GIL again to stop. */
+  viva_worker_pause_release (id);
+
   g_mutex_lock (&run.lock);
   if (run.active && run.id == id && run.reason == REASON_NONE)
     {
@@ -165,6 +209,11 @@ viva_worker_reader_thread (gpointer requests)
 
               if (g_str_equal (op, "interrupt"))
                 run_interrupt (json_object_get_int_member_with_default (request, "id", 0));
+              else if (g_str_equal (op, "pause"))
+                viva_worker_pause_request (json_object_get_int_member_with_default (request, "id", 0),
+                                           json_object_get_int_member_with_default (request, "token", 0));
+              else if (g_str_equal (op, "resume"))
+                viva_worker_pause_release (json_object_get_int_member_with_default (request, "id", 0));
               else
                 g_async_queue_push (requests, g_steal_pointer (&request));
             }

@@ -96,8 +96,13 @@ viva_py_flush (PyObject *module,
   Py_RETURN_NONE;
 }
 
+/* viva-worker-pause.c */
+G_GNUC_INTERNAL PyObject *viva_worker_py_frame_text (PyObject *module,
+                                                     PyObject *args);
+
 static PyMethodDef viva_py_methods[] = {
   { "write", viva_py_write, METH_VARARGS, NULL },
+  { "frame_text", viva_worker_py_frame_text, METH_VARARGS, NULL },
   { "flush", viva_py_flush, METH_NOARGS, NULL },
   { "image", viva_py_image, METH_VARARGS, NULL },
   { NULL, NULL, 0, NULL },
@@ -292,6 +297,7 @@ handle_code (JsonObject *request,
       add_string (builder, "message", description);
       add_string (builder, "traceback", description);
       add_string (builder, "where", description);
+      add_string (builder, "frame", description);
       add_int (builder, "line", description);
       add_int (builder, "column", description);
     }
@@ -495,6 +501,8 @@ main (int   argc,
   g_thread_unref (g_thread_new ("watchdog", viva_worker_watchdog_thread, NULL));
   g_thread_unref (g_thread_new ("reader", viva_worker_reader_thread, requests));
   g_thread_unref (g_thread_new ("fds", viva_worker_fds_thread, NULL));
+  viva_worker_pause_init ();
+  g_thread_unref (g_thread_new ("pauser", viva_worker_pauser_thread, NULL));
   pthread_sigmask (SIG_UNBLOCK, &mask, NULL);
 
   /* After faulthandler (started by the boot module), so it runs second. */

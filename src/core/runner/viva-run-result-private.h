@@ -8,6 +8,7 @@
 #include <json-glib/json-glib.h>
 
 #include "viva-run-result.h"
+#include "viva-run-stack.h"
 #include "viva-runner.h"
 
 G_BEGIN_DECLS
@@ -32,6 +33,7 @@ struct _VivaRunResult
   char          *error_where;  /* the worker's "where": for the grader, why a value could not be sent */
   char          *value;        /* a `call`'s value as the worker sent it: untrusted text */
   gboolean       forged;       /* the worker was killed for what it wrote on its channel */
+  VivaRunStack  *frame;        /* the failing frame and its variables, as the worker said */
 };
 
 VivaRunResult *_viva_run_result_new            (VivaRunStatus      status);

@@ -105,6 +105,9 @@ _viva_run_result_new_from_event (JsonObject *event,
   result->error_line = json_object_get_int_member_with_default (event, "line", 0);
   result->error_column = json_object_get_int_member_with_default (event, "column", 0);
   result->error_where = g_strdup (json_object_get_string_member_with_default (event, "where", NULL));
+  if (json_object_has_member (event, "frame"))
+    result->frame = viva_run_stack_parse (json_object_get_string_member (event, "frame"),
+                                          result->error_line, 1);
   if (result->status == VIVA_RUN_STATUS_OK)
     result->value = g_strdup (json_object_get_string_member_with_default (event, "value", NULL));
 
@@ -173,6 +176,7 @@ viva_run_result_finalize (GObject *object)
   g_clear_pointer (&self->error_type, g_free);
   g_clear_pointer (&self->error_message, g_free);
   g_clear_pointer (&self->traceback, g_free);
+  g_clear_object (&self->frame);
   g_clear_pointer (&self->error_where, g_free);
   g_clear_pointer (&self->value, g_free);
   g_clear_pointer (&self->summary, g_free);
@@ -274,6 +278,23 @@ viva_run_result_get_error_column (VivaRunResult *self)
 {
   g_return_val_if_fail (VIVA_IS_RUN_RESULT (self), 0);
   return self->error_column;
+}
+
+/**
+ * viva_run_result_get_error_frame:
+ *
+ * The frame of the student's code where the exception happened, with its
+ * local variables as the worker described them (names, types, short
+ * values): the student's process wrote it, so it is that program's data.
+ *
+ * Returns: (transfer none) (nullable): the frame, or %NULL when there is
+ *   none (no error, a syntax error, a crash)
+ */
+const VivaRunFrame *
+viva_run_result_get_error_frame (VivaRunResult *self)
+{
+  g_return_val_if_fail (VIVA_IS_RUN_RESULT (self), NULL);
+  return self->frame != NULL ? viva_run_stack_get_frame (self->frame, 0) : NULL;
 }
 
 /**

@@ -7,6 +7,8 @@
 
 #include <gio/gio.h>
 
+#include "viva-run-stack.h"
+
 G_BEGIN_DECLS
 
 /**
@@ -44,6 +46,7 @@ const char    *viva_run_result_get_error_message (VivaRunResult *self);
 int            viva_run_result_get_error_line   (VivaRunResult *self);
 int            viva_run_result_get_error_column (VivaRunResult *self);
 const char    *viva_run_result_get_traceback    (VivaRunResult *self);
+const VivaRunFrame *viva_run_result_get_error_frame (VivaRunResult *self);
 const char    *viva_run_result_get_summary      (VivaRunResult *self);
 int            viva_run_result_get_signal       (VivaRunResult *self);
 gboolean       viva_run_result_get_state_reset  (VivaRunResult *self);

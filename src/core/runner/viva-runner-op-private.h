@@ -45,6 +45,11 @@ typedef struct
   gint64      sync_id;       /* the barrier sent after it */
   gboolean    cancelled;
   gboolean    truncated;
+  gint64      kill_due_us;   /* when kill_id fires, to re-arm it after a pause */
+  gint64      pause_token;   /* a pause asked for: its `paused` must carry this */
+  gint64      stale_token;   /* a pause resumed before its `paused` came */
+  gint64      paused_left_us; /* paused: what was left of the time to the kill */
+  gboolean    paused;
 } Op;
 
 void _viva_runner_push (VivaRunner   *self,

@@ -28,6 +28,7 @@ struct _VivaRunner
   gboolean           warned;
   guint64            idle_output;   /* bytes received while no request ran */
   gboolean           busy;
+  gboolean           paused;
   guint64            memory_limit;
   guint              output_limit;
 };
@@ -40,6 +41,7 @@ enum {
   PROP_SANDBOX_MESSAGE,
   PROP_MEMORY_LIMIT,
   PROP_OUTPUT_LIMIT,
+  PROP_PAUSED,
   N_PROPS
 };
 
@@ -47,6 +49,7 @@ enum {
   STDOUT,
   STDERR,
   IMAGE,
+  PAUSED,
   N_SIGNALS
 };
 
@@ -59,6 +62,8 @@ void     _viva_runner_complete_current (VivaRunner     *self,
                                         VivaRunResult  *result);
 void     _viva_runner_fail_all         (VivaRunner     *self,
                                         GError         *error);
+void     _viva_runner_take_paused      (VivaRunner     *self,
+                                        JsonObject     *event);
 
 /* viva-runner-worker.c: the worker */
 gboolean _viva_runner_spawn            (VivaRunner     *self,

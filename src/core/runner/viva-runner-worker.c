@@ -184,6 +184,36 @@ viva_runner_take_synced (VivaRunner        *self,
     _viva_runner_complete_current (self, _viva_run_result_new_from_event (event, op->timeout_ms));
 }
 
+/* A pause's report. Only the pauser thread, which holds the GIL while
+ * the program is frozen, knows the token the request carried; a `paused`
+ * without it, or one nobody asked for, is the program's forgery. One for
+ * a pause resumed before it came is dropped. */
+static void
+viva_runner_take_paused (VivaRunner        *self,
+                         VivaWorkerProcess *worker,
+                         JsonObject        *event,
+                         gint64             id)
+{
+  Op *op = self->current;
+  gint64 token = json_object_get_int_member_with_default (event, "token", 0);
+
+  if (op != NULL && op->id == id && token != 0 && token == op->stale_token)
+    {
+      op->stale_token = 0;
+      return;
+    }
+
+  if (op == NULL || op->id != id || op->pause_token == 0 || op->pause_token != token ||
+      op->paused || strlen (json_object_get_string_member (event, "stack")) > VIVA_RUN_STACK_MAX_TEXT)
+    {
+      g_debug ("runner: a pause report out of its place (id %" G_GINT64_FORMAT ")", id);
+      viva_runner_forged (worker);
+      return;
+    }
+
+  _viva_runner_take_paused (self, event);
+}
+
 /* Events from the worker */
 
 static void
@@ -239,6 +269,8 @@ viva_runner_handle_event (VivaWorkerProcess *worker,
     viva_runner_take_result (self, worker, event, id);
   else if (g_str_equal (name, "synced"))
     viva_runner_take_synced (self, worker, id);
+  else if (g_str_equal (name, "paused"))
+    viva_runner_take_paused (self, worker, event, id);
 }
 
 static void

@@ -39,6 +39,17 @@ guint _viva_runner_signals[N_SIGNALS];
 /* Ops */
 
 static void
+viva_runner_set_paused (VivaRunner *self,
+                        gboolean    paused)
+{
+  if (self->paused == paused)
+    return;
+  self->paused = paused;
+  g_object_notify_by_pspec (G_OBJECT (self), _viva_runner_properties[PROP_PAUSED]);
+}
+
+
+static void
 op_free (Op *op)
 {
   if (op->cancel_source != NULL)
@@ -116,6 +127,8 @@ _viva_runner_complete_current (VivaRunner    *self,
 
   g_assert (op != NULL);
 
+  viva_runner_set_paused (self, FALSE);
+
   if (result != NULL)
     {
       g_free (result->stdout_text);
@@ -159,6 +172,7 @@ op_arm_kill (Op    *op,
 {
   g_clear_handle_id (&op->kill_id, g_source_remove);
   op->kill_id = g_timeout_add (delay_ms, op_kill_cb, op);
+  op->kill_due_us = g_get_monotonic_time () + (gint64) delay_ms * 1000;
 }
 
 /* Cancelling a queued op drops it; cancelling the op that runs answers its
@@ -175,6 +189,8 @@ op_cancel (Op *op)
   if (op->cancelled)
     return;
   op->cancelled = TRUE;
+  if (op == self->current)
+    viva_runner_set_paused (self, FALSE);
 
   if (task != NULL)
     g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, _("The run was stopped."));
@@ -481,6 +497,113 @@ viva_runner_stop (VivaRunner *self)
     op_cancel (self->current);
 }
 
+/**
+ * viva_runner_pause:
+ *
+ * Asks the worker to pause the run in progress (a run or an injected
+ * test): it stops where it is, and #VivaRunner::paused tells where, with
+ * the stack and each frame's variables. The run's time stands still while
+ * paused. viva_runner_resume() goes on; viva_runner_stop() stops it as
+ * ever. The Pause button.
+ *
+ * A program inside one long C call that keeps Python's lock (a huge
+ * `sum()`) pauses only when that call returns; Stop always works.
+ *
+ * Returns: whether a pause was asked for: %FALSE when nothing runs, or it
+ *   is paused or pausing already
+ */
+gboolean
+viva_runner_pause (VivaRunner *self)
+{
+  g_autoptr(JsonObject) request = NULL;
+  Op *op;
+
+  g_return_val_if_fail (VIVA_IS_RUNNER (self), FALSE);
+
+  op = self->current;
+  if (op == NULL || (op->kind != OP_RUN && op->kind != OP_INJECT) || op->cancelled ||
+      op->pause_token != 0 || op->result != NULL || self->worker == NULL)
+    return FALSE;
+
+  /* Not one the program can guess: only the worker's pauser sees it, while
+   * the program is frozen. */
+  op->pause_token = (((gint64) g_random_int () << 30) ^ g_random_int ()) | 1;
+  request = json_object_new ();
+  json_object_set_string_member (request, "op", "pause");
+  json_object_set_int_member (request, "id", op->id);
+  json_object_set_int_member (request, "token", op->pause_token);
+  _viva_worker_process_send (self->worker, request);
+  viva_runner_set_paused (self, TRUE);
+  return TRUE;
+}
+
+/* The worker's `paused`, checked by viva-runner-worker.c. */
+void
+_viva_runner_take_paused (VivaRunner *self,
+                          JsonObject *event)
+{
+  g_autoptr(VivaRunStack) stack = NULL;
+  Op *op = self->current;
+
+  /* The clock stops: the kill waits for the resume. */
+  op->paused = TRUE;
+  if (op->kill_id != 0)
+    {
+      op->paused_left_us = MAX (op->kill_due_us - g_get_monotonic_time (), 0);
+      g_clear_handle_id (&op->kill_id, g_source_remove);
+    }
+  stack = viva_run_stack_parse (json_object_get_string_member (event, "stack"),
+                                json_object_get_int_member (event, "line"),
+                                CLAMP (json_object_get_int_member (event, "depth"), 0, G_MAXINT));
+  g_signal_emit (self, _viva_runner_signals[PAUSED], 0, stack);
+}
+
+/**
+ * viva_runner_resume:
+ *
+ * Lets a paused run go on, with the time it had left.
+ *
+ * Returns: whether a paused (or pausing) run was resumed
+ */
+gboolean
+viva_runner_resume (VivaRunner *self)
+{
+  g_autoptr(JsonObject) request = NULL;
+  Op *op;
+
+  g_return_val_if_fail (VIVA_IS_RUNNER (self), FALSE);
+
+  op = self->current;
+  if (op == NULL || op->pause_token == 0 || op->cancelled || self->worker == NULL)
+    return FALSE;
+
+  request = json_object_new ();
+  json_object_set_string_member (request, "op", "resume");
+  json_object_set_int_member (request, "id", op->id);
+  _viva_worker_process_send (self->worker, request);
+
+  if (op->paused)
+    op_arm_kill (op, op->paused_left_us / 1000);
+  else
+    op->stale_token = op->pause_token; /* its report may be on its way */
+  op->pause_token = 0;
+  op->paused = FALSE;
+  viva_runner_set_paused (self, FALSE);
+  return TRUE;
+}
+
+/**
+ * viva_runner_get_paused:
+ *
+ * Returns: whether the run in progress is paused, or a pause was asked for
+ */
+gboolean
+viva_runner_get_paused (VivaRunner *self)
+{
+  g_return_val_if_fail (VIVA_IS_RUNNER (self), FALSE);
+  return self->paused;
+}
+
 /* Class */
 
 static void
@@ -542,6 +665,10 @@ viva_runner_get_property (GObject    *object,
 
     case PROP_OUTPUT_LIMIT:
       g_value_set_uint (value, viva_runner_get_output_limit (self));
+      break;
+
+    case PROP_PAUSED:
+      g_value_set_boolean (value, viva_runner_get_paused (self));
       break;
 
     default:
@@ -620,6 +747,16 @@ viva_runner_class_init (VivaRunnerClass *klass)
                        1, G_MAXUINT, VIVA_RUNNER_DEFAULT_OUTPUT_LIMIT,
                        G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
 
+  /**
+   * VivaRunner:paused:
+   *
+   * Whether the run in progress is paused or pausing (viva_runner_pause()):
+   * the Pause button shows Resume.
+   */
+  _viva_runner_properties[PROP_PAUSED] =
+    g_param_spec_boolean ("paused", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+
   g_object_class_install_properties (object_class, N_PROPS, _viva_runner_properties);
 
   /**
@@ -649,6 +786,19 @@ viva_runner_class_init (VivaRunnerClass *klass)
   _viva_runner_signals[IMAGE] =
     g_signal_new ("image", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_BYTES);
+
+  /**
+   * VivaRunner::paused:
+   * @stack: where the paused program stands: the line and the frames of
+   *   the student's code, innermost first, each with its variables, as the
+   *   worker described them
+   *
+   * Emitted once a viva_runner_pause() took hold. The stack comes from
+   * the student's process: show it as the program's own data.
+   */
+  _viva_runner_signals[PAUSED] =
+    g_signal_new ("paused", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, VIVA_TYPE_RUN_STACK);
 }
 
 static void

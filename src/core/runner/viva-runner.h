@@ -94,5 +94,8 @@ gboolean           viva_runner_reset_finish         (VivaRunner           *self,
                                                      GAsyncResult         *result,
                                                      GError              **error);
 void               viva_runner_stop                 (VivaRunner           *self);
+gboolean           viva_runner_pause                (VivaRunner           *self);
+gboolean           viva_runner_resume               (VivaRunner           *self);
+gboolean           viva_runner_get_paused           (VivaRunner           *self);
 
 G_END_DECLS

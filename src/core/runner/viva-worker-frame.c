@@ -61,7 +61,13 @@ static const Member result_members[] = {
   { "traceback", TYPE_STRING, FALSE }, { "where", TYPE_STRING, FALSE },
   { "line", TYPE_INT, FALSE }, { "column", TYPE_INT, FALSE },
   { "value", TYPE_STRING, FALSE }, /* a grader's call: plain data, as JSON text */
+  { "frame", TYPE_STRING, FALSE },  /* the failing frame's variables (viva-run-stack.c) */
   { NULL },
+};
+
+static const Member paused_members[] = {
+  { "id", TYPE_INT, TRUE }, { "token", TYPE_INT, TRUE }, { "line", TYPE_INT, TRUE },
+  { "depth", TYPE_INT, TRUE }, { "stack", TYPE_STRING, TRUE }, { NULL },
 };
 
 static const Schema schemas[] = {
@@ -72,6 +78,7 @@ static const Schema schemas[] = {
   { "truncated", truncated_members },
   { "result", result_members },
   { "synced", truncated_members },  /* the barrier after a result */
+  { "paused", paused_members },     /* where a paused run stands */
 };
 
 typedef struct
