@@ -43,6 +43,7 @@ viva_server_auth_to_string (VivaServerAuth auth)
     case VIVA_SERVER_AUTH_NONE: return "none";
     case VIVA_SERVER_AUTH_STUDENT: return "student";
     case VIVA_SERVER_AUTH_TEACHER: return "teacher";
+    case VIVA_SERVER_AUTH_WORKER: return "worker";
     default: g_assert_not_reached ();
     }
 }
@@ -200,11 +201,13 @@ authorize (VivaServerApi         *self,
   *token_row = row;
 
   role = json_object_get_string_member (row, "role");
-  if (!g_str_equal (role, route->auth == VIVA_SERVER_AUTH_TEACHER ? "teacher" : "student"))
+  if (!g_str_equal (role, viva_server_auth_to_string (route->auth)))
     {
       viva_server_reply_error (request, SOUP_STATUS_FORBIDDEN, "forbidden", "%s",
                                route->auth == VIVA_SERVER_AUTH_TEACHER
                                ? _("Only the exam’s teacher token may do this.")
+                               : route->auth == VIVA_SERVER_AUTH_WORKER
+                               ? _("Only a grading worker’s token may do this (viva-server worker-token).")
                                : _("Only a signed-in student may do this."));
       return FALSE;
     }

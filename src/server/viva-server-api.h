@@ -19,6 +19,7 @@ typedef enum
   VIVA_SERVER_AUTH_NONE,
   VIVA_SERVER_AUTH_STUDENT,
   VIVA_SERVER_AUTH_TEACHER,
+  VIVA_SERVER_AUTH_WORKER,
 } VivaServerAuth;
 
 const char *viva_server_auth_to_string (VivaServerAuth auth);

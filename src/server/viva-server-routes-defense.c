@@ -11,6 +11,7 @@
 #include "viva-server-defenses.h"
 #include "viva-server-routes-private.h"
 #include "viva-server-sitting.h"
+#include "viva-server-store-pool.h"
 
 /* Submit, a defense's state, its events and the student's answers. The
  * events go out as Server-Sent Events (`Accept: text/event-stream`: every
@@ -305,6 +306,7 @@ _viva_server_submit (VivaServerRequest *request)
   g_autoptr(JsonObject) row = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *id = NULL;
+  g_autofree char *job_id = NULL;
   const char *code;
 
   if (!(code = _viva_server_body_string (request, "code", 512 * 1024)))
@@ -342,7 +344,9 @@ _viva_server_submit (VivaServerRequest *request)
       return;
     }
 
-  if (viva_server_store_save_code (store, request->exam_id, request->student_id, problem_id, "submit", code, &error) < 0 ||
+  /* The submission and its grading job: one transaction. */
+  if (viva_server_store_save_submission (store, request->exam_id, request->student_id, problem_id, code,
+                                         &job_id, &error) < 0 ||
       !(id = viva_server_defenses_start (defenses, request->exam_id, request->student_id, problem_id, code,
                                          FALSE, &error)) ||
       !(row = viva_server_store_get_defense (store, id, &error)))
@@ -353,6 +357,7 @@ _viva_server_submit (VivaServerRequest *request)
 
   json_object_set_object_member (object, "defense", describe_defense (request->api, row));
   json_object_set_boolean_member (object, "attached", FALSE);
+  json_object_set_string_member (object, "grading_job", job_id);
   viva_server_reply_json (request, SOUP_STATUS_CREATED, object);
 }
 

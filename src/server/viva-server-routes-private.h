@@ -32,6 +32,11 @@ void _viva_server_get_defense   (VivaServerRequest *request);
 void _viva_server_get_events    (VivaServerRequest *request);
 void _viva_server_answer        (VivaServerRequest *request);
 
+/* viva-server-routes-worker.c */
+void _viva_server_worker_claim  (VivaServerRequest *request);
+void _viva_server_worker_renew  (VivaServerRequest *request);
+void _viva_server_worker_result (VivaServerRequest *request);
+
 /* viva-server-routes-teacher.c */
 void _viva_server_teacher_status  (VivaServerRequest *request);
 void _viva_server_teacher_reports (VivaServerRequest *request);

@@ -15,6 +15,7 @@
 #include "viva-server-clock.h"
 #include "viva-server-defenses.h"
 #include "viva-server-keys.h"
+#include "viva-server-node.h"
 #include "viva-server-util.h"
 
 /* viva-server serve: the daemon. It continues every defense the database
@@ -49,12 +50,16 @@ viva_server_serve_command (int    argc,
   g_autoptr(VivaServerDefenses) defenses = NULL;
   g_autoptr(GMainLoop) loop = NULL;
   g_autoptr(GError) error = NULL;
+  g_autofree char *address = NULL;
+  VivaServerNode *node;
   guint port = 0, resumed, clock_id, term_id, int_id;
+  int local_jobs = 1;
   int status;
   GOptionEntry entries[] = {
     { "listen", 0, 0, G_OPTION_ARG_STRING, &listen, N_("Where to listen (default: as init was told; port 0 picks a free one)"), N_("ADDR:PORT") },
     { "base-url", 0, 0, G_OPTION_ARG_STRING, &base_url, N_("The lab’s model server, for exams that name none (default: the offline examiner)"), N_("URL") },
     { "model", 0, 0, G_OPTION_ARG_STRING, &model, N_("The model on that server"), N_("M") },
+    { "local-jobs", 0, 0, G_OPTION_ARG_INT, &local_jobs, N_("Grading jobs this node runs at once itself, besides its workers’ (default 1; 0: workers only)"), N_("N") },
     { NULL }
   };
 
@@ -127,6 +132,8 @@ viva_server_serve_command (int    argc,
     }
   viva_server_clock_tick (api);
   clock_id = viva_server_clock_start (api);
+  address = g_strdup_printf ("%s:%u", host, viva_server_api_get_port (api));
+  node = viva_server_node_start (api, address, (guint)CLAMP (local_jobs, 0, 64));
 
   /* Before "listening" is said: a stop asked the moment after is a clean one. */
   term_id = g_unix_signal_add (SIGTERM, quit_cb, loop);
@@ -137,6 +144,7 @@ viva_server_serve_command (int    argc,
   json_object_set_int_member (event, "port", viva_server_api_get_port (api));
   json_object_set_string_member (event, "fingerprint", fingerprint);
   json_object_set_int_member (event, "resumed", resumed);
+  json_object_set_string_member (event, "node", viva_server_node_get_id (node));
   if (common.json)
     viva_server_print_event ("listening", event);
   else
@@ -150,6 +158,7 @@ viva_server_serve_command (int    argc,
   g_source_remove (term_id);
   g_source_remove (int_id);
   g_source_remove (clock_id);
+  viva_server_node_stop (node);
 
   viva_server_api_set_defenses (api, NULL);
   g_clear_object (&defenses);

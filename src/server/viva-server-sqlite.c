@@ -7,6 +7,7 @@
 
 #include <glib/gi18n.h>
 #include <sqlite3.h>
+#include <string.h>
 
 #include "viva-server-sqlite.h"
 
@@ -65,8 +66,17 @@ viva_server_sqlite_query (VivaServerDb  *db,
 {
   VivaServerSqlite *self = VIVA_SERVER_SQLITE (db);
   g_autoptr(JsonArray) rows = json_array_new ();
+  g_autofree char *unlocked = NULL;
   sqlite3_stmt *stmt = NULL;
   int rc;
+
+  /* Row locks are PostgreSQL's: here the write transaction (BEGIN
+   * IMMEDIATE) already holds the whole database, so a claim's
+   * `FOR UPDATE SKIP LOCKED` has nothing left to say. */
+  if (g_str_has_suffix (sql, " FOR UPDATE SKIP LOCKED"))
+    sql = unlocked = g_strndup (sql, strlen (sql) - strlen (" FOR UPDATE SKIP LOCKED"));
+  else if (g_str_has_suffix (sql, " FOR UPDATE"))
+    sql = unlocked = g_strndup (sql, strlen (sql) - strlen (" FOR UPDATE"));
 
   if ((rc = sqlite3_prepare_v2 (self->db, sql, -1, &stmt, NULL)) != SQLITE_OK)
     {

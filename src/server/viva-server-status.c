@@ -9,12 +9,66 @@
 #include <stdio.h>
 
 #include "viva-server-api.h"
+#include "viva-server-node.h"
 #include "viva-server-sitting.h"
+#include "viva-server-store-pool.h"
 #include "viva-server-util.h"
 
 /* viva-server status EXAM-ID: the class from the database (serve may be
- * running: SQLite in WAL mode lets this read beside it). `viva-server
- * routes`, at the end, prints the API's route table. */
+ * running: SQLite in WAL mode lets this read beside it), then the nodes
+ * serving it, their leases and the grading queue. `viva-server routes`,
+ * at the end, prints the API's route table. */
+
+static gboolean
+print_pool (VivaServerCommon  *common,
+            VivaServerStore   *store,
+            JsonObject        *summary,
+            GError           **error)
+{
+  gint64 now = viva_server_store_now ();
+  g_autoptr(JsonArray) nodes = NULL;
+  g_autoptr(JsonArray) leases = NULL;
+  g_autoptr(JsonObject) queue = NULL;
+
+  if (!(nodes = viva_server_store_list_nodes (store, now - 3 * VIVA_SERVER_NODE_HEARTBEAT_MS, error)) ||
+      !(leases = viva_server_store_list_leases (store, error)) ||
+      !(queue = viva_server_store_queue_summary (store, error)))
+    return FALSE;
+
+  for (guint i = 0; i < json_array_get_length (nodes); i++)
+    {
+      JsonObject *node = json_array_get_object_element (nodes, i);
+
+      if (common->json)
+        viva_server_print_event ("node", node);
+      else
+        printf (_("Node %s at %s, up %u s.\n"), json_object_get_string_member (node, "id"),
+                json_object_get_string_member (node, "address"),
+                (guint)((now - json_object_get_int_member (node, "started_at")) / 1000));
+    }
+  for (guint i = 0; i < json_array_get_length (leases); i++)
+    {
+      JsonObject *lease = json_array_get_object_element (leases, i);
+
+      if (common->json)
+        viva_server_print_event ("lease", lease);
+      else
+        printf (_("Lease %s held by %s for %u s more.\n"), json_object_get_string_member (lease, "resource"),
+                json_object_get_string_member (lease, "holder"),
+                (guint)((json_object_get_int_member (lease, "expires_at") - now + 999) / 1000));
+    }
+
+  json_object_set_int_member (summary, "nodes", json_array_get_length (nodes));
+  if (!common->json)
+    printf (_("Grading queue: %u waiting, %u running, %u done, %u failed; the oldest has waited %u s.\n"),
+            (guint)(json_object_get_int_member (queue, "waiting") + json_object_get_int_member (queue, "expired")),
+            (guint)json_object_get_int_member (queue, "running"),
+            (guint)json_object_get_int_member (queue, "done"),
+            (guint)json_object_get_int_member (queue, "failed"),
+            (guint)(json_object_get_int_member (queue, "oldest_wait_ms") / 1000));
+  json_object_set_object_member (summary, "queue", g_steal_pointer (&queue));
+  return TRUE;
+}
 
 int
 viva_server_status_command (int    argc,
@@ -78,6 +132,12 @@ viva_server_status_command (int    argc,
   json_object_set_int_member (summary, "students", json_array_get_length (students));
   for (guint s = 0; s < G_N_ELEMENTS (states); s++)
     json_object_set_int_member (summary, states[s], counts[s]);
+
+  if (!print_pool (&common, store, summary, &error))
+    {
+      viva_server_fail (&common, "%s", error->message);
+      return VIVA_SERVER_EXIT_FAILED;
+    }
 
   if (common.json)
     viva_server_print_event ("status", summary);

@@ -11,6 +11,7 @@
 
 #include "viva-server-sqlite.h"
 #include "viva-server-store.h"
+#include "viva-server-store-pool.h"
 #ifdef VIVA_SERVER_HAVE_POSTGRES
 #include "viva-server-postgres.h"
 #endif
@@ -121,8 +122,43 @@ static const char * const migration_1[] = {
   NULL
 };
 
+/* Several nodes over one database: the nodes alive, the leases they
+ * hold (a live defense, renewed every few seconds), the grading pool's
+ * queue (viva-server-store-pool.c). */
+static const char * const migration_2[] = {
+  "CREATE TABLE nodes ("
+  " id TEXT PRIMARY KEY,"
+  " address TEXT NOT NULL,"
+  " started_at BIGINT NOT NULL,"
+  " seen_at BIGINT NOT NULL)",
+  "CREATE TABLE leases ("
+  " resource TEXT PRIMARY KEY,"
+  " holder TEXT NOT NULL,"
+  " epoch BIGINT NOT NULL,"
+  " expires_at BIGINT NOT NULL)",
+  "CREATE TABLE jobs ("
+  " id TEXT PRIMARY KEY,"
+  " exam_id TEXT NOT NULL REFERENCES exams (id),"
+  " kind TEXT NOT NULL,"
+  " subject TEXT,"
+  " payload TEXT NOT NULL,"
+  " state TEXT NOT NULL,"
+  " enqueued_at BIGINT NOT NULL,"
+  " attempts BIGINT NOT NULL,"
+  " claim_id TEXT,"
+  " claimed_by TEXT,"
+  " claimed_at BIGINT,"
+  " lease_until BIGINT,"
+  " result TEXT,"
+  " finished_by TEXT,"
+  " finished_at BIGINT)",
+  "CREATE INDEX jobs_by_state ON jobs (state, enqueued_at)",
+  NULL
+};
+
 static const char * const * const migrations[] = {
   migration_1,
+  migration_2,
 };
 
 gint64
@@ -670,6 +706,30 @@ next_sitting_seq (VivaServerStore  *self,
   return json_object_get_int_member (row, "seq");
 }
 
+/* The snapshot's statements, inside the caller's transaction (a
+ * submission's grading job is enqueued in the same one,
+ * viva-server-store-pool.c). Returns its sequence number, or -1. */
+gint64
+_viva_server_store_insert_snapshot (VivaServerStore  *self,
+                                    const char       *exam_id,
+                                    const char       *student_id,
+                                    const char       *problem_id,
+                                    const char       *kind,
+                                    const char       *code,
+                                    GError          **error)
+{
+  gint64 seq;
+
+  if ((seq = next_sitting_seq (self, "last_snapshot", exam_id, student_id, error)) < 0 ||
+      !viva_server_db_execf (self->db, error,
+                             "INSERT INTO snapshots (exam_id, student_id, seq, problem_id, kind, code, saved_at)"
+                             " VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                             "ssisssi", exam_id, student_id, seq, problem_id, kind, code,
+                             viva_server_store_now ()))
+    return -1;
+  return seq;
+}
+
 /**
  * viva_server_store_save_code:
  * @kind: `autosave`, `run` or `submit`
@@ -690,12 +750,7 @@ viva_server_store_save_code (VivaServerStore  *self,
   if (!viva_server_db_begin (self->db, error))
     return -1;
 
-  if ((seq = next_sitting_seq (self, "last_snapshot", exam_id, student_id, error)) < 0 ||
-      !viva_server_db_execf (self->db, error,
-                             "INSERT INTO snapshots (exam_id, student_id, seq, problem_id, kind, code, saved_at)"
-                             " VALUES ($1, $2, $3, $4, $5, $6, $7)",
-                             "ssisssi", exam_id, student_id, seq, problem_id, kind, code,
-                             viva_server_store_now ()) ||
+  if ((seq = _viva_server_store_insert_snapshot (self, exam_id, student_id, problem_id, kind, code, error)) < 0 ||
       !viva_server_db_commit (self->db, error))
     {
       viva_server_db_rollback (self->db);

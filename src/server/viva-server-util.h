@@ -73,5 +73,7 @@ int viva_server_serve_command   (int argc, char **argv);
 int viva_server_status_command  (int argc, char **argv);
 int viva_server_reports_command (int argc, char **argv);
 int viva_server_routes_command  (int argc, char **argv);
+int viva_server_worker_command  (int argc, char **argv);
+int viva_server_worker_token_command (int argc, char **argv);
 
 G_END_DECLS

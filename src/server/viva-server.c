@@ -29,6 +29,8 @@ static const struct {
   { "status", viva_server_status_command, N_("Who is signed in, working, defending, handed in") },
   { "reports", viva_server_reports_command, N_("Write every signed report of an exam, as JSON and HTML") },
   { "routes", viva_server_routes_command, N_("List the API’s routes and who may use each") },
+  { "worker-token", viva_server_worker_token_command, N_("Make a token for a grading worker of one exam") },
+  { "worker", viva_server_worker_command, N_("Grade an exam’s submissions for its server (--server LINK --worker-token T)") },
 };
 
 static void

@@ -126,6 +126,18 @@ void
 server_fixture_setup (ServerFixture      *fixture,
                       const char * const *exam_files)
 {
+  server_fixture_setup_full (fixture, exam_files, NULL);
+}
+
+/**
+ * server_fixture_setup_full:
+ * @serve_args: (nullable): more options for every serve of this fixture
+ */
+void
+server_fixture_setup_full (ServerFixture      *fixture,
+                           const char * const *exam_files,
+                           const char * const *serve_args)
+{
   const char *init[] = { "init", "--host", "127.0.0.1", "--listen", "127.0.0.1:8443", "--json", NULL };
   g_autofree char *roster = g_test_build_filename (G_TEST_DIST, "server", "roster.csv", NULL);
   g_autofree char *out = NULL;
@@ -133,6 +145,7 @@ server_fixture_setup (ServerFixture      *fixture,
   g_autoptr(GError) error = NULL;
 
   memset (fixture, 0, sizeof *fixture);
+  fixture->serve_args = serve_args;
   fixture->state_dir = g_dir_make_tmp ("viva-server-test-XXXXXX", &error);
   g_assert_no_error (error);
   fixture->teacher_tokens = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
@@ -180,9 +193,9 @@ void
 server_fixture_start (ServerFixture *fixture)
 {
   g_autofree char *listen = g_strdup_printf ("127.0.0.1:%u", fixture->port);
-  const char *argv[] = { server_fixture_binary (), "serve", "--state-dir", fixture->state_dir,
-                         "--listen", listen, "--json",
-                         fixture->database ? "--database" : NULL, fixture->database, NULL };
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  const char *head[] = { server_fixture_binary (), "serve", "--state-dir", fixture->state_dir,
+                         "--listen", listen, "--json", NULL };
   g_autoptr(GDataInputStream) lines = NULL;
   g_autoptr(JsonNode) node = NULL;
   g_autoptr(GError) error = NULL;
@@ -191,8 +204,19 @@ server_fixture_start (ServerFixture *fixture)
   JsonObject *object;
 
   g_assert_null (fixture->process);
+  for (guint i = 0; head[i] != NULL; i++)
+    g_ptr_array_add (argv, (char *)head[i]);
+  if (fixture->database != NULL)
+    {
+      g_ptr_array_add (argv, (char *)"--database");
+      g_ptr_array_add (argv, fixture->database);
+    }
+  for (guint i = 0; fixture->serve_args != NULL && fixture->serve_args[i] != NULL; i++)
+    g_ptr_array_add (argv, (char *)fixture->serve_args[i]);
+  g_ptr_array_add (argv, NULL);
+
   g_subprocess_launcher_set_child_setup (launcher, die_with_parent, NULL, NULL);
-  fixture->process = g_subprocess_launcher_spawnv (launcher, argv, &error);
+  fixture->process = g_subprocess_launcher_spawnv (launcher, (const char * const *)argv->pdata, &error);
   g_assert_no_error (error);
 
   lines = g_data_input_stream_new (g_subprocess_get_stdout_pipe (fixture->process));

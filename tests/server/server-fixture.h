@@ -14,6 +14,7 @@ typedef struct
 {
   char        *state_dir;
   char        *database;        /* a postgresql:// link, NULL on SQLite */
+  const char * const *serve_args; /* more options for serve, or NULL */
   GSubprocess *process;
   guint        port;
   char        *fingerprint;
@@ -25,6 +26,9 @@ typedef struct
 
 void        server_fixture_setup     (ServerFixture      *fixture,
                                       const char * const *exam_files);
+void        server_fixture_setup_full (ServerFixture     *fixture,
+                                      const char * const *exam_files,
+                                      const char * const *serve_args);
 void        server_fixture_start     (ServerFixture      *fixture);
 void        server_fixture_kill      (ServerFixture      *fixture);
 void        server_fixture_teardown  (ServerFixture      *fixture);

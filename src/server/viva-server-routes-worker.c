@@ -1,0 +1,163 @@
+/* viva-server-routes-worker.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "viva-server-routes-private.h"
+#include "viva-server-store-pool.h"
+
+/* The grading pool's routes: a worker (`viva-server worker`, on another
+ * machine) claims its exam's next job, renews its lease while it runs and
+ * posts the result. It holds a worker token of one exam and no database
+ * credentials: the claim answers with that job and the exam it belongs
+ * to, nothing of any other. */
+
+static JsonObject *
+parse_object (const char *text)
+{
+  g_autoptr(JsonNode) node = text ? json_from_string (text, NULL) : NULL;
+
+  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+    return json_object_new ();
+  return json_object_ref (json_node_get_object (node));
+}
+
+void
+_viva_server_worker_claim (VivaServerRequest *request)
+{
+  VivaServerStore *store = viva_server_api_get_store (request->api);
+  g_autoptr(JsonObject) object = json_object_new ();
+  g_autoptr(JsonObject) job = NULL;
+  g_autoptr(JsonObject) exam = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *claimer = NULL;
+  const char *worker;
+  JsonObject *out;
+  guint lease_ms = viva_server_pool_lease_ms ();
+
+  if (!(worker = _viva_server_body_string (request, "worker", 128)))
+    return;
+  claimer = g_strdup_printf ("worker %s (%s)", worker, request->client);
+
+  if (!(job = viva_server_store_claim_job (store, request->exam_id, claimer, lease_ms, &error)))
+    {
+      if (error != NULL)
+        {
+          viva_server_reply_db_error (request, error);
+          return;
+        }
+      json_object_set_null_member (object, "job");
+      viva_server_reply_json (request, SOUP_STATUS_OK, object);
+      return;
+    }
+  if (!(exam = viva_server_store_get_exam (store, request->exam_id, &error)))
+    {
+      viva_server_reply_db_error (request, error);
+      return;
+    }
+
+  out = json_object_new ();
+  json_object_set_string_member (out, "id", json_object_get_string_member (job, "id"));
+  json_object_set_string_member (out, "claim_id", json_object_get_string_member (job, "claim_id"));
+  json_object_set_string_member (out, "kind", json_object_get_string_member (job, "kind"));
+  json_object_set_int_member (out, "attempts", json_object_get_int_member (job, "attempts"));
+  json_object_set_int_member (out, "lease_ms", lease_ms);
+  json_object_set_object_member (out, "payload", parse_object (json_object_get_string_member (job, "payload")));
+  json_object_set_object_member (object, "job", out);
+  json_object_set_object_member (object, "exam", parse_object (json_object_get_string_member (exam, "exam_json")));
+  viva_server_reply_json (request, SOUP_STATUS_OK, object);
+}
+
+/* The job, when it is this exam's; replies otherwise. */
+static gboolean
+own_job (VivaServerRequest *request)
+{
+  const char *job_id = g_hash_table_lookup (request->params, "job");
+  g_autoptr(JsonObject) job = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (!(job = viva_server_store_get_job (viva_server_api_get_store (request->api), job_id, &error)))
+    {
+      if (error != NULL)
+        viva_server_reply_db_error (request, error);
+      else
+        viva_server_reply_error (request, SOUP_STATUS_NOT_FOUND, "not_found", "%s",
+                                 _("There is no such job in this exam."));
+      return FALSE;
+    }
+  if (!g_str_equal (json_object_get_string_member (job, "exam_id"), request->exam_id))
+    {
+      viva_server_reply_error (request, SOUP_STATUS_NOT_FOUND, "not_found", "%s",
+                               _("There is no such job in this exam."));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* A lost claim is the worker's news, not the server's failure. */
+static void
+reply_claim_error (VivaServerRequest *request,
+                   GError            *error)
+{
+  if (g_error_matches (error, VIVA_SERVER_DB_ERROR, VIVA_SERVER_DB_ERROR_CONSTRAINT))
+    viva_server_reply_error (request, SOUP_STATUS_CONFLICT, "lost", "%s", error->message);
+  else
+    viva_server_reply_db_error (request, error);
+}
+
+void
+_viva_server_worker_renew (VivaServerRequest *request)
+{
+  g_autoptr(JsonObject) object = json_object_new ();
+  g_autoptr(GError) error = NULL;
+  const char *claim_id;
+  guint lease_ms = viva_server_pool_lease_ms ();
+
+  if (!(claim_id = _viva_server_body_string (request, "claim_id", 128)) || !own_job (request))
+    return;
+
+  if (!viva_server_store_renew_job (viva_server_api_get_store (request->api),
+                                    g_hash_table_lookup (request->params, "job"), claim_id, lease_ms, &error))
+    {
+      reply_claim_error (request, error);
+      return;
+    }
+  json_object_set_int_member (object, "lease_ms", lease_ms);
+  viva_server_reply_json (request, SOUP_STATUS_OK, object);
+}
+
+void
+_viva_server_worker_result (VivaServerRequest *request)
+{
+  g_autoptr(JsonObject) object = json_object_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *finisher = NULL;
+  const char *claim_id;
+  JsonNode *member;
+
+  if (!(claim_id = _viva_server_body_string (request, "claim_id", 128)) || !own_job (request))
+    return;
+  member = json_object_get_member (request->body, "result");
+  if (member == NULL || !JSON_NODE_HOLDS_OBJECT (member))
+    {
+      viva_server_reply_error (request, SOUP_STATUS_BAD_REQUEST, "bad_request",
+                               _("The body needs “%s” as an object."), "result");
+      return;
+    }
+  text = json_to_string (member, FALSE);
+  finisher = g_strdup_printf ("worker (%s)", request->client);
+
+  if (!viva_server_store_finish_job (viva_server_api_get_store (request->api),
+                                     g_hash_table_lookup (request->params, "job"), claim_id, finisher, text, &error))
+    {
+      reply_claim_error (request, error);
+      return;
+    }
+  json_object_set_boolean_member (object, "recorded", TRUE);
+  viva_server_reply_json (request, SOUP_STATUS_OK, object);
+}

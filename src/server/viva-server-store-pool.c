@@ -1,0 +1,412 @@
+/* viva-server-store-pool.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "viva-server-keys.h"
+#include "viva-server-store-pool.h"
+
+/* What lets several nodes share one database, in the store's portable SQL:
+ *
+ * - a lease is a row per resource; taking it is one UPDATE whose WHERE
+ *   says "mine already, or expired", so of two nodes racing the second's
+ *   UPDATE (which waits on the first's row lock on PostgreSQL, on the
+ *   whole database on SQLite) matches nothing and it reads the winner;
+ * - a job is claimed with SELECT … FOR UPDATE SKIP LOCKED (the SQLite
+ *   engine drops the clause: its write transaction already holds the
+ *   whole database) and a claim id; renewing and finishing name that
+ *   claim, so a claimer whose lease expired and whose job went to another
+ *   can neither renew nor record a result: each job's result is recorded
+ *   once. */
+
+#define DB(self) viva_server_store_get_db (self)
+
+/* VIVA_SERVER_LEASE_MS shortens leases for the tests and benchmarks, which
+ * kill nodes and workers on purpose and should not wait ten seconds. */
+guint
+viva_server_pool_lease_ms (void)
+{
+  const char *env = g_getenv ("VIVA_SERVER_LEASE_MS");
+  guint64 value;
+
+  if (env != NULL && g_ascii_string_to_unsigned (env, 10, 100, 600000, &value, NULL))
+    return (guint)value;
+  return VIVA_SERVER_JOB_LEASE_MS;
+}
+
+/* A worker's token reaches one exam's jobs and nothing else. */
+gboolean
+viva_server_store_add_worker_token (VivaServerStore  *self,
+                                    const char       *exam_id,
+                                    const char       *token_hash,
+                                    GError          **error)
+{
+  return viva_server_db_execf (DB (self), error,
+                               "INSERT INTO tokens (token_hash, exam_id, student_id, role, created_at)"
+                               " VALUES ($1, $2, NULL, 'worker', $3)",
+                               "ssi", token_hash, exam_id, viva_server_store_now ());
+}
+
+static JsonObject *
+first_row (JsonArray *rows)
+{
+  if (rows == NULL || json_array_get_length (rows) == 0)
+    return NULL;
+  return json_object_ref (json_array_get_object_element (rows, 0));
+}
+
+gboolean
+viva_server_store_node_alive (VivaServerStore  *self,
+                              const char       *node_id,
+                              const char       *address,
+                              gint64            started_at,
+                              GError          **error)
+{
+  return viva_server_db_execf (DB (self), error,
+                               "INSERT INTO nodes (id, address, started_at, seen_at) VALUES ($1, $2, $3, $4)"
+                               " ON CONFLICT (id) DO UPDATE SET seen_at = $4, address = $2",
+                               "ssii", node_id, address, started_at, viva_server_store_now ());
+}
+
+JsonArray *
+viva_server_store_list_nodes (VivaServerStore  *self,
+                              gint64            seen_since,
+                              GError          **error)
+{
+  return viva_server_db_queryf (DB (self), error,
+                                "SELECT * FROM nodes WHERE seen_at >= $1 ORDER BY started_at, id",
+                                "i", seen_since);
+}
+
+/**
+ * viva_server_store_take_lease:
+ * @holder: who asks (a node's id)
+ * @ttl_ms: how long it holds from now unless renewed
+ *
+ * Takes @resource, or renews it when @holder has it already.
+ *
+ * Returns: the lease's epoch (from 1, raised each time it changes hands)
+ *   when @holder has it now, 0 when another holds it, -1 on error
+ */
+gint64
+viva_server_store_take_lease (VivaServerStore  *self,
+                              const char       *resource,
+                              const char       *holder,
+                              guint             ttl_ms,
+                              GError          **error)
+{
+  gint64 now = viva_server_store_now ();
+  g_autoptr(JsonArray) rows = NULL;
+  g_autoptr(JsonObject) row = NULL;
+
+  if (!viva_server_db_begin (DB (self), error))
+    return -1;
+
+  if (!viva_server_db_execf (DB (self), error,
+                             "INSERT INTO leases (resource, holder, epoch, expires_at) VALUES ($1, $2, 0, 0)"
+                             " ON CONFLICT (resource) DO NOTHING",
+                             "ss", resource, holder) ||
+      !viva_server_db_execf (DB (self), error,
+                             "UPDATE leases SET"
+                             " epoch = CASE WHEN holder = $2 AND expires_at >= $4 THEN epoch ELSE epoch + 1 END,"
+                             " holder = $2, expires_at = $3"
+                             " WHERE resource = $1 AND (holder = $2 OR expires_at < $4)",
+                             "ssii", resource, holder, now + ttl_ms, now) ||
+      !(rows = viva_server_db_queryf (DB (self), error,
+                                      "SELECT holder, epoch FROM leases WHERE resource = $1", "s", resource)) ||
+      !viva_server_db_commit (DB (self), error))
+    {
+      viva_server_db_rollback (DB (self));
+      return -1;
+    }
+
+  if (!(row = first_row (rows)) || !g_str_equal (json_object_get_string_member (row, "holder"), holder))
+    return 0;
+  return json_object_get_int_member (row, "epoch");
+}
+
+gboolean
+viva_server_store_drop_lease (VivaServerStore  *self,
+                              const char       *resource,
+                              const char       *holder,
+                              GError          **error)
+{
+  return viva_server_db_execf (DB (self), error,
+                               "UPDATE leases SET expires_at = 0 WHERE resource = $1 AND holder = $2",
+                               "ss", resource, holder);
+}
+
+JsonArray *
+viva_server_store_list_leases (VivaServerStore  *self,
+                               GError          **error)
+{
+  return viva_server_db_queryf (DB (self), error,
+                                "SELECT * FROM leases WHERE expires_at >= $1 ORDER BY resource",
+                                "i", viva_server_store_now ());
+}
+
+static gboolean
+insert_job (VivaServerStore  *self,
+            const char       *job_id,
+            const char       *exam_id,
+            const char       *kind,
+            const char       *subject,
+            JsonObject       *payload,
+            GError          **error)
+{
+  g_autoptr(JsonNode) node = json_node_init_object (json_node_alloc (), payload);
+  g_autofree char *text = json_to_string (node, FALSE);
+
+  return viva_server_db_execf (DB (self), error,
+                               "INSERT INTO jobs (id, exam_id, kind, subject, payload, state, enqueued_at, attempts)"
+                               " VALUES ($1, $2, $3, $4, $5, 'waiting', $6, 0)",
+                               "sssssi", job_id, exam_id, kind, subject, text, viva_server_store_now ());
+}
+
+gboolean
+viva_server_store_enqueue_job (VivaServerStore  *self,
+                               const char       *job_id,
+                               const char       *exam_id,
+                               const char       *kind,
+                               const char       *subject,
+                               JsonObject       *payload,
+                               GError          **error)
+{
+  return insert_job (self, job_id, exam_id, kind, subject, payload, error);
+}
+
+/**
+ * viva_server_store_save_submission:
+ * @job_id: (out): the grading job's id
+ *
+ * Keeps a submitted snapshot and enqueues its grading, in one transaction:
+ * a submission is never kept without its grading, nor graded unkept.
+ *
+ * Returns: the snapshot's sequence number, or -1
+ */
+gint64
+viva_server_store_save_submission (VivaServerStore  *self,
+                                   const char       *exam_id,
+                                   const char       *student_id,
+                                   const char       *problem_id,
+                                   const char       *code,
+                                   char            **job_id,
+                                   GError          **error)
+{
+  g_autofree char *id = viva_server_keys_random_id ();
+  g_autofree char *subject = NULL;
+  g_autoptr(JsonObject) payload = json_object_new ();
+  gint64 seq;
+
+  json_object_set_string_member (payload, "student_id", student_id);
+  json_object_set_string_member (payload, "problem_id", problem_id);
+  json_object_set_string_member (payload, "code", code);
+
+  if (!viva_server_db_begin (DB (self), error))
+    return -1;
+
+  if ((seq = _viva_server_store_insert_snapshot (self, exam_id, student_id, problem_id, "submit", code, error)) < 0 ||
+      !(subject = g_strdup_printf ("snapshot/%s/%" G_GINT64_FORMAT, student_id, seq)) ||
+      !insert_job (self, id, exam_id, "grade", subject, payload, error) ||
+      !viva_server_db_commit (DB (self), error))
+    {
+      viva_server_db_rollback (DB (self));
+      return -1;
+    }
+
+  if (job_id != NULL)
+    *job_id = g_steal_pointer (&id);
+  return seq;
+}
+
+/**
+ * viva_server_store_claim_job:
+ * @exam_id: (nullable): only this exam's jobs (a worker's token reaches
+ *   one exam), or any
+ * @claimer: who claims (a worker's or a node's id), kept for status
+ *
+ * Claims the oldest job waiting, or whose claimer stopped renewing.
+ *
+ * Returns: (transfer full) (nullable): the job's row, with its new
+ *   `claim_id`; %NULL when there is none (@error unset)
+ */
+JsonObject *
+viva_server_store_claim_job (VivaServerStore  *self,
+                             const char       *exam_id,
+                             const char       *claimer,
+                             guint             lease_ms,
+                             GError          **error)
+{
+  gint64 now = viva_server_store_now ();
+  g_autofree char *claim_id = viva_server_keys_random_id ();
+  g_autoptr(JsonArray) found = NULL;
+  g_autoptr(JsonArray) rows = NULL;
+  JsonObject *row;
+  const char *job_id;
+
+  if (!viva_server_db_begin (DB (self), error))
+    return NULL;
+
+  /* A job that failed this often (it kills every claimer) stops. */
+  if (!viva_server_db_execf (DB (self), error,
+                             "UPDATE jobs SET state = 'failed', finished_at = $1"
+                             " WHERE state = 'running' AND lease_until < $1 AND attempts >= $2",
+                             "ii", now, (gint64)VIVA_SERVER_JOB_MAX_ATTEMPTS) ||
+      !(found = viva_server_db_queryf (DB (self), error,
+                                       "SELECT id FROM jobs"
+                                       " WHERE (state = 'waiting' OR (state = 'running' AND lease_until < $1))"
+                                       " AND (CAST($2 AS TEXT) IS NULL OR exam_id = $2)"
+                                       " ORDER BY enqueued_at, id LIMIT 1 FOR UPDATE SKIP LOCKED",
+                                       "is", now, exam_id)))
+    {
+      viva_server_db_rollback (DB (self));
+      return NULL;
+    }
+
+  if (json_array_get_length (found) == 0)
+    {
+      viva_server_db_rollback (DB (self));
+      return NULL;
+    }
+  job_id = json_object_get_string_member (json_array_get_object_element (found, 0), "id");
+
+  if (!viva_server_db_execf (DB (self), error,
+                             "UPDATE jobs SET state = 'running', claim_id = $2, claimed_by = $3, claimed_at = $4,"
+                             " lease_until = $5, attempts = attempts + 1 WHERE id = $1",
+                             "sssii", job_id, claim_id, claimer, now, now + lease_ms) ||
+      !(rows = viva_server_db_queryf (DB (self), error, "SELECT * FROM jobs WHERE id = $1", "s", job_id)) ||
+      !viva_server_db_commit (DB (self), error))
+    {
+      viva_server_db_rollback (DB (self));
+      return NULL;
+    }
+
+  row = first_row (rows);
+  return row;
+}
+
+static gboolean
+claim_holds (VivaServerStore  *self,
+             const char       *job_id,
+             const char       *claim_id,
+             const char       *state,
+             GError          **error)
+{
+  g_autoptr(JsonArray) rows = NULL;
+  g_autoptr(JsonObject) row = NULL;
+
+  if (!(rows = viva_server_db_queryf (DB (self), error, "SELECT claim_id, state FROM jobs WHERE id = $1",
+                                      "s", job_id)))
+    return FALSE;
+  if (!(row = first_row (rows)) ||
+      json_object_get_null_member (row, "claim_id") ||
+      !g_str_equal (json_object_get_string_member (row, "claim_id"), claim_id) ||
+      !g_str_equal (json_object_get_string_member (row, "state"), state))
+    {
+      g_set_error (error, VIVA_SERVER_DB_ERROR, VIVA_SERVER_DB_ERROR_CONSTRAINT, "%s",
+                   _("This job went to another worker: its lease ran out. Drop it and claim the next."));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/**
+ * viva_server_store_renew_job:
+ *
+ * Returns: %TRUE while @claim_id still holds the job; %FALSE with a
+ *   CONSTRAINT error once it went to another
+ */
+gboolean
+viva_server_store_renew_job (VivaServerStore  *self,
+                             const char       *job_id,
+                             const char       *claim_id,
+                             guint             lease_ms,
+                             GError          **error)
+{
+  return viva_server_db_execf (DB (self), error,
+                               "UPDATE jobs SET lease_until = $3 WHERE id = $1 AND claim_id = $2 AND state = 'running'",
+                               "ssi", job_id, claim_id, viva_server_store_now () + lease_ms) &&
+         claim_holds (self, job_id, claim_id, "running", error);
+}
+
+/**
+ * viva_server_store_finish_job:
+ * @result: the job's result, JSON text
+ *
+ * Records the result once: a second call with the same claim (a retried
+ * request) changes nothing and succeeds; a stale claim fails.
+ */
+gboolean
+viva_server_store_finish_job (VivaServerStore  *self,
+                              const char       *job_id,
+                              const char       *claim_id,
+                              const char       *finisher,
+                              const char       *result,
+                              GError          **error)
+{
+  return viva_server_db_execf (DB (self), error,
+                               "UPDATE jobs SET state = 'done', result = $3, finished_by = $4, finished_at = $5"
+                               " WHERE id = $1 AND claim_id = $2 AND state = 'running'",
+                               "ssssi", job_id, claim_id, result, finisher, viva_server_store_now ()) &&
+         claim_holds (self, job_id, claim_id, "done", error);
+}
+
+JsonObject *
+viva_server_store_get_job (VivaServerStore  *self,
+                           const char       *job_id,
+                           GError          **error)
+{
+  g_autoptr(JsonArray) rows = viva_server_db_queryf (DB (self), error, "SELECT * FROM jobs WHERE id = $1",
+                                                     "s", job_id);
+
+  return first_row (rows);
+}
+
+/**
+ * viva_server_store_queue_summary:
+ *
+ * Returns: (transfer full): `waiting`, `running` (claimed, lease alive),
+ *   `expired` (claimed, lease run out: to be claimed again), `done`,
+ *   `failed`, and `oldest_wait_ms` (the oldest waiting job's wait, 0 when
+ *   none waits)
+ */
+JsonObject *
+viva_server_store_queue_summary (VivaServerStore  *self,
+                                 GError          **error)
+{
+  gint64 now = viva_server_store_now ();
+  g_autoptr(JsonArray) rows = NULL;
+  JsonObject *summary;
+  gint64 oldest = 0;
+  static const char * const states[] = { "waiting", "running", "expired", "done", "failed" };
+
+  if (!(rows = viva_server_db_queryf (DB (self), error,
+                                      "SELECT CASE WHEN state = 'running' AND lease_until < $1 THEN 'expired'"
+                                      " ELSE state END AS s, COUNT(*) AS n, MIN(enqueued_at) AS oldest"
+                                      " FROM jobs GROUP BY 1",
+                                      "i", now)))
+    return NULL;
+
+  summary = json_object_new ();
+  for (guint i = 0; i < G_N_ELEMENTS (states); i++)
+    json_object_set_int_member (summary, states[i], 0);
+  for (guint i = 0; i < json_array_get_length (rows); i++)
+    {
+      JsonObject *row = json_array_get_object_element (rows, i);
+      const char *state = json_object_get_string_member (row, "s");
+
+      json_object_set_int_member (summary, state, json_object_get_int_member (row, "n"));
+      if (g_str_equal (state, "waiting") || g_str_equal (state, "expired"))
+        {
+          gint64 first = json_object_get_int_member (row, "oldest");
+
+          oldest = oldest == 0 ? first : MIN (oldest, first);
+        }
+    }
+  json_object_set_int_member (summary, "oldest_wait_ms", oldest ? now - oldest : 0);
+  return summary;
+}

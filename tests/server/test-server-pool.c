@@ -1,0 +1,341 @@
+/* test-server-pool.c: several nodes over one database — leases and the job
+ * queue, raced by threads that each hold their own connection, as nodes do
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <stdlib.h>
+
+#include "server-postgres.h"
+#include "viva-server-store-pool.h"
+
+#define RACERS 6
+#define JOBS   24
+
+static char *state_dir;
+static char *database;   /* NULL: SQLite in state_dir */
+
+static VivaServerStore *
+open_store (void)
+{
+  g_autoptr(GError) error = NULL;
+  VivaServerStore *store = viva_server_store_open_database (state_dir, database, &error);
+
+  g_assert_no_error (error);
+  return store;
+}
+
+static void
+fresh_database (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *rm = NULL;
+
+  if (state_dir != NULL)
+    {
+      rm = g_strdup_printf ("rm -rf '%s'", state_dir);
+      g_assert_cmpint (system (rm), ==, 0);
+    }
+  g_clear_pointer (&state_dir, g_free);
+  g_clear_pointer (&database, g_free);
+  state_dir = g_dir_make_tmp ("viva-server-pool-XXXXXX", &error);
+  g_assert_no_error (error);
+  if (server_postgres_wanted ())
+    database = server_postgres_new_database (FALSE);
+}
+
+typedef struct
+{
+  GMutex   lock;
+  GCond    go;
+  gboolean started;
+  guint    ready;
+} Start;
+
+static Start start;
+
+/* Every racer waits here until all are connected, then all go at once. */
+static void
+wait_for_start (void)
+{
+  g_mutex_lock (&start.lock);
+  start.ready++;
+  g_cond_broadcast (&start.go);
+  while (!start.started)
+    g_cond_wait (&start.go, &start.lock);
+  g_mutex_unlock (&start.lock);
+}
+
+static void
+start_all (guint n)
+{
+  g_mutex_lock (&start.lock);
+  while (start.ready < n)
+    g_cond_wait (&start.go, &start.lock);
+  start.started = TRUE;
+  g_cond_broadcast (&start.go);
+  g_mutex_unlock (&start.lock);
+}
+
+static void
+reset_start (void)
+{
+  start.started = FALSE;
+  start.ready = 0;
+}
+
+static gpointer
+race_lease (gpointer data)
+{
+  g_autoptr(VivaServerStore) store = open_store ();
+  g_autofree char *holder = g_strdup_printf ("node-%u", GPOINTER_TO_UINT (data));
+  g_autoptr(GError) error = NULL;
+  gint64 epoch;
+
+  wait_for_start ();
+  epoch = viva_server_store_take_lease (store, "defense/d1", holder, 60000, &error);
+  g_assert_no_error (error);
+  return GINT_TO_POINTER ((int)epoch);
+}
+
+/* Nodes racing for one defense: exactly one wins; the others see it
+ * held. When the winner stops renewing, one other takes it over, with a
+ * new epoch. */
+static void
+test_lease_race (void)
+{
+  GThread *threads[RACERS];
+  guint winners = 0;
+  gint64 epoch = 0;
+  g_autoptr(VivaServerStore) store = NULL;
+  g_autoptr(JsonArray) leases = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *holder;
+
+  fresh_database ();
+  store = open_store ();
+  reset_start ();
+  for (guint i = 0; i < RACERS; i++)
+    threads[i] = g_thread_new ("racer", race_lease, GUINT_TO_POINTER (i));
+  start_all (RACERS);
+  for (guint i = 0; i < RACERS; i++)
+    {
+      gint64 got = GPOINTER_TO_INT (g_thread_join (threads[i]));
+
+      g_assert_cmpint (got, >=, 0);
+      if (got > 0)
+        {
+          winners++;
+          epoch = got;
+        }
+    }
+  g_assert_cmpuint (winners, ==, 1);
+  g_assert_cmpint (epoch, ==, 1);
+
+  leases = viva_server_store_list_leases (store, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (json_array_get_length (leases), ==, 1);
+  holder = json_object_get_string_member (json_array_get_object_element (leases, 0), "holder");
+
+  /* The holder renews: same epoch. Another asks: held. */
+  g_assert_cmpint (viva_server_store_take_lease (store, "defense/d1", holder, 60000, &error), ==, 1);
+  g_assert_cmpint (viva_server_store_take_lease (store, "defense/d1", "node-other", 60000, &error), ==, 0);
+
+  /* The holder dies: its lease runs out and another takes it. */
+  g_assert_cmpint (viva_server_store_take_lease (store, "defense/d1", holder, 1, &error), ==, 1);
+  g_usleep (20 * 1000);
+  g_assert_cmpint (viva_server_store_take_lease (store, "defense/d1", "node-other", 60000, &error), ==, 2);
+  g_assert_cmpint (viva_server_store_take_lease (store, "defense/d1", holder, 60000, &error), ==, 0);
+  g_assert_no_error (error);
+}
+
+static void
+add_exam (VivaServerStore *store)
+{
+  g_autoptr(JsonObject) exam = json_object_new ();
+  g_autoptr(JsonArray) roster = json_array_new ();
+  g_autoptr(GError) error = NULL;
+
+  json_object_set_string_member (exam, "id", "pool-exam");
+  json_object_set_string_member (exam, "title", "Pool");
+  json_object_set_string_member (exam, "exam_json", "{}");
+  json_object_set_string_member (exam, "digest", "0");
+  json_object_set_int_member (exam, "time_limit", 0);
+  json_object_set_string_member (exam, "show_verdict", "immediately");
+  json_object_set_string_member (exam, "teacher_token_hash", "t");
+  g_assert_true (viva_server_store_add_exam (store, exam, roster, &error));
+  g_assert_no_error (error);
+}
+
+static gpointer
+drain_queue (gpointer data)
+{
+  g_autoptr(VivaServerStore) store = open_store ();
+  g_autofree char *claimer = g_strdup_printf ("worker-%u", GPOINTER_TO_UINT (data));
+  GPtrArray *claimed = g_ptr_array_new_with_free_func (g_free);
+
+  wait_for_start ();
+  for (;;)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(JsonObject) job = viva_server_store_claim_job (store, "pool-exam", claimer, 60000, &error);
+
+      g_assert_no_error (error);
+      if (job == NULL)
+        break;
+      g_ptr_array_add (claimed, g_strdup (json_object_get_string_member (job, "id")));
+      g_assert_true (viva_server_store_finish_job (store, json_object_get_string_member (job, "id"),
+                                                   json_object_get_string_member (job, "claim_id"), claimer,
+                                                   "{\"ok\":true}", &error));
+      g_assert_no_error (error);
+    }
+  return claimed;
+}
+
+/* Workers draining one queue at once: every job is claimed by exactly
+ * one of them and done once. */
+static void
+test_queue_race (void)
+{
+  g_autoptr(VivaServerStore) store = NULL;
+  g_autoptr(GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr(JsonObject) summary = NULL;
+  g_autoptr(GError) error = NULL;
+  GThread *threads[RACERS];
+  guint total = 0;
+
+  fresh_database ();
+  store = open_store ();
+  add_exam (store);
+  for (guint i = 0; i < JOBS; i++)
+    {
+      g_autofree char *id = g_strdup_printf ("job-%02u", i);
+      g_autoptr(JsonObject) payload = json_object_new ();
+
+      g_assert_true (viva_server_store_enqueue_job (store, id, "pool-exam", "grade", NULL, payload, &error));
+    }
+
+  reset_start ();
+  for (guint i = 0; i < RACERS; i++)
+    threads[i] = g_thread_new ("worker", drain_queue, GUINT_TO_POINTER (i));
+  start_all (RACERS);
+  for (guint i = 0; i < RACERS; i++)
+    {
+      g_autoptr(GPtrArray) claimed = g_thread_join (threads[i]);
+
+      for (guint j = 0; j < claimed->len; j++)
+        {
+          g_assert_false (g_hash_table_contains (seen, claimed->pdata[j]));
+          g_hash_table_add (seen, g_strdup (claimed->pdata[j]));
+          total++;
+        }
+    }
+  g_assert_cmpuint (total, ==, JOBS);
+
+  summary = viva_server_store_queue_summary (store, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (json_object_get_int_member (summary, "done"), ==, JOBS);
+  g_assert_cmpint (json_object_get_int_member (summary, "waiting"), ==, 0);
+}
+
+/* A claimer that hangs: its lease runs out, another claims the job and
+ * records the result; the first one's late renewal and result are refused,
+ * so the result is the second's, recorded once. Only the token's exam's
+ * jobs are claimed. */
+static void
+test_hung_claimer (void)
+{
+  g_autoptr(VivaServerStore) store = NULL;
+  g_autoptr(JsonObject) payload = json_object_new ();
+  g_autoptr(JsonObject) first = NULL;
+  g_autoptr(JsonObject) second = NULL;
+  g_autoptr(JsonObject) none = NULL;
+  g_autoptr(JsonObject) job = NULL;
+  g_autoptr(JsonObject) summary = NULL;
+  g_autoptr(GError) error = NULL;
+
+  fresh_database ();
+  store = open_store ();
+  add_exam (store);
+  g_assert_true (viva_server_store_enqueue_job (store, "job-a", "pool-exam", "grade", NULL, payload, &error));
+
+  none = viva_server_store_claim_job (store, "another-exam", "w0", 60000, &error);
+  g_assert_no_error (error);
+  g_assert_null (none);
+
+  first = viva_server_store_claim_job (store, "pool-exam", "w1", 30, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (first);
+  g_assert_true (viva_server_store_renew_job (store, "job-a", json_object_get_string_member (first, "claim_id"),
+                                              30, &error));
+  g_assert_no_error (error);
+
+  /* Held: nobody else gets it. */
+  g_clear_pointer (&none, json_object_unref);
+  none = viva_server_store_claim_job (store, NULL, "w2", 60000, &error);
+  g_assert_no_error (error);
+  g_assert_null (none);
+
+  g_usleep (60 * 1000);
+  summary = viva_server_store_queue_summary (store, &error);
+  g_assert_cmpint (json_object_get_int_member (summary, "expired"), ==, 1);
+  g_assert_cmpint (json_object_get_int_member (summary, "oldest_wait_ms"), >, 0);
+
+  second = viva_server_store_claim_job (store, NULL, "w2", 60000, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (second);
+  g_assert_cmpstr (json_object_get_string_member (second, "id"), ==, "job-a");
+  g_assert_cmpint (json_object_get_int_member (second, "attempts"), ==, 2);
+
+  g_assert_false (viva_server_store_renew_job (store, "job-a", json_object_get_string_member (first, "claim_id"),
+                                               30, &error));
+  g_assert_error (error, VIVA_SERVER_DB_ERROR, VIVA_SERVER_DB_ERROR_CONSTRAINT);
+  g_clear_error (&error);
+
+  g_assert_true (viva_server_store_finish_job (store, "job-a", json_object_get_string_member (second, "claim_id"),
+                                               "w2", "{\"by\":\"w2\"}", &error));
+  g_assert_no_error (error);
+  g_assert_false (viva_server_store_finish_job (store, "job-a", json_object_get_string_member (first, "claim_id"),
+                                                "w1", "{\"by\":\"w1\"}", &error));
+  g_assert_error (error, VIVA_SERVER_DB_ERROR, VIVA_SERVER_DB_ERROR_CONSTRAINT);
+  g_clear_error (&error);
+  /* The same claim again (a retried request): no change, no error. */
+  g_assert_true (viva_server_store_finish_job (store, "job-a", json_object_get_string_member (second, "claim_id"),
+                                               "w2", "{\"by\":\"w2\"}", &error));
+
+  job = viva_server_store_get_job (store, "job-a", &error);
+  g_assert_cmpstr (json_object_get_string_member (job, "state"), ==, "done");
+  g_assert_cmpstr (json_object_get_string_member (job, "result"), ==, "{\"by\":\"w2\"}");
+  g_assert_cmpstr (json_object_get_string_member (job, "finished_by"), ==, "w2");
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autofree char *reason = NULL;
+  int status;
+
+  g_test_init (&argc, &argv, NULL);
+  if (server_postgres_wanted () && !server_postgres_check (&reason))
+    {
+      g_print ("SKIP: %s\n", reason);
+      return 77;
+    }
+
+  g_test_add_func ("/viva/server/pool/lease-race", test_lease_race);
+  g_test_add_func ("/viva/server/pool/queue-race", test_queue_race);
+  g_test_add_func ("/viva/server/pool/hung-claimer", test_hung_claimer);
+
+  status = g_test_run ();
+  if (state_dir != NULL)
+    {
+      g_autofree char *rm = g_strdup_printf ("rm -rf '%s'", state_dir);
+
+      g_assert_cmpint (system (rm), ==, 0);
+    }
+  return status;
+}
