@@ -27,7 +27,7 @@
  * database is away the engine does not ask again on every request: it
  * fails at once (BUSY, which the API turns into “the exam server is busy”
  * with Retry-After) until the next attempt is due, backing off from a
- * half second to five. A transaction whose connection broke is never
+ * half second to two. A transaction whose connection broke is never
  * finished on a new connection: every call fails until the store rolls
  * it back, so a half-done change is never committed, and nothing is
  * acknowledged before its COMMIT returned. */
@@ -36,7 +36,7 @@
 #define STATEMENT_BUDGET_MS 5000
 #define TCP_USER_TIMEOUT_MS "5000"
 #define RETRY_FIRST_US      (G_USEC_PER_SEC / 2)
-#define RETRY_MOST_US       (5 * G_USEC_PER_SEC)
+#define RETRY_MOST_US       (2 * G_USEC_PER_SEC)
 
 /* Type OIDs from pg_type.h, which libpq-fe.h does not include. */
 #define BOOLOID    16
@@ -55,6 +55,8 @@ struct _VivaServerPostgres
   char     *link;
   gint64    retry_at;
   gint64    retry_wait;
+  /* Between a BEGIN that succeeded and its COMMIT or ROLLBACK. */
+  gboolean  in_tx;
   /* The connection broke inside a transaction: nothing more until the
    * store's rollback. */
   gboolean  tx_lost;
@@ -89,7 +91,9 @@ drop_connection (VivaServerPostgres *self)
   if (self->conn != NULL)
     {
       g_message ("database: lost the connection to PostgreSQL; trying again in the background");
-      if (PQtransactionStatus (self->conn) != PQTRANS_IDLE)
+      /* Not PQtransactionStatus: on a broken connection it says
+       * "unknown", also for a BEGIN that never started anything. */
+      if (self->in_tx)
         self->tx_lost = TRUE;
     }
   g_clear_pointer (&self->conn, PQfinish);
@@ -329,14 +333,24 @@ static gboolean
 viva_server_postgres_begin (VivaServerDb  *db,
                             GError       **error)
 {
-  return exec_plain (VIVA_SERVER_POSTGRES (db), "BEGIN", NULL, error);
+  VivaServerPostgres *self = VIVA_SERVER_POSTGRES (db);
+
+  if (!exec_plain (self, "BEGIN", NULL, error))
+    return FALSE;
+  self->in_tx = TRUE;
+  return TRUE;
 }
 
 static gboolean
 viva_server_postgres_commit (VivaServerDb  *db,
                              GError       **error)
 {
-  return exec_plain (VIVA_SERVER_POSTGRES (db), "COMMIT", "COMMIT", error);
+  VivaServerPostgres *self = VIVA_SERVER_POSTGRES (db);
+
+  if (!exec_plain (self, "COMMIT", "COMMIT", error))
+    return FALSE;
+  self->in_tx = FALSE;
+  return TRUE;
 }
 
 static void
@@ -345,6 +359,7 @@ viva_server_postgres_rollback (VivaServerDb *db)
   VivaServerPostgres *self = VIVA_SERVER_POSTGRES (db);
 
   self->tx_lost = FALSE;
+  self->in_tx = FALSE;
   if (self->conn != NULL && PQstatus (self->conn) == CONNECTION_OK &&
       PQtransactionStatus (self->conn) != PQTRANS_IDLE)
     PQclear (PQexec (self->conn, "ROLLBACK"));
