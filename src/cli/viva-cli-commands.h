@@ -24,6 +24,8 @@ int viva_cli_models (int    argc,
 
 int viva_cli_defend (int    argc,
                      char **argv);
+int viva_cli_defend_server (int    argc,
+                            char **argv);
 int viva_cli_resume (int    argc,
                      char **argv);
 
@@ -41,5 +43,8 @@ int viva_cli_class (int    argc,
 
 int viva_cli_calibrate (int    argc,
                         char **argv);
+
+int viva_cli_exam (int    argc,
+                   char **argv);
 
 G_END_DECLS

@@ -463,44 +463,6 @@ interrupted_cb (gpointer user_data)
   return G_SOURCE_CONTINUE;
 }
 
-static GPtrArray *
-load_answers (const char  *path,
-              GError     **error)
-{
-  g_autofree char *contents = NULL;
-  g_autoptr(JsonNode) node = NULL;
-  g_autoptr(GPtrArray) answers = g_ptr_array_new_with_free_func (g_free);
-  JsonArray *array;
-
-  if (!g_file_get_contents (path, &contents, NULL, error))
-    return NULL;
-
-  if (!(node = json_from_string (contents, error)))
-    return NULL;
-
-  if (!JSON_NODE_HOLDS_ARRAY (node))
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                   _("%s must hold a JSON array of strings, one answer each."), path);
-      return NULL;
-    }
-
-  array = json_node_get_array (node);
-  for (guint i = 0; i < json_array_get_length (array); i++)
-    {
-      JsonNode *element = json_array_get_element (array, i);
-
-      if (!JSON_NODE_HOLDS_VALUE (element) || json_node_get_value_type (element) != G_TYPE_STRING)
-        {
-          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                       _("Answer %u in %s is not a string."), i + 1, path);
-          return NULL;
-        }
-      g_ptr_array_add (answers, g_strdup (json_node_get_string (element)));
-    }
-
-  return g_steal_pointer (&answers);
-}
 
 static void
 prepared_cb (GObject      *object,
@@ -618,6 +580,11 @@ viva_cli_defend (int    argc,
     { NULL }
   };
 
+  /* A defense on an exam server is a command of its own. */
+  for (int i = 1; i < argc; i++)
+    if (g_str_equal (argv[i], "--server") || g_str_has_prefix (argv[i], "--server="))
+      return viva_cli_defend_server (argc, argv);
+
   context = g_option_context_new (_("— run a whole defense headless"));
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   if ((status = viva_cli_parse_options (context, &argc, &argv)) != VIVA_CLI_EXIT_OK)
@@ -662,7 +629,7 @@ viva_cli_defend (int    argc,
       return VIVA_CLI_EXIT_FAILED;
     }
 
-  if (answers_path != NULL && !(defense.answers = load_answers (answers_path, &error)))
+  if (answers_path != NULL && !(defense.answers = viva_cli_load_answers (answers_path, &error)))
     {
       viva_cli_fail (_("Could not read the answers: %s"), error->message);
       return VIVA_CLI_EXIT_FAILED;
@@ -732,7 +699,7 @@ viva_cli_resume (int    argc,
       return VIVA_CLI_EXIT_FAILED;
     }
 
-  if (answers_path != NULL && !(defense.answers = load_answers (answers_path, &error)))
+  if (answers_path != NULL && !(defense.answers = viva_cli_load_answers (answers_path, &error)))
     {
       viva_cli_fail (_("Could not read the answers: %s"), error->message);
       return VIVA_CLI_EXIT_FAILED;

@@ -246,3 +246,48 @@ viva_cli_model_error_message (const GError *error,
 
   return g_strdup (error->message);
 }
+
+/**
+ * viva_cli_load_answers:
+ *
+ * Returns: (transfer full): the answers of an --answers file, a JSON array
+ *   of strings given in order
+ */
+GPtrArray *
+viva_cli_load_answers (const char  *path,
+                       GError     **error)
+{
+  g_autofree char *contents = NULL;
+  g_autoptr(JsonNode) node = NULL;
+  g_autoptr(GPtrArray) answers = g_ptr_array_new_with_free_func (g_free);
+  JsonArray *array;
+
+  if (!g_file_get_contents (path, &contents, NULL, error))
+    return NULL;
+
+  if (!(node = json_from_string (contents, error)))
+    return NULL;
+
+  if (!JSON_NODE_HOLDS_ARRAY (node))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   _("%s must hold a JSON array of strings, one answer each."), path);
+      return NULL;
+    }
+
+  array = json_node_get_array (node);
+  for (guint i = 0; i < json_array_get_length (array); i++)
+    {
+      JsonNode *element = json_array_get_element (array, i);
+
+      if (!JSON_NODE_HOLDS_VALUE (element) || json_node_get_value_type (element) != G_TYPE_STRING)
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                       _("Answer %u in %s is not a string."), i + 1, path);
+          return NULL;
+        }
+      g_ptr_array_add (answers, g_strdup (json_node_get_string (element)));
+    }
+
+  return g_steal_pointer (&answers);
+}

@@ -37,6 +37,8 @@ char *viva_cli_session_folder (const char     *session,
                                const char     *session_dir);
 gboolean viva_cli_check_base_url (GOptionContext  *context,
                                   char           **base_url);
+GPtrArray *viva_cli_load_answers (const char *path,
+                                  GError    **error);
 char *viva_cli_model_error_message (const GError  *error,
                                     const char    *base_url);
 

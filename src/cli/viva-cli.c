@@ -25,6 +25,7 @@ static const struct {
   { "class", viva_cli_class, N_("Collect a class’s reports, re-graded on this machine") },
   { "defend", viva_cli_defend, N_("Run a whole defense headless") },
   { "eval", viva_cli_eval, N_("Measure how well a model examines: the report card") },
+  { "exam", viva_cli_exam, N_("Sign in to an exam server, or save code to it") },
   { "lab", viva_cli_lab, N_("Rehearse a lab’s exam against its model server") },
   { "models", viva_cli_models, N_("List the endpoint’s models") },
   { "pack", viva_cli_pack, N_("Validate or generate problem packs") },

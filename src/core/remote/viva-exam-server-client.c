@@ -32,6 +32,7 @@
 #define MAX_SERVER_MESSAGE 400
 #define MAX_DEPTH 64
 #define READ_CHUNK 65536
+#define MAX_CONNS_PER_HOST 8
 
 struct _VivaExamServerClient
 {
@@ -157,7 +158,9 @@ viva_exam_server_client_constructed (GObject *object)
 
   g_assert (VIVA_IS_EXAM_LINK (self->link));
 
+  /* Each live defense stream holds a connection; saves need one more. */
   self->session = soup_session_new_with_options ("timeout", self->timeout,
+                                                 "max-conns-per-host", MAX_CONNS_PER_HOST,
                                                  "idle-timeout", IDLE_TIMEOUT_S,
                                                  "proxy-resolver", NULL,
                                                  "user-agent", "Viva/" PACKAGE_VERSION,
@@ -165,6 +168,12 @@ viva_exam_server_client_constructed (GObject *object)
   /* No database: the pin in accept_certificate_cb() is the only check. */
   soup_session_set_tls_database (self->session, NULL);
   soup_session_set_proxy_resolver (self->session, NULL);
+  if (g_getenv ("VIVA_REMOTE_DEBUG"))
+    {
+      g_autoptr(SoupLogger) logger = soup_logger_new (SOUP_LOGGER_LOG_HEADERS);
+
+      soup_session_add_feature (self->session, SOUP_SESSION_FEATURE (logger));
+    }
 }
 
 static void
@@ -438,16 +447,18 @@ error_body_cb (GObject      *object,
   Request *request = g_task_get_task_data (task);
   g_autoptr(GBytes) bytes = NULL;
   g_autoptr(JsonNode) body = NULL;
+  guint status = soup_message_get_status (request->msg);
+  g_autofree char *retry_after = g_strdup (soup_message_headers_get_one (soup_message_get_response_headers (request->msg),
+                                                                          "Retry-After"));
 
   bytes = g_input_stream_read_bytes_finish (G_INPUT_STREAM (object), result, NULL);
+  g_clear_object (&request->msg);
   if (g_task_return_error_if_cancelled (task))
     return;
   if (bytes != NULL)
     body = viva_json_parse_bounded (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), MAX_DEPTH, NULL);
 
-  g_task_return_error (task, status_error (soup_message_get_status (request->msg), body,
-                                           soup_message_headers_get_one (soup_message_get_response_headers (request->msg),
-                                                                         "Retry-After")));
+  g_task_return_error (task, status_error (status, body, retry_after));
 }
 
 static gboolean
@@ -664,6 +675,11 @@ read_cb (GObject      *object,
                                        cancellable, read_cb, g_steal_pointer (&task));
       return;
     }
+
+  /* The connection goes back to the pool now, not when the caller lets
+   * go of the result. */
+  g_clear_object (&request->stream);
+  g_clear_object (&request->msg);
 
   node = viva_json_parse_bounded ((const char *)request->bytes->data, request->bytes->len, MAX_DEPTH, NULL);
   if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
