@@ -226,8 +226,8 @@ tap.ok(app.find("text", "Test check", timeout=5) is not None and
 # The template is an example: until its placeholders are replaced it does
 # not validate, whatever the title.
 press(app, "Validate")
-tap.ok(find_any(app, "label", lambda n: "template’s placeholder" in n, timeout=10) is not None and
-       find_any(app, "label", lambda n: n.startswith("Validation found 4 errors"), timeout=5) is not None,
+tap.ok(find_any(app, "label", lambda n: "template’s placeholder" in n, timeout=30) is not None and
+       find_any(app, "label", lambda n: n.startswith("Validation found 4 errors"), timeout=15) is not None,
        "the untouched template does not validate: each placeholder is an error")
 app.screenshot("pack-editor-template-errors")
 tab(app, "Tests")
