@@ -127,6 +127,14 @@ test_by_id (void)
   g_assert_null (viva_exam_file_get_pack (exam));
   g_assert_cmpuint (viva_exam_file_get_time_limit (exam), ==, 90 * 60);
   g_assert_false (viva_exam_file_get_hints_allowed (exam));
+  g_assert_false (viva_exam_file_get_check_allowed (exam));
+  {
+    guint count = 0, minutes = 0;
+
+    g_assert_true (viva_exam_file_get_grading_limit (exam, &count, &minutes));
+    g_assert_cmpuint (count, ==, 3);
+    g_assert_cmpuint (minutes, ==, 10);
+  }
   g_assert_true (viva_exam_file_get_followup_allowed (exam));
   g_assert_cmpint (viva_exam_file_get_examiner_mode (exam), ==, VIVA_EXAMINER_MODE_MODEL);
   g_assert_cmpstr (viva_exam_file_get_base_url (exam), ==, "http://10.0.0.5:11434/v1");
@@ -161,11 +169,59 @@ test_minimal (void)
   /* Hints that cost nothing leave the session's record as it was. */
   g_assert_false (json_object_has_member (json_node_get_object (ref), "hint_cost"));
   g_assert_true (viva_exam_file_get_followup_allowed (exam));
+  /* Check allowed and gradings unlimited when the keys are left out. */
+  g_assert_true (viva_exam_file_get_check_allowed (exam));
+  g_assert_false (viva_exam_file_get_grading_limit (exam, NULL, NULL));
   g_assert_false (viva_exam_file_has_examiner (exam));
   g_assert_cmpstr (viva_exam_file_get_report_folder (exam), ==, reports);
 
   g_assert_true (viva_exam_file_set_pack (exam, bundled, NULL));
   g_assert_true (viva_exam_file_has_problem (exam, "astar"));
+}
+
+/* The Check and grading-limit keys, wrong in each way, each an error at
+ * its path; an exam with any of them does not load. */
+static void
+test_check_keys (void)
+{
+  static const struct {
+    const char *keys;
+    const char *path;
+  } cases[] = {
+    { "\"check\": true", "check" },
+    { "\"check\": {}", "check.allowed" },
+    { "\"check\": {\"allowed\": \"no\"}", "check.allowed" },
+    { "\"check\": {\"allowed\": false, \"cost\": 1}", "check.cost" },
+    { "\"grading_limit\": {\"count\": 0, \"per_minutes\": 10}", "grading_limit.count" },
+    { "\"grading_limit\": {\"count\": 2.5, \"per_minutes\": 10}", "grading_limit.count" },
+    { "\"grading_limit\": {\"count\": 3}", "grading_limit.per_minutes" },
+    { "\"grading_limit\": {\"count\": 3, \"per_minutes\": 100000}", "grading_limit.per_minutes" },
+    { "\"grading_limit\": {\"count\": 3, \"per_minute\": 10}", "grading_limit.per_minute" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *text = g_strdup_printf ("{\"format\": \"viva-exam/1\", \"id\": \"m\", \"title\": \"M\", "
+                                               "\"pack\": \"intro-ai\", \"report_folder\": \"/tmp\", %s}",
+                                               cases[i].keys);
+      g_autoptr(GBytes) bytes = g_bytes_new (text, strlen (text));
+      g_autoptr(GPtrArray) issues = NULL;
+      g_autoptr(GError) error = NULL;
+      g_autoptr(VivaExamFile) exam = viva_exam_file_new_from_bytes (bytes, NULL, &issues, &error);
+      gboolean found = FALSE;
+
+      g_test_message ("%s", cases[i].keys);
+      g_assert_null (exam);
+      g_assert_nonnull (issues);
+      for (guint j = 0; j < issues->len; j++)
+        {
+          const VivaPackIssue *issue = g_ptr_array_index (issues, j);
+
+          g_test_message ("  %s: %s", issue->path, issue->message);
+          found |= g_strcmp0 (issue->path, cases[i].path) == 0;
+        }
+      g_assert_true (found);
+    }
 }
 
 static void
@@ -353,6 +409,7 @@ main (int   argc,
   g_test_add_func ("/viva/exam-file/embedded", test_embedded);
   g_test_add_func ("/viva/exam-file/by-id", test_by_id);
   g_test_add_func ("/viva/exam-file/minimal", test_minimal);
+  g_test_add_func ("/viva/exam-file/check-keys", test_check_keys);
   g_test_add_func ("/viva/exam-file/many-errors", test_many_errors);
   g_test_add_func ("/viva/exam-file/bad-pack", test_bad_pack);
   g_test_add_func ("/viva/exam-file/file-level", test_file_level);

@@ -66,6 +66,18 @@ VivaExamFile *
 sitting_fixture_exam (const char *dir,
                       guint       time_limit)
 {
+  return sitting_fixture_exam_graded (dir, time_limit, TRUE, 0, 0);
+}
+
+/* The same exam, with its `check` key when @check_allowed is FALSE and a
+ * `grading_limit` of @count in @per_minutes when @count is not 0. */
+VivaExamFile *
+sitting_fixture_exam_graded (const char *dir,
+                             guint       time_limit,
+                             gboolean    check_allowed,
+                             guint       count,
+                             guint       per_minutes)
+{
   g_autoptr(JsonBuilder) builder = json_builder_new ();
   g_autoptr(JsonNode) root = NULL;
   g_autoptr(GBytes) bytes = NULL;
@@ -118,6 +130,24 @@ sitting_fixture_exam (const char *dir,
   json_builder_end_object (builder);
   json_builder_set_member_name (builder, "report_folder");
   json_builder_add_string_value (builder, "reports");
+  if (!check_allowed)
+    {
+      json_builder_set_member_name (builder, "check");
+      json_builder_begin_object (builder);
+      json_builder_set_member_name (builder, "allowed");
+      json_builder_add_boolean_value (builder, FALSE);
+      json_builder_end_object (builder);
+    }
+  if (count > 0)
+    {
+      json_builder_set_member_name (builder, "grading_limit");
+      json_builder_begin_object (builder);
+      json_builder_set_member_name (builder, "count");
+      json_builder_add_int_value (builder, count);
+      json_builder_set_member_name (builder, "per_minutes");
+      json_builder_add_int_value (builder, per_minutes);
+      json_builder_end_object (builder);
+    }
   json_builder_end_object (builder);
 
   root = json_builder_get_root (builder);

@@ -15,5 +15,10 @@ G_BEGIN_DECLS
 
 VivaExamFile *sitting_fixture_exam (const char *dir,
                                     guint       time_limit);
+VivaExamFile *sitting_fixture_exam_graded (const char *dir,
+                                           guint       time_limit,
+                                           gboolean    check_allowed,
+                                           guint       count,
+                                           guint       per_minutes);
 
 G_END_DECLS

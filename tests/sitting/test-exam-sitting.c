@@ -372,6 +372,83 @@ test_report (Fixture       *fixture,
   g_assert_cmpstr (viva_exam_hand_in_get_report (viva_exam_sitting_get_hand_in (again), "b"), ==, path);
 }
 
+static GDateTime *
+at_minute (GDateTime *start,
+           double     minutes)
+{
+  return g_date_time_add_seconds (start, minutes * 60);
+}
+
+/* An exam's grading_limit: each problem at most 2 gradings (Check or
+ * Submit) in any 10 minutes, counted per problem, refused with the time
+ * to try again, and kept across a restart; Check forbidden by the exam is
+ * refused whatever the limit. */
+static void
+test_grading_limit (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  g_autoptr(VivaExamFile) exam = sitting_fixture_exam_graded (fixture->dir, 3600, TRUE, 2, 10);
+  g_autoptr(VivaExamFile) no_check = NULL;
+  g_autoptr(VivaExamSitting) sitting = viva_exam_sitting_new (exam, fixture->state_dir);
+  g_autoptr(VivaExamSitting) again = NULL;
+  g_autoptr(VivaExamSitting) forbidden = NULL;
+  g_autoptr(GDateTime) start = g_date_time_new_now_utc ();
+  g_autoptr(GDateTime) t1 = at_minute (start, 1);
+  g_autoptr(GDateTime) t2 = at_minute (start, 2);
+  g_autoptr(GDateTime) t9 = at_minute (start, 9);
+  g_autoptr(GDateTime) t11 = at_minute (start, 11);
+  g_autoptr(GDateTime) back = NULL;
+  g_autoptr(GDateTime) local = NULL;
+  g_autofree char *expected = NULL;
+  g_autoptr(GError) error = NULL;
+
+  viva_exam_sitting_begin (sitting, "An", "S1", start);
+
+  g_assert_true (viva_exam_sitting_request_grading (sitting, "a", TRUE, t1, &error));
+  g_assert_no_error (error);
+  g_assert_true (viva_exam_sitting_request_grading (sitting, "a", FALSE, t2, &error));
+  g_assert_no_error (error);
+  /* Another problem has a count of its own. */
+  g_assert_true (viva_exam_sitting_request_grading (sitting, "b", TRUE, t2, &error));
+  g_assert_no_error (error);
+
+  /* A third within ten minutes is refused, saying when: ten minutes after
+   * the first. */
+  g_assert_false (viva_exam_sitting_request_grading (sitting, "a", TRUE, t9, &error));
+  g_assert_error (error, VIVA_GRADING_ERROR, VIVA_GRADING_ERROR_LIMITED);
+  back = at_minute (start, 11);
+  local = g_date_time_to_local (back);
+  expected = g_date_time_format (local, "again at %H:%M:%S.");
+  g_test_message ("%s", error->message);
+  g_assert_true (g_str_has_suffix (error->message, expected));
+  g_assert_nonnull (strstr (error->message, "2 times in any 10 minutes"));
+  g_clear_error (&error);
+
+  /* Restarted, the count is the same. */
+  viva_file_writer_flush ();
+  again = viva_exam_sitting_new (exam, fixture->state_dir);
+  g_assert_true (viva_exam_sitting_restore (again, &error));
+  g_assert_false (viva_exam_sitting_request_grading (again, "a", FALSE, t9, &error));
+  g_assert_error (error, VIVA_GRADING_ERROR, VIVA_GRADING_ERROR_LIMITED);
+  g_clear_error (&error);
+
+  /* Once the first grading leaves the window, one more. */
+  g_assert_true (viva_exam_sitting_request_grading (again, "a", FALSE, t11, &error));
+  g_assert_no_error (error);
+  g_assert_false (viva_exam_sitting_request_grading (again, "a", FALSE, t11, &error));
+  g_clear_error (&error);
+
+  /* An exam that forbids Check refuses it, and still allows Submit. */
+  no_check = sitting_fixture_exam_graded (fixture->dir, 3600, FALSE, 0, 0);
+  forbidden = viva_exam_sitting_new (no_check, fixture->state_dir);
+  g_assert_false (viva_exam_sitting_request_grading (forbidden, "a", TRUE, NULL, &error));
+  g_assert_error (error, VIVA_GRADING_ERROR, VIVA_GRADING_ERROR_CHECK_FORBIDDEN);
+  g_assert_cmpstr (error->message, ==, "This exam does not allow Check; Submit for Defense grades your code.");
+  g_clear_error (&error);
+  for (guint i = 0; i < 5; i++)
+    g_assert_true (viva_exam_sitting_request_grading (forbidden, "a", FALSE, NULL, NULL));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -385,6 +462,7 @@ main (int   argc,
   ADD ("/viva/sitting/unreadable-state", test_unreadable_state);
   ADD ("/viva/sitting/settings", test_settings);
   ADD ("/viva/sitting/report", test_report);
+  ADD ("/viva/sitting/grading-limit", test_grading_limit);
 #undef ADD
 
   return g_test_run ();

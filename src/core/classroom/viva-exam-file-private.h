@@ -30,6 +30,9 @@ struct _VivaExamFile
   gboolean          hints_allowed;
   double            hint_cost;
   gboolean          followup_allowed;
+  gboolean          check_allowed;
+  guint             grading_count;       /* 0: gradings are not limited */
+  guint             grading_per_minutes;
   gboolean          has_examiner;
   VivaExaminerMode  examiner_mode;
   char             *base_url;

@@ -279,6 +279,81 @@ read_hints (VivaExamFile *self,
 }
 
 static void
+read_check (VivaExamFile *self,
+            JsonObject   *root,
+            GPtrArray    *issues)
+{
+  static const char * const known[] = { "allowed", NULL };
+  const char *why = _("whether students may Check their code against each problem’s shown tests");
+  JsonNode *node = viva_json_check_member (root, NULL, "check", FALSE, viva_json_check_is_object,
+                                           _("an object"), why, issues);
+  JsonObject *check;
+
+  if (node == NULL)
+    return;
+
+  check = json_node_get_object (node);
+  check_keys (check, "check", known, issues);
+  if ((node = viva_json_check_member (check, "check", "allowed", TRUE, viva_json_check_is_boolean,
+                                      _("true or false"), why, issues)))
+    self->check_allowed = json_node_get_boolean (node);
+}
+
+/* A whole number from @lowest to @highest at @key of @object, or 0. */
+static guint
+read_count (JsonObject *object,
+            const char *parent,
+            const char *key,
+            guint       lowest,
+            guint       highest,
+            const char *why,
+            GPtrArray  *issues)
+{
+  JsonNode *node = viva_json_check_member (object, parent, key, TRUE, viva_json_check_is_number,
+                                           _("a whole number"), why, issues);
+  g_autofree char *path = NULL;
+  double value;
+
+  if (node == NULL)
+    return 0;
+
+  value = json_node_get_double (node);
+  if (value == (double) (gint64) value && value >= lowest && value <= highest)
+    return (guint) value;
+
+  path = viva_json_check_path (parent, key);
+  viva_pack_issues_add (issues, VIVA_PACK_ERROR_INVALID, VIVA_PACK_ISSUE_ERROR, path,
+                        _("%g is not a whole number from %u to %u — %s"), value, lowest, highest, why);
+  return 0;
+}
+
+static void
+read_grading_limit (VivaExamFile *self,
+                    JsonObject   *root,
+                    GPtrArray    *issues)
+{
+  static const char * const known[] = { "count", "per_minutes", NULL };
+  const char *why = _("how often each problem may be graded (Check or Submit): at most “count” times in any “per_minutes” minutes");
+  JsonNode *node = viva_json_check_member (root, NULL, "grading_limit", FALSE, viva_json_check_is_object,
+                                           _("an object"), why, issues);
+  JsonObject *limit;
+  guint count, minutes;
+
+  if (node == NULL)
+    return;
+
+  limit = json_node_get_object (node);
+  check_keys (limit, "grading_limit", known, issues);
+  count = read_count (limit, "grading_limit", "count", 1, VIVA_EXAM_FILE_MAX_GRADINGS, why, issues);
+  minutes = read_count (limit, "grading_limit", "per_minutes", 1, VIVA_EXAM_FILE_MAX_PER_MINUTES, why, issues);
+  if (count > 0 && minutes > 0)
+    {
+      self->grading_count = count;
+      self->grading_per_minutes = minutes;
+    }
+}
+
+static void
 read_examiner (VivaExamFile *self,
                JsonObject   *root,
                GPtrArray    *issues)
@@ -362,7 +437,7 @@ _viva_exam_file_read_root (VivaExamFile *self,
 {
   static const char * const known[] = {
     "format", "id", "title", "pack", "problems", "time_limit", "hints", "followup",
-    "examiner", "report_folder", "show_verdict", NULL
+    "examiner", "report_folder", "show_verdict", "check", "grading_limit", NULL
   };
   JsonObject *root;
   const char *format, *id, *limit, *folder, *show;
@@ -430,6 +505,8 @@ _viva_exam_file_read_root (VivaExamFile *self,
                                       _("whether students may go on asking the examiner after the verdict"), issues)))
     self->followup_allowed = json_node_get_boolean (node);
 
+  read_check (self, root, issues);
+  read_grading_limit (self, root, issues);
   read_examiner (self, root, issues);
 
   /* An exam server holds a verdict back until the exam closes; a local

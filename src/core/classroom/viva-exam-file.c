@@ -48,6 +48,7 @@ viva_exam_file_init (VivaExamFile *self)
 {
   self->hints_allowed = TRUE;
   self->followup_allowed = TRUE;
+  self->check_allowed = TRUE;
   self->examiner_mode = VIVA_EXAMINER_MODE_AUTO;
 }
 
@@ -216,6 +217,44 @@ viva_exam_file_get_hint_cost (VivaExamFile *self)
 {
   g_return_val_if_fail (VIVA_IS_EXAM_FILE (self), 0);
   return self->hint_cost;
+}
+
+/**
+ * viva_exam_file_get_check_allowed:
+ *
+ * Returns: whether students may Check their code against a problem's shown
+ *   tests (`"check": {"allowed": …}`, allowed when left out)
+ */
+gboolean
+viva_exam_file_get_check_allowed (VivaExamFile *self)
+{
+  g_return_val_if_fail (VIVA_IS_EXAM_FILE (self), TRUE);
+
+  return self->check_allowed;
+}
+
+/**
+ * viva_exam_file_get_grading_limit:
+ * @count: (out) (optional): how many gradings of one problem are allowed…
+ * @per_minutes: (out) (optional): …in how many minutes
+ *
+ * `"grading_limit": {"count": N, "per_minutes": M}`: each problem may be
+ * graded (Check or Submit) at most N times in any M minutes.
+ *
+ * Returns: whether the exam limits gradings at all
+ */
+gboolean
+viva_exam_file_get_grading_limit (VivaExamFile *self,
+                                  guint        *count,
+                                  guint        *per_minutes)
+{
+  g_return_val_if_fail (VIVA_IS_EXAM_FILE (self), FALSE);
+
+  if (count != NULL)
+    *count = self->grading_count;
+  if (per_minutes != NULL)
+    *per_minutes = self->grading_per_minutes;
+  return self->grading_count > 0;
 }
 
 gboolean

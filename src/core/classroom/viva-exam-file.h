@@ -19,6 +19,10 @@ G_BEGIN_DECLS
 #define VIVA_EXAM_FILE_MIN_TIME_LIMIT 10
 #define VIVA_EXAM_FILE_MAX_TIME_LIMIT (24 * 60 * 60)
 
+/* The widest grading limit: a count and a window an exam can mean. */
+#define VIVA_EXAM_FILE_MAX_GRADINGS    1000
+#define VIVA_EXAM_FILE_MAX_PER_MINUTES (24 * 60)
+
 #define VIVA_TYPE_EXAM_FILE (viva_exam_file_get_type ())
 
 G_DECLARE_FINAL_TYPE (VivaExamFile, viva_exam_file, VIVA, EXAM_FILE, GObject)
@@ -71,6 +75,10 @@ guint               viva_exam_file_get_time_limit      (VivaExamFile       *self
 gboolean            viva_exam_file_get_hints_allowed   (VivaExamFile       *self);
 double              viva_exam_file_get_hint_cost       (VivaExamFile       *self);
 gboolean            viva_exam_file_get_followup_allowed (VivaExamFile      *self);
+gboolean            viva_exam_file_get_check_allowed   (VivaExamFile       *self);
+gboolean            viva_exam_file_get_grading_limit   (VivaExamFile       *self,
+                                                        guint              *count,
+                                                        guint              *per_minutes);
 gboolean            viva_exam_file_has_examiner        (VivaExamFile       *self);
 VivaExaminerMode    viva_exam_file_get_examiner_mode   (VivaExamFile       *self);
 const char         *viva_exam_file_get_base_url        (VivaExamFile       *self);

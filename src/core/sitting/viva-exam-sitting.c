@@ -5,11 +5,13 @@
 
 #include "config.h"
 
+#include <glib/gi18n.h>
 #include <string.h>
 
 #include "viva-exam-report.h"
 #include "viva-exam-sitting.h"
 #include "viva-file-writer.h"
+#include "viva-grading-limit.h"
 #include "viva-json-member.h"
 
 /* One student's sitting of one exam: who sits it, since when, the time
@@ -28,6 +30,7 @@ struct _VivaExamSitting
 
   VivaExamFile   *exam;
   VivaExamHandIn *hand_in;
+  VivaGradingLimit *grading_limit;  /* NULL: the exam sets none */
   char           *state_path;
   char           *student_name;
   char           *student_id;
@@ -75,6 +78,7 @@ viva_exam_sitting_finalize (GObject *object)
 
   g_clear_object (&self->exam);
   g_clear_object (&self->hand_in);
+  g_clear_object (&self->grading_limit);
   g_clear_pointer (&self->state_path, g_free);
   g_clear_pointer (&self->student_name, g_free);
   g_clear_pointer (&self->student_id, g_free);
@@ -175,6 +179,12 @@ viva_exam_sitting_new (VivaExamFile *exam,
   self = g_object_new (VIVA_TYPE_EXAM_SITTING, NULL);
   self->exam = g_object_ref (exam);
   self->hand_in = viva_exam_hand_in_new (exam);
+  {
+    guint count, minutes;
+
+    if (viva_exam_file_get_grading_limit (exam, &count, &minutes))
+      self->grading_limit = viva_grading_limit_new (count, minutes);
+  }
 
   /* One file per exam and version of it: a changed exam file is another
    * exam. */
@@ -328,6 +338,8 @@ viva_exam_sitting_save (VivaExamSitting *self)
   json_builder_set_member_name (builder, "started");
   json_builder_add_string_value (builder, when);
   viva_exam_hand_in_save (self->hand_in, builder);
+  if (self->grading_limit != NULL)
+    viva_grading_limit_save (self->grading_limit, builder);
   json_builder_end_object (builder);
   root = json_builder_get_root (builder);
   text = json_to_string (root, TRUE);
@@ -388,6 +400,8 @@ viva_exam_sitting_apply (VivaExamSitting *self,
   self->student_id = g_strdup (id);
   self->started = g_steal_pointer (&started);
   viva_exam_hand_in_restore (self->hand_in, root);
+  if (self->grading_limit != NULL)
+    viva_grading_limit_restore (self->grading_limit, root);
   viva_exam_sitting_start_clock (self);
 
   return TRUE;
@@ -716,4 +730,47 @@ viva_exam_sitting_hand_in_report_finish (VivaExamSitting  *self,
   g_return_val_if_fail (g_task_is_valid (result, self), NULL);
 
   return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+/**
+ * viva_exam_sitting_request_grading:
+ * @problem_id: the problem to grade
+ * @check: %TRUE for a Check (the shown tests), %FALSE for a Submit
+ * @now: (nullable): the time, by default now
+ *
+ * Where a front asks before it grades a problem of the exam: whether the
+ * exam allows Check at all, and whether its `grading_limit` leaves a
+ * grading of @problem_id now. An allowed grading is counted (and kept in
+ * the state file).
+ *
+ * Returns: %TRUE when the grading may run; %FALSE with a
+ *   %VIVA_GRADING_ERROR saying why and, when limited, at what time the
+ *   student may try again
+ */
+gboolean
+viva_exam_sitting_request_grading (VivaExamSitting  *self,
+                                   const char       *problem_id,
+                                   gboolean          check,
+                                   GDateTime        *now,
+                                   GError          **error)
+{
+  g_return_val_if_fail (VIVA_IS_EXAM_SITTING (self), FALSE);
+  g_return_val_if_fail (problem_id != NULL, FALSE);
+
+  if (check && !viva_exam_file_get_check_allowed (self->exam))
+    {
+      g_set_error_literal (error, VIVA_GRADING_ERROR, VIVA_GRADING_ERROR_CHECK_FORBIDDEN,
+                           _("This exam does not allow Check; Submit for Defense grades your code."));
+      return FALSE;
+    }
+
+  if (self->grading_limit == NULL)
+    return TRUE;
+
+  if (!viva_grading_limit_take (self->grading_limit, problem_id,
+                                now ? g_date_time_to_unix (now) : g_get_real_time () / G_USEC_PER_SEC, error))
+    return FALSE;
+
+  viva_exam_sitting_save (self);
+  return TRUE;
 }

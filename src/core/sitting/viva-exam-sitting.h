@@ -9,6 +9,7 @@
 
 #include "viva-exam-file.h"
 #include "viva-exam-hand-in.h"
+#include "viva-grading-limit.h"
 #include "viva-exam-session.h"
 #include "viva-settings.h"
 
@@ -57,5 +58,11 @@ void             viva_exam_sitting_hand_in_report_async (VivaExamSitting      *s
 char            *viva_exam_sitting_hand_in_report_finish (VivaExamSitting     *self,
                                                           GAsyncResult        *result,
                                                           GError             **error);
+
+gboolean         viva_exam_sitting_request_grading      (VivaExamSitting      *self,
+                                                         const char           *problem_id,
+                                                         gboolean              check,
+                                                         GDateTime            *now,
+                                                         GError              **error);
 
 G_END_DECLS
