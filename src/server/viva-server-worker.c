@@ -143,6 +143,11 @@ call (Worker     *self,
   pending->self = self;
   pending->done = done;
   pending->msg = soup_message_new ("POST", uri);
+  /* libsoup opens a new connection (a TLS handshake, ~50 ms here) for
+   * every POST unless told it may repeat it. Each of these may: a result
+   * names its claim and is recorded once, a renewal is a renewal, and a
+   * claim whose answer was lost leaves its job to the lease's end. */
+  soup_message_add_flags (pending->msg, SOUP_MESSAGE_IDEMPOTENT);
   g_signal_connect (pending->msg, "accept-certificate", G_CALLBACK (accept_certificate_cb), self);
   soup_message_headers_replace (soup_message_get_request_headers (pending->msg), "Authorization", header);
   soup_message_set_request_body_from_bytes (pending->msg, "application/json", bytes);

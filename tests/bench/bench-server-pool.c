@@ -1,0 +1,316 @@
+/* bench-server-pool.c: the grading pool's costs on this machine — what the
+ * queue adds around a job (claim and result over HTTPS on an empty queue),
+ * a submission's wait for an idle worker, and the queue's throughput with
+ * one and two workers, over PostgreSQL (or SQLite without it)
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/prctl.h>
+
+#include "server-fixture.h"
+#include "server-postgres.h"
+#include "viva-core.h"
+#include "viva-server-jobs.h"
+#include "viva-server-store-pool.h"
+
+#define ROUND_TRIPS 50
+#define JOBS        16
+#define CODE        "def double(x):\n    return 2 * x\n"
+
+static const char * const one_exam[] = { "exam.json", NULL };
+static const char * const workers_only[] = { "--local-jobs", "0", NULL };
+
+static void
+die_with_parent (gpointer user_data)
+{
+  prctl (PR_SET_PDEATHSIG, SIGKILL);
+}
+
+static VivaServerStore *
+open_store (ServerFixture *fixture)
+{
+  g_autoptr(GError) error = NULL;
+  VivaServerStore *store = viva_server_store_open_database (fixture->state_dir, fixture->database, &error);
+
+  g_assert_no_error (error);
+  return store;
+}
+
+static char *
+worker_token (ServerFixture *fixture)
+{
+  const char *args[] = { "worker-token", "server-quiz", "--json", NULL };
+  g_autofree char *out = NULL;
+  g_autoptr(JsonNode) node = NULL;
+
+  g_assert_cmpint (server_fixture_run (fixture, args, &out), ==, 0);
+  node = json_from_string (out, NULL);
+  return g_strdup (json_object_get_string_member (json_node_get_object (node), "worker_token"));
+}
+
+static void
+enqueue (VivaServerStore *store,
+         guint            n)
+{
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *id = g_strdup_printf ("job-%" G_GINT64_FORMAT "-%u", g_get_real_time (), i);
+      g_autoptr(JsonObject) payload = json_object_new ();
+      g_autoptr(GError) error = NULL;
+
+      json_object_set_string_member (payload, "student_id", "s1");
+      json_object_set_string_member (payload, "problem_id", "double");
+      json_object_set_string_member (payload, "code", CODE);
+      g_assert_true (viva_server_store_enqueue_job (store, id, "server-quiz", "grade", NULL, payload, &error));
+    }
+}
+
+static gint64
+count_done (VivaServerStore *store)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonObject) summary = viva_server_store_queue_summary (store, &error);
+
+  g_assert_no_error (error);
+  return json_object_get_int_member (summary, "done");
+}
+
+static GSubprocess *
+start_worker (ServerFixture *fixture,
+              const char    *token,
+              const char    *name)
+{
+  g_autoptr(GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_SILENCE);
+  const char *link = g_hash_table_lookup (fixture->links, "server-quiz");
+  g_autofree char *port = g_strdup_printf (":%u/", fixture->port);
+  g_auto(GStrv) parts = g_strsplit (link, ":8443/", 2);
+  g_autofree char *served = g_strjoin (port, parts[0], parts[1], NULL);
+  const char *argv[] = { server_fixture_binary (), "worker", "--server", served, "--worker-token", token,
+                         "--name", name, NULL };
+  g_autoptr(GError) error = NULL;
+  GSubprocess *process;
+
+  g_subprocess_launcher_set_child_setup (launcher, die_with_parent, NULL, NULL);
+  process = g_subprocess_launcher_spawnv (launcher, argv, &error);
+  g_assert_no_error (error);
+  return process;
+}
+
+static void
+stop (GSubprocess *process)
+{
+  g_subprocess_send_signal (process, SIGKILL);
+  g_subprocess_wait (process, NULL, NULL);
+  g_object_unref (process);
+}
+
+SoupMessage *server_fixture_message (ServerFixture *, const char *, const char *, const char *);
+
+/* A POST as viva-server worker sends it: on the kept connection. */
+static JsonObject *
+worker_post (ServerFixture *fixture,
+             const char    *path,
+             const char    *token,
+             const char    *body)
+{
+  g_autoptr(SoupMessage) msg = server_fixture_message (fixture, "POST", path, token);
+  g_autoptr(GBytes) request = g_bytes_new (body, strlen (body));
+  g_autoptr(GBytes) reply = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) node = NULL;
+
+  soup_message_add_flags (msg, SOUP_MESSAGE_IDEMPOTENT);
+  soup_message_set_request_body_from_bytes (msg, "application/json", request);
+  reply = soup_session_send_and_read (fixture->session, msg, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (soup_message_get_status (msg), ==, 200);
+  node = json_from_string (g_bytes_get_data (reply, NULL), NULL);
+  return json_object_ref (json_node_get_object (node));
+}
+
+/* The queue's own cost: the bench is the worker, and its job does nothing. */
+static double
+claim_to_result_ms (ServerFixture *fixture,
+                    VivaServerStore *store,
+                    const char    *token)
+{
+  gint64 total = 0;
+
+  for (guint i = 0; i < ROUND_TRIPS; i++)
+    {
+      g_autoptr(JsonObject) claim = NULL;
+      g_autoptr(JsonObject) done = NULL;
+      g_autofree char *path = NULL;
+      g_autofree char *body = NULL;
+      JsonObject *job;
+      gint64 start;
+
+      enqueue (store, 1);
+      start = g_get_monotonic_time ();
+      claim = worker_post (fixture, "/api/v1/exams/server-quiz/jobs/claim", token, "{\"worker\":\"bench\"}");
+      job = json_object_get_object_member (claim, "job");
+      g_assert_nonnull (job);
+      path = g_strdup_printf ("/api/v1/exams/server-quiz/jobs/%s/result", json_object_get_string_member (job, "id"));
+      body = g_strdup_printf ("{\"claim_id\":\"%s\",\"result\":{}}", json_object_get_string_member (job, "claim_id"));
+      done = worker_post (fixture, path, token, body);
+      total += g_get_monotonic_time () - start;
+    }
+  return total / 1000.0 / ROUND_TRIPS;
+}
+
+/* The same in the database alone, as a node's own claimer does it. */
+static double
+claim_to_result_db_ms (VivaServerStore *store)
+{
+  gint64 total = 0;
+
+  for (guint i = 0; i < ROUND_TRIPS; i++)
+    {
+      g_autoptr(JsonObject) job = NULL;
+      g_autoptr(GError) error = NULL;
+      gint64 start;
+
+      enqueue (store, 1);
+      start = g_get_monotonic_time ();
+      job = viva_server_store_claim_job (store, "server-quiz", "bench", 10000, &error);
+      g_assert_nonnull (job);
+      g_assert_true (viva_server_store_finish_job (store, json_object_get_string_member (job, "id"),
+                                                   json_object_get_string_member (job, "claim_id"), "bench", "{}",
+                                                   &error));
+      total += g_get_monotonic_time () - start;
+    }
+  return total / 1000.0 / ROUND_TRIPS;
+}
+
+/* For scale: one request that touches no table. */
+static double
+health_ms (ServerFixture *fixture)
+{
+  gint64 start = g_get_monotonic_time ();
+
+  for (guint i = 0; i < ROUND_TRIPS; i++)
+    {
+      g_autoptr(JsonNode) answer = NULL;
+      guint status = 0;
+
+      answer = server_fixture_request (fixture, "GET", "/api/v1/health", NULL, NULL, &status, NULL);
+      g_assert_cmpuint (status, ==, 200);
+    }
+  return (g_get_monotonic_time () - start) / 1000.0 / ROUND_TRIPS;
+}
+
+static void
+graded_cb (GObject      *object,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonObject) out = viva_server_job_run_finish (result, &error);
+
+  g_assert_no_error (error);
+  g_main_loop_quit (user_data);
+}
+
+/* The job's own work, graded here without any queue. */
+static double
+grading_ms (VivaServerStore *store)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonObject) exam = viva_server_store_get_exam (store, "server-quiz", &error);
+  g_autoptr(JsonNode) exam_node = json_from_string (json_object_get_string_member (exam, "exam_json"), NULL);
+  g_autoptr(JsonObject) payload = json_object_new ();
+  g_autoptr(GMainLoop) loop = g_main_loop_new (NULL, FALSE);
+  gint64 start;
+
+  json_object_set_string_member (payload, "problem_id", "double");
+  json_object_set_string_member (payload, "code", CODE);
+  start = g_get_monotonic_time ();
+  viva_server_job_run_async (json_node_get_object (exam_node), "grade", payload, NULL, graded_cb, loop);
+  g_main_loop_run (loop);
+  return (g_get_monotonic_time () - start) / 1000.0;
+}
+
+/* Jobs per second with @n workers, from enqueued to all recorded. */
+static double
+throughput (ServerFixture   *fixture,
+            VivaServerStore *store,
+            const char      *token,
+            guint            n,
+            double          *first_ms)
+{
+  GSubprocess *workers[2];
+  gint64 before = count_done (store);
+  gint64 start;
+  gboolean first = FALSE;
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("bench-%u", i);
+
+      workers[i] = start_worker (fixture, token, name);
+    }
+  /* Let them connect and go idle. */
+  g_usleep (G_USEC_PER_SEC);
+
+  start = g_get_monotonic_time ();
+  enqueue (store, JOBS);
+  while (count_done (store) < before + JOBS)
+    {
+      if (!first && count_done (store) > before)
+        {
+          *first_ms = (g_get_monotonic_time () - start) / 1000.0;
+          first = TRUE;
+        }
+      g_usleep (20 * 1000);
+    }
+  for (guint i = 0; i < n; i++)
+    stop (workers[i]);
+  return JOBS / ((g_get_monotonic_time () - start) / (double)G_USEC_PER_SEC);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  ServerFixture fixture;
+  g_autoptr(VivaServerStore) store = NULL;
+  g_autofree char *token = NULL;
+  g_autofree char *reason = NULL;
+  double health, overhead, overhead_db, grade, one, two, first_one = 0, first_two = 0;
+
+  g_test_init (&argc, &argv, NULL);
+  viva_core_init ();
+  if (!server_postgres_check (&reason))
+    g_print ("# PostgreSQL not installed (%s): measuring on SQLite\n", reason);
+  else
+    g_setenv ("VIVA_TEST_SERVER_DATABASE", "postgresql", TRUE);
+
+  server_fixture_setup_full (&fixture, one_exam, workers_only);
+  store = open_store (&fixture);
+  token = worker_token (&fixture);
+
+  health = health_ms (&fixture);
+  overhead_db = claim_to_result_db_ms (store);
+  overhead = claim_to_result_ms (&fixture, store, token);
+  grade = grading_ms (store);
+  one = throughput (&fixture, store, token, 1, &first_one);
+  two = throughput (&fixture, store, token, 2, &first_two);
+
+  printf ("engine: %s\n", fixture.database ? "PostgreSQL" : "SQLite");
+  printf ("GET /api/v1/health over HTTPS, for scale: %.2f ms per request\n", health);
+  printf ("claim + result in the database alone (a node's own claimer): %.2f ms per job\n", overhead_db);
+  printf ("claim + result over HTTPS, empty queue, no work: %.2f ms per job (%u jobs)\n", overhead, ROUND_TRIPS);
+  printf ("grading one submission in-process (no queue): %.0f ms\n", grade);
+  printf ("enqueued to first result, idle worker: %.0f ms (1 worker), %.0f ms (2 workers)\n", first_one, first_two);
+  printf ("throughput, %u grading jobs: %.2f jobs/s with 1 worker, %.2f jobs/s with 2 (ratio %.2f)\n",
+          JOBS, one, two, two / one);
+
+  server_fixture_teardown (&fixture);
+  return 0;
+}
