@@ -5,6 +5,8 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include <glib/gi18n.h>
 #include <gtksourceview/gtksource.h>
 
@@ -31,6 +33,24 @@ struct _VivaApplication
 };
 
 G_DEFINE_FINAL_TYPE (VivaApplication, viva_application, ADW_TYPE_APPLICATION)
+
+/* An exam link (viva://…) names an exam on an exam server; anything else
+ * is an exam file. */
+static gboolean
+is_exam_link (const char *text)
+{
+  return g_ascii_strncasecmp (text, "viva://", strlen ("viva://")) == 0;
+}
+
+static void
+viva_application_open_exam_in (VivaWindow *window,
+                               const char *exam)
+{
+  if (is_exam_link (exam))
+    viva_window_join_exam (window, exam);
+  else
+    viva_window_open_exam (window, exam);
+}
 
 VivaApplication *
 viva_application_new (void)
@@ -99,10 +119,11 @@ viva_application_activate (GApplication *app)
       window = GTK_WINDOW (viva_window_new (VIVA_APPLICATION (app)));
       viva_startup_timer_mark ("window built");
 
-      /* A lab administrator's exam starts with the app. */
+      /* A lab administrator's exam starts with the app: a file, or a
+       * link to the lab's exam server. */
       exam_file = viva_settings_get_exam_file (viva_settings_get_default ());
       if (exam_file != NULL && exam_file[0] != '\0')
-        viva_window_open_exam (VIVA_WINDOW (window), exam_file);
+        viva_application_open_exam_in (VIVA_WINDOW (window), exam_file);
     }
 
   gtk_window_present (window);
@@ -216,7 +237,22 @@ viva_application_open_exam_file_action (GSimpleAction *action,
 
   g_application_activate (app);
   if ((window = gtk_application_get_active_window (GTK_APPLICATION (app))) && VIVA_IS_WINDOW (window))
-    viva_window_open_exam (VIVA_WINDOW (window), g_variant_get_string (parameter, NULL));
+    viva_application_open_exam_in (VIVA_WINDOW (window), g_variant_get_string (parameter, NULL));
+}
+
+/* The Join Exam Server entry: the sign-in asks for the link. */
+static void
+viva_application_join_exam_action (GSimpleAction *action,
+                                   GVariant      *parameter,
+                                   gpointer       user_data)
+{
+  GtkApplication *app = user_data;
+  GtkWindow *window = gtk_application_get_active_window (app);
+
+  g_assert (VIVA_IS_APPLICATION (app));
+
+  if (window != NULL && VIVA_IS_WINDOW (window))
+    viva_window_join_exam (VIVA_WINDOW (window), NULL);
 }
 
 static void
@@ -279,8 +315,9 @@ viva_application_handle_local_options (GApplication *app,
       return 1;
     }
 
-  /* The running instance may have another working folder. */
-  path = g_canonicalize_filename (exam, NULL);
+  /* The running instance may have another working folder; a link is
+   * not a path. */
+  path = is_exam_link (exam) ? g_strdup (exam) : g_canonicalize_filename (exam, NULL);
   g_action_group_activate_action (G_ACTION_GROUP (app), "open-exam-file", g_variant_new_string (path));
 
   /* A running Viva has it now; a first one goes on to run. */
@@ -332,6 +369,7 @@ static const GActionEntry app_actions[] = {
   { "quit", viva_application_quit_action },
   { "open-exam", viva_application_open_exam_action },
   { "open-exam-file", viva_application_open_exam_file_action, "s" },
+  { "join-exam", viva_application_join_exam_action },
 };
 
 /**
@@ -383,5 +421,5 @@ viva_application_init (VivaApplication *self)
                                    self);
 
   g_application_add_main_option (G_APPLICATION (self), "exam", 0, G_OPTION_FLAG_NONE, G_OPTION_ARG_FILENAME,
-                                 _("Start the exam in FILE (a viva-exam/1 file)"), _("FILE"));
+                                 _("Start the exam in FILE (a viva-exam/1 file), or sign in to the exam at a link viva://HOST:PORT/EXAM-ID#sha256=…"), _("FILE"));
 }

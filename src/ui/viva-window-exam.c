@@ -334,6 +334,10 @@ submit_action (GtkWidget  *widget,
   if (self->problem == NULL || viva_window_exam_busy (self))
     return;
 
+  /* A graded exam's defense runs on its server. */
+  if (_viva_window_submit_on_server (self))
+    return;
+
   defense = viva_window_exam_new_defense (self, NULL, NULL);
   /* What was recorded on the problem since its last defense, then the
    * Submit; and whether the hint was seen. */

@@ -24,6 +24,7 @@ typedef struct _VivaWindowExam VivaWindowExam;
 typedef struct _VivaWindowTimeline VivaWindowTimeline;
 typedef struct _VivaWindowExamMode VivaWindowExamMode;
 typedef struct _VivaWindowHandIn VivaWindowHandIn;
+typedef struct _VivaWindowRemote VivaWindowRemote;
 
 struct _VivaWindow
 {
@@ -72,6 +73,7 @@ struct _VivaWindow
   VivaWindowTimeline   *timeline;      /* viva-window-timeline.c */
   VivaWindowExamMode   *exam_mode;     /* viva-window-exam-mode.c */
   VivaWindowHandIn     *hand_in;       /* viva-window-exam-hand-in.c */
+  VivaWindowRemote     *remote;        /* viva-window-remote.c */
   VivaPack             *pack;
   VivaProblem          *problem;
   GCancellable         *cancellable;   /* cancelled in dispose */
@@ -181,6 +183,22 @@ void        _viva_window_hand_in_defense_ended (VivaWindow   *self,
 gboolean    _viva_window_hand_in_is_active (VivaWindow *self);
 char       *_viva_window_hand_in_dup_state (VivaWindow *self);
 gboolean    _viva_window_hand_in_hold_close (VivaWindow *self);
+
+void        _viva_window_code_run       (VivaWindow *self,
+                                         const char *code);
+gboolean    _viva_window_submit_on_server (VivaWindow *self);
+gboolean    _viva_window_exam_under_way (VivaWindow *self);
+
+void        _viva_window_init_remote    (VivaWindow *self);
+void        _viva_window_dispose_remote (VivaWindow *self);
+void        _viva_window_update_remote_actions (VivaWindow *self);
+gboolean    _viva_window_remote_is_active (VivaWindow *self);
+void        _viva_window_remote_code_changed (VivaWindow *self);
+void        _viva_window_remote_code_run (VivaWindow *self);
+void        _viva_window_remote_submit  (VivaWindow *self);
+void        _viva_window_remote_problem_opened (VivaWindow *self);
+void        _viva_window_remote_signed_out (VivaWindow *self,
+                                            const char *message);
 
 void        _viva_window_warm_runner    (VivaWindow *self);
 void        _viva_window_run_action     (GtkWidget  *widget,

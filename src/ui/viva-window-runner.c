@@ -268,8 +268,7 @@ _viva_window_run_action (GtkWidget  *widget,
     }
 
   code = viva_editor_dup_text (self->editor);
-  _viva_window_timeline_run (self, code);
-  _viva_window_hand_in_code_run (self, code);
+  _viva_window_code_run (self, code);
 
   viva_console_clear (self->console);
   viva_console_set_status (self->console, _("Running…"));

@@ -39,7 +39,56 @@ _viva_window_update_actions (VivaWindow *self)
   _viva_window_update_exam_actions (self);
   _viva_window_update_exam_mode_actions (self);
   _viva_window_update_hand_in_actions (self);
+  _viva_window_update_remote_actions (self);
   _viva_window_update_hint_button (self);
+}
+
+/**
+ * _viva_window_code_run:
+ *
+ * The student pressed Run with @code: the satellites that keep what ran
+ * hear it from here.
+ */
+void
+_viva_window_code_run (VivaWindow *self,
+                       const char *code)
+{
+  g_assert (VIVA_IS_WINDOW (self));
+
+  _viva_window_timeline_run (self, code);
+  _viva_window_hand_in_code_run (self, code);
+  _viva_window_remote_code_run (self);
+}
+
+/**
+ * _viva_window_submit_on_server:
+ *
+ * Returns: %TRUE when the window sits an exam on an exam server, which
+ *   took the Submit: the server runs the defense, not this PC
+ */
+gboolean
+_viva_window_submit_on_server (VivaWindow *self)
+{
+  g_assert (VIVA_IS_WINDOW (self));
+
+  if (!_viva_window_remote_is_active (self))
+    return FALSE;
+
+  _viva_window_remote_submit (self);
+  return TRUE;
+}
+
+/**
+ * _viva_window_exam_under_way:
+ *
+ * Returns: whether the window sits an exam, from a file or on a server
+ */
+gboolean
+_viva_window_exam_under_way (VivaWindow *self)
+{
+  g_assert (VIVA_IS_WINDOW (self));
+
+  return _viva_window_exam_mode_get_exam (self) != NULL || _viva_window_remote_is_active (self);
 }
 
 void
@@ -78,6 +127,7 @@ buffer_changed_cb (VivaWindow    *self,
                               viva_problem_get_id (self->problem),
                               text);
   _viva_window_hand_in_code_seen (self, text, TRUE);
+  _viva_window_remote_code_changed (self);
 }
 
 static void
@@ -225,6 +275,7 @@ viva_window_open_problem (VivaWindow  *self,
 
   _viva_window_exam_problem_opened (self);
   _viva_window_resume_problem_opened (self);
+  _viva_window_remote_problem_opened (self);
   _viva_window_update_actions (self);
 }
 
@@ -391,6 +442,7 @@ viva_window_dispose (GObject *object)
   if (self->runner != NULL)
     viva_runner_stop (self->runner);
 
+  _viva_window_dispose_remote (self);
   _viva_window_dispose_exam_mode (self);
   _viva_window_dispose_exam (self);
   _viva_window_dispose_hand_in (self);
@@ -562,6 +614,7 @@ viva_window_init (VivaWindow *self)
   _viva_window_init_timeline (self);
   _viva_window_init_exam_mode (self);
   _viva_window_init_hand_in (self);
+  _viva_window_init_remote (self);
   _viva_window_update_actions (self);
   _viva_window_init_problems (self);
 }

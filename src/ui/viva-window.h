@@ -19,6 +19,8 @@ G_DECLARE_FINAL_TYPE (VivaWindow, viva_window, VIVA, WINDOW, AdwApplicationWindo
 VivaWindow  *viva_window_new             (VivaApplication *application);
 void         viva_window_open_exam       (VivaWindow      *self,
                                           const char      *path);
+void         viva_window_join_exam       (VivaWindow      *self,
+                                          const char      *link);
 void         viva_window_open_problem    (VivaWindow      *self,
                                           VivaPack        *pack,
                                           VivaProblem     *problem);

@@ -359,3 +359,82 @@ def text_of(node):
 
 def cleanup(home):
     shutil.rmtree(home, ignore_errors=True)
+
+
+class ExamServer:
+    """A real viva-server on 127.0.0.1 with TLS, set up as a teacher would
+    (init, exam add with a roster, codes), for the app to sign in to.
+
+    stop() and start() again keep its port: a lab's network cut and back."""
+
+    def __init__(self, exams, roster):
+        self.binary = os.path.join(BUILD_ROOT, "src", "server", "viva-server")
+        self.state = tempfile.mkdtemp(prefix="viva-gui-exam-server-")
+        self.proc = None
+        self.port = 0
+        out = self._run("init", "--host", "127.0.0.1", "--listen", "127.0.0.1:8443", "--json")
+        self.fingerprint = out[-1]["fingerprint"]
+        self.teacher_tokens = {}
+        self.codes = {}
+        for path in exams:
+            added = self._run("exam", "add", path, "--roster", roster, "--json")[-1]
+            exam = added["exam"]
+            self.teacher_tokens[exam] = added["teacher_token"]
+            for event in self._run("codes", exam, "--json"):
+                if event.get("event") == "code":
+                    self.codes[(exam, event["student_id"])] = event["code"]
+        self.start()
+
+    def _run(self, *args):
+        proc = subprocess.run([self.binary] + list(args) + ["--state-dir", self.state],
+                              stdout=subprocess.PIPE, text=True, check=True)
+        return [json.loads(line) for line in proc.stdout.splitlines() if line.strip()]
+
+    def start(self):
+        self.proc = subprocess.Popen([self.binary, "serve", "--state-dir", self.state,
+                                      "--listen", "127.0.0.1:%d" % self.port, "--json"],
+                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        event = json.loads(self.proc.stdout.readline())
+        self.port = event["port"]
+
+    def stop(self):
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            self.proc.wait(timeout=20)
+        self.proc = None
+
+    def link(self, exam):
+        return "viva://127.0.0.1:%d/%s#sha256=%s" % (self.port, exam, self.fingerprint)
+
+    def request(self, method, path, token=None, body=None):
+        """(status, JSON) of one call, over TLS pinned to the server's key."""
+        import hashlib
+        import http.client
+        import ssl
+        context = ssl.create_default_context()
+        context.check_hostname = False
+        context.verify_mode = ssl.CERT_NONE
+        conn = http.client.HTTPSConnection("127.0.0.1", self.port, context=context, timeout=30)
+        try:
+            conn.connect()
+            der = conn.sock.getpeercert(binary_form=True)
+            if hashlib.sha256(der).hexdigest() != self.fingerprint.lower():
+                raise RuntimeError("not the exam server's certificate")
+            headers = {"Content-Type": "application/json"}
+            if token:
+                headers["Authorization"] = "Bearer " + token
+            conn.request(method, path, body=json.dumps(body) if body is not None else None, headers=headers)
+            reply = conn.getresponse()
+            data = reply.read()
+            return reply.status, json.loads(data) if data else None
+        finally:
+            conn.close()
+
+    def status(self, exam):
+        """The class, as the teacher's status shows it: student id → row."""
+        code, data = self.request("GET", "/api/v1/exams/%s/status" % exam, self.teacher_tokens[exam])
+        return {row["student_id"]: row for row in (data or {}).get("students", [])} if code == 200 else {}
+
+    def close(self):
+        self.stop()
+        shutil.rmtree(self.state, ignore_errors=True)

@@ -72,7 +72,7 @@ test_server (void)
   g_assert_cmpstr (viva_remote_exam_get_title (exam), ==, "Server quiz");
   g_assert_cmpstr (viva_remote_exam_get_student_id (exam), ==, "s1");
   g_assert_cmpstr (viva_remote_exam_get_student_name (exam), ==, "Ann Lee");
-  g_assert_cmpstr (viva_pack_get_id (viva_remote_exam_get_pack (exam)), ==, "exam:server-quiz");
+  g_assert_cmpstr (viva_pack_get_id (viva_remote_exam_get_pack (exam)), ==, "exam.server-quiz");
   g_assert_true (viva_remote_exam_get_hints_allowed (exam));
   g_assert_false (viva_remote_exam_get_verdict_held (exam));
 

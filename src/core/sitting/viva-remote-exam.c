@@ -14,8 +14,9 @@
  * and again at each refresh. Its pack holds the public parts only — the
  * statement, the starter code, the hint when the exam allows hints —
  * because that is all the server sends: no reference, no test, no rubric
- * is on this PC to read. Its id is the exam's (`exam:ID`), so the code the
- * student types is kept on this PC apart from any practice pack's.
+ * is on this PC to read. Its id is the exam's (`exam.ID`, a valid id for the
+ * code store), so the code the student types is kept on this PC apart
+ * from any practice pack's.
  *
  * The clock is the server's: the time left is what the server said, counted
  * down on this PC's monotonic clock from the moment it said it, so a PC
@@ -176,7 +177,7 @@ read_sitting (VivaRemoteExam  *self,
 
   if (first)
     {
-      g_autofree char *pack_id = g_strconcat ("exam:", string_of (exam, "id"), NULL);
+      g_autofree char *pack_id = g_strconcat ("exam.", string_of (exam, "id"), NULL);
 
       self->exam_id = g_strdup (string_of (exam, "id"));
       self->title = g_strdup (string_of (exam, "title") ? string_of (exam, "title") : self->exam_id);

@@ -1,0 +1,162 @@
+#!/usr/bin/python3
+"""A graded exam on an exam server, as a student sits it: `viva --exam
+LINK` asks for the student id and the seat card's code (a wrong code is
+said in a sentence); the problems come from the server; the code is saved
+on the server at a Run ("Saved"); with the server stopped the typing is
+kept ("Offline — …") and sent once it is back; Submit makes the server run
+the defense, which the panel shows streamed, with the same cards; the
+answer goes back to the server; and an exam that holds its verdicts says
+"handed in" and shows no score.
+
+A real viva-server on 127.0.0.1 with TLS, the app pinning its certificate
+by the link."""
+
+import os
+import re
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import vivagui  # noqa: E402
+
+tap = vivagui.Tap()
+home = vivagui.make_home()
+vivagui.setup_dogtail(home, tap)
+
+from dogtail import rawinput  # noqa: E402
+
+src = os.environ["VIVA_SOURCE_ROOT"]
+server = vivagui.ExamServer([os.path.join(src, "tests", "server", "exam-held.json")],
+                            os.path.join(src, "tests", "server", "roster.csv"))
+EXAM = "held-quiz"
+
+
+def wait_for(pred, timeout=20):
+    return vivagui.wait_for(pred, timeout, 0.25)
+
+
+def find_all(app, pred):
+    try:
+        return app.node.findChildren(pred, recursive=True)
+    except Exception:
+        return []
+
+
+def label(app, pattern):
+    hits = find_all(app, lambda n: n.roleName == "label" and re.search(pattern, n.name or ""))
+    return hits[0] if hits else None
+
+
+app = vivagui.App(home, args=["--exam", server.link(EXAM)])
+if not tap.ok(app.node is not None, "viva starts with --exam LINK"):
+    app.kill()
+    server.close()
+    tap.done()
+
+# The sign-in comes first, with the link filled in.
+fields = {}
+
+
+def find_fields():
+    for n in find_all(app, lambda n: n.roleName == "text" and n.name in ("Exam link", "Student ID", "Seat code")):
+        fields[n.name] = n
+    return len(fields) == 3
+
+
+tap.ok(wait_for(find_fields, 20), "a sign-in asks for the link, the student id and the seat code")
+
+
+def button(name):
+    # GTK 4.8 names a button with a mnemonic "_Label Label".
+    hits = find_all(app, lambda n: n.roleName == "push button" and (n.name or "").endswith(name))
+    return hits[0] if hits else None
+
+
+sign_in = button("Sign In")
+tap.ok(sign_in is not None and not sign_in.sensitive, "Sign In waits for the id and the code")
+app.screenshot("exam-server-1-sign-in")
+
+vivagui.click(fields["Student ID"])
+rawinput.typeText("s1")
+vivagui.click(fields["Seat code"])
+rawinput.typeText("AAAA-AAAA")
+tap.ok(wait_for(lambda: button("Sign In").sensitive), "Sign In is offered, the link filled in already")
+vivagui.click(button("Sign In"))
+tap.ok(wait_for(lambda: label(app, r"do not match") is not None, 20),
+       "a wrong code is said in a sentence (%s)" % (label(app, r"do not match").name if label(app, r"do not match") else None))
+
+# The right code, from the seat card.
+vivagui.click(fields["Seat code"])
+rawinput.keyCombo("<Control>a")
+rawinput.typeText(server.codes[(EXAM, "s1")])
+rawinput.pressKey("Return")
+tap.ok(wait_for(lambda: button("Sign In") is None, 20), "signed in, the dialog closes")
+
+editor = app.find("text", "Code editor")
+tap.ok(wait_for(lambda: "def double(x)" in vivagui.text_of(editor), 20), "the exam's problem opens with its starter code")
+tap.ok(wait_for(lambda: label(app, r"^\d+:\d\d left$") is not None, 10), "the header shows the server's clock")
+t = label(app, r"^\d+:\d\d left$")
+tap.ok(t is not None and re.match(r"4[45]:\d\d left", t.name), "45 minutes by the server's clock (%s)" % (t.name if t else None))
+tap.ok(label(app, r"Ann Lee \(s1\)") is not None, "the header names the student as the server knows them")
+app.screenshot("exam-server-2-signed-in")
+
+# The student writes the function and runs it: the code is on the server.
+vivagui.click(editor)
+rawinput.keyCombo("<Control>a")
+rawinput.typeText("def double(x):\n")
+rawinput.typeText("return 2 * x\n")
+tap.ok(wait_for(lambda: "return 2 * x" in vivagui.text_of(editor)), "the student's code is in the editor")
+vivagui.click(app.find("push button", "Run"))
+tap.ok(wait_for(lambda: label(app, r"^Saved$") is not None, 20), "after the Run the header says Saved")
+tap.ok(wait_for(lambda: server.status(EXAM).get("s1", {}).get("saved") == 1, 10), "the server holds the code")
+
+# The lab's network goes: the typing is kept here, then sent.
+server.stop()
+vivagui.click(editor)
+rawinput.keyCombo("<Control>End")
+rawinput.typeText("# checked offline\n")
+offline = r"^Offline — your work is kept here and sent when the server is back$"
+tap.ok(wait_for(lambda: label(app, offline) is not None, 40), "with the server away the header says Offline")
+app.screenshot("exam-server-3-offline")
+tap.ok("# checked offline" in vivagui.text_of(editor), "nothing typed is lost")
+server.start()
+tap.ok(wait_for(lambda: label(app, r"^Saved$") is not None, 60), "the server back, the work is sent: Saved")
+
+# Submit: the server runs the defense; the panel shows it streamed.
+vivagui.click(app.find("push button", "Run"))
+submit = app.find("push button", "Submit for Defense")
+tap.ok(wait_for(lambda: submit.sensitive, 30), "Submit is offered after a clean run")
+vivagui.click(submit)
+question = "What does double(0) return?"
+tap.ok(wait_for(lambda: label(app, re.escape(question)) is not None, 60), "the server's examiner asks its question")
+tap.ok(label(app, r"^Reading your code$") is not None and label(app, r"^Running your code$") is not None,
+       "the panel shows the server's steps as cards")
+app.screenshot("exam-server-4-question")
+
+answer = app.find("text", "Your answer", timeout=10)
+if answer is None:
+    answer = next(iter(find_all(app, lambda n: n.roleName == "text" and "answer" in (n.name or "").lower())), None)
+tap.ok(answer is not None, "the answer box is there")
+if answer is not None:
+    vivagui.click(answer)
+    rawinput.typeText("It returns zero.")
+    rawinput.keyCombo("<Control>Return")
+tap.ok(wait_for(lambda: label(app, r"It returns zero\.") is not None, 30), "the answer, told back by the server, is shown")
+tap.ok(wait_for(lambda: label(app, r"^Handed in\. This exam shows its results after it closes") is not None, 90),
+       "the exam holds its verdict: handed in")
+tap.ok(not find_all(app, lambda n: re.search(r"\bScore\b|/ ?100|Passed|Failed", n.name or "")),
+       "no score and no verdict are shown")
+tap.ok(wait_for(lambda: server.status(EXAM).get("s1", {}).get("reports") == 1, 30), "the server keeps the report")
+app.screenshot("exam-server-5-handed-in")
+
+app.quit()
+# Xvfb runs no notification server; asking for the examiner's question to
+# be shown while the window is in the background is the app working.
+err = "\n".join(l for l in app.stderr().splitlines()
+                if "org.freedesktop.Notifications" not in l and l.strip())
+if not tap.ok("CRITICAL" not in err and "WARNING" not in err and "Gtk-" not in err,
+              "no warnings or criticals on stderr"):
+    print("#", err.replace("\n", "\n# "))
+server.close()
+vivagui.cleanup(home)
+tap.done()
