@@ -7,6 +7,8 @@
 
 #include "exam-test-common.h"
 #include "viva-core.h"
+#include "viva-exam-facts.h"
+#include "viva-timeline.h"
 #include "viva-exam-leak-guard.h"
 #include "viva-exam-leak-stream.h"
 #include "viva-exam-private.h"
@@ -557,6 +559,63 @@ test_verdict_items (void)
   g_assert_cmpfloat_with_epsilon (viva_exam_verdict_get_points (back), 78, 1e-9);
 }
 
+/* The facts the examiner gets from the timeline: each Check and each
+ * explanation, in order, with its time; nothing else of the timeline, and
+ * nothing when there are none. */
+static void
+test_facts (void)
+{
+  g_autoptr(JsonArray) timeline = json_array_new ();
+  g_autoptr(JsonArray) plain = json_array_new ();
+  g_autofree char *long_text = g_strnfill (500, 'x');
+  g_autofree char *facts = NULL;
+  const char *check, *error, *selection, *more;
+  JsonObject *event;
+
+  json_array_add_object_element (plain, viva_timeline_event_code ("run", "x = 1\n"));
+  json_array_add_object_element (plain, viva_timeline_event_hint ("add"));
+  g_assert_null (viva_exam_facts_message (plain));
+  g_assert_null (viva_exam_facts_message (NULL));
+
+  json_array_add_object_element (timeline, viva_timeline_event_code ("run", "x = 1\n"));
+  event = viva_timeline_event_check ("x = 1\n", 1, 3);
+  json_object_set_string_member (event, "time", "2026-12-01T14:02:11Z");
+  json_array_add_object_element (timeline, event);
+  event = json_object_new ();
+  json_object_set_string_member (event, "kind", "explain");
+  json_object_set_string_member (event, "what", "error");
+  json_object_set_string_member (event, "detail", long_text);
+  json_array_add_object_element (timeline, event);
+  event = json_object_new ();
+  json_object_set_string_member (event, "kind", "explain");
+  json_object_set_string_member (event, "what", "selection");
+  json_object_set_int_member (event, "first_line", 3);
+  json_object_set_int_member (event, "last_line", 5);
+  json_array_add_object_element (timeline, event);
+  json_array_add_object_element (timeline, viva_timeline_event_check ("x = 2\n", 3, 3));
+  /* Forged counts say nothing. */
+  event = viva_timeline_event_check ("x = 2\n", 9, 3);
+  json_array_add_object_element (timeline, event);
+
+  facts = viva_exam_facts_message (timeline);
+  g_test_message ("%s", facts);
+  g_assert_true (g_str_has_prefix (facts, "From the exam system: "));
+  check = strstr (facts, "- 14:02:11 UTC: Checked the code against the shown tests: 1 of 3 passed.\n");
+  error = strstr (facts, "Asked Viva to explain an error (xxx");
+  selection = strstr (facts, "Asked Viva to explain a selection of the code (lines 3–5).\n");
+  more = strstr (facts, "Checked the code against the shown tests: all 3 passed.\n");
+  g_assert_nonnull (check);
+  g_assert_nonnull (error);
+  g_assert_nonnull (selection);
+  g_assert_nonnull (more);
+  g_assert_true (check < error && error < selection && selection < more);
+  /* The student's text is cut short; the run, the hint and the forged
+   * check are not facts. */
+  g_assert_null (strstr (facts, long_text));
+  g_assert_null (strstr (facts, "9 of 3"));
+  g_assert_null (strstr (facts, "x = 1"));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -568,6 +627,7 @@ main (int   argc,
   g_test_add_func ("/viva/exam/tool-arguments", test_tool_arguments);
   g_test_add_func ("/viva/exam/number-lines", test_number_lines);
   g_test_add_func ("/viva/exam/prompt", test_prompt);
+  g_test_add_func ("/viva/exam/facts", test_facts);
   g_test_add_func ("/viva/exam/leak-guard", test_leak_guard);
   g_test_add_func ("/viva/exam/leak-stream-pieces", test_leak_stream_pieces);
   g_test_add_func ("/viva/exam/verdict", test_verdict);

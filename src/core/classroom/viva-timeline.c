@@ -59,6 +59,29 @@ viva_timeline_event_code (const char *kind,
 }
 
 /**
+ * viva_timeline_event_check:
+ * @code: the code checked
+ * @passed: how many shown tests passed
+ * @total: how many shown tests ran
+ *
+ * A Check: the problem's shown tests run on the code through the grader.
+ *
+ * Returns: (transfer full): `{time, kind: "check", sha256, length, lines,
+ *   code, passed, total}`
+ */
+JsonObject *
+viva_timeline_event_check (const char *code,
+                           guint       passed,
+                           guint       total)
+{
+  JsonObject *event = viva_timeline_event_code ("check", code);
+
+  json_object_set_int_member (event, "passed", passed);
+  json_object_set_int_member (event, "total", total);
+  return event;
+}
+
+/**
  * viva_timeline_is_paste:
  *
  * Returns: whether inserting @text at once counts as a paste

@@ -16,6 +16,9 @@ G_BEGIN_DECLS
 
 JsonObject *viva_timeline_event_code  (const char *kind,
                                        const char *code);
+JsonObject *viva_timeline_event_check (const char *code,
+                                       guint       passed,
+                                       guint       total);
 JsonObject *viva_timeline_event_paste (const char *text,
                                        guint       line);
 JsonObject *viva_timeline_event_hint  (const char *problem_id);

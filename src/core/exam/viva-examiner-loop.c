@@ -7,6 +7,7 @@
 
 #include <glib/gi18n.h>
 
+#include "viva-exam-facts.h"
 #include "viva-examiner-private.h"
 
 /* The turn: the request (from the conversation) → stream a reply → hand
@@ -162,8 +163,20 @@ reply_cb (GObject      *object,
 void
 _viva_examiner_next_turn (VivaExaminer *self)
 {
+  gboolean first = self->conversation.sent_code_hash == NULL;
+
   g_free (_viva_examiner_snapshot_code (self));
   _viva_exam_conversation_send_code (&self->conversation);
+
+  /* Once, after the code: what the student checked and asked to have
+   * explained before submitting, facts the examiner may ask about. */
+  if (first && self->conversation.sent_code_hash != NULL && self->session != NULL)
+    {
+      g_autofree char *facts = viva_exam_facts_message (viva_exam_session_get_timeline (self->session));
+
+      if (facts != NULL)
+        g_ptr_array_add (self->conversation.messages, viva_chat_message_new_user (facts));
+    }
 
   g_clear_pointer (&self->request, viva_chat_request_unref);
   self->request = _viva_examiner_build_request (self, TRUE);

@@ -356,6 +356,10 @@ timeline_words (const char *kind)
     return _("Pasted text");
   if (g_strcmp0 (kind, "hint") == 0)
     return _("Looked at the hint");
+  if (g_strcmp0 (kind, "check") == 0)
+    return _("Checked against the shown tests");
+  if (g_strcmp0 (kind, "explain") == 0)
+    return _("Asked Viva to explain");
   if (g_strcmp0 (kind, "focus-lost") == 0)
     return _("Left the Viva window");
   if (g_strcmp0 (kind, "focus-back") == 0)
