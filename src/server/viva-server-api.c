@@ -30,6 +30,7 @@ struct _VivaServerApi
   GHashTable         *exams;      /* id → VivaExamFile */
   VivaServerLimits   *limits;
   VivaServerDefenses *defenses;
+  VivaServerClock    *clock;
   guint               port;
 };
 
@@ -344,6 +345,7 @@ viva_server_api_dispose (GObject *object)
     soup_server_disconnect (self->server);
   g_clear_object (&self->server);
   g_clear_object (&self->defenses);
+  g_clear_object (&self->clock);
 
   G_OBJECT_CLASS (viva_server_api_parent_class)->dispose (object);
 }
@@ -464,6 +466,27 @@ viva_server_api_set_defenses (VivaServerApi      *self,
 {
   g_return_if_fail (VIVA_IS_SERVER_API (self));
   g_set_object (&self->defenses, defenses);
+}
+
+/**
+ * viva_server_api_get_clock:
+ *
+ * Returns: (transfer none) (nullable): the sittings the server runs, set
+ *   by `serve`
+ */
+VivaServerClock *
+viva_server_api_get_clock (VivaServerApi *self)
+{
+  g_return_val_if_fail (VIVA_IS_SERVER_API (self), NULL);
+  return self->clock;
+}
+
+void
+viva_server_api_set_clock (VivaServerApi   *self,
+                           VivaServerClock *clock)
+{
+  g_return_if_fail (VIVA_IS_SERVER_API (self));
+  g_set_object (&self->clock, clock);
 }
 
 VivaServerLimits *

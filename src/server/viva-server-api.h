@@ -29,6 +29,7 @@ const char *viva_server_auth_to_string (VivaServerAuth auth);
 G_DECLARE_FINAL_TYPE (VivaServerApi, viva_server_api, VIVA, SERVER_API, GObject)
 
 typedef struct _VivaServerDefenses VivaServerDefenses;
+typedef struct _VivaServerClock VivaServerClock;
 
 /* One request, as a handler sees it: the path's parameters, who called,
  * the parsed body. */
@@ -74,6 +75,9 @@ VivaExamFile    *viva_server_api_get_exam          (VivaServerApi     *self,
 VivaServerDefenses *viva_server_api_get_defenses   (VivaServerApi     *self);
 void             viva_server_api_set_defenses      (VivaServerApi     *self,
                                                     VivaServerDefenses *defenses);
+VivaServerClock *viva_server_api_get_clock         (VivaServerApi     *self);
+void             viva_server_api_set_clock         (VivaServerApi     *self,
+                                                    VivaServerClock   *clock);
 
 /* Answers, always JSON. */
 void viva_server_reply_json   (VivaServerRequest *request,

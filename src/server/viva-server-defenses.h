@@ -34,6 +34,10 @@ gboolean            viva_server_defenses_answer     (VivaServerDefenses  *self,
                                                      GError             **error);
 gboolean            viva_server_defenses_is_live    (VivaServerDefenses  *self,
                                                      const char          *defense_id);
+gboolean            viva_server_defenses_is_running (VivaServerDefenses  *self,
+                                                     const char          *exam_id,
+                                                     const char          *student_id,
+                                                     const char          *problem_id);
 const char         *viva_server_defenses_get_pending (VivaServerDefenses *self,
                                                      const char          *defense_id,
                                                      gint64              *question_seq);

@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "viva-server-clock.h"
 #include "viva-server-defenses.h"
 #include "viva-server-routes-private.h"
 #include "viva-server-sitting.h"
@@ -346,8 +347,16 @@ _viva_server_submit (VivaServerRequest *request)
 
   /* The submission and its grading job: one transaction. */
   if (viva_server_store_save_submission (store, request->exam_id, request->student_id, problem_id, code,
-                                         &job_id, &error) < 0 ||
-      !(id = viva_server_defenses_start (defenses, request->exam_id, request->student_id, problem_id, code,
+                                         &job_id, &error) < 0)
+    {
+      viva_server_reply_db_error (request, error);
+      return;
+    }
+  if (viva_server_api_get_clock (request->api) != NULL)
+    viva_server_clock_code_saved (viva_server_api_get_clock (request->api), request->exam_id,
+                                  request->student_id, problem_id, "submit", code);
+
+  if (!(id = viva_server_defenses_start (defenses, request->exam_id, request->student_id, problem_id, code,
                                          FALSE, &error)) ||
       !(row = viva_server_store_get_defense (store, id, &error)))
     {

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "viva-server-api.h"
+#include "viva-server-clock.h"
 #include "viva-server-keys.h"
 #include "viva-server-limits.h"
 #include "viva-server-routes-private.h"
@@ -161,6 +162,14 @@ sign_in (VivaServerRequest *request)
   /* The earlier PC's streams end with a "signed_out" event. */
   _viva_server_streams_sign_out (request->api, exam_id, student_id);
 
+  /* The first sign-in begins the sitting: its clock runs from now. */
+  if (viva_server_api_get_clock (request->api) != NULL &&
+      !viva_server_clock_get_sitting (viva_server_api_get_clock (request->api), exam_id, student_id, &error))
+    {
+      viva_server_reply_db_error (request, error);
+      return;
+    }
+
   if (!(sitting = viva_server_sitting_describe (request->api, exam_id, student_id, &error)))
     {
       viva_server_reply_db_error (request, error);
@@ -266,6 +275,9 @@ save_code (VivaServerRequest *request)
       viva_server_reply_db_error (request, error);
       return;
     }
+  if (viva_server_api_get_clock (request->api) != NULL)
+    viva_server_clock_code_saved (viva_server_api_get_clock (request->api), request->exam_id,
+                                  request->student_id, problem_id, kind, code);
 
   json_object_set_int_member (object, "seq", seq);
   json_object_set_int_member (object, "saved_at", viva_server_store_now ());

@@ -48,11 +48,12 @@ viva_server_serve_command (int    argc,
   g_autoptr(VivaServerStore) store = NULL;
   g_autoptr(VivaServerApi) api = NULL;
   g_autoptr(VivaServerDefenses) defenses = NULL;
+  g_autoptr(VivaServerClock) clock = NULL;
   g_autoptr(GMainLoop) loop = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *address = NULL;
   VivaServerNode *node;
-  guint port = 0, resumed, clock_id, term_id, int_id;
+  guint port = 0, resumed, term_id, int_id;
   int local_jobs = 1;
   int status;
   GOptionEntry entries[] = {
@@ -117,6 +118,8 @@ viva_server_serve_command (int    argc,
   api = viva_server_api_new (common.state_dir, store, certificate, &error);
   defenses = viva_server_defenses_new (api, examiner);
   viva_server_api_set_defenses (api, defenses);
+  clock = viva_server_clock_new (api);
+  viva_server_api_set_clock (api, clock);
 
   if (!viva_server_api_listen (api, host, port, &error))
     {
@@ -130,8 +133,14 @@ viva_server_serve_command (int    argc,
       viva_server_fail (&common, "%s", error->message);
       return VIVA_SERVER_EXIT_FAILED;
     }
-  viva_server_clock_tick (api);
-  clock_id = viva_server_clock_start (api);
+  /* After the defenses: a sitting whose time passed while the server was
+   * down is handed in now, without defending twice what still runs. */
+  viva_server_clock_restore_all (clock, &error);
+  if (error != NULL)
+    {
+      viva_server_fail (&common, "%s", error->message);
+      return VIVA_SERVER_EXIT_FAILED;
+    }
   address = g_strdup_printf ("%s:%u", host, viva_server_api_get_port (api));
   node = viva_server_node_start (api, address, (guint)CLAMP (local_jobs, 0, 64));
 
@@ -157,10 +166,11 @@ viva_server_serve_command (int    argc,
   g_main_loop_run (loop);
   g_source_remove (term_id);
   g_source_remove (int_id);
-  g_source_remove (clock_id);
   viva_server_node_stop (node);
 
+  viva_server_api_set_clock (api, NULL);
   viva_server_api_set_defenses (api, NULL);
+  g_clear_object (&clock);
   g_clear_object (&defenses);
 
   return VIVA_SERVER_EXIT_OK;

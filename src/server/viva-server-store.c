@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 
 #include "viva-server-sqlite.h"
-#include "viva-server-store.h"
+#include "viva-server-store-private.h"
 #include "viva-server-store-pool.h"
 #ifdef VIVA_SERVER_HAVE_POSTGRES
 #include "viva-server-postgres.h"
@@ -22,14 +22,6 @@
  * that adds the child, so two writers can never take the same number (on
  * PostgreSQL too, where the UPDATE locks the row). Times are milliseconds
  * since the epoch. */
-
-struct _VivaServerStore
-{
-  GObject       parent_instance;
-  VivaServerDb *db;
-  char         *where;
-  guint         schema_version;
-};
 
 G_DEFINE_FINAL_TYPE (VivaServerStore, viva_server_store, G_TYPE_OBJECT)
 
@@ -156,9 +148,17 @@ static const char * const migration_2[] = {
   NULL
 };
 
+/* The sitting's own state (VivaExamSitting's, as the app keeps it in a
+ * file): who, since when, what was worked on and defended. */
+static const char * const migration_3[] = {
+  "ALTER TABLE sittings ADD COLUMN state_json TEXT",
+  NULL
+};
+
 static const char * const * const migrations[] = {
   migration_1,
   migration_2,
+  migration_3,
 };
 
 gint64
@@ -418,14 +418,6 @@ viva_server_store_get_schema_version (VivaServerStore *self)
   return self->schema_version;
 }
 
-/* Runs the transaction's statements; on any failure rolls back. */
-#define TX_BEGIN(self, error) \
-  if (!viva_server_db_begin ((self)->db, (error))) return FALSE;
-#define TX_FAIL(self) \
-  G_STMT_START { viva_server_db_rollback ((self)->db); return FALSE; } G_STMT_END
-#define TX_COMMIT(self, error) \
-  G_STMT_START { if (!viva_server_db_commit ((self)->db, (error))) TX_FAIL (self); } G_STMT_END
-
 /**
  * viva_server_store_add_exam:
  * @exam: `id`, `title`, `exam_json`, `digest`, `time_limit`,
@@ -494,10 +486,10 @@ viva_server_store_add_exam (VivaServerStore  *self,
   return TRUE;
 }
 
-static JsonObject *
-row_or_error (JsonObject  *row,
-              GError     **local,
-              GError     **error)
+JsonObject *
+_viva_server_store_row_or_error (JsonObject  *row,
+                                 GError     **local,
+                                 GError     **error)
 {
   if (*local != NULL)
     g_propagate_error (error, g_steal_pointer (local));
@@ -512,7 +504,7 @@ viva_server_store_get_exam (VivaServerStore  *self,
   g_autoptr(GError) local = NULL;
   JsonObject *row = viva_server_db_rowf (self->db, &local, "SELECT * FROM exams WHERE id = $1", "s", exam_id);
 
-  return row_or_error (row, &local, error);
+  return _viva_server_store_row_or_error (row, &local, error);
 }
 
 JsonArray *
@@ -552,7 +544,7 @@ viva_server_store_get_student (VivaServerStore  *self,
                                          "SELECT * FROM roster WHERE exam_id = $1 AND student_id = $2",
                                          "ss", exam_id, student_id);
 
-  return row_or_error (row, &local, error);
+  return _viva_server_store_row_or_error (row, &local, error);
 }
 
 /**
@@ -630,7 +622,7 @@ viva_server_store_find_token (VivaServerStore  *self,
                                          " WHERE token_hash = $1 AND revoked_at IS NULL",
                                          "s", token_hash);
 
-  return row_or_error (row, &local, error);
+  return _viva_server_store_row_or_error (row, &local, error);
 }
 
 JsonObject *
@@ -644,7 +636,7 @@ viva_server_store_get_sitting (VivaServerStore  *self,
                                          "SELECT * FROM sittings WHERE exam_id = $1 AND student_id = $2",
                                          "ss", exam_id, student_id);
 
-  return row_or_error (row, &local, error);
+  return _viva_server_store_row_or_error (row, &local, error);
 }
 
 JsonArray *
@@ -839,183 +831,40 @@ viva_server_store_get_timeline (VivaServerStore  *self,
                                 "sss", exam_id, student_id, problem_id);
 }
 
+/**
+ * viva_server_store_keep_sitting_state:
+ * @state: the sitting's state, as VivaExamSitting gives it
+ */
 gboolean
-viva_server_store_add_defense (VivaServerStore  *self,
-                               const char       *defense_id,
-                               const char       *exam_id,
-                               const char       *student_id,
-                               const char       *problem_id,
-                               const char       *code,
-                               gboolean          handed_in,
-                               GError          **error)
-{
-  gint64 now = viva_server_store_now ();
-
-  return viva_server_db_execf (self->db, error,
-                               "INSERT INTO defenses (id, exam_id, student_id, problem_id, state, code, handed_in,"
-                               " last_seq, created_at, updated_at) VALUES ($1, $2, $3, $4, 'starting', $5, $6, 0, $7, $7)",
-                               "sssssii", defense_id, exam_id, student_id, problem_id, code,
-                               (gint64)(handed_in ? 1 : 0), now);
-}
-
-JsonObject *
-viva_server_store_get_defense (VivaServerStore  *self,
-                               const char       *defense_id,
-                               GError          **error)
-{
-  g_autoptr(GError) local = NULL;
-  JsonObject *row = viva_server_db_rowf (self->db, &local, "SELECT * FROM defenses WHERE id = $1", "s", defense_id);
-
-  return row_or_error (row, &local, error);
-}
-
-JsonArray *
-viva_server_store_list_defenses (VivaServerStore  *self,
-                                 const char       *exam_id,
-                                 const char       *student_id,
-                                 GError          **error)
-{
-  return viva_server_db_queryf (self->db, error,
-                                "SELECT id, exam_id, student_id, problem_id, state, handed_in, last_seq, created_at,"
-                                " updated_at FROM defenses WHERE exam_id = $1 AND (CAST($2 AS TEXT) IS NULL OR student_id = $2)"
-                                " ORDER BY created_at, id",
-                                "ss", exam_id, student_id);
-}
-
-/* The defenses a restarted server continues. */
-JsonArray *
-viva_server_store_list_live_defenses (VivaServerStore  *self,
+viva_server_store_keep_sitting_state (VivaServerStore  *self,
+                                      const char       *exam_id,
+                                      const char       *student_id,
+                                      const char       *state,
                                       GError          **error)
 {
-  return viva_server_db_queryf (self->db, error,
-                                "SELECT * FROM defenses WHERE state IN ('starting', 'running', 'waiting')"
-                                " ORDER BY created_at, id", NULL);
-}
-
-gboolean
-viva_server_store_set_defense_state (VivaServerStore  *self,
-                                     const char       *defense_id,
-                                     const char       *state,
-                                     GError          **error)
-{
   return viva_server_db_execf (self->db, error,
-                               "UPDATE defenses SET state = $2, updated_at = $3 WHERE id = $1",
-                               "ssi", defense_id, state, viva_server_store_now ());
-}
-
-gboolean
-viva_server_store_set_defense_session (VivaServerStore  *self,
-                                       const char       *defense_id,
-                                       const char       *session_id,
-                                       GError          **error)
-{
-  return viva_server_db_execf (self->db, error, "UPDATE defenses SET session_id = $2 WHERE id = $1",
-                               "ss", defense_id, session_id);
-}
-
-gboolean
-viva_server_store_save_checkpoint (VivaServerStore  *self,
-                                   const char       *defense_id,
-                                   const char       *checkpoint,
-                                   GError          **error)
-{
-  return viva_server_db_execf (self->db, error,
-                               "UPDATE defenses SET checkpoint = $2, updated_at = $3 WHERE id = $1",
-                               "ssi", defense_id, checkpoint, viva_server_store_now ());
+                               "UPDATE sittings SET state_json = $3 WHERE exam_id = $1 AND student_id = $2",
+                               "sss", exam_id, student_id, state);
 }
 
 /**
- * viva_server_store_add_event:
+ * viva_server_store_code_history:
  *
- * Keeps one streamed event, committed before anyone is sent it.
- *
- * Returns: its sequence number in the defense (from 1), or -1
+ * Returns: (transfer full): per problem and kind the newest snapshot
+ *   (`problem_id`, `seq`, `kind`, `code`), oldest first: what a sitting's
+ *   hand-in is told again when the server starts
  */
-gint64
-viva_server_store_add_event (VivaServerStore  *self,
-                             const char       *defense_id,
-                             const char       *kind,
-                             JsonObject       *data,
-                             GError          **error)
-{
-  g_autoptr(JsonNode) node = json_node_init_object (json_node_alloc (), data);
-  g_autofree char *text = json_to_string (node, FALSE);
-  g_autoptr(JsonObject) row = NULL;
-  g_autoptr(GError) local = NULL;
-  gint64 seq;
-
-  if (!viva_server_db_begin (self->db, error))
-    return -1;
-
-  if (!viva_server_db_execf (self->db, error,
-                             "UPDATE defenses SET last_seq = last_seq + 1, updated_at = $2 WHERE id = $1",
-                             "si", defense_id, viva_server_store_now ()) ||
-      !(row = viva_server_db_rowf (self->db, &local, "SELECT last_seq FROM defenses WHERE id = $1", "s", defense_id)))
-    {
-      if (local != NULL)
-        g_propagate_error (error, g_steal_pointer (&local));
-      else if (error != NULL && *error == NULL)
-        g_set_error (error, VIVA_SERVER_DB_ERROR, VIVA_SERVER_DB_ERROR_CONSTRAINT,
-                     _("There is no defense “%s”."), defense_id);
-      viva_server_db_rollback (self->db);
-      return -1;
-    }
-
-  seq = json_object_get_int_member (row, "last_seq");
-  if (!viva_server_db_execf (self->db, error,
-                             "INSERT INTO defense_events (defense_id, seq, kind, data, created_at)"
-                             " VALUES ($1, $2, $3, $4, $5)",
-                             "sissi", defense_id, seq, kind, text, viva_server_store_now ()) ||
-      !viva_server_db_commit (self->db, error))
-    {
-      viva_server_db_rollback (self->db);
-      return -1;
-    }
-
-  return seq;
-}
-
 JsonArray *
-viva_server_store_list_events (VivaServerStore  *self,
-                               const char       *defense_id,
-                               gint64            after,
-                               guint             limit,
-                               GError          **error)
-{
-  return viva_server_db_queryf (self->db, error,
-                                "SELECT seq, kind, data, created_at FROM defense_events"
-                                " WHERE defense_id = $1 AND seq > $2 ORDER BY seq LIMIT $3",
-                                "sii", defense_id, after, (gint64)limit);
-}
-
-gboolean
-viva_server_store_save_report (VivaServerStore  *self,
-                               const char       *defense_id,
-                               const char       *report,
-                               const char       *signature,
-                               GError          **error)
-{
-  g_autoptr(JsonObject) defense = NULL;
-
-  if (!(defense = viva_server_store_get_defense (self, defense_id, error)))
-    return FALSE;
-
-  return viva_server_db_execf (self->db, error,
-                               "INSERT INTO reports (defense_id, exam_id, student_id, problem_id, report_json,"
-                               " signature, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)",
-                               "ssssssi", defense_id,
-                               json_object_get_string_member (defense, "exam_id"),
-                               json_object_get_string_member (defense, "student_id"),
-                               json_object_get_string_member (defense, "problem_id"),
-                               report, signature, viva_server_store_now ());
-}
-
-JsonArray *
-viva_server_store_list_reports (VivaServerStore  *self,
+viva_server_store_code_history (VivaServerStore  *self,
                                 const char       *exam_id,
+                                const char       *student_id,
                                 GError          **error)
 {
   return viva_server_db_queryf (self->db, error,
-                                "SELECT * FROM reports WHERE exam_id = $1 ORDER BY student_id, problem_id, created_at",
-                                "s", exam_id);
+                                "SELECT s.problem_id, s.seq, s.kind, s.code FROM snapshots s"
+                                " WHERE s.exam_id = $1 AND s.student_id = $2 AND s.seq ="
+                                " (SELECT MAX(t.seq) FROM snapshots t WHERE t.exam_id = s.exam_id"
+                                "  AND t.student_id = s.student_id AND t.problem_id = s.problem_id AND t.kind = s.kind)"
+                                " ORDER BY s.seq",
+                                "ss", exam_id, student_id);
 }

@@ -90,6 +90,15 @@ gint64           viva_server_store_add_timeline      (VivaServerStore  *self,
                                                       const char       *student_id,
                                                       JsonArray        *events,
                                                       GError          **error);
+gboolean         viva_server_store_keep_sitting_state (VivaServerStore *self,
+                                                      const char       *exam_id,
+                                                      const char       *student_id,
+                                                      const char       *state,
+                                                      GError          **error);
+JsonArray       *viva_server_store_code_history      (VivaServerStore  *self,
+                                                      const char       *exam_id,
+                                                      const char       *student_id,
+                                                      GError          **error);
 JsonArray       *viva_server_store_get_timeline      (VivaServerStore  *self,
                                                       const char       *exam_id,
                                                       const char       *student_id,
@@ -140,6 +149,10 @@ gboolean         viva_server_store_save_report       (VivaServerStore  *self,
                                                       const char       *defense_id,
                                                       const char       *report,
                                                       const char       *signature,
+                                                      GError          **error);
+JsonArray       *viva_server_store_list_told         (VivaServerStore  *self,
+                                                      const char       *defense_id,
+                                                      gboolean          steps,
                                                       GError          **error);
 JsonArray       *viva_server_store_list_reports      (VivaServerStore  *self,
                                                       const char       *exam_id,

@@ -605,6 +605,28 @@ test_fronts_agree (Fixture       *fixture,
   }
 }
 
+/* The language an exam fixes (the exam server's, which runs several exams
+ * under one set of settings) wins over the settings' choice. */
+static void
+test_language (Fixture       *fixture,
+               gconstpointer  data)
+{
+  g_autoptr(VivaExamEndpoint) endpoint = viva_exam_endpoint_new_offline (fixture->settings);
+  g_autoptr(VivaDefense) chosen = defense_new (fixture, endpoint);
+  g_autoptr(VivaDefense) fixed = defense_new (fixture, endpoint);
+
+  viva_settings_set_examiner_language (fixture->settings, "zh_CN");
+  viva_defense_set_pack_ref (chosen, "test-pack", NULL, "en");
+  prepare (chosen);
+  g_assert_cmpstr (viva_examiner_get_language (viva_defense_get_examiner (chosen)), ==, "zh_CN");
+
+  viva_defense_set_pack_ref (fixed, "test-pack", NULL, "en");
+  viva_defense_set_language (fixed, "vi");
+  prepare (fixed);
+  g_assert_cmpstr (viva_examiner_get_language (viva_defense_get_examiner (fixed)), ==, "vi");
+  viva_settings_set_examiner_language (fixture->settings, "");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -622,6 +644,7 @@ main (int   argc,
   ADD ("unreachable", test_unreachable);
   ADD ("resume", test_resume);
   ADD ("fronts-agree", test_fronts_agree);
+  ADD ("language", test_language);
 
   return g_test_run ();
 }

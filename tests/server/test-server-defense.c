@@ -1,5 +1,6 @@
 /* test-server-defense.c: defenses run by the server — a kill mid-question,
- * time-up with no client, held verdicts, signed reports, a second PC
+ * time-up with no client (and with the server down at the time), held
+ * verdicts, signed reports, a second PC
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -279,6 +280,68 @@ test_time_up (void)
   server_fixture_teardown (&fixture);
 }
 
+/* The server was down at the time: its next start hands the sitting in,
+ * from the code it held, once; a start after that hands in nothing more. */
+static void
+test_time_up_while_down (void)
+{
+  static const char * const exams[] = { "exam-short.json", NULL };
+  ServerFixture fixture;
+  const char *teacher;
+  g_autofree char *token = NULL;
+  g_autoptr(JsonNode) saved = NULL;
+  g_autoptr(JsonNode) sitting = NULL;
+  g_autoptr(JsonNode) status_node = NULL;
+  JsonObject *row = NULL;
+  gint64 deadline;
+  guint status = 0;
+
+  server_fixture_setup (&fixture, exams);
+  teacher = g_hash_table_lookup (fixture.teacher_tokens, "short-quiz");
+  token = server_fixture_sign_in (&fixture, "short-quiz", "s1");
+  saved = server_fixture_request (&fixture, "PUT", "/api/v1/exams/short-quiz/sitting/problems/double/code", token,
+                                  "{\"kind\":\"run\",\"code\":\"def double(x):\\n    return x * 2\\n\"}",
+                                  &status, NULL);
+  g_assert_cmpuint (status, ==, 200);
+  sitting = server_fixture_request (&fixture, "GET", "/api/v1/exams/short-quiz/sitting", token, NULL, &status, NULL);
+  g_assert_cmpuint (status, ==, 200);
+  deadline = json_object_get_int_member (json_object_get_object_member (object_of (sitting), "clock"), "deadline");
+
+  /* Killed before the time, started again only after it. */
+  server_fixture_kill (&fixture);
+  while (g_get_real_time () / 1000 <= deadline)
+    g_usleep (100 * 1000);
+  server_fixture_start (&fixture);
+
+  for (guint i = 0; i < 600; i++)
+    {
+      g_clear_pointer (&status_node, json_node_unref);
+      status_node = server_fixture_request (&fixture, "GET", "/api/v1/exams/short-quiz/status", teacher, NULL,
+                                            &status, NULL);
+      g_assert_cmpuint (status, ==, 200);
+      row = student_row (status_node, "s1");
+      if (json_object_get_int_member (row, "reports") == 1)
+        break;
+      g_usleep (100 * 1000);
+    }
+  g_assert_cmpstr (json_object_get_string_member (row, "state"), ==, "handed_in");
+  g_assert_cmpint (json_object_get_int_member (row, "reports"), ==, 1);
+
+  /* Started once more: nothing is handed in twice. */
+  server_fixture_kill (&fixture);
+  server_fixture_start (&fixture);
+  g_clear_pointer (&status_node, json_node_unref);
+  status_node = server_fixture_request (&fixture, "GET", "/api/v1/exams/short-quiz/status", teacher, NULL,
+                                        &status, NULL);
+  g_assert_cmpuint (status, ==, 200);
+  row = student_row (status_node, "s1");
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (row, "defenses")), ==, 1);
+  g_assert_true (json_object_get_boolean_member (json_array_get_object_element (json_object_get_array_member (row, "defenses"), 0),
+                                                 "handed_in"));
+
+  server_fixture_teardown (&fixture);
+}
+
 static void
 test_held (void)
 {
@@ -464,6 +527,7 @@ main (int   argc,
 
   g_test_add_func ("/viva/server/defense/kill", test_kill);
   g_test_add_func ("/viva/server/defense/time-up", test_time_up);
+  g_test_add_func ("/viva/server/defense/time-up-while-down", test_time_up_while_down);
   g_test_add_func ("/viva/server/defense/held", test_held);
   g_test_add_func ("/viva/server/defense/reports", test_reports_command);
   g_test_add_func ("/viva/server/defense/second-pc", test_second_pc);

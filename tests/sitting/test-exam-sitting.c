@@ -6,7 +6,9 @@
  * to time-up and closes the hand-in; a restart within the time continues
  * the same clock and lists, one after it hands nothing in; the exam's
  * settings are fixed; a finished defense's report lands in the exam's
- * folder, named after the student and the problem, and is remembered.
+ * folder, named after the student and the problem, and is remembered. A
+ * sitting kept by its front (the exam server's database) writes no file
+ * and is taken back from what it was given, with the code the front held.
  */
 
 #include "config.h"
@@ -449,6 +451,95 @@ test_grading_limit (Fixture       *fixture,
     g_assert_true (viva_exam_sitting_request_grading (forbidden, "a", FALSE, NULL, NULL));
 }
 
+typedef struct
+{
+  guint     kept;
+  JsonNode *state;
+} Kept;
+
+static void
+keep_cb (VivaExamSitting *sitting,
+         JsonNode        *state,
+         gpointer         user_data)
+{
+  Kept *kept = user_data;
+
+  kept->kept++;
+  g_clear_pointer (&kept->state, json_node_unref);
+  kept->state = json_node_copy (state);
+}
+
+static void
+test_kept (Fixture       *fixture,
+           gconstpointer  data)
+{
+  g_autoptr(VivaExamFile) exam = sitting_fixture_exam (fixture->dir, 600);
+  g_autoptr(VivaExamSitting) sitting = NULL;
+  g_autoptr(VivaExamSitting) again = NULL;
+  g_autoptr(VivaExamSitting) late = NULL;
+  g_autoptr(GDateTime) started = seconds_ago (100);
+  g_autoptr(GError) error = NULL;
+  Kept kept = { 0, NULL };
+  JsonObject *root;
+  VivaExamHandIn *hand_in;
+  const char *code = NULL;
+  guint time_up = 0;
+
+  sitting = viva_exam_sitting_new_kept (exam, keep_cb, &kept, NULL);
+  g_assert_null (viva_exam_sitting_get_state_path (sitting));
+  g_assert_false (viva_exam_sitting_restore (sitting, &error));
+  g_assert_no_error (error);
+  restore_async (sitting, FALSE);
+
+  viva_exam_sitting_begin (sitting, "Lê Thị Hoa", "S2026-17", started);
+  g_assert_cmpuint (kept.kept, ==, 1);
+  viva_exam_hand_in_code_run (viva_exam_sitting_get_hand_in (sitting), "b", "def b(x):\n    return 2 * x\n");
+  viva_exam_hand_in_defense_ended (viva_exam_sitting_get_hand_in (sitting), "a", TRUE);
+  g_assert_cmpuint (kept.kept, ==, 3);
+  root = json_node_get_object (kept.state);
+  g_assert_cmpstr (json_object_get_string_member (root, "student_id"), ==, "S2026-17");
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (root, "worked")), ==, 1);
+
+  /* No file of the account's was written. */
+  viva_file_writer_flush ();
+  g_assert_false (g_file_test (fixture->state_dir, G_FILE_TEST_EXISTS));
+
+  /* Taken back within the time: the same student, clock and lists. */
+  again = viva_exam_sitting_new_kept (exam, keep_cb, &kept, NULL);
+  g_assert_false (viva_exam_sitting_restore_state (again, NULL));
+  g_assert_true (viva_exam_sitting_restore_state (again, kept.state));
+  g_assert_cmpstr (viva_exam_sitting_get_student_name (again), ==, "Lê Thị Hoa");
+  g_assert_true (g_date_time_equal (viva_exam_sitting_get_started (again), started));
+  g_assert_cmpint (viva_exam_sitting_get_time_left (again), >, 400);
+  hand_in = viva_exam_sitting_get_hand_in (again);
+  g_assert_cmpint (viva_exam_hand_in_get_state (hand_in, "a"), ==, VIVA_EXAM_HAND_IN_DEFENDED);
+  g_assert_true (viva_exam_hand_in_is_worked (hand_in, "b"));
+  g_assert_false (viva_exam_sitting_restore_state (again, kept.state));
+
+  /* Taken back after the time, given first the code the front held: that
+   * code is handed in at once (without the signal), and never the
+   * defended problem's. */
+  {
+    g_autoptr(GDateTime) long_ago = seconds_ago (3600);
+    g_autofree char *when = g_date_time_format_iso8601 (long_ago);
+
+    json_object_set_string_member (json_node_get_object (kept.state), "started", when);
+  }
+  late = viva_exam_sitting_new_kept (exam, keep_cb, &kept, NULL);
+  g_signal_connect_swapped (late, "time-up", G_CALLBACK (count_cb), &time_up);
+  hand_in = viva_exam_sitting_get_hand_in (late);
+  viva_exam_hand_in_code_seen (hand_in, "a", "def a(x):\n    return 3 * x\n", TRUE);
+  viva_exam_hand_in_code_seen (hand_in, "c", "def c(x):\n    return 2 * x\n", TRUE);
+  g_assert_true (viva_exam_sitting_restore_state (late, kept.state));
+  g_assert_true (viva_exam_sitting_get_time_up (late));
+  g_assert_cmpuint (time_up, ==, 0);
+  g_assert_cmpuint (viva_exam_hand_in_get_n_waiting (hand_in), ==, 1);
+  g_assert_cmpstr (viva_exam_hand_in_get_waiting (hand_in, 0, &code), ==, "c");
+  g_assert_cmpstr (code, ==, "def c(x):\n    return 2 * x\n");
+
+  g_clear_pointer (&kept.state, json_node_unref);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -463,6 +554,7 @@ main (int   argc,
   ADD ("/viva/sitting/settings", test_settings);
   ADD ("/viva/sitting/report", test_report);
   ADD ("/viva/sitting/grading-limit", test_grading_limit);
+  ADD ("/viva/sitting/kept", test_kept);
 #undef ADD
 
   return g_test_run ();

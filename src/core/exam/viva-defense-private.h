@@ -23,6 +23,7 @@ struct _VivaDefense
   char             *pack_id;
   JsonObject       *pack_ref;
   char             *pack_language;
+  char             *language;      /* fixed by the caller, over the settings */
   VivaExamLimits    limits;
   char             *sessions_dir;
   char             *student_name;

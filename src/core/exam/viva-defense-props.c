@@ -91,6 +91,24 @@ viva_defense_set_pack_ref (VivaDefense *self,
   self->pack_language = g_strdup (pack_language);
 }
 
+/**
+ * viva_defense_set_language:
+ * @language: (nullable): the language the examiner speaks, whatever the
+ *   settings say: the one an exam fixes (the exam server, which runs
+ *   several exams under one set of settings); %NULL for the settings'
+ *   choice against the pack's language
+ */
+void
+viva_defense_set_language (VivaDefense *self,
+                           const char  *language)
+{
+  g_return_if_fail (VIVA_IS_DEFENSE (self));
+  g_return_if_fail (!self->prepared);
+
+  g_free (self->language);
+  self->language = g_strdup (language);
+}
+
 void
 viva_defense_set_limits (VivaDefense          *self,
                          const VivaExamLimits *limits)

@@ -58,6 +58,7 @@ viva_defense_finalize (GObject *object)
   g_clear_pointer (&self->pack_id, g_free);
   g_clear_pointer (&self->pack_ref, json_object_unref);
   g_clear_pointer (&self->pack_language, g_free);
+  g_clear_pointer (&self->language, g_free);
   g_clear_pointer (&self->sessions_dir, g_free);
   g_clear_pointer (&self->student_name, g_free);
   g_clear_pointer (&self->student_id, g_free);
@@ -377,7 +378,10 @@ assemble (VivaDefense   *self,
     viva_examiner_set_pack_ref (self->examiner, self->pack_ref);
   if (self->has_limits)
     viva_examiner_set_limits (self->examiner, &self->limits);
-  language = viva_exam_language_choose (viva_settings_get_examiner_language (settings), self->pack_language);
+  if (self->language != NULL)
+    language = g_strdup (self->language);
+  else
+    language = viva_exam_language_choose (viva_settings_get_examiner_language (settings), self->pack_language);
   viva_examiner_set_language (self->examiner, language);
 
   if (self->resumed)

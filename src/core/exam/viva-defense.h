@@ -58,6 +58,8 @@ void              viva_defense_set_pack_ref        (VivaDefense          *self,
                                                     const char           *pack_id,
                                                     JsonObject           *pack_ref,
                                                     const char           *pack_language);
+void              viva_defense_set_language        (VivaDefense          *self,
+                                                    const char           *language);
 void              viva_defense_set_limits          (VivaDefense          *self,
                                                     const VivaExamLimits *limits);
 void              viva_defense_set_sessions_dir    (VivaDefense          *self,

@@ -9,10 +9,7 @@
 #include <string.h>
 
 #include "viva-exam-report.h"
-#include "viva-exam-sitting.h"
-#include "viva-file-writer.h"
-#include "viva-grading-limit.h"
-#include "viva-json-member.h"
+#include "viva-exam-sitting-private.h"
 
 /* One student's sitting of one exam: who sits it, since when, the time
  * left, what the exam fixes of the examiner, and each finished defense's
@@ -22,23 +19,8 @@
  * Who started and when is kept in a small state file (with the hand-in's
  * lists), so that closing and opening Viva again continues the same
  * sitting and clock: the clock is the wall clock against the start, not a
- * countdown, and a restart within the time takes up the time left. */
-
-struct _VivaExamSitting
-{
-  GObject         parent_instance;
-
-  VivaExamFile   *exam;
-  VivaExamHandIn *hand_in;
-  VivaGradingLimit *grading_limit;  /* NULL: the exam sets none */
-  char           *state_path;
-  char           *student_name;
-  char           *student_id;
-  GDateTime      *started;
-  gint64          time_left;
-  guint           tick_id;
-  guint           time_up : 1;
-};
+ * countdown, and a restart within the time takes up the time left. The
+ * state itself, its file and taking it back, is viva-exam-sitting-state.c. */
 
 G_DEFINE_FINAL_TYPE (VivaExamSitting, viva_exam_sitting, G_TYPE_OBJECT)
 
@@ -57,8 +39,6 @@ enum {
 static GParamSpec *properties[N_PROPS];
 static guint signals[N_SIGNALS];
 
-static void viva_exam_sitting_save (VivaExamSitting *self);
-
 static void
 viva_exam_sitting_dispose (GObject *object)
 {
@@ -66,7 +46,7 @@ viva_exam_sitting_dispose (GObject *object)
 
   g_clear_handle_id (&self->tick_id, g_source_remove);
   if (self->hand_in != NULL)
-    g_signal_handlers_disconnect_by_func (self->hand_in, viva_exam_sitting_save, self);
+    g_signal_handlers_disconnect_by_func (self->hand_in, _viva_exam_sitting_save, self);
 
   G_OBJECT_CLASS (viva_exam_sitting_parent_class)->dispose (object);
 }
@@ -80,6 +60,8 @@ viva_exam_sitting_finalize (GObject *object)
   g_clear_object (&self->hand_in);
   g_clear_object (&self->grading_limit);
   g_clear_pointer (&self->state_path, g_free);
+  if (self->keep_destroy != NULL)
+    g_clear_pointer (&self->keep_data, self->keep_destroy);
   g_clear_pointer (&self->student_name, g_free);
   g_clear_pointer (&self->student_id, g_free);
   g_clear_pointer (&self->started, g_date_time_unref);
@@ -158,6 +140,21 @@ viva_exam_sitting_init (VivaExamSitting *self)
   self->time_left = -1;
 }
 
+/* What both kinds of sitting hold of the exam. */
+static VivaExamSitting *
+sitting_new (VivaExamFile *exam)
+{
+  VivaExamSitting *self = g_object_new (VIVA_TYPE_EXAM_SITTING, NULL);
+  guint count, minutes;
+
+  self->exam = g_object_ref (exam);
+  self->hand_in = viva_exam_hand_in_new (exam);
+  if (viva_exam_file_get_grading_limit (exam, &count, &minutes))
+    self->grading_limit = viva_grading_limit_new (count, minutes);
+
+  return self;
+}
+
 /**
  * viva_exam_sitting_new:
  * @exam: the exam, with its pack set
@@ -176,15 +173,7 @@ viva_exam_sitting_new (VivaExamFile *exam,
 
   g_return_val_if_fail (VIVA_IS_EXAM_FILE (exam), NULL);
 
-  self = g_object_new (VIVA_TYPE_EXAM_SITTING, NULL);
-  self->exam = g_object_ref (exam);
-  self->hand_in = viva_exam_hand_in_new (exam);
-  {
-    guint count, minutes;
-
-    if (viva_exam_file_get_grading_limit (exam, &count, &minutes))
-      self->grading_limit = viva_grading_limit_new (count, minutes);
-  }
+  self = sitting_new (exam);
 
   /* One file per exam and version of it: a changed exam file is another
    * exam. */
@@ -192,7 +181,42 @@ viva_exam_sitting_new (VivaExamFile *exam,
   name = g_strdup_printf ("%s-%.16s.json", viva_exam_file_get_id (exam), viva_exam_file_get_digest (exam));
   self->state_path = g_build_filename (dir, name, NULL);
 
-  g_signal_connect_object (self->hand_in, "changed", G_CALLBACK (viva_exam_sitting_save), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->hand_in, "changed", G_CALLBACK (_viva_exam_sitting_save), self, G_CONNECT_SWAPPED);
+
+  return self;
+}
+
+/**
+ * viva_exam_sitting_new_kept:
+ * @exam: the exam, with its pack set
+ * @keep_func: called with the sitting's state each time it changes
+ * @user_data: for @keep_func
+ * @destroy: (nullable): frees @user_data with the sitting
+ *
+ * A sitting whose state is kept by its front rather than in a file of the
+ * account's (the exam server keeps it in its database): @keep_func gets
+ * the same JSON the state file would hold, and the front gives it back
+ * with viva_exam_sitting_restore_state(). No file is read or written.
+ *
+ * Returns: (transfer full): a sitting not begun; restore it, or begin it
+ */
+VivaExamSitting *
+viva_exam_sitting_new_kept (VivaExamFile            *exam,
+                            VivaExamSittingKeepFunc  keep_func,
+                            gpointer                 user_data,
+                            GDestroyNotify           destroy)
+{
+  VivaExamSitting *self;
+
+  g_return_val_if_fail (VIVA_IS_EXAM_FILE (exam), NULL);
+  g_return_val_if_fail (keep_func != NULL, NULL);
+
+  self = sitting_new (exam);
+  self->keep_func = keep_func;
+  self->keep_data = user_data;
+  self->keep_destroy = destroy;
+
+  g_signal_connect_object (self->hand_in, "changed", G_CALLBACK (_viva_exam_sitting_save), self, G_CONNECT_SWAPPED);
 
   return self;
 }
@@ -226,7 +250,8 @@ viva_exam_sitting_get_hand_in (VivaExamSitting *self)
 /**
  * viva_exam_sitting_get_state_path:
  *
- * Returns: the file the sitting's state is kept in
+ * Returns: (nullable): the file the sitting's state is kept in, %NULL for
+ *   a sitting made with viva_exam_sitting_new_kept()
  */
 const char *
 viva_exam_sitting_get_state_path (VivaExamSitting *self)
@@ -279,8 +304,8 @@ tick_cb (gpointer user_data)
 }
 
 /* Begun or restored: the clock runs, or the time was up already. */
-static void
-viva_exam_sitting_start_clock (VivaExamSitting *self)
+void
+_viva_exam_sitting_start_clock (VivaExamSitting *self)
 {
   self->time_left = compute_time_left (self);
 
@@ -297,56 +322,6 @@ viva_exam_sitting_start_clock (VivaExamSitting *self)
     self->tick_id = g_timeout_add_seconds_full (G_PRIORITY_DEFAULT, 1, tick_cb, self, NULL);
 
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TIME_LEFT]);
-}
-
-static void
-state_written_cb (GObject      *object,
-                  GAsyncResult *result,
-                  gpointer      user_data)
-{
-  g_autoptr(GError) error = NULL;
-
-  if (!viva_file_writer_write_finish (result, &error))
-    g_debug ("sitting: could not keep the sitting's state: %s", error->message);
-}
-
-/* A few hundred bytes in the user's own folder, at the start and when the
- * hand-in's lists change. The file writer keeps only the newest of
- * several waiting writes. */
-static void
-viva_exam_sitting_save (VivaExamSitting *self)
-{
-  g_autofree char *when = NULL;
-  g_autoptr(JsonBuilder) builder = NULL;
-  g_autoptr(JsonNode) root = NULL;
-  g_autoptr(GFile) file = NULL;
-  g_autoptr(GBytes) bytes = NULL;
-  char *text;
-
-  if (self->started == NULL)
-    return;
-
-  when = g_date_time_format_iso8601 (self->started);
-  builder = json_builder_new ();
-  json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "exam");
-  json_builder_add_string_value (builder, viva_exam_file_get_path (self->exam));
-  json_builder_set_member_name (builder, "student_name");
-  json_builder_add_string_value (builder, self->student_name);
-  json_builder_set_member_name (builder, "student_id");
-  json_builder_add_string_value (builder, self->student_id);
-  json_builder_set_member_name (builder, "started");
-  json_builder_add_string_value (builder, when);
-  viva_exam_hand_in_save (self->hand_in, builder);
-  if (self->grading_limit != NULL)
-    viva_grading_limit_save (self->grading_limit, builder);
-  json_builder_end_object (builder);
-  root = json_builder_get_root (builder);
-  text = json_to_string (root, TRUE);
-
-  file = g_file_new_for_path (self->state_path);
-  bytes = g_bytes_new_take (text, strlen (text));
-  viva_file_writer_write_async (file, bytes, 0600, VIVA_FILE_WRITER_MAKE_FOLDERS, NULL, state_written_cb, NULL);
 }
 
 /**
@@ -372,140 +347,8 @@ viva_exam_sitting_begin (VivaExamSitting *self,
   self->student_id = g_strdup (student_id);
   self->started = started ? g_date_time_to_utc (started) : g_date_time_new_now_utc ();
 
-  viva_exam_sitting_save (self);
-  viva_exam_sitting_start_clock (self);
-}
-
-/* Takes the sitting back from its state file's contents; FALSE if they
- * are not a sitting's. */
-static gboolean
-viva_exam_sitting_apply (VivaExamSitting *self,
-                         JsonNode        *node)
-{
-  JsonObject *root;
-  const char *name, *id, *when;
-  g_autoptr(GDateTime) started = NULL;
-
-  if (self->started != NULL || node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
-    return FALSE;
-
-  root = json_node_get_object (node);
-  name = viva_json_member_string (root, "student_name");
-  id = viva_json_member_string (root, "student_id");
-  when = viva_json_member_string (root, "started");
-  if (name == NULL || id == NULL || when == NULL || (started = g_date_time_new_from_iso8601 (when, NULL)) == NULL)
-    return FALSE;
-
-  self->student_name = g_strdup (name);
-  self->student_id = g_strdup (id);
-  self->started = g_steal_pointer (&started);
-  viva_exam_hand_in_restore (self->hand_in, root);
-  if (self->grading_limit != NULL)
-    viva_grading_limit_restore (self->grading_limit, root);
-  viva_exam_sitting_start_clock (self);
-
-  return TRUE;
-}
-
-static JsonNode *
-read_state (const char  *path,
-            GError     **error)
-{
-  g_autoptr(JsonParser) parser = json_parser_new ();
-  g_autoptr(GError) local_error = NULL;
-
-  if (!json_parser_load_from_file (parser, path, &local_error))
-    {
-      /* Never begun on this account: not an error. */
-      if (!g_error_matches (local_error, G_FILE_ERROR, G_FILE_ERROR_NOENT))
-        g_propagate_error (error, g_steal_pointer (&local_error));
-      return NULL;
-    }
-
-  return json_node_ref (json_parser_get_root (parser));
-}
-
-/**
- * viva_exam_sitting_restore:
- *
- * Takes back a sitting begun before on this account: who, since when and
- * the hand-in's lists. Blocks on a small file: for viva-cli and threads
- * of their own; the app uses viva_exam_sitting_restore_async().
- *
- * Returns: whether the sitting had begun; %FALSE with @error set only when
- *   its state file exists and cannot be read
- */
-gboolean
-viva_exam_sitting_restore (VivaExamSitting  *self,
-                           GError          **error)
-{
-  g_autoptr(JsonNode) node = NULL;
-
-  g_return_val_if_fail (VIVA_IS_EXAM_SITTING (self), FALSE);
-
-  node = read_state (self->state_path, error);
-  return viva_exam_sitting_apply (self, node);
-}
-
-static void
-restore_thread (GTask        *task,
-                gpointer      source_object,
-                gpointer      task_data,
-                GCancellable *cancellable)
-{
-  GError *error = NULL;
-  JsonNode *node = read_state (task_data, &error);
-
-  if (error != NULL)
-    g_task_return_error (task, error);
-  else
-    g_task_return_pointer (task, node, node ? (GDestroyNotify)json_node_unref : NULL);
-}
-
-/**
- * viva_exam_sitting_restore_async:
- *
- * viva_exam_sitting_restore(), with the file read off the main loop.
- */
-void
-viva_exam_sitting_restore_async (VivaExamSitting     *self,
-                                 GCancellable        *cancellable,
-                                 GAsyncReadyCallback  callback,
-                                 gpointer             user_data)
-{
-  g_autoptr(GTask) task = NULL;
-
-  g_return_if_fail (VIVA_IS_EXAM_SITTING (self));
-
-  task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, viva_exam_sitting_restore_async);
-  g_task_set_task_data (task, g_strdup (self->state_path), g_free);
-  g_task_run_in_thread (task, restore_thread);
-}
-
-/**
- * viva_exam_sitting_restore_finish:
- *
- * Returns: whether the sitting had begun, as viva_exam_sitting_restore()
- */
-gboolean
-viva_exam_sitting_restore_finish (VivaExamSitting  *self,
-                                  GAsyncResult     *result,
-                                  GError          **error)
-{
-  g_autoptr(JsonNode) node = NULL;
-  GError *local_error = NULL;
-
-  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
-
-  node = g_task_propagate_pointer (G_TASK (result), &local_error);
-  if (local_error != NULL)
-    {
-      g_propagate_error (error, local_error);
-      return FALSE;
-    }
-
-  return viva_exam_sitting_apply (self, node);
+  _viva_exam_sitting_save (self);
+  _viva_exam_sitting_start_clock (self);
 }
 
 /**
@@ -771,6 +614,6 @@ viva_exam_sitting_request_grading (VivaExamSitting  *self,
                                 now ? g_date_time_to_unix (now) : g_get_real_time () / G_USEC_PER_SEC, error))
     return FALSE;
 
-  viva_exam_sitting_save (self);
+  _viva_exam_sitting_save (self);
   return TRUE;
 }

@@ -19,8 +19,24 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (VivaExamSitting, viva_exam_sitting, VIVA, EXAM_SITTING, GObject)
 
+/**
+ * VivaExamSittingKeepFunc:
+ * @sitting: the sitting
+ * @state: (transfer none): its state, as its state file would hold it
+ * @user_data: the data given with the function
+ *
+ * Keeps a sitting's state where its front keeps things.
+ */
+typedef void (*VivaExamSittingKeepFunc) (VivaExamSitting *sitting,
+                                         JsonNode        *state,
+                                         gpointer         user_data);
+
 VivaExamSitting *viva_exam_sitting_new                  (VivaExamFile         *exam,
                                                          const char           *state_dir);
+VivaExamSitting *viva_exam_sitting_new_kept             (VivaExamFile         *exam,
+                                                         VivaExamSittingKeepFunc keep_func,
+                                                         gpointer              user_data,
+                                                         GDestroyNotify        destroy);
 VivaExamFile    *viva_exam_sitting_get_exam             (VivaExamSitting      *self);
 VivaExamHandIn  *viva_exam_sitting_get_hand_in          (VivaExamSitting      *self);
 const char      *viva_exam_sitting_get_state_path       (VivaExamSitting      *self);
@@ -34,6 +50,8 @@ gboolean         viva_exam_sitting_restore_finish       (VivaExamSitting      *s
                                                          GError              **error);
 gboolean         viva_exam_sitting_restore              (VivaExamSitting      *self,
                                                          GError              **error);
+gboolean         viva_exam_sitting_restore_state        (VivaExamSitting      *self,
+                                                         JsonNode             *state);
 void             viva_exam_sitting_begin                (VivaExamSitting      *self,
                                                          const char           *student_name,
                                                          const char           *student_id,
