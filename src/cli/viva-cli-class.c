@@ -9,7 +9,9 @@
 #include <stdio.h>
 
 #include "viva-class-results.h"
+#include "viva-cli-class-server.h"
 #include "viva-cli-commands.h"
+#include "viva-cli-remote.h"
 #include "viva-cli-util.h"
 #include "viva-pack-library.h"
 
@@ -131,6 +133,14 @@ collect (int    argc,
   g_autofree char *html_path = NULL;
   g_autofree char *exam_path = NULL;
   g_autofree char *teacher_path = NULL;
+  g_autofree char *server_key_path = NULL;
+  g_autofree char *server_key = NULL;
+  g_autofree char *server = NULL;
+  g_autofree char *teacher_token = NULL;
+  g_autofree char *save_reports = NULL;
+  g_autofree char *fetched = NULL;
+  g_auto(VivaCliTempFolder) temp = { NULL };
+  g_autoptr(GPtrArray) paths = g_ptr_array_new ();
   g_autoptr(GOptionContext) context = NULL;
   g_autoptr(VivaTeacherScores) teacher_scores = viva_teacher_scores_new ();
   g_autoptr(GFile) teacher_store = viva_teacher_scores_default_file ();
@@ -150,6 +160,10 @@ collect (int    argc,
     { "csv", 0, 0, G_OPTION_ARG_FILENAME, &csv_path, N_("Write one row per report as CSV"), N_("FILE") },
     { "gradebook-csv", 0, 0, G_OPTION_ARG_FILENAME, &gradebook_path, N_("Write a gradebook CSV for Canvas or Moodle (one row per student)"), N_("FILE") },
     { "html", 0, 0, G_OPTION_ARG_FILENAME, &html_path, N_("Write the class results as one HTML page"), N_("FILE") },
+    { "server-key", 0, 0, G_OPTION_ARG_FILENAME, &server_key_path, N_("The exam server’s public key: flag every report it did not sign as it is"), N_("FILE") },
+    { "server", 0, 0, G_OPTION_ARG_STRING, &server, N_("Fetch the exam’s signed reports from its exam server (the exam link)"), N_("LINK") },
+    { "teacher-token", 0, 0, G_OPTION_ARG_STRING, &teacher_token, N_("The exam’s teacher token, for --server"), N_("TOKEN") },
+    { "save-reports", 0, 0, G_OPTION_ARG_FILENAME, &save_reports, N_("Where --server writes the reports it fetched (default: a temporary folder)"), N_("DIR") },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print one JSON event a line"), NULL },
     { NULL }
   };
@@ -162,11 +176,47 @@ collect (int    argc,
   if ((status = viva_cli_parse_options (context, &argc, &argv)) != VIVA_CLI_EXIT_OK)
     return status;
 
-  if (argc < 2)
+  if (argc < 2 && server == NULL)
     {
       viva_cli_usage_error (context, _("Name at least one report or folder of reports."));
       return VIVA_CLI_EXIT_USAGE;
     }
+  if ((server == NULL) != (teacher_token == NULL) || (save_reports != NULL && server == NULL))
+    {
+      viva_cli_usage_error (context, "%s", _("--server needs --teacher-token (and --save-reports needs --server)."));
+      return VIVA_CLI_EXIT_USAGE;
+    }
+  if (server_key_path != NULL && !(server_key = viva_report_signature_read_key (server_key_path, &error)))
+    {
+      viva_cli_fail ("%s", error->message);
+      return VIVA_CLI_EXIT_FAILED;
+    }
+
+  if (server != NULL)
+    {
+      g_autofree char *key = NULL;
+
+      fetched = save_reports ? g_strdup (save_reports) : g_dir_make_tmp ("viva-class-XXXXXX", &error);
+      if (fetched == NULL || viva_cli_class_fetch (server, teacher_token, fetched, &key, &error) < 0)
+        {
+          if (json && error->domain == VIVA_REMOTE_ERROR)
+            viva_cli_remote_fail (error, TRUE);
+          else
+            viva_cli_fail ("%s", error->message);
+          return error->domain == VIVA_REMOTE_ERROR && error->code == VIVA_REMOTE_ERROR_INVALID_LINK
+            ? VIVA_CLI_EXIT_USAGE : VIVA_CLI_EXIT_FAILED;
+        }
+      /* The key the teacher gave wins over the one the server sent. */
+      if (server_key == NULL)
+        server_key = g_steal_pointer (&key);
+      if (save_reports == NULL)
+        temp.path = g_strdup (fetched);
+      g_ptr_array_add (paths, fetched);
+    }
+  for (int i = 1; i < argc; i++)
+    g_ptr_array_add (paths, argv[i]);
+  g_ptr_array_add (paths, NULL);
+  viva_class_results_set_signing_key (results, server_key);
 
   for (guint i = 0; pack_paths != NULL && pack_paths[i] != NULL; i++)
     {
@@ -231,7 +281,7 @@ collect (int    argc,
       return VIVA_CLI_EXIT_FAILED;
     }
 
-  viva_class_results_collect_async (results, (const char * const *)argv + 1, NULL, store_result_cb, &collected);
+  viva_class_results_collect_async (results, (const char * const *)paths->pdata, NULL, store_result_cb, &collected);
   if (!viva_class_results_collect_finish (results, wait_for (&collected), &error))
     {
       viva_cli_fail ("%s", error->message);

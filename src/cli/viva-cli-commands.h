@@ -34,6 +34,8 @@ int viva_cli_eval (int    argc,
 
 int viva_cli_report (int    argc,
                      char **argv);
+int viva_cli_report_verify (int    argc,
+                            char **argv);
 
 int viva_cli_lab (int    argc,
                   char **argv);

@@ -54,6 +54,9 @@ viva_cli_report (int    argc,
   };
   int status;
 
+  if (argc >= 2 && g_str_equal (argv[1], "verify"))
+    return viva_cli_report_verify (argc - 1, argv + 1);
+
   context = g_option_context_new (_("SESSION — write a defense’s report (SESSION: an id, or the session’s folder)"));
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
 

@@ -699,6 +699,29 @@ viva_class_report_set_regrade_error (VivaClassReport *self,
 }
 
 /**
+ * viva_class_report_set_signature:
+ * @message: the sentence of what the check found
+ *
+ * Flags the report `unsigned` or `bad-signature` after its check against
+ * the exam server's key (viva-report-signature.c). On the collecting
+ * thread, before the row is shown.
+ */
+void
+viva_class_report_set_signature (VivaClassReport     *self,
+                                 VivaReportSignature  status,
+                                 const char          *message)
+{
+  g_return_if_fail (VIVA_IS_CLASS_REPORT (self));
+
+  _viva_class_report_remove_flag (self, VIVA_CLASS_FLAG_UNSIGNED);
+  _viva_class_report_remove_flag (self, VIVA_CLASS_FLAG_BAD_SIGNATURE);
+  if (status == VIVA_REPORT_SIGNATURE_MISSING)
+    _viva_class_report_add_flag (self, VIVA_CLASS_FLAG_UNSIGNED, message);
+  else if (status == VIVA_REPORT_SIGNATURE_INVALID)
+    _viva_class_report_add_flag (self, VIVA_CLASS_FLAG_BAD_SIGNATURE, message);
+}
+
+/**
  * viva_class_report_set_duplicate:
  * @note: (nullable): the sentence naming the other reports that claim the
  *   same student and problem, or %NULL when none does (any more)

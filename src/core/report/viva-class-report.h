@@ -11,6 +11,8 @@
 #include "viva-exam-file.h"
 #include "viva-teacher-scores.h"
 
+#include "viva-report-signature.h"
+
 G_BEGIN_DECLS
 
 /* Flags a row of the class results can carry; short words, as the CSV's
@@ -29,6 +31,9 @@ G_BEGIN_DECLS
 #define VIVA_CLASS_FLAG_OUTSIDE_EXAM        "outside-exam"
 #define VIVA_CLASS_FLAG_NO_STUDENT          "no-student"
 #define VIVA_CLASS_FLAG_DUPLICATE_CLAIM     "duplicate-claim"
+/* Collected with the exam server's key: no signature, or a wrong one. */
+#define VIVA_CLASS_FLAG_UNSIGNED            "unsigned"
+#define VIVA_CLASS_FLAG_BAD_SIGNATURE       "bad-signature"
 
 #define VIVA_TYPE_CLASS_REPORT (viva_class_report_get_type ())
 
@@ -78,6 +83,9 @@ void             viva_class_report_set_regrade_error (VivaClassReport *self,
                                                      const char       *message);
 void             viva_class_report_set_duplicate    (VivaClassReport  *self,
                                                      const char       *note);
+void             viva_class_report_set_signature    (VivaClassReport  *self,
+                                                     VivaReportSignature status,
+                                                     const char       *message);
 gboolean         viva_class_report_get_in_gradebook (VivaClassReport  *self);
 JsonObject      *viva_class_report_to_json          (VivaClassReport  *self);
 char            *viva_class_report_describe_time    (VivaClassReport  *self);

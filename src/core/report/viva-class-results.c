@@ -10,6 +10,7 @@
 #include "viva-class-regrade.h"
 #include "viva-class-results-private.h"
 #include "viva-report-file.h"
+#include "viva-report-signature.h"
 
 /* A class's reports in one list: collected from files and folders off the
  * main loop, re-graded on the teacher's machine a few at a time against the
@@ -27,6 +28,7 @@ struct _VivaClassResults
   GPtrArray    *packs;
   VivaExamFile *exam;           /* the teacher's copy of the exam, if given */
   VivaTeacherScores *teacher_scores;    /* the teacher's own scores, if given */
+  char         *signing_key;    /* the exam server's public key (PEM), if given */
   gulong        teacher_changed_id;
   guint         max_parallel;
   guint         n_regraded;
@@ -68,6 +70,7 @@ viva_class_results_finalize (GObject *object)
   if (self->teacher_scores != NULL)
     g_clear_signal_handler (&self->teacher_changed_id, self->teacher_scores);
   g_clear_object (&self->teacher_scores);
+  g_clear_pointer (&self->signing_key, g_free);
 
   G_OBJECT_CLASS (viva_class_results_parent_class)->finalize (object);
 }
@@ -293,13 +296,44 @@ compare_reports (gconstpointer a,
   return g_strcmp0 (viva_class_report_get_path (ra), viva_class_report_get_path (rb));
 }
 
+typedef struct
+{
+  char **paths;
+  char  *signing_key;
+} Collect;
+
+static void
+collect_free (Collect *collect)
+{
+  g_strfreev (collect->paths);
+  g_free (collect->signing_key);
+  g_free (collect);
+}
+
+/* With the server's key, a report is what the server signed or flagged:
+ * a report that can be edited in a student's account proves nothing
+ * without it. */
+static void
+check_signature (VivaClassReport *report,
+                 const char      *key_pem)
+{
+  g_autofree char *message = NULL;
+  VivaReportSignature status;
+
+  if (!viva_class_report_get_readable (report))
+    return;
+  status = viva_report_signature_check (viva_class_report_get_path (report), key_pem, &message);
+  viva_class_report_set_signature (report, status, message);
+}
+
 static void
 collect_thread (GTask        *task,
                 gpointer      source_object,
                 gpointer      task_data,
                 GCancellable *cancellable)
 {
-  const char * const *paths = task_data;
+  Collect *collect = task_data;
+  const char * const *paths = (const char * const *)collect->paths;
   g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GPtrArray) reports = g_ptr_array_new_with_free_func (g_object_unref);
 
@@ -320,10 +354,30 @@ collect_thread (GTask        *task,
       if (g_task_return_error_if_cancelled (task))
         return;
       g_ptr_array_add (reports, viva_class_report_new_from_file (g_ptr_array_index (files, i)));
+      if (collect->signing_key != NULL)
+        check_signature (g_ptr_array_index (reports, reports->len - 1), collect->signing_key);
     }
 
   g_ptr_array_sort (reports, compare_reports);
   g_task_return_pointer (task, g_steal_pointer (&reports), (GDestroyNotify)g_ptr_array_unref);
+}
+
+/**
+ * viva_class_results_set_signing_key:
+ * @key_pem: (nullable): the exam server's public key (PEM)
+ *
+ * Reports collected from now on are checked against it: one without its
+ * signature file is flagged `unsigned`, one whose signature does not
+ * match `bad-signature`.
+ */
+void
+viva_class_results_set_signing_key (VivaClassResults *self,
+                                    const char       *key_pem)
+{
+  g_return_if_fail (VIVA_IS_CLASS_RESULTS (self));
+
+  g_free (self->signing_key);
+  self->signing_key = g_strdup (key_pem);
 }
 
 /**
@@ -342,13 +396,17 @@ viva_class_results_collect_async (VivaClassResults    *self,
                                   gpointer             user_data)
 {
   g_autoptr(GTask) task = NULL;
+  Collect *collect;
 
   g_return_if_fail (VIVA_IS_CLASS_RESULTS (self));
   g_return_if_fail (paths != NULL);
 
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, viva_class_results_collect_async);
-  g_task_set_task_data (task, g_strdupv ((char **)paths), (GDestroyNotify)g_strfreev);
+  collect = g_new0 (Collect, 1);
+  collect->paths = g_strdupv ((char **)paths);
+  collect->signing_key = g_strdup (self->signing_key);
+  g_task_set_task_data (task, collect, (GDestroyNotify)collect_free);
   set_busy (self, TRUE);
   g_task_run_in_thread (task, collect_thread);
 }

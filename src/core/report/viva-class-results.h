@@ -44,6 +44,8 @@ void              viva_class_results_add_pack           (VivaClassResults     *s
 void              viva_class_results_set_exam           (VivaClassResults     *self,
                                                          VivaExamFile         *exam);
 VivaExamFile     *viva_class_results_get_exam           (VivaClassResults     *self);
+void              viva_class_results_set_signing_key    (VivaClassResults     *self,
+                                                         const char           *key_pem);
 gboolean          viva_class_results_get_busy           (VivaClassResults     *self);
 guint             viva_class_results_get_n_regraded     (VivaClassResults     *self);
 guint             viva_class_results_get_n_to_regrade   (VivaClassResults     *self);

@@ -1,0 +1,148 @@
+/* viva-cli-class-server.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <errno.h>
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "viva-cli-class-server.h"
+#include "viva-cli-remote.h"
+#include "viva-cli-util.h"
+#include "viva-file-writer.h"
+#include "viva-report-signature.h"
+
+/* class collect --server: the exam's signed reports fetched over the
+ * pinned connection with the teacher token and written as a server's
+ * `reports` command writes them (NAME.json byte for byte as signed,
+ * NAME.json.sig, the key), so the usual collect reads them and checks
+ * each signature. */
+
+#define MAX_NAME_PART 64
+
+/* A file name part from a server's text: letters, digits, dot, dash. */
+static void
+append_safe (GString    *out,
+             const char *text)
+{
+  gsize n = 0;
+
+  for (const char *p = text; *p && n < MAX_NAME_PART; p++, n++)
+    g_string_append_c (out, g_ascii_isalnum (*p) || *p == '-' || *p == '.' ? *p : '_');
+  if (n == 0)
+    g_string_append_c (out, '_');
+}
+
+static gboolean
+write_file (const char  *dir,
+            const char  *name,
+            const char  *text,
+            GError     **error)
+{
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+
+  return viva_cli_write_text (path, text, error);
+}
+
+/**
+ * viva_cli_class_fetch:
+ * @dir: the folder the reports are written to (made if missing)
+ * @key_pem: (out): the server's public key, as the pinned server gave it
+ *
+ * Returns: the number of reports written, or -1 with @error
+ */
+int
+viva_cli_class_fetch (const char  *link,
+                      const char  *teacher_token,
+                      const char  *dir,
+                      char       **key_pem,
+                      GError     **error)
+{
+  g_autoptr(VivaExamServerClient) client = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(JsonObject) answer = NULL;
+  JsonArray *reports;
+  const char *key;
+
+  if (!(client = viva_cli_remote_client (link, teacher_token, error)))
+    return -1;
+
+  viva_exam_server_client_get_reports_async (client, NULL, viva_cli_remote_store, &result);
+  if (!(answer = viva_exam_server_client_get_reports_finish (client, viva_cli_remote_wait (&result), error)))
+    return -1;
+
+  if (!json_object_has_member (answer, "reports") ||
+      !JSON_NODE_HOLDS_ARRAY (json_object_get_member (answer, "reports")) ||
+      !(key = json_object_get_string_member_with_default (answer, "public_key", NULL)))
+    {
+      g_set_error_literal (error, VIVA_REMOTE_ERROR, VIVA_REMOTE_ERROR_PROTOCOL,
+                           _("The exam server’s answer is not the exam server’s API: check the exam link."));
+      return -1;
+    }
+  if (g_mkdir_with_parents (dir, 0700) != 0)
+    {
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errno),
+                   _("Could not make the folder %s: %s"), dir, g_strerror (errno));
+      return -1;
+    }
+  if (!write_file (dir, "viva-server-signing-key.pem", key, error))
+    return -1;
+
+  reports = json_object_get_array_member (answer, "reports");
+  for (guint i = 0; i < json_array_get_length (reports); i++)
+    {
+      JsonNode *element = json_array_get_element (reports, i);
+      JsonObject *entry;
+      const char *text, *signature;
+      g_autoptr(GString) name = g_string_new (NULL);
+      g_autofree char *sig_name = NULL;
+      g_autofree char *sig = NULL;
+
+      if (!JSON_NODE_HOLDS_OBJECT (element) ||
+          !(text = json_object_get_string_member_with_default ((entry = json_node_get_object (element)), "report", NULL)) ||
+          !(signature = json_object_get_string_member_with_default (entry, "signature", NULL)))
+        continue;
+
+      append_safe (name, json_object_get_string_member_with_default (entry, "student_id", ""));
+      g_string_append_c (name, '-');
+      append_safe (name, json_object_get_string_member_with_default (entry, "problem", ""));
+      g_string_append_c (name, '-');
+      append_safe (name, json_object_get_string_member_with_default (entry, "defense", ""));
+      g_string_append (name, ".json");
+      sig_name = g_strconcat (name->str, ".sig", NULL);
+      sig = viva_report_signature_file (name->str, signature, key);
+
+      if (!write_file (dir, name->str, text, error) || !write_file (dir, sig_name, sig, error))
+        return -1;
+    }
+
+  *key_pem = g_strdup (key);
+  return json_array_get_length (reports);
+}
+
+/* The folder holds only what viva_cli_class_fetch() wrote: regular files. */
+void
+viva_cli_temp_folder_clear (VivaCliTempFolder *folder)
+{
+  g_autoptr(GDir) dir = NULL;
+  const char *name;
+
+  if (folder->path == NULL)
+    return;
+
+  viva_file_writer_flush ();
+  if ((dir = g_dir_open (folder->path, 0, NULL)))
+    while ((name = g_dir_read_name (dir)))
+      {
+        g_autofree char *child = g_build_filename (folder->path, name, NULL);
+
+        if (g_file_test (child, G_FILE_TEST_IS_REGULAR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
+          g_unlink (child);
+      }
+  g_rmdir (folder->path);
+  g_clear_pointer (&folder->path, g_free);
+}
