@@ -39,6 +39,8 @@ int viva_cli_report_verify (int    argc,
 
 int viva_cli_lab (int    argc,
                   char **argv);
+int viva_cli_lab_rehearse_server (int    argc,
+                                  char **argv);
 
 int viva_cli_class (int    argc,
                     char **argv);

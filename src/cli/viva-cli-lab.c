@@ -350,7 +350,13 @@ viva_cli_lab (int    argc,
               char **argv)
 {
   if (argc >= 2 && g_str_equal (argv[1], "rehearse"))
-    return rehearse (argc - 1, argv + 1);
+    {
+      /* A rehearsal against an exam server is a command of its own. */
+      for (int i = 2; i < argc; i++)
+        if (g_str_equal (argv[i], "--server") || g_str_has_prefix (argv[i], "--server="))
+          return viva_cli_lab_rehearse_server (argc - 1, argv + 1);
+      return rehearse (argc - 1, argv + 1);
+    }
 
   viva_cli_usage_error (NULL, "%s", _("Usage: viva-cli lab rehearse --students N [--base-url URL] [--model M] [--problems IDS] [--duration S] [--json]"));
   return VIVA_CLI_EXIT_USAGE;
