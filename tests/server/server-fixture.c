@@ -18,7 +18,8 @@
  * whose fingerprint serve printed: the pinning the app does. With
  * VIVA_TEST_SERVER_DATABASE=postgresql (the suite's second registration)
  * every command is given --database, a fresh database in the binary's
- * own PostgreSQL cluster (server-postgres.c). */
+ * own PostgreSQL cluster (server-postgres.c), through its unix socket;
+ * postgresql-tcp reaches it over 127.0.0.1, as nodes on other machines do. */
 
 const char *
 server_fixture_binary (void)
@@ -152,7 +153,8 @@ server_fixture_setup_full (ServerFixture      *fixture,
   fixture->codes = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   fixture->links = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   if (server_postgres_wanted ())
-    fixture->database = server_postgres_new_database (FALSE);
+    fixture->database = server_postgres_new_database (g_strcmp0 (g_getenv ("VIVA_TEST_SERVER_DATABASE"),
+                                                                 "postgresql-tcp") == 0);
 
   g_assert_cmpint (server_fixture_run (fixture, init, &out), ==, 0);
   event = last_event (out);

@@ -45,7 +45,8 @@ static gid_t        nobody_gid = 65534;
 gboolean
 server_postgres_wanted (void)
 {
-  return g_strcmp0 (g_getenv ("VIVA_TEST_SERVER_DATABASE"), "postgresql") == 0;
+  return g_str_has_prefix (g_getenv ("VIVA_TEST_SERVER_DATABASE") ? g_getenv ("VIVA_TEST_SERVER_DATABASE") : "",
+                           "postgresql");
 }
 
 static char *

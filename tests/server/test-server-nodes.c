@@ -1,0 +1,407 @@
+/* test-server-nodes.c: two viva-server nodes and two grading workers over
+ * one PostgreSQL on 127.0.0.1, behind the README's HAProxy configuration;
+ * a node and a worker killed with SIGKILL
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <netinet/in.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "server-fixture.h"
+#include "server-postgres.h"
+#include "viva-server-store-pool.h"
+
+SoupMessage *server_fixture_message (ServerFixture *, const char *, const char *, const char *);
+
+static const char * const one_exam[] = { "exam.json", NULL };
+static const char * const workers_only[] = { "--local-jobs", "0", NULL };
+
+#define SLOW_DOUBLE "import time\ntime.sleep(2)\ndef double(x):\n    return 2 * x\n"
+
+/* The README's configuration (README.md, "On PostgreSQL"), with this
+ * test's ports and a faster check. */
+#define HAPROXY_CONFIG \
+  "global\n" \
+  "  maxconn 2000\n" \
+  "defaults\n" \
+  "  mode tcp\n" \
+  "  timeout connect 2s\n" \
+  "  timeout client 1h\n" \
+  "  timeout server 1h\n" \
+  "  retries 3\n" \
+  "  option redispatch\n" \
+  "frontend viva\n" \
+  "  bind 127.0.0.1:%u\n" \
+  "  default_backend nodes\n" \
+  "backend nodes\n" \
+  "  balance first\n" \
+  "  option httpchk GET /api/v1/health\n" \
+  "  http-check expect status 200\n" \
+  "  default-server check check-ssl verify none inter 300ms fall 2 rise 2 on-marked-down shutdown-sessions\n" \
+  "  server a 127.0.0.1:%u\n" \
+  "  server b 127.0.0.1:%u\n"
+
+static void
+die_with_parent (gpointer user_data)
+{
+  prctl (PR_SET_PDEATHSIG, SIGKILL);
+}
+
+static GSubprocess *
+spawn (GSubprocessFlags    flags,
+       const char * const *argv)
+{
+  g_autoptr(GSubprocessLauncher) launcher = g_subprocess_launcher_new (flags);
+  g_autoptr(GError) error = NULL;
+  GSubprocess *process;
+
+  g_subprocess_launcher_set_child_setup (launcher, die_with_parent, NULL, NULL);
+  process = g_subprocess_launcher_spawnv (launcher, argv, &error);
+  g_assert_no_error (error);
+  return process;
+}
+
+static JsonObject *
+read_event_object (GDataInputStream *lines,
+                   const char       *kind)
+{
+  for (;;)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autofree char *line = g_data_input_stream_read_line_utf8 (lines, NULL, NULL, &error);
+      g_autoptr(JsonNode) node = NULL;
+      JsonObject *object;
+
+      g_assert_no_error (error);
+      if (line == NULL)
+        g_error ("the process stopped before saying %s", kind);
+      node = json_from_string (line, NULL);
+      g_assert_nonnull (node);
+      object = json_node_get_object (node);
+      if (g_str_equal (json_object_get_string_member (object, "event"), kind))
+        return json_object_ref (object);
+    }
+}
+
+static char *
+read_event (GDataInputStream *lines,
+            const char       *kind,
+            const char       *member)
+{
+  g_autoptr(JsonObject) object = read_event_object (lines, kind);
+
+  return g_strdup (json_object_get_string_member_with_default (object, member, ""));
+}
+
+static guint
+free_port (void)
+{
+  struct sockaddr_in address = { .sin_family = AF_INET, .sin_addr.s_addr = htonl (INADDR_LOOPBACK) };
+  socklen_t length = sizeof address;
+  int fd = socket (AF_INET, SOCK_STREAM, 0);
+  guint found;
+
+  g_assert_cmpint (bind (fd, (struct sockaddr *)&address, sizeof address), ==, 0);
+  g_assert_cmpint (getsockname (fd, (struct sockaddr *)&address, &length), ==, 0);
+  found = ntohs (address.sin_port);
+  close (fd);
+  return found;
+}
+
+/* A second node: a copy of the first's state folder (the same certificate,
+ * keys and database), as on a second machine. */
+static GSubprocess *
+start_node (ServerFixture     *fixture,
+            char             **state_dir,
+            guint             *port,
+            GDataInputStream **lines)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *copy = g_dir_make_tmp ("viva-server-node-XXXXXX", &error);
+  g_autofree char *cp = g_strdup_printf ("cp -a '%s/.' '%s'", fixture->state_dir, copy);
+  g_autoptr(JsonObject) listening = NULL;
+  GSubprocess *process;
+
+  g_assert_no_error (error);
+  g_assert_cmpint (system (cp), ==, 0);
+  {
+    const char *argv[] = { server_fixture_binary (), "serve", "--state-dir", copy, "--listen", "127.0.0.1:0",
+                           "--local-jobs", "0", "--json", NULL };
+
+    process = spawn (G_SUBPROCESS_FLAGS_STDOUT_PIPE, argv);
+  }
+  *lines = g_data_input_stream_new (g_subprocess_get_stdout_pipe (process));
+  listening = read_event_object (*lines, "listening");
+  g_assert_cmpstr (json_object_get_string_member (listening, "fingerprint"), ==, fixture->fingerprint);
+  *state_dir = g_steal_pointer (&copy);
+  *port = json_object_get_int_member (listening, "port");
+  return process;
+}
+
+static char *
+worker_token (ServerFixture *fixture)
+{
+  const char *args[] = { "worker-token", "server-quiz", "--json", NULL };
+  g_autofree char *out = NULL;
+  g_autoptr(JsonNode) node = NULL;
+
+  g_assert_cmpint (server_fixture_run (fixture, args, &out), ==, 0);
+  node = json_from_string (out, NULL);
+  return g_strdup (json_object_get_string_member (json_node_get_object (node), "worker_token"));
+}
+
+static GSubprocess *
+start_worker (const char        *link,
+              const char        *token,
+              const char        *name,
+              GDataInputStream **lines)
+{
+  const char *argv[] = { server_fixture_binary (), "worker", "--server", link, "--worker-token", token,
+                         "--name", name, "--json", NULL };
+  GSubprocess *process = spawn (G_SUBPROCESS_FLAGS_STDOUT_PIPE, argv);
+
+  *lines = g_data_input_stream_new (g_subprocess_get_stdout_pipe (process));
+  return process;
+}
+
+static void
+kill_process (GSubprocess *process)
+{
+  g_subprocess_send_signal (process, SIGKILL);
+  g_subprocess_wait (process, NULL, NULL);
+}
+
+static JsonArray *
+events (ServerFixture *fixture,
+        const char    *token,
+        const char    *defense)
+{
+  g_autofree char *path = g_strdup_printf ("/api/v1/exams/server-quiz/defenses/%s/events?after=0", defense);
+  g_autoptr(JsonNode) page = NULL;
+  guint status = 0;
+
+  page = server_fixture_request (fixture, "GET", path, token, NULL, &status, NULL);
+  g_assert_cmpuint (status, ==, 200);
+  return json_array_ref (json_object_get_array_member (json_node_get_object (page), "events"));
+}
+
+/* Node a serves the room (HAProxy's `balance first`); a worker is killed
+ * mid-job, then node a itself, with a question pending. The student's
+ * next requests reach node b through the same address: the sitting, the
+ * code saved on a, the defense and its pending question (the same event,
+ * once) are all there, since they are in the database; a worker on b
+ * re-runs the job, recorded once. */
+static void
+test_two_nodes (void)
+{
+  ServerFixture fixture;
+  g_autofree char *haproxy = g_find_program_in_path ("haproxy");
+  g_autofree char *sbin_haproxy = g_file_test ("/usr/sbin/haproxy", G_FILE_TEST_IS_EXECUTABLE)
+                                  ? g_strdup ("/usr/sbin/haproxy") : NULL;
+  g_autofree char *token = NULL;
+  g_autofree char *student = NULL;
+  g_autofree char *defense = NULL;
+  g_autofree char *job = NULL;
+  g_autofree char *b_dir = NULL;
+  g_autofree char *config_path = NULL;
+  g_autofree char *link = NULL;
+  g_autofree char *claimed = NULL;
+  g_autofree char *recorded = NULL;
+  g_autoptr(GDataInputStream) b_lines = NULL;
+  g_autoptr(GDataInputStream) w1_lines = NULL;
+  g_autoptr(GDataInputStream) w2_lines = NULL;
+  g_autoptr(GSubprocess) node_b = NULL;
+  g_autoptr(GSubprocess) proxy = NULL;
+  g_autoptr(GSubprocess) w1 = NULL;
+  g_autoptr(GSubprocess) w2 = NULL;
+  g_autoptr(JsonObject) question = NULL;
+  g_autoptr(JsonArray) before = NULL;
+  g_autoptr(JsonArray) after_kill = NULL;
+  g_autoptr(JsonNode) sitting = NULL;
+  g_autoptr(JsonNode) saved = NULL;
+  guint a_port, b_port = 0, front_port, status = 0;
+  gint64 after = 0;
+
+  if (haproxy == NULL)
+    haproxy = g_steal_pointer (&sbin_haproxy);
+  if (haproxy == NULL)
+    {
+      g_test_skip ("haproxy is not installed (apt install haproxy): the README's configuration is not tested here");
+      return;
+    }
+
+  g_setenv ("VIVA_SERVER_LEASE_MS", "1500", TRUE);
+  server_fixture_setup_full (&fixture, one_exam, workers_only);
+  a_port = fixture.port;
+  node_b = start_node (&fixture, &b_dir, &b_port, &b_lines);
+  front_port = free_port ();
+  config_path = g_build_filename (fixture.state_dir, "haproxy.cfg", NULL);
+  {
+    g_autofree char *config = g_strdup_printf (HAPROXY_CONFIG, front_port, a_port, b_port);
+    const char *argv[] = { haproxy, "-db", "-f", config_path, NULL };
+
+    g_assert_true (g_file_set_contents (config_path, config, -1, NULL));
+    proxy = spawn (G_SUBPROCESS_FLAGS_STDOUT_SILENCE | G_SUBPROCESS_FLAGS_STDERR_SILENCE, argv);
+  }
+  /* Every request from here goes through HAProxy. */
+  fixture.port = front_port;
+  for (guint i = 0; i < 100; i++)
+    {
+      g_autoptr(GSocketClient) client = g_socket_client_new ();
+      g_autoptr(GSocketConnection) connection = g_socket_client_connect_to_host (client, "127.0.0.1", front_port,
+                                                                                 NULL, NULL);
+      if (connection != NULL)
+        break;
+      g_usleep (50 * 1000);
+    }
+
+  token = worker_token (&fixture);
+  link = g_strdup_printf ("viva://127.0.0.1:%u/server-quiz#sha256=%s", front_port, fixture.fingerprint);
+  student = server_fixture_sign_in (&fixture, "server-quiz", "s1");
+  saved = server_fixture_request (&fixture, "PUT", "/api/v1/exams/server-quiz/sitting/problems/square/code",
+                                  student, "{\"kind\":\"autosave\",\"code\":\"def square(x):\\n    return x * x\\n\"}",
+                                  &status, NULL);
+  g_assert_cmpuint (status, ==, 200);
+
+  /* A submission: its defense runs on node a, its grading is a job. */
+  {
+    g_autoptr(JsonObject) body = json_object_new ();
+    g_autoptr(JsonNode) body_node = NULL;
+    g_autofree char *text = NULL;
+    g_autoptr(JsonNode) answer = NULL;
+
+    json_object_set_string_member (body, "code", SLOW_DOUBLE);
+    body_node = json_node_init_object (json_node_alloc (), body);
+    text = json_to_string (body_node, FALSE);
+    answer = server_fixture_request (&fixture, "POST", "/api/v1/exams/server-quiz/sitting/problems/double/submit",
+                                     student, text, &status, NULL);
+    g_assert_cmpuint (status, ==, 201);
+    job = g_strdup (json_object_get_string_member (json_node_get_object (answer), "grading_job"));
+    defense = g_strdup (json_object_get_string_member (json_object_get_object_member (json_node_get_object (answer),
+                                                                                      "defense"), "id"));
+  }
+  question = server_fixture_wait_for (&fixture, student, "server-quiz", defense, "question", &after, NULL);
+  before = events (&fixture, student, defense);
+
+  /* A worker killed mid-job. */
+  w1 = start_worker (link, token, "w1", &w1_lines);
+  claimed = read_event (w1_lines, "claimed", "job");
+  g_assert_cmpstr (claimed, ==, job);
+  kill_process (w1);
+
+  /* Node a killed with the question pending. */
+  server_fixture_kill (&fixture);
+  fixture.port = front_port;
+
+  /* The student's next requests reach node b, through the same address;
+   * as the app does, a request cut by the node's death is sent again. */
+  status = 0;
+  for (guint i = 0; i < 100 && status != 200; i++)
+    {
+      g_autoptr(SoupMessage) msg = server_fixture_message (&fixture, "GET", "/api/v1/exams/server-quiz/sitting",
+                                                           student);
+      g_autoptr(GBytes) bytes = soup_session_send_and_read (fixture.session, msg, NULL, NULL);
+
+      status = bytes ? soup_message_get_status (msg) : 0;
+      if (status != 200)
+        g_usleep (100 * 1000);
+    }
+  g_assert_cmpuint (status, ==, 200);
+  sitting = server_fixture_request (&fixture, "GET", "/api/v1/exams/server-quiz/sitting", student, NULL,
+                                    &status, NULL);
+  {
+    JsonArray *problems = json_object_get_array_member (json_node_get_object (sitting), "problems");
+    gboolean square_kept = FALSE;
+
+    for (guint i = 0; i < json_array_get_length (problems); i++)
+      {
+        JsonObject *problem = json_array_get_object_element (problems, i);
+
+        if (g_str_equal (json_object_get_string_member (problem, "id"), "square"))
+          square_kept = g_str_equal (json_object_get_string_member (json_object_get_object_member (problem, "code"),
+                                                                    "text"), "def square(x):\n    return x * x\n");
+        if (g_str_equal (json_object_get_string_member (problem, "id"), "double"))
+          g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (problem, "defense"), "id"),
+                           ==, defense);
+      }
+    g_assert_true (square_kept);
+  }
+
+  /* The same question, under the same number, told once. */
+  after_kill = events (&fixture, student, defense);
+  g_assert_cmpuint (json_array_get_length (after_kill), ==, json_array_get_length (before));
+  {
+    guint questions = 0;
+
+    for (guint i = 0; i < json_array_get_length (after_kill); i++)
+      {
+        JsonObject *event = json_array_get_object_element (after_kill, i);
+
+        g_assert_cmpint (json_object_get_int_member (event, "seq"),
+                         ==, json_object_get_int_member (json_array_get_object_element (before, i), "seq"));
+        if (g_str_equal (json_object_get_string_member (event, "kind"), "question"))
+          {
+            questions++;
+            g_assert_cmpint (json_object_get_int_member (event, "seq"), ==, json_object_get_int_member (question, "seq"));
+          }
+      }
+    g_assert_cmpuint (questions, ==, 1);
+  }
+
+  /* The killed worker's job runs again, on a worker that reaches b. */
+  w2 = start_worker (link, token, "w2", &w2_lines);
+  g_clear_pointer (&claimed, g_free);
+  claimed = read_event (w2_lines, "claimed", "job");
+  g_assert_cmpstr (claimed, ==, job);
+  recorded = read_event (w2_lines, "recorded", "job");
+  g_assert_cmpstr (recorded, ==, job);
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(VivaServerStore) store = viva_server_store_open_database (fixture.state_dir, fixture.database, &error);
+    g_autoptr(JsonObject) row = viva_server_store_get_job (store, job, &error);
+
+    g_assert_no_error (error);
+    g_assert_cmpstr (json_object_get_string_member (row, "state"), ==, "done");
+    g_assert_cmpint (json_object_get_int_member (row, "attempts"), ==, 2);
+    g_assert_nonnull (strstr (json_object_get_string_member (row, "claimed_by"), "worker w2"));
+  }
+
+  kill_process (w2);
+  kill_process (proxy);
+  kill_process (node_b);
+  server_fixture_teardown (&fixture);
+  {
+    g_autofree char *rm = g_strdup_printf ("rm -rf '%s'", b_dir);
+
+    g_assert_cmpint (system (rm), ==, 0);
+  }
+  g_unsetenv ("VIVA_SERVER_LEASE_MS");
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autofree char *reason = NULL;
+
+  g_test_init (&argc, &argv, NULL);
+  if (!server_postgres_check (&reason))
+    {
+      g_print ("SKIP: %s\n", reason);
+      return 77;
+    }
+  /* Nodes on other machines reach PostgreSQL over TCP. */
+  g_setenv ("VIVA_TEST_SERVER_DATABASE", "postgresql-tcp", TRUE);
+
+  g_test_add_func ("/viva/server/nodes/two-nodes", test_two_nodes);
+
+  return g_test_run ();
+}
