@@ -368,5 +368,57 @@ _viva_server_defense_verdict_data (VivaExamVerdict *verdict)
   json_object_set_boolean_member (data, "consistent", viva_exam_verdict_get_consistent (verdict));
   if (json_object_has_member (object, "hidden_tests"))
     json_object_set_member (data, "hidden_tests", json_object_dup_member (object, "hidden_tests"));
+  /* What the verdict card says beside the outcome, so the student's app
+   * shows the card a defense on the PC shows: the model's own word, the
+   * tools that ran, each probe's facts — never a probe's code or error,
+   * which may quote the reference's values — and each hidden test's name
+   * and pass, its message staying here (a held-out check's text). */
+  if (json_object_has_member (object, "model_verdict"))
+    json_object_set_member (data, "model_verdict", json_object_dup_member (object, "model_verdict"));
+  if (json_object_has_member (object, "steps"))
+    json_object_set_member (data, "steps", json_object_dup_member (object, "steps"));
+  {
+    JsonArray *probes = json_object_has_member (object, "probes") ? json_object_get_array_member (object, "probes") : NULL;
+    JsonArray *facts_list = json_array_new ();
+    static const char * const kept[] = { "step", "passed", "valid", "status", "name", NULL };
+
+    for (guint i = 0; probes != NULL && i < json_array_get_length (probes); i++)
+      {
+        JsonObject *probe = json_array_get_object_element (probes, i);
+        JsonObject *fact = json_object_new ();
+
+        for (guint k = 0; probe != NULL && kept[k] != NULL; k++)
+          if (json_object_has_member (probe, kept[k]))
+            json_object_set_member (fact, kept[k], json_object_dup_member (probe, kept[k]));
+        json_array_add_object_element (facts_list, fact);
+      }
+    json_object_set_array_member (data, "probes", facts_list);
+  }
+  if (json_object_has_member (object, "grade") && JSON_NODE_HOLDS_OBJECT (json_object_get_member (object, "grade")))
+    {
+      JsonObject *grade = json_object_get_object_member (object, "grade");
+      JsonArray *tests = json_object_has_member (grade, "tests") ? json_object_get_array_member (grade, "tests") : NULL;
+      JsonObject *out = json_object_new ();
+      JsonArray *list = json_array_new ();
+
+      if (json_object_has_member (grade, "threshold"))
+        json_object_set_member (out, "threshold", json_object_dup_member (grade, "threshold"));
+      for (guint i = 0; tests != NULL && i < json_array_get_length (tests); i++)
+        {
+          JsonObject *test = json_array_get_object_element (tests, i);
+          JsonObject *fact = json_object_new ();
+          const char *status = json_object_get_string_member_with_default (test, "status", "failed");
+
+          json_object_set_string_member (fact, "name", json_object_get_string_member_with_default (test, "name", ""));
+          json_object_set_boolean_member (fact, "passed", json_object_get_boolean_member_with_default (test, "passed", FALSE));
+          json_object_set_boolean_member (fact, "out_of_process",
+                                          json_object_get_boolean_member_with_default (test, "out_of_process", TRUE));
+          json_object_set_string_member (fact, "status", status);
+          json_object_set_string_member (fact, "message", status);
+          json_array_add_object_element (list, fact);
+        }
+      json_object_set_array_member (out, "tests", list);
+      json_object_set_object_member (data, "grade", out);
+    }
   return data;
 }

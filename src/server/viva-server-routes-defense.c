@@ -61,7 +61,8 @@ stream_free (Stream *stream)
  * Returns: (transfer full) (nullable): what a student is sent of a kept
  *   event, %NULL for one they are not sent. Tool calls go without their
  *   arguments and results (a probe's result can hold the reference's
- *   values); a verdict is held while the exam holds verdicts.
+ *   values), with only the facts a card words; a verdict is held while the
+ *   exam holds verdicts.
  */
 JsonObject *
 _viva_server_student_event (VivaServerApi *api,

@@ -295,6 +295,13 @@ test_server (void)
   g_assert_nonnull (verdict);
   g_assert_true (viva_exam_verdict_get_passed (verdict));
   g_assert_cmpint (viva_exam_verdict_get_status (verdict), ==, VIVA_EXAM_STATUS_FINISHED);
+  /* The card's facts came with it: the steps, the probes, each hidden
+   * test's pass, and the model's word agreeing with them. */
+  g_assert_nonnull (viva_exam_verdict_get_steps (verdict));
+  g_assert_cmpuint (viva_exam_verdict_get_probes (verdict)->len, >, 0);
+  g_assert_nonnull (viva_exam_verdict_get_grade (verdict));
+  g_assert_cmpuint (viva_grade_report_get_n_tests (viva_exam_verdict_get_grade (verdict)), ==, 2);
+  g_assert_true (viva_exam_verdict_get_consistent (verdict));
   g_assert_cmpint (viva_remote_defense_get_last_seq (defense), ==, after);
 
   seen_clear (&seen);
