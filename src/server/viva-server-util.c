@@ -11,6 +11,7 @@
 
 #include "viva-file-writer.h"
 #include "viva-json-bytes.h"
+#include "viva-json-line.h"
 #include "viva-server-keys.h"
 #include "viva-server-util.h"
 
@@ -222,24 +223,8 @@ void
 viva_server_print_event (const char *event,
                          JsonObject *object)
 {
-  g_autoptr(JsonNode) node = json_node_new (JSON_NODE_OBJECT);
-  g_autoptr(JsonObject) line = json_object_new ();
-  g_autofree char *text = NULL;
+  g_autofree char *text = viva_json_line (event, object);
 
-  json_object_set_string_member (line, "event", event);
-  if (object != NULL)
-    {
-      JsonObjectIter iter;
-      const char *name;
-      JsonNode *value;
-
-      json_object_iter_init (&iter, object);
-      while (json_object_iter_next (&iter, &name, &value))
-        json_object_set_member (line, name, json_node_copy (value));
-    }
-
-  json_node_set_object (node, line);
-  text = json_to_string (node, FALSE);
   fputs (text, stdout);
   fputc ('\n', stdout);
   fflush (stdout);
