@@ -420,6 +420,33 @@ viva_console_append_image (VivaConsole *self,
   viva_console_follow_end (self);
 }
 
+/**
+ * viva_console_append_widget:
+ * @widget: (transfer floating): a widget to show in the output, on a line
+ *   of its own, such as a paused program's stack or a button
+ *
+ * Shown where the output is now, and in view.
+ */
+void
+viva_console_append_widget (VivaConsole *self,
+                            GtkWidget   *widget)
+{
+  GtkTextChildAnchor *anchor;
+  GtkTextIter end;
+
+  g_return_if_fail (VIVA_IS_CONSOLE (self));
+  g_return_if_fail (GTK_IS_WIDGET (widget));
+
+  gtk_text_buffer_get_end_iter (self->buffer, &end);
+  if (!gtk_text_iter_starts_line (&end))
+    viva_console_insert (self, "\n", 1, NULL, NULL);
+  gtk_text_buffer_get_end_iter (self->buffer, &end);
+  anchor = gtk_text_buffer_create_child_anchor (self->buffer, &end);
+  gtk_text_view_add_child_at_anchor (self->view, widget, anchor);
+  viva_console_insert (self, "\n", 1, NULL, NULL);
+  viva_console_follow_end (self);
+}
+
 void
 viva_console_set_busy (VivaConsole *self,
                        gboolean     busy)

@@ -31,6 +31,8 @@ void        viva_console_append_error_at (VivaConsole       *self,
                                           guint              line);
 void        viva_console_append_image    (VivaConsole       *self,
                                           GBytes            *png);
+void        viva_console_append_widget   (VivaConsole       *self,
+                                          GtkWidget         *widget);
 void        viva_console_set_busy        (VivaConsole       *self,
                                           gboolean           busy);
 void        viva_console_set_status      (VivaConsole       *self,

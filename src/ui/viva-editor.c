@@ -20,6 +20,7 @@ struct _VivaEditor
   GtkScrolledWindow *scroller;
   GtkSourceView     *view;
   GtkSourceBuffer   *buffer;
+  GtkTextTag        *paused_tag;
 };
 
 G_DEFINE_FINAL_TYPE (VivaEditor, viva_editor, GTK_TYPE_WIDGET)
@@ -179,6 +180,40 @@ viva_editor_replace_text (VivaEditor *self,
   gtk_text_buffer_delete (buffer, &begin, &end);
   gtk_text_buffer_insert (buffer, &begin, text ? text : "", -1);
   gtk_text_buffer_end_user_action (buffer);
+}
+
+/**
+ * viva_editor_mark_line:
+ * @line: a 1-based line number, or 0 to take the mark away
+ *
+ * Highlights the line a paused program is on, scrolls it into view and
+ * puts the cursor there, without taking the focus from where it is.
+ */
+void
+viva_editor_mark_line (VivaEditor *self,
+                       guint       line)
+{
+  GtkTextBuffer *buffer;
+  GtkTextIter start, end;
+
+  g_return_if_fail (VIVA_IS_EDITOR (self));
+
+  buffer = GTK_TEXT_BUFFER (self->buffer);
+  if (self->paused_tag == NULL)
+    self->paused_tag = gtk_text_buffer_create_tag (buffer, NULL,
+                                                   "paragraph-background", "rgba(229,165,10,0.30)",
+                                                   NULL);
+  gtk_text_buffer_get_bounds (buffer, &start, &end);
+  gtk_text_buffer_remove_tag (buffer, self->paused_tag, &start, &end);
+  if (line == 0 || line > (guint) gtk_text_buffer_get_line_count (buffer))
+    return;
+
+  gtk_text_buffer_get_iter_at_line (buffer, &start, line - 1);
+  end = start;
+  gtk_text_iter_forward_line (&end);
+  gtk_text_buffer_apply_tag (buffer, self->paused_tag, &start, &end);
+  gtk_text_buffer_place_cursor (buffer, &start);
+  gtk_text_view_scroll_to_iter (GTK_TEXT_VIEW (self->view), &start, 0.2, FALSE, 0, 0);
 }
 
 /**

@@ -20,6 +20,8 @@ void             viva_editor_load_text      (VivaEditor *self,
                                              const char *text);
 void             viva_editor_replace_text   (VivaEditor *self,
                                              const char *text);
+void             viva_editor_mark_line      (VivaEditor *self,
+                                             guint       line);
 void             viva_editor_jump_to_line   (VivaEditor *self,
                                              guint       line);
 

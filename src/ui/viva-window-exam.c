@@ -38,6 +38,18 @@ struct _VivaWindowExam
   guint             submit_pending : 1; /* the defense waits for its model's check */
 };
 
+/**
+ * _viva_window_exam_get_endpoint:
+ *
+ * Returns: (transfer none) (nullable): the examiner's endpoint, which
+ *   Explain this error asks too
+ */
+VivaExamEndpoint *
+_viva_window_exam_get_endpoint (VivaWindow *self)
+{
+  return self->exam != NULL ? self->exam->endpoint : NULL;
+}
+
 static gboolean
 viva_window_exam_busy (VivaWindow *self)
 {

@@ -8,6 +8,7 @@
 #include "viva-code-store.h"
 #include "viva-console.h"
 #include "viva-editor.h"
+#include "viva-exam-endpoint.h"
 #include "viva-exam-file.h"
 #include "viva-exam-sitting.h"
 #include "viva-examiner.h"
@@ -25,6 +26,7 @@ typedef struct _VivaWindowTimeline VivaWindowTimeline;
 typedef struct _VivaWindowExamMode VivaWindowExamMode;
 typedef struct _VivaWindowHandIn VivaWindowHandIn;
 typedef struct _VivaWindowRemote VivaWindowRemote;
+typedef struct _VivaWindowExplain VivaWindowExplain;
 
 struct _VivaWindow
 {
@@ -38,6 +40,9 @@ struct _VivaWindow
   VivaProblemsPopover  *problems_popover;
   GtkButton            *run_button;
   AdwButtonContent     *run_button_content;
+  GtkButton            *pause_button;
+  AdwButtonContent     *pause_button_content;
+  GtkButton            *explain_button;
   GtkButton            *submit_button;
   GtkRevealer          *banner_revealer;
   GtkLabel             *banner_label;
@@ -74,6 +79,7 @@ struct _VivaWindow
   VivaWindowExamMode   *exam_mode;     /* viva-window-exam-mode.c */
   VivaWindowHandIn     *hand_in;       /* viva-window-exam-hand-in.c */
   VivaWindowRemote     *remote;        /* viva-window-remote.c */
+  VivaWindowExplain    *explain;       /* viva-window-explain.c */
   VivaPack             *pack;
   VivaProblem          *problem;
   GCancellable         *cancellable;   /* cancelled in dispose */
@@ -136,6 +142,26 @@ void        _viva_window_open_problem_with_code (VivaWindow  *self,
                                                  VivaProblem *problem,
                                                  const char  *code);
 
+/* viva-window-pause.c */
+void        _viva_window_class_init_pause (GtkWidgetClass *widget_class);
+void        _viva_window_pause_connect  (VivaWindow *self,
+                                         VivaRunner *runner);
+void        _viva_window_pause_set_running (VivaWindow *self,
+                                            gboolean    running);
+
+/* viva-window-explain.c */
+void        _viva_window_class_init_explain (GtkWidgetClass *widget_class);
+void        _viva_window_init_explain   (VivaWindow *self);
+void        _viva_window_dispose_explain (VivaWindow *self);
+void        _viva_window_update_explain_actions (VivaWindow *self);
+void        _viva_window_explain_offer_error (VivaWindow    *self,
+                                              const char    *code,
+                                              VivaRunResult *result);
+void        _viva_window_explain_forget (VivaWindow *self);
+VivaExamEndpoint *_viva_window_exam_get_endpoint (VivaWindow *self);
+
+void        _viva_window_timeline_add   (VivaWindow *self,
+                                         JsonObject *event);
 void        _viva_window_init_timeline  (VivaWindow *self);
 void        _viva_window_dispose_timeline (VivaWindow *self);
 void        _viva_window_timeline_run   (VivaWindow *self,

@@ -28,6 +28,7 @@ viva_window_set_running (VivaWindow *self,
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->run_button),
                                running ? _("Stop your code (Ctrl+Enter)") : _("Run your code (Ctrl+Enter)"));
   viva_console_set_busy (self->console, running);
+  _viva_window_pause_set_running (self, running);
   _viva_window_update_actions (self);
 }
 
@@ -87,6 +88,7 @@ viva_window_show_result (VivaWindow    *self,
         else
           text = g_strdup_printf (_("%s: %s\n"), type, message ? message : "");
         viva_console_append_error_at (self->console, text, line > 0 ? line : 0);
+        _viva_window_explain_offer_error (self, _viva_window_timeline_get_last_run (self), result);
 
         status = g_strdup_printf (_("Stopped by an error after %s"), duration);
       }
@@ -211,6 +213,7 @@ _viva_window_ensure_runner (VivaWindow *self)
       g_signal_connect_object (self->runner, "stderr", G_CALLBACK (runner_stderr_cb), self, G_CONNECT_SWAPPED);
       g_signal_connect_object (self->runner, "image", G_CALLBACK (runner_image_cb), self, G_CONNECT_SWAPPED);
       g_signal_connect_object (self->runner, "notify::sandbox-message", G_CALLBACK (sandbox_message_cb), self, G_CONNECT_SWAPPED);
+      _viva_window_pause_connect (self, self->runner);
     }
 
   return self->runner;
@@ -270,6 +273,7 @@ _viva_window_run_action (GtkWidget  *widget,
   code = viva_editor_dup_text (self->editor);
   _viva_window_code_run (self, code);
 
+  _viva_window_explain_forget (self);
   viva_console_clear (self->console);
   viva_console_set_status (self->console, _("Running…"));
   viva_window_set_running (self, TRUE);

@@ -53,6 +53,23 @@ live_session (VivaWindow *self)
   return viva_examiner_get_session (examiner);
 }
 
+static void viva_window_timeline_add (VivaWindow *self,
+                                      JsonObject *event);
+
+/**
+ * _viva_window_timeline_add:
+ * @event: an event of viva-timeline.c's, such as an explanation asked for
+ *
+ * Records @event for the open problem.
+ */
+void
+_viva_window_timeline_add (VivaWindow *self,
+                           JsonObject *event)
+{
+  g_assert (VIVA_IS_WINDOW (self));
+  viva_window_timeline_add (self, event);
+}
+
 static void
 viva_window_timeline_add (VivaWindow *self,
                           JsonObject *event)

@@ -41,6 +41,8 @@ _viva_window_update_actions (VivaWindow *self)
   _viva_window_update_hand_in_actions (self);
   _viva_window_update_remote_actions (self);
   _viva_window_update_hint_button (self);
+  if (self->explain != NULL)
+    _viva_window_update_explain_actions (self);
 }
 
 /**
@@ -447,6 +449,7 @@ viva_window_dispose (GObject *object)
   _viva_window_dispose_exam (self);
   _viva_window_dispose_hand_in (self);
   _viva_window_dispose_timeline (self);
+  _viva_window_dispose_explain (self);
   _viva_window_dispose_layout (self);
   gtk_widget_dispose_template (GTK_WIDGET (self), VIVA_TYPE_WINDOW);
 
@@ -551,6 +554,9 @@ viva_window_class_init (VivaWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, VivaWindow, problems_popover);
   gtk_widget_class_bind_template_child (widget_class, VivaWindow, run_button);
   gtk_widget_class_bind_template_child (widget_class, VivaWindow, run_button_content);
+  gtk_widget_class_bind_template_child (widget_class, VivaWindow, pause_button);
+  gtk_widget_class_bind_template_child (widget_class, VivaWindow, pause_button_content);
+  gtk_widget_class_bind_template_child (widget_class, VivaWindow, explain_button);
   gtk_widget_class_bind_template_child (widget_class, VivaWindow, submit_button);
   gtk_widget_class_bind_template_child (widget_class, VivaWindow, banner_revealer);
   gtk_widget_class_bind_template_child (widget_class, VivaWindow, banner_label);
@@ -580,6 +586,8 @@ viva_window_class_init (VivaWindowClass *klass)
   _viva_window_class_init_problems (widget_class);
   _viva_window_class_init_resume (widget_class);
   _viva_window_class_init_exam (widget_class);
+  _viva_window_class_init_pause (widget_class);
+  _viva_window_class_init_explain (widget_class);
 
   g_type_ensure (VIVA_TYPE_PROBLEMS_POPOVER);
   g_type_ensure (VIVA_TYPE_EDITOR);
@@ -615,6 +623,7 @@ viva_window_init (VivaWindow *self)
   _viva_window_init_exam_mode (self);
   _viva_window_init_hand_in (self);
   _viva_window_init_remote (self);
+  _viva_window_init_explain (self);
   _viva_window_update_actions (self);
   _viva_window_init_problems (self);
 }

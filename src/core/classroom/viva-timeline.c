@@ -145,6 +145,28 @@ viva_timeline_event_hint (const char *problem_id)
 }
 
 /**
+ * viva_timeline_event_explain:
+ * @problem_id: the problem practised
+ * @what: `error` or `selection`
+ *
+ * Explain this error or Explain selection was asked for: evidence the
+ * examiner may question. Add `error_type` and `detail` (an error) or
+ * `first_line` and `last_line` (a selection).
+ *
+ * Returns: (transfer full): `{time, kind: "explain", problem, what}`
+ */
+JsonObject *
+viva_timeline_event_explain (const char *problem_id,
+                             const char *what)
+{
+  JsonObject *event = event_new ("explain");
+
+  json_object_set_string_member (event, "problem", problem_id ? problem_id : "");
+  json_object_set_string_member (event, "what", what);
+  return event;
+}
+
+/**
  * viva_timeline_event_focus:
  * @lost: %TRUE when the window lost the focus, %FALSE when it came back
  * @away_ms: for a return, how long the window was away; ignored otherwise

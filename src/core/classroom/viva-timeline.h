@@ -22,6 +22,8 @@ JsonObject *viva_timeline_event_check (const char *code,
 JsonObject *viva_timeline_event_paste (const char *text,
                                        guint       line);
 JsonObject *viva_timeline_event_hint  (const char *problem_id);
+JsonObject *viva_timeline_event_explain (const char *problem_id,
+                                         const char *what);
 JsonObject *viva_timeline_event_focus (gboolean    lost,
                                        gint64      away_ms);
 gboolean    viva_timeline_is_paste    (const char *text,
