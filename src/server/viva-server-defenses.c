@@ -13,6 +13,7 @@
 #include "viva-server-clock.h"
 #include "viva-server-defenses-private.h"
 #include "viva-server-keys.h"
+#include "viva-server-store-pool.h"
 
 /* The defenses the server runs itself: each is the core's VivaDefense, as
  * the app and viva-cli run one, with its own worker (sandboxed as in the
@@ -36,7 +37,50 @@ struct _VivaServerDefenses
   JsonObject    *examiner;         /* the server's model settings, or NULL */
   GHashTable    *endpoints;        /* exam id → VivaExamEndpoint */
   GHashTable    *live;             /* id → VivaServerLive */
+  char          *holder;           /* this node's id, the leases' holder */
+  guint          lease_id;
 };
+
+/* Several nodes over one database: a node runs a live defense only while
+ * it holds the defense's lease, renewed a few times per lease. A node
+ * that dies stops renewing; once its lease has run out another node's
+ * tick takes it and continues the defense from the database's checkpoint,
+ * as a restarted node does. A node that finds its lease taken (it stalled
+ * past it) drops the defense without writing anything more. Between its
+ * last renewal and noticing, a stalled node may still keep an event: the
+ * window is one tick. */
+#define DEFENSE_LEASE_MS 6000
+
+static guint
+defense_lease_ms (void)
+{
+  return g_getenv ("VIVA_SERVER_LEASE_MS") ? viva_server_pool_lease_ms () : DEFENSE_LEASE_MS;
+}
+
+static char *
+lease_resource (const char *defense_id)
+{
+  return g_strconcat ("defense/", defense_id, NULL);
+}
+
+/* Takes or renews the lease; TRUE when this node holds it now. Without a
+ * holder (a single serve) every defense is this node's. */
+static gboolean
+hold_lease (VivaServerDefenses *self,
+            const char         *defense_id)
+{
+  g_autofree char *resource = lease_resource (defense_id);
+  g_autoptr(GError) error = NULL;
+  gint64 epoch;
+
+  if (self->holder == NULL)
+    return TRUE;
+  epoch = viva_server_store_take_lease (viva_server_api_get_store (self->api), resource, self->holder,
+                                        defense_lease_ms (), &error);
+  if (epoch < 0)
+    g_message ("defense %s: lease not renewed: %s", defense_id, error->message);
+  return epoch > 0;
+}
 
 G_DEFINE_FINAL_TYPE (VivaServerDefenses, viva_server_defenses, G_TYPE_OBJECT)
 
@@ -207,6 +251,12 @@ flush_cb (GObject      *object,
   _viva_server_defense_set_state (live, state);
   json_object_set_string_member (done, "state", state);
   _viva_server_defense_add_event (live, "finished", done);
+  if (self->holder != NULL)
+    {
+      g_autofree char *resource = lease_resource (id);
+
+      viva_server_store_drop_lease (viva_server_api_get_store (self->api), resource, self->holder, NULL);
+    }
   g_hash_table_remove (self->live, id);
 }
 
@@ -368,6 +418,14 @@ viva_server_defenses_start (VivaServerDefenses  *self,
   g_return_val_if_fail (VIVA_IS_SERVER_DEFENSES (self), NULL);
   g_return_val_if_fail (clock != NULL, NULL);
 
+  /* The lease first: no other node's tick can take the new row for one
+   * left by a dead node. */
+  if (!hold_lease (self, id))
+    {
+      g_set_error (error, VIVA_SERVER_DB_ERROR, VIVA_SERVER_DB_ERROR_BUSY, "%s",
+                   _("The exam server’s database is not answering; the server keeps trying."));
+      return NULL;
+    }
   if (!(sitting = viva_server_clock_get_sitting (clock, exam_id, student_id, error)) ||
       !viva_server_store_add_defense (store, id, exam_id, student_id, problem_id, code, handed_in, error) ||
       !(row = viva_server_store_get_defense (store, id, error)) ||
@@ -467,14 +525,67 @@ viva_server_defenses_resume_all (VivaServerDefenses  *self,
   for (guint i = 0; i < json_array_get_length (rows); i++)
     {
       JsonObject *row = json_array_get_object_element (rows, i);
+      const char *id = json_object_get_string_member (row, "id");
       g_autoptr(GError) local = NULL;
 
+      /* Another node's, while it lives; or running here already. */
+      if (g_hash_table_contains (self->live, id) || !hold_lease (self, id))
+        continue;
       if (resume_one (self, row, &local))
         n++;
       else
         g_warning ("defense %s could not continue: %s", json_object_get_string_member (row, "id"), local->message);
     }
   return n;
+}
+
+static gboolean
+lease_tick_cb (gpointer user_data)
+{
+  VivaServerDefenses *self = user_data;
+  g_autoptr(GPtrArray) lost = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GError) error = NULL;
+  GHashTableIter iter;
+  const char *id;
+  VivaServerLive *live;
+
+  g_hash_table_iter_init (&iter, self->live);
+  while (g_hash_table_iter_next (&iter, (gpointer *)&id, (gpointer *)&live))
+    if (!hold_lease (self, id))
+      g_ptr_array_add (lost, g_strdup (id));
+  for (guint i = 0; i < lost->len; i++)
+    {
+      live = g_hash_table_lookup (self->live, lost->pdata[i]);
+      g_message ("defense %s: another node holds it now; dropping it here", (char *)lost->pdata[i]);
+      /* Nothing more from here: the other node writes from now on. */
+      _viva_server_defense_unwatch (live);
+      g_hash_table_remove (self->live, lost->pdata[i]);
+    }
+
+  /* A dead node's defenses, their leases run out: continued here. */
+  viva_server_defenses_resume_all (self, &error);
+  if (error != NULL)
+    g_message ("defenses: %s", error->message);
+  return G_SOURCE_CONTINUE;
+}
+
+/**
+ * viva_server_defenses_set_holder:
+ * @holder: this node's id
+ *
+ * From now on this node runs only the defenses whose lease it holds,
+ * renews them, and continues those a dead node left (see above). Call
+ * before viva_server_defenses_resume_all().
+ */
+void
+viva_server_defenses_set_holder (VivaServerDefenses *self,
+                                 const char         *holder)
+{
+  g_return_if_fail (VIVA_IS_SERVER_DEFENSES (self));
+  g_return_if_fail (self->holder == NULL);
+
+  self->holder = g_strdup (holder);
+  self->lease_id = g_timeout_add (MIN (2000, defense_lease_ms () / 3), lease_tick_cb, self);
 }
 
 gboolean
@@ -580,6 +691,7 @@ viva_server_defenses_dispose (GObject *object)
 {
   VivaServerDefenses *self = (VivaServerDefenses *)object;
 
+  g_clear_handle_id (&self->lease_id, g_source_remove);
   g_hash_table_remove_all (self->live);
 
   G_OBJECT_CLASS (viva_server_defenses_parent_class)->dispose (object);
@@ -593,6 +705,7 @@ viva_server_defenses_finalize (GObject *object)
   g_clear_pointer (&self->live, g_hash_table_unref);
   g_clear_pointer (&self->endpoints, g_hash_table_unref);
   g_clear_pointer (&self->examiner, json_object_unref);
+  g_clear_pointer (&self->holder, g_free);
 
   G_OBJECT_CLASS (viva_server_defenses_parent_class)->finalize (object);
 }

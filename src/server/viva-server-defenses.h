@@ -25,6 +25,8 @@ char               *viva_server_defenses_start      (VivaServerDefenses  *self,
                                                      const char          *code,
                                                      gboolean             handed_in,
                                                      GError             **error);
+void                viva_server_defenses_set_holder (VivaServerDefenses *self,
+                                                     const char          *holder);
 guint               viva_server_defenses_resume_all (VivaServerDefenses  *self,
                                                      GError             **error);
 gboolean            viva_server_defenses_answer     (VivaServerDefenses  *self,

@@ -6,14 +6,19 @@
 #include "config.h"
 
 #include "viva-server-jobs.h"
-#include "viva-server-keys.h"
 #include "viva-server-node.h"
 #include "viva-server-store-pool.h"
 
-/* One `serve` among several over one database: a random id for this run,
- * a row in `nodes` renewed every heartbeat (what status lists), and the
- * node's own claimer of the grading pool's jobs. A heartbeat that fails
- * (the database away) is only logged: the next one says it again. */
+/* One `serve` among several over one database: an id of this machine and
+ * state folder, a row in `nodes` renewed every heartbeat (what status
+ * lists), and the node's own claimer of the grading pool's jobs. A
+ * heartbeat that fails (the database away) is only logged: the next one
+ * says it again.
+ *
+ * The id is the same across restarts, so a node killed and started again
+ * holds its own leases at once and continues its defenses without waiting
+ * for them to run out; a copy of the folder on another machine is another
+ * node. */
 
 struct _VivaServerNode
 {
@@ -42,17 +47,26 @@ heartbeat_cb (gpointer user_data)
  * @address: where this node listens, for status
  * @local_jobs: grading jobs this node runs at once itself (0: workers only)
  */
+char *
+viva_server_node_id_for (const char *state_dir)
+{
+  g_autofree char *key = g_strconcat (g_get_host_name (), "\n", state_dir, NULL);
+  g_autofree char *digest = g_compute_checksum_for_string (G_CHECKSUM_SHA256, key, -1);
+
+  /* Short enough to read in status, long enough never to meet another. */
+  return g_strndup (digest, 12);
+}
+
 VivaServerNode *
 viva_server_node_start (VivaServerApi *api,
+                        const char    *node_id,
                         const char    *address,
                         guint          local_jobs)
 {
   VivaServerNode *self = g_new0 (VivaServerNode, 1);
-  g_autofree char *random = viva_server_keys_random_id ();
 
   self->api = g_object_ref (api);
-  /* Short enough to read in status, long enough never to meet another. */
-  self->id = g_strndup (random, 12);
+  self->id = g_strdup (node_id);
   self->address = g_strdup (address);
   self->started_at = viva_server_store_now ();
   heartbeat_cb (self);

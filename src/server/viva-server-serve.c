@@ -52,6 +52,7 @@ viva_server_serve_command (int    argc,
   g_autoptr(GMainLoop) loop = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *address = NULL;
+  g_autofree char *node_id = NULL;
   VivaServerNode *node;
   guint port = 0, resumed, term_id, int_id;
   int local_jobs = 1;
@@ -127,6 +128,9 @@ viva_server_serve_command (int    argc,
       return VIVA_SERVER_EXIT_FAILED;
     }
 
+  /* Only the defenses whose lease this node holds or takes. */
+  node_id = viva_server_node_id_for (common.state_dir);
+  viva_server_defenses_set_holder (defenses, node_id);
   resumed = viva_server_defenses_resume_all (defenses, &error);
   if (error != NULL)
     {
@@ -142,7 +146,7 @@ viva_server_serve_command (int    argc,
       return VIVA_SERVER_EXIT_FAILED;
     }
   address = g_strdup_printf ("%s:%u", host, viva_server_api_get_port (api));
-  node = viva_server_node_start (api, address, (guint)CLAMP (local_jobs, 0, 64));
+  node = viva_server_node_start (api, node_id, address, (guint)CLAMP (local_jobs, 0, 64));
 
   /* Before "listening" is said: a stop asked the moment after is a clean one. */
   term_id = g_unix_signal_add (SIGTERM, quit_cb, loop);

@@ -197,8 +197,9 @@ events (ServerFixture *fixture,
  * mid-job, then node a itself, with a question pending. The student's
  * next requests reach node b through the same address: the sitting, the
  * code saved on a, the defense and its pending question (the same event,
- * once) are all there, since they are in the database; a worker on b
- * re-runs the job, recorded once. */
+ * once) are all there, since they are in the database; once a's lease
+ * runs out b continues the defense, the same question pending, and takes
+ * the answer; a worker on b re-runs the job, recorded once. */
 static void
 test_two_nodes (void)
 {
@@ -354,6 +355,60 @@ test_two_nodes (void)
           }
       }
     g_assert_cmpuint (questions, ==, 1);
+  }
+
+  /* Node a's lease on the defense runs out and node b continues it from
+   * the checkpoint: the same question pending, under the same number,
+   * answered on b; nothing told twice. */
+  {
+    g_autofree char *path = g_strdup_printf ("/api/v1/exams/server-quiz/defenses/%s", defense);
+    g_autofree char *answer_path = g_strdup_printf ("/api/v1/exams/server-quiz/defenses/%s/answer", defense);
+    g_autofree char *body = g_strdup_printf ("{\"text\":\"zero\",\"question_seq\":%" G_GINT64_FORMAT "}",
+                                             json_object_get_int_member (question, "seq"));
+    g_autoptr(JsonNode) state = NULL;
+    g_autoptr(JsonNode) answered = NULL;
+    g_autoptr(JsonArray) all = NULL;
+    guint questions = 0, answers = 0;
+
+    for (guint i = 0; i < 300; i++)
+      {
+        g_clear_pointer (&state, json_node_unref);
+        state = server_fixture_request (&fixture, "GET", path, student, NULL, &status, NULL);
+        g_assert_cmpuint (status, ==, 200);
+        if (!json_object_get_null_member (json_node_get_object (state), "pending_question"))
+          break;
+        g_usleep (100 * 1000);
+      }
+    g_assert_cmpstr (json_object_get_string_member (json_node_get_object (state), "pending_question"),
+                     ==, json_object_get_string_member (json_object_get_object_member (question, "data"), "question"));
+    g_assert_cmpint (json_object_get_int_member (json_node_get_object (state), "question_seq"),
+                     ==, json_object_get_int_member (question, "seq"));
+
+    answered = server_fixture_request (&fixture, "POST", answer_path, student, body, &status, NULL);
+    g_assert_cmpuint (status, ==, 200);
+    g_clear_pointer (&claimed, g_free);
+    {
+      gint64 from = json_object_get_int_member (question, "seq");
+      g_autoptr(JsonObject) next = server_fixture_wait_for (&fixture, student, "server-quiz", defense, "answer",
+                                                            &from, NULL);
+    }
+    all = events (&fixture, student, defense);
+    for (guint i = 0; i < json_array_get_length (all); i++)
+      {
+        JsonObject *event = json_array_get_object_element (all, i);
+        const char *kind = json_object_get_string_member (event, "kind");
+
+        if (i > 0)
+          g_assert_cmpint (json_object_get_int_member (event, "seq"), >,
+                           json_object_get_int_member (json_array_get_object_element (all, i - 1), "seq"));
+        if (g_str_equal (kind, "question") &&
+            json_object_get_int_member (event, "seq") <= json_object_get_int_member (question, "seq"))
+          questions++;
+        if (g_str_equal (kind, "answer"))
+          answers++;
+      }
+    g_assert_cmpuint (questions, ==, 1);
+    g_assert_cmpuint (answers, ==, 1);
   }
 
   /* The killed worker's job runs again, on a worker that reaches b. */
