@@ -15,7 +15,11 @@
  * first and open, its variables inside (name, value, type). Everything
  * shown came from the student's process, so nothing is read as markup. */
 
-#define SHOWN_OPEN 1
+#define SHOWN_OPEN   1
+/* Rows cost: a recursion's 32 frames as expander rows took 250-800 ms to
+ * reach the screen (tests/bench/RESULTS.md, Pause); the innermost ones are
+ * where the student looks, and the rest are counted. */
+#define SHOWN_FRAMES 8
 
 struct _VivaStackView
 {
@@ -70,8 +74,25 @@ local_row (const VivaRunLocal *local)
   return row;
 }
 
+/* A frame's variables become rows when it is first opened. */
+static void
+frame_expanded_cb (AdwExpanderRow *row,
+                   GParamSpec     *pspec,
+                   gpointer        user_data)
+{
+  const VivaRunFrame *frame = g_object_get_data (G_OBJECT (row), "viva-frame");
+
+  if (!adw_expander_row_get_expanded (row) || frame == NULL)
+    return;
+
+  for (guint i = 0; i < frame->locals->len; i++)
+    adw_expander_row_add_row (row, local_row (g_ptr_array_index (frame->locals, i)));
+  g_object_set_data (G_OBJECT (row), "viva-frame", NULL);
+}
+
 static GtkWidget *
-frame_row (const VivaRunFrame *frame,
+frame_row (VivaRunStack       *stack,
+           const VivaRunFrame *frame,
            gboolean            open)
 {
   GtkWidget *row = adw_expander_row_new ();
@@ -88,9 +109,12 @@ frame_row (const VivaRunFrame *frame,
                               frame->locals->len);
   adw_expander_row_set_subtitle (ADW_EXPANDER_ROW (row), subtitle);
 
-  for (guint i = 0; i < frame->locals->len; i++)
-    adw_expander_row_add_row (ADW_EXPANDER_ROW (row), local_row (g_ptr_array_index (frame->locals, i)));
-  adw_expander_row_set_expanded (ADW_EXPANDER_ROW (row), open);
+  /* The frame lives as long as the stack, which the row keeps. */
+  g_object_set_data_full (G_OBJECT (row), "viva-stack", g_object_ref (stack), g_object_unref);
+  g_object_set_data (G_OBJECT (row), "viva-frame", (gpointer) frame);
+  g_signal_connect (row, "notify::expanded", G_CALLBACK (frame_expanded_cb), NULL);
+  adw_expander_row_set_enable_expansion (ADW_EXPANDER_ROW (row), frame->locals->len > 0);
+  adw_expander_row_set_expanded (ADW_EXPANDER_ROW (row), open && frame->locals->len > 0);
   return row;
 }
 
@@ -104,7 +128,7 @@ GtkWidget *
 viva_stack_view_new (VivaRunStack *stack)
 {
   VivaStackView *self = g_object_new (VIVA_TYPE_STACK_VIEW, NULL);
-  guint n = viva_run_stack_get_n_frames (stack);
+  guint n = MIN (viva_run_stack_get_n_frames (stack), SHOWN_FRAMES);
   guint depth = viva_run_stack_get_depth (stack);
   g_autofree char *heading = NULL;
 
@@ -115,7 +139,7 @@ viva_stack_view_new (VivaRunStack *stack)
   gtk_label_set_label (self->heading, heading);
 
   for (guint i = 0; i < n; i++)
-    gtk_list_box_append (self->list, frame_row (viva_run_stack_get_frame (stack, i), i < SHOWN_OPEN));
+    gtk_list_box_append (self->list, frame_row (stack, viva_run_stack_get_frame (stack, i), i < SHOWN_OPEN));
 
   if (depth > n)
     {

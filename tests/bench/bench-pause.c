@@ -119,6 +119,7 @@ run_pass (Bench *bench)
   while (result == NULL)
     g_main_context_iteration (NULL, TRUE);
   run = viva_runner_run_finish (bench->runner, result, NULL);
+  g_assert_true (run != NULL && viva_run_result_get_status (run) == VIVA_RUN_STATUS_OK);
   g_object_unref (result);
   return (g_get_monotonic_time () - start) / 1000.0;
 }
