@@ -14,6 +14,7 @@
 #include "viva-cli-commands.h"
 #include "viva-cli-util.h"
 #include "viva-defense.h"
+#include "viva-exam-event.h"
 #include "viva-exam-pack-ref.h"
 #include "viva-pack.h"
 
@@ -64,13 +65,12 @@ on_state (VivaExaminer *examiner,
           GParamSpec   *pspec,
           Defense      *defense)
 {
-  g_autoptr(JsonObject) object = json_object_new ();
+  g_autoptr(JsonObject) object = NULL;
 
   if (!defense->json)
     return;
 
-  json_object_set_string_member (object, "state",
-                                 viva_examiner_state_to_string (viva_examiner_get_state (examiner)));
+  object = viva_exam_event_state (viva_examiner_get_state (examiner));
   viva_cli_print_event ("state", object);
 }
 
@@ -109,7 +109,7 @@ on_tool_started (VivaExaminer *examiner,
                  const char   *arguments,
                  Defense      *defense)
 {
-  g_autoptr(JsonObject) object = json_object_new ();
+  g_autoptr(JsonObject) object = NULL;
 
   end_content (defense);
   if (!defense->json)
@@ -119,9 +119,7 @@ on_tool_started (VivaExaminer *examiner,
       return;
     }
 
-  json_object_set_string_member (object, "step", step);
-  json_object_set_string_member (object, "name", name);
-  json_object_set_string_member (object, "arguments", arguments);
+  object = viva_exam_event_tool_call (step, name, arguments);
   viva_cli_print_event ("tool_call", object);
 }
 
@@ -133,7 +131,7 @@ on_tool_finished (VivaExaminer *examiner,
                   gboolean      ok,
                   Defense      *defense)
 {
-  g_autoptr(JsonObject) object = json_object_new ();
+  g_autoptr(JsonObject) object = NULL;
 
   if (!defense->json)
     {
@@ -144,10 +142,7 @@ on_tool_finished (VivaExaminer *examiner,
       return;
     }
 
-  json_object_set_string_member (object, "step", step);
-  json_object_set_string_member (object, "name", name);
-  json_object_set_boolean_member (object, "ok", ok);
-  json_object_set_member (object, "result", json_node_copy (result));
+  object = viva_exam_event_tool_result (step, name, result, ok);
   viva_cli_print_event ("tool_result", object);
 }
 
@@ -157,7 +152,7 @@ on_refused (VivaExaminer *examiner,
             const char   *reason,
             Defense      *defense)
 {
-  g_autoptr(JsonObject) object = json_object_new ();
+  g_autoptr(JsonObject) object = NULL;
 
   end_content (defense);
   if (!defense->json)
@@ -167,8 +162,7 @@ on_refused (VivaExaminer *examiner,
       return;
     }
 
-  json_object_set_string_member (object, "name", name);
-  json_object_set_string_member (object, "reason", reason);
+  object = viva_exam_event_refused (name, reason);
   viva_cli_print_event ("refused", object);
 }
 
@@ -177,7 +171,7 @@ on_message (VivaExaminer *examiner,
             const char   *text,
             Defense      *defense)
 {
-  g_autoptr(JsonObject) object = json_object_new ();
+  g_autoptr(JsonObject) object = NULL;
 
   if (!defense->json)
     {
@@ -186,9 +180,7 @@ on_message (VivaExaminer *examiner,
       return;
     }
 
-  /* The message tool speaks to the student like content does. */
-  json_object_set_string_member (object, "text", text);
-  json_object_set_string_member (object, "source", "message");
+  object = viva_exam_event_message (text);
   viva_cli_print_event ("content", object);
 }
 

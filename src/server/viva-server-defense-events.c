@@ -5,6 +5,7 @@
 
 #include "config.h"
 
+#include "viva-exam-event.h"
 #include "viva-server-defenses-private.h"
 
 /* What a server defense's clients are told: each of the examiner's signals
@@ -121,11 +122,10 @@ on_state (VivaExaminer   *examiner,
           GParamSpec     *pspec,
           VivaServerLive *live)
 {
-  g_autoptr(JsonObject) data = json_object_new ();
   VivaExaminerState state = viva_examiner_get_state (examiner);
+  g_autoptr(JsonObject) data = viva_exam_event_state (state);
 
   flush_content (live);
-  json_object_set_string_member (data, "state", viva_examiner_state_to_string (state));
   _viva_server_defense_add_event (live, "state", data);
 
   if (state == VIVA_EXAMINER_STATE_WAITING_FOR_STUDENT)
@@ -168,14 +168,12 @@ on_tool_started (VivaExaminer   *examiner,
                  const char     *arguments,
                  VivaServerLive *live)
 {
-  g_autoptr(JsonObject) data = json_object_new ();
+  g_autoptr(JsonObject) data = NULL;
 
   flush_content (live);
   if (told_before (live, "tool_call", step))
     return;
-  json_object_set_string_member (data, "step", step);
-  json_object_set_string_member (data, "name", name);
-  json_object_set_string_member (data, "arguments", arguments);
+  data = viva_exam_event_tool_call (step, name, arguments);
   _viva_server_defense_add_event (live, "tool_call", data);
 }
 
@@ -187,14 +185,11 @@ on_tool_finished (VivaExaminer   *examiner,
                   gboolean        ok,
                   VivaServerLive *live)
 {
-  g_autoptr(JsonObject) data = json_object_new ();
+  g_autoptr(JsonObject) data = NULL;
 
   if (told_before (live, "tool_result", step))
     return;
-  json_object_set_string_member (data, "step", step);
-  json_object_set_string_member (data, "name", name);
-  json_object_set_boolean_member (data, "ok", ok);
-  json_object_set_member (data, "result", json_node_copy (result));
+  data = viva_exam_event_tool_result (step, name, result, ok);
   _viva_server_defense_add_event (live, "tool_result", data);
 }
 
@@ -249,11 +244,9 @@ on_message (VivaExaminer   *examiner,
             const char     *text,
             VivaServerLive *live)
 {
-  g_autoptr(JsonObject) data = json_object_new ();
+  g_autoptr(JsonObject) data = viva_exam_event_message (text);
 
   flush_content (live);
-  json_object_set_string_member (data, "text", text);
-  json_object_set_string_member (data, "source", "message");
   _viva_server_defense_add_event (live, "content", data);
 }
 
@@ -263,11 +256,9 @@ on_refused (VivaExaminer   *examiner,
             const char     *reason,
             VivaServerLive *live)
 {
-  g_autoptr(JsonObject) data = json_object_new ();
+  g_autoptr(JsonObject) data = viva_exam_event_refused (name, reason);
 
   flush_content (live);
-  json_object_set_string_member (data, "name", name);
-  json_object_set_string_member (data, "reason", reason);
   _viva_server_defense_add_event (live, "refused", data);
 }
 
