@@ -35,6 +35,7 @@
 #define MAX_REPR        120     /* characters of one value */
 #define MAX_ITEMS       8       /* of a list, tuple or dict shown by value */
 #define MAX_DEPTH       2
+#define SWITCH_INTERVAL_US 5000 /* CPython's default */
 
 static PyThreadState *main_tstate;
 
@@ -333,6 +334,7 @@ viva_worker_pauser_thread (gpointer data)
     {
       PyGILState_STATE gil;
       gint64 id, token;
+      unsigned long interval G_GNUC_UNUSED = 0;
 
       while (!pausing.requested)
         g_cond_wait (&pausing.cond, &pausing.lock);
@@ -340,7 +342,19 @@ viva_worker_pauser_thread (gpointer data)
       token = pausing.token;
       g_mutex_unlock (&pausing.lock);
 
+#if PY_VERSION_HEX < 0x030C0000
+      /* The program may have set a switch interval of minutes
+       * (sys.setswitchinterval), and a waiter asks for the GIL only after
+       * one: the pause asks after CPython's default, and the program's own
+       * comes back with the resume. In 3.11 the interval is the runtime's,
+       * set without a thread state; 3.12 keeps it per interpreter. */
+      interval = _PyEval_GetSwitchInterval ();
+      _PyEval_SetSwitchInterval (MIN (interval, SWITCH_INTERVAL_US));
+#endif
       gil = PyGILState_Ensure ();
+#if PY_VERSION_HEX < 0x030C0000
+      _PyEval_SetSwitchInterval (interval);
+#endif
 
       /* The run may have ended, or been resumed or stopped, while the GIL
        * was on its way: the main thread sets the run inactive only while it

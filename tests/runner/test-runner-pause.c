@@ -294,10 +294,11 @@ test_pause_hostile (Fixture       *fixture,
   const VivaRunFrame *frame;
 
   /* Its own handlers for the signals a pause could use, sys._current_frames
-   * replaced, a trace function, threads, a value whose repr never returns
+   * replaced, a switch interval of a quarter hour, threads, a value whose repr never returns
    * and one that is huge: the pause still says the truth and stays small. */
   start (fixture,
-         "import signal, sys, threading\n"
+         "import signal, sys, threading, time\n"
+         "sys.setswitchinterval(1000)\n"
          "for s in (signal.SIGUSR1, signal.SIGUSR2, signal.SIGALRM):\n"
          "    signal.signal(s, lambda *a: print('caught', flush=True))\n"
          "sys._current_frames = lambda: {}\n"
@@ -309,13 +310,16 @@ test_pause_hostile (Fixture       *fixture,
          "big = 'x' * 10_000_000\n"
          "huge = 7 ** 100000\n"
          "nested = [[[[1]]]]\n"
-         "threading.Thread(target=lambda: [None for _ in iter(int, 1)], daemon=True).start()\n"
+         "def nap():\n"
+         "    while True:\n"
+         "        time.sleep(0.01)\n"
+         "threading.Thread(target=nap, daemon=True).start()\n"
          "print('go', flush=True)\n"
          "while True:\n"
          "    pass\n", "go", 30000);
 
   stack = pause_and_wait (fixture);
-  g_assert_cmpint (viva_run_stack_get_line (stack), >=, 15);
+  g_assert_cmpint (viva_run_stack_get_line (stack), >=, 19);
   frame = viva_run_stack_get_frame (stack, 0);
   assert_local (frame, "evil", "Evil", "<Evil object>");
   assert_local (frame, "huge", "int", NULL);
