@@ -12,8 +12,9 @@
 G_BEGIN_DECLS
 
 /* The window's parts, shared by viva-class-results-window.c (the table,
- * collecting, re-grading), -exam.c (the teacher's exam file) and
- * -export.c (the Export menu). */
+ * collecting, re-grading), -exam.c (the teacher's exam file), -review.c
+ * (the review queue, the teacher's scores, calibration) and -export.c
+ * (the Export menu). */
 struct _VivaClassResultsWindow
 {
   AdwApplicationWindow  parent_instance;
@@ -30,9 +31,13 @@ struct _VivaClassResultsWindow
   GtkLabel             *summary_label;
   GtkListBox           *stats_list;
   GtkWidget            *exam_button;
+  GtkListBox           *review_list;
+  GtkLabel             *review_summary_label;
+  GtkListBox           *calibration_list;
 
   VivaClassResults     *results;
   VivaPackLibrary      *library;
+  VivaTeacherScores    *teacher_scores;
   GtkCustomFilter      *filter;
   GtkSingleSelection   *selection;
   GCancellable         *cancellable;
@@ -47,6 +52,10 @@ void _viva_class_results_window_refresh        (VivaClassResultsWindow *self);
 
 /* viva-class-results-window-exam.c */
 void _viva_class_results_window_exam_class_init (GtkWidgetClass        *widget_class);
+
+/* viva-class-results-window-review.c */
+void _viva_class_results_window_review_init    (VivaClassResultsWindow *self);
+void _viva_class_results_window_rebuild_review (VivaClassResultsWindow *self);
 
 /* viva-class-results-window-export.c */
 void _viva_class_results_window_export_class_init (GtkWidgetClass      *widget_class);

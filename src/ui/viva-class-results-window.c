@@ -89,10 +89,18 @@ cell_text (VivaClassReport *report,
       return g_strdup (g_str_equal (verdict, "pass") ? _("Passed") : g_str_equal (verdict, "fail") ? _("Failed") :
                        viva_class_report_get_readable (report) ? _("No verdict") : _("Unreadable"));
     case COLUMN_SCORE:
-      /* With a hint cost the cell shows the sum, final score last. */
-      if ((how = viva_class_report_describe_score (report)) != NULL)
-        return how;
-      return viva_class_report_get_score (report) >= 0 ? g_strdup_printf ("%.0f", viva_class_report_get_score (report)) : g_strdup ("");
+      /* With a hint cost the cell shows the sum, final score last; the
+       * teacher's own score stands beside Viva's. */
+      if ((how = viva_class_report_describe_score (report)) == NULL)
+        how = viva_class_report_get_score (report) >= 0 ? g_strdup_printf ("%.0f", viva_class_report_get_score (report)) : g_strdup ("");
+      if (viva_class_report_get_teacher_score (report) >= 0)
+        {
+          g_autofree char *viva = how;
+
+          /* Translators: Viva's score, then the teacher's, e.g. "75 (yours: 80)" */
+          how = g_strdup_printf (_("%s (yours: %.0f)"), viva, viva_class_report_get_teacher_score (report));
+        }
+      return how;
     case COLUMN_HIDDEN:
       return viva_class_report_get_hidden_total (report) >= 0
         ? g_strdup_printf ("%d/%d", viva_class_report_get_hidden_passed (report), viva_class_report_get_hidden_total (report))
@@ -325,6 +333,7 @@ collect_cb (GObject      *object,
 
   update_summary (self);
   rebuild_statistics (self);
+  _viva_class_results_window_rebuild_review (self);
   gtk_stack_set_visible_child_name (self->stack,
                                     g_list_model_get_n_items (viva_class_results_get_reports (self->results)) > 0 ? "results" : "empty");
   if (g_list_model_get_n_items (viva_class_results_get_reports (self->results)) == 0)
@@ -597,6 +606,7 @@ viva_class_results_window_dispose (GObject *object)
   g_clear_object (&self->cancellable);
   g_clear_object (&self->regrade_cancellable);
   g_clear_object (&self->library);
+  g_clear_object (&self->teacher_scores);
   if (self->results != NULL)
     g_signal_handlers_disconnect_by_data (self->results, self);
   g_clear_object (&self->results);
@@ -636,6 +646,9 @@ viva_class_results_window_class_init (VivaClassResultsWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, VivaClassResultsWindow, summary_label);
   gtk_widget_class_bind_template_child (widget_class, VivaClassResultsWindow, stats_list);
   gtk_widget_class_bind_template_child (widget_class, VivaClassResultsWindow, exam_button);
+  gtk_widget_class_bind_template_child (widget_class, VivaClassResultsWindow, review_list);
+  gtk_widget_class_bind_template_child (widget_class, VivaClassResultsWindow, review_summary_label);
+  gtk_widget_class_bind_template_child (widget_class, VivaClassResultsWindow, calibration_list);
   gtk_widget_class_bind_template_callback (widget_class, filter_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, row_activated_cb);
 
@@ -684,6 +697,7 @@ viva_class_results_window_init (VivaClassResultsWindow *self)
 
   g_signal_connect_object (self->results, "notify::n-regraded", G_CALLBACK (progress_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->results, "notify::busy", G_CALLBACK (update_actions), self, G_CONNECT_SWAPPED);
+  _viva_class_results_window_review_init (self);
   gtk_stack_set_visible_child_name (self->stack, "empty");
   update_actions (self);
 }

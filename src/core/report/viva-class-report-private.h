@@ -51,6 +51,11 @@ struct _VivaClassReport
   double      teacher_score;  /* the teacher's own, beside the examiner's; -1 when none */
   int         teacher_verdict;
   char       *teacher_note;
+  GPtrArray  *items;          /* VivaExamItem: the verdict's, as the report has them */
+  gboolean    provisional;
+  double      items_max_points;
+  GHashTable *teacher_items;  /* item id → the teacher's TeacherItem */
+  char       *teacher_items_note;
 };
 
 void _viva_class_report_add_flag     (VivaClassReport *self,
@@ -59,6 +64,10 @@ void _viva_class_report_add_flag     (VivaClassReport *self,
 void _viva_class_report_remove_flag  (VivaClassReport *self,
                                       const char      *flag);
 void _viva_class_report_notify_score (VivaClassReport *self);
+
+/* viva-class-report-teacher.c */
+void _viva_class_report_read_items   (VivaClassReport *self,
+                                      JsonObject      *verdict);
 
 /* viva-class-report-score.c */
 void _viva_class_report_read_score   (VivaClassReport *self,

@@ -66,6 +66,9 @@ viva_class_report_finalize (GObject *object)
   g_free (self->note);
   g_free (self->code);
   g_free (self->teacher_note);
+  g_free (self->teacher_items_note);
+  g_clear_pointer (&self->items, g_ptr_array_unref);
+  g_clear_pointer (&self->teacher_items, g_hash_table_unref);
   g_clear_pointer (&self->flags, g_ptr_array_unref);
   g_clear_pointer (&self->flag_notes, g_ptr_array_unref);
   g_clear_pointer (&self->recorded_tests, json_array_unref);
@@ -364,6 +367,7 @@ read_report (VivaClassReport *self,
   self->claims_pass = g_str_equal (self->verdict, "pass");
   if (viva_json_member_number (verdict, "score", &score) && score >= 0)
     self->score = self->model_score = score;
+  _viva_class_report_read_items (self, verdict);
   self->code = g_strdup (text ? text : "");
   self->duration = seconds_between (viva_json_member_string (root, "created"), viva_json_member_string (root, "updated"));
 

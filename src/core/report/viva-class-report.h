@@ -9,6 +9,7 @@
 #include <json-glib/json-glib.h>
 
 #include "viva-exam-file.h"
+#include "viva-exam-item.h"
 #include "viva-teacher-scores.h"
 
 #include "viva-report-signature.h"
@@ -91,8 +92,14 @@ JsonObject      *viva_class_report_to_json          (VivaClassReport  *self);
 char            *viva_class_report_describe_time    (VivaClassReport  *self);
 
 /* viva-class-report-teacher.c */
-void             viva_class_report_set_teacher_score (VivaClassReport *self,
-                                                      const VivaTeacherScore *score);
+GPtrArray       *viva_class_report_get_items         (VivaClassReport *self);
+guint            viva_class_report_count_needs_review (VivaClassReport *self);
+gboolean         viva_class_report_get_provisional   (VivaClassReport *self);
+void             viva_class_report_apply_teacher     (VivaClassReport *self,
+                                                      VivaTeacherScores *scores);
+double           viva_class_report_get_item_teacher_points (VivaClassReport *self,
+                                                            const char      *item_id,
+                                                            const char     **note);
 double           viva_class_report_get_teacher_score (VivaClassReport *self);
 VivaCalibrationVerdict viva_class_report_get_teacher_verdict (VivaClassReport *self);
 const char      *viva_class_report_get_teacher_note  (VivaClassReport *self);

@@ -29,13 +29,8 @@ _viva_class_results_apply_teacher (GListModel        *reports,
   for (guint i = 0; i < n; i++)
     {
       g_autoptr(VivaClassReport) report = g_list_model_get_item (reports, i);
-      const VivaTeacherScore *score = NULL;
 
-      if (scores != NULL && viva_class_report_get_readable (report))
-        score = viva_teacher_scores_lookup (scores, viva_class_report_get_student_id (report),
-                                            viva_class_report_get_problem_id (report),
-                                            viva_class_report_get_session (report), NULL);
-      viva_class_report_set_teacher_score (report, score);
+      viva_class_report_apply_teacher (report, scores);
     }
 }
 
