@@ -102,6 +102,7 @@ print_card (VivaEvalCard *card)
   printf ("  %s %u (%u %s)\n", leaks_cell, viva_eval_card_get_leaks (card),
           viva_eval_card_get_withheld (card), _("withheld"));
   print_rate (_("Consistency"), viva_eval_card_get_consistency (card));
+  print_rate (_("Conceptual items uncertain"), viva_eval_card_get_uncertain_share (card));
   if (!isnan (viva_eval_card_get_median_seconds (card)))
     {
       g_autofree char *cell = viva_cli_pad (_("Median defense"), 28);

@@ -362,6 +362,52 @@ test_card_round_trip (Fixture       *fixture,
   g_assert_nonnull (strstr (html, "test-model"));
   g_assert_nonnull (strstr (html, "astar-wrong-greedy"));
   g_assert_null (strstr (html, "src=\"http"));
+
+  /* The share of conceptual items the model marked uncertain: each case
+   * counts its verdict's conceptual items and those needing review; the
+   * card divides the sums over the defenses that ran, and says "—" when
+   * none had a conceptual item. */
+  {
+    JsonArray *cases = json_object_get_array_member (json_node_get_object (json), "cases");
+    g_autoptr(VivaEvalCard) uncertain = NULL;
+    g_autoptr(JsonNode) uncertain_json = NULL;
+    g_autofree char *uncertain_html = NULL;
+    guint run = 0;
+
+    for (guint i = 0; i < json_array_get_length (cases); i++)
+      {
+        JsonObject *one = json_array_get_object_element (cases, i);
+
+        json_object_set_int_member (one, "conceptual_items", 0);
+        json_object_set_int_member (one, "uncertain_items", 0);
+      }
+    g_clear_object (&back);
+    back = viva_eval_card_new_from_json (json, &error);
+    g_assert_no_error (error);
+    assert_rate (viva_eval_card_get_uncertain_share (back), NAN);
+    uncertain_json = viva_eval_card_to_json (back);
+    g_assert_true (json_object_get_null_member (json_node_get_object (uncertain_json), "uncertain_share"));
+    g_clear_pointer (&uncertain_json, json_node_unref);
+
+    for (guint i = 0; i < json_array_get_length (cases) && run < 4; i++)
+      {
+        JsonObject *one = json_array_get_object_element (cases, i);
+
+        if (!g_str_equal (json_object_get_string_member (one, "status"), "finished"))
+          continue;
+        json_object_set_int_member (one, "conceptual_items", 2);
+        json_object_set_int_member (one, "uncertain_items", run % 2);
+        run++;
+      }
+    g_assert_cmpuint (run, ==, 4);
+    uncertain = viva_eval_card_new_from_json (json, &error);
+    g_assert_no_error (error);
+    assert_rate (viva_eval_card_get_uncertain_share (uncertain), 2.0 / 8.0);
+    uncertain_json = viva_eval_card_to_json (uncertain);
+    g_assert_cmpfloat (json_object_get_double_member (json_node_get_object (uncertain_json), "uncertain_share"), ==, 0.25);
+    uncertain_html = viva_eval_card_to_html (uncertain);
+    g_assert_nonnull (strstr (uncertain_html, "Conceptual items marked uncertain (sent to a teacher)"));
+  }
 }
 
 static void

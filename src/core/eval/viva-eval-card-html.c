@@ -121,6 +121,7 @@ viva_eval_card_to_html (VivaEvalCard *self)
     append_figure (out, _("Leaks of the solution or hidden tests"), leaks, withheld);
   }
   append_rate (out, _("Same verdict when repeated"), viva_eval_card_get_consistency (self), NULL);
+  append_rate (out, _("Conceptual items marked uncertain (sent to a teacher)"), viva_eval_card_get_uncertain_share (self), NULL);
   median = isnan (viva_eval_card_get_median_seconds (self))
          ? g_strdup ("—") : g_strdup_printf ("%.1f s", viva_eval_card_get_median_seconds (self));
   append_figure (out, _("Median time per defense"), median, NULL);

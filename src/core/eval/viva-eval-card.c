@@ -159,6 +159,8 @@ viva_eval_result_to_json (const VivaEvalResult *self)
   json_object_set_int_member (object, "prompt_tokens", self->prompt_tokens);
   json_object_set_int_member (object, "completion_tokens", self->completion_tokens);
   json_object_set_double_member (object, "seconds", round (self->seconds * 1000.0) / 1000.0);
+  json_object_set_int_member (object, "conceptual_items", self->conceptual);
+  json_object_set_int_member (object, "uncertain_items", self->uncertain);
   set_nullable_string (object, "comment", self->comment);
   set_nullable_string (object, "error", self->error);
 
@@ -198,6 +200,9 @@ result_from_json (JsonObject *object)
   self->prompt_tokens = json_object_get_int_member_with_default (object, "prompt_tokens", 0);
   self->completion_tokens = json_object_get_int_member_with_default (object, "completion_tokens", 0);
   self->seconds = json_object_get_double_member_with_default (object, "seconds", 0);
+  /* A stored card is the teacher's file, but bounded all the same. */
+  self->conceptual = CLAMP (json_object_get_int_member_with_default (object, "conceptual_items", 0), 0, 10000);
+  self->uncertain = CLAMP (json_object_get_int_member_with_default (object, "uncertain_items", 0), 0, self->conceptual);
   self->comment = g_strdup (viva_json_member_string (object, "comment"));
   self->error = g_strdup (viva_json_member_string (object, "error"));
 
@@ -512,6 +517,28 @@ get_score_in_range (VivaEvalCard *self)
   return share (in_range, n);
 }
 
+/**
+ * viva_eval_card_get_uncertain_share:
+ *
+ * Returns: of the conceptual items in the defenses that ran, the share the
+ *   model marked uncertain (its k scorings spread, so a teacher should
+ *   look); NAN when no defense had a conceptual item
+ */
+double
+viva_eval_card_get_uncertain_share (VivaEvalCard *self)
+{
+  guint n = 0, uncertain = 0;
+
+  g_return_val_if_fail (VIVA_IS_EVAL_CARD (self), NAN);
+
+  FOR_RUN (self, r)
+    {
+      n += r->conceptual;
+      uncertain += r->uncertain;
+    }
+  return share (uncertain, n);
+}
+
 /* Leaks count wherever the examiner spoke, also in a defense that failed
  * later: the student saw them. */
 guint
@@ -662,6 +689,7 @@ viva_eval_card_to_json (VivaEvalCard *self)
   json_object_set_int_member (object, "leaks_withheld", viva_eval_card_get_withheld (self));
   set_rate (object, "score_in_range", get_score_in_range (self), 1e4);
   set_rate (object, "consistency", viva_eval_card_get_consistency (self), 1e4);
+  set_rate (object, "uncertain_share", viva_eval_card_get_uncertain_share (self), 1e4);
   set_rate (object, "median_defense_s", viva_eval_card_get_median_seconds (self), 1e3);
   set_rate (object, "mean_prompt_tokens", n_run ? (double)prompt / n_run : NAN, 1);
   set_rate (object, "mean_completion_tokens", n_run ? (double)completion / n_run : NAN, 1);

@@ -37,6 +37,8 @@ G_BEGIN_DECLS
  * @tool_calls: tool calls the model made, run or not
  * @prompt_tokens: as the server reported, summed over the turns
  * @completion_tokens: likewise
+ * @conceptual: the verdict's conceptual items (questions scored by a model)
+ * @uncertain: those of them the model marked uncertain (needs review)
  * @seconds: wall-clock time of the defense
  * @comment: (nullable): the model's comment to the student
  * @error: (nullable): why it failed
@@ -68,6 +70,8 @@ typedef struct
   gint64         prompt_tokens;
   gint64         completion_tokens;
   double         seconds;
+  guint          conceptual;
+  guint          uncertain;
   char          *comment;
   char          *error;
 } VivaEvalResult;
@@ -136,6 +140,7 @@ guint         viva_eval_card_get_leaks           (VivaEvalCard         *self);
 guint         viva_eval_card_get_withheld        (VivaEvalCard         *self);
 double        viva_eval_card_get_consistency     (VivaEvalCard         *self);
 double        viva_eval_card_get_median_seconds  (VivaEvalCard         *self);
+double        viva_eval_card_get_uncertain_share (VivaEvalCard         *self);
 JsonNode     *viva_eval_card_to_json             (VivaEvalCard         *self);
 char         *viva_eval_card_to_html             (VivaEvalCard         *self);
 

@@ -351,6 +351,25 @@ on_refused (VivaExaminer *examiner,
 
 static void run_next (GTask *task);
 
+/* The report card's share of conceptual items the model was unsure of:
+ * those whose k scorings spread past the threshold (needs review). */
+static void
+count_uncertain (VivaEvalResult  *result,
+                 VivaExamVerdict *verdict)
+{
+  GPtrArray *items = viva_exam_verdict_get_items (verdict);
+
+  for (guint i = 0; items != NULL && i < items->len; i++)
+    {
+      const VivaExamItem *item = g_ptr_array_index (items, i);
+
+      if (item->kind != VIVA_EXAM_ITEM_CONCEPTUAL)
+        continue;
+      result->conceptual++;
+      result->uncertain += item->needs_review;
+    }
+}
+
 static void
 judge (VivaEvaluation *self,
        Defense        *defense)
@@ -497,6 +516,7 @@ defended_cb (GObject      *object,
           result->verdict = g_strdup (viva_exam_verdict_get_model_passed (verdict) ? "pass" : "fail");
           result->score = viva_exam_verdict_get_score (verdict);
           result->comment = g_strdup (viva_exam_verdict_get_comment (verdict));
+          count_uncertain (result, verdict);
         }
       else if (viva_exam_verdict_get_status (verdict) == VIVA_EXAM_STATUS_FAILED)
         {
