@@ -138,6 +138,7 @@ viva_application_startup (GApplication *app)
   static const char *quit_accels[] = { "<Control>q", NULL };
   static const char *run_accels[] = { "<Control>Return", NULL };
   static const char *submit_accels[] = { "<Control><Shift>Return", NULL };
+  static const char *check_accels[] = { "<Control>t", NULL };
   static const char *prefs_accels[] = { "<Control>comma", NULL };
   static const char *problem_accels[] = { "<Control><Shift>d", NULL };
   static const char *examiner_accels[] = { "<Control><Shift>e", NULL };
@@ -159,6 +160,7 @@ viva_application_startup (GApplication *app)
   gtk_application_set_accels_for_action (GTK_APPLICATION (app), "app.preferences", prefs_accels);
   gtk_application_set_accels_for_action (GTK_APPLICATION (app), "runner.run", run_accels);
   gtk_application_set_accels_for_action (GTK_APPLICATION (app), "exam.submit", submit_accels);
+  gtk_application_set_accels_for_action (GTK_APPLICATION (app), "runner.check", check_accels);
   gtk_application_set_accels_for_action (GTK_APPLICATION (app), "win.show-problem", problem_accels);
   gtk_application_set_accels_for_action (GTK_APPLICATION (app), "win.show-examiner", examiner_accels);
   gtk_application_set_accels_for_action (GTK_APPLICATION (app), "exam.focus-answer", answer_accels);

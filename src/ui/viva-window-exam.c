@@ -104,7 +104,7 @@ _viva_window_update_exam_actions (VivaWindow *self)
 
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "exam.submit",
                                  self->problem != NULL && self->code_loaded &&
-                                 self->ran_ok && !self->running && !busy);
+                                 self->ran_ok && !self->running && !self->checking && !busy);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "exam.stop", busy);
 
   /* The examiner runs code in the same Python: no Run of the student's
@@ -342,6 +342,7 @@ submit_action (GtkWidget  *widget,
   VivaWindow *self = VIVA_WINDOW (widget);
   g_autoptr(VivaDefense) defense = NULL;
   g_autoptr(JsonArray) pending = NULL;
+  g_autoptr(GError) error = NULL;
 
   if (self->problem == NULL || viva_window_exam_busy (self))
     return;
@@ -349,6 +350,17 @@ submit_action (GtkWidget  *widget,
   /* A graded exam's defense runs on its server. */
   if (_viva_window_submit_on_server (self))
     return;
+
+  /* The student's Submit is a grading the exam may limit; the time's
+   * hand-in (exam.submit-now) is not. */
+  if (g_strcmp0 (action_name, "exam.submit") == 0 && !_viva_window_request_grading (self, FALSE, &error))
+    {
+      g_autofree char *text = g_strdup_printf ("%s\n", error->message);
+
+      viva_console_append (self->console, VIVA_CONSOLE_NOTICE, text);
+      viva_console_set_status (self->console, _("Not submitted"));
+      return;
+    }
 
   defense = viva_window_exam_new_defense (self, NULL, NULL);
   /* What was recorded on the problem since its last defense, then the
@@ -371,7 +383,7 @@ _viva_window_exam_submit_now (VivaWindow *self)
 {
   g_assert (VIVA_IS_WINDOW (self));
 
-  submit_action (GTK_WIDGET (self), "exam.submit", NULL);
+  submit_action (GTK_WIDGET (self), "exam.submit-now", NULL);
 }
 
 static void

@@ -40,6 +40,7 @@ struct _VivaWindow
   VivaProblemsPopover  *problems_popover;
   GtkButton            *run_button;
   AdwButtonContent     *run_button_content;
+  GtkButton            *check_button;
   GtkButton            *pause_button;
   AdwButtonContent     *pause_button_content;
   GtkButton            *explain_button;
@@ -84,12 +85,14 @@ struct _VivaWindow
   VivaProblem          *problem;
   GCancellable         *cancellable;   /* cancelled in dispose */
   GCancellable         *load_cancellable;
+  GCancellable         *check_cancellable;  /* viva-window-check.c */
   gulong                changed_handler;
   guint                 code_loaded : 1;
   guint                 closing : 1;
   guint                 close_ready : 1;
   guint                 ran_ok : 1;
   guint                 running : 1;
+  guint                 checking : 1;
   guint                 hint_visible : 1;
   guint                 hint_cost_accepted : 1;
   guint                 sandbox_noted : 1;
@@ -104,7 +107,29 @@ struct _VivaWindow
   guint                 problem_unfolded : 1;  /* shown anyway while folded */
 };
 
+/* What the satellites know of why a control is greyed out, gathered by
+ * the main file for viva-window-reasons.c. */
+typedef struct
+{
+  gboolean defending;        /* a defense is under way */
+  gboolean time_up;          /* the exam's time is up */
+  gboolean check_forbidden;  /* the exam does not allow Check */
+  gboolean hints_forbidden;  /* the exam does not allow hints */
+  gboolean remote;           /* the exam runs on a server */
+} VivaWindowWhy;
+
 void        _viva_window_update_actions (VivaWindow *self);
+void        _viva_window_update_reasons (VivaWindow          *self,
+                                         const VivaWindowWhy *why);
+void        _viva_window_class_init_check (GtkWidgetClass *widget_class);
+void        _viva_window_check_stop     (VivaWindow *self);
+gboolean    _viva_window_request_grading (VivaWindow  *self,
+                                          gboolean     check,
+                                          GError     **error);
+void        _viva_window_code_checked   (VivaWindow *self,
+                                         const char *code,
+                                         guint       passed,
+                                         guint       total);
 void        _viva_window_class_init_exam (GtkWidgetClass *widget_class);
 void        _viva_window_init_exam      (VivaWindow *self);
 void        _viva_window_dispose_exam   (VivaWindow *self);
@@ -167,6 +192,10 @@ void        _viva_window_dispose_timeline (VivaWindow *self);
 void        _viva_window_timeline_run   (VivaWindow *self,
                                          const char *code);
 const char *_viva_window_timeline_get_last_run (VivaWindow *self);
+void        _viva_window_timeline_check (VivaWindow *self,
+                                         const char *code,
+                                         guint       passed,
+                                         guint       total);
 const char *_viva_window_timeline_get_problem_last_run (VivaWindow  *self,
                                                         VivaPack    *pack,
                                                         VivaProblem *problem);

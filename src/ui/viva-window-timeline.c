@@ -120,6 +120,25 @@ _viva_window_timeline_run (VivaWindow *self,
 }
 
 /**
+ * _viva_window_timeline_check:
+ * @code: the code checked
+ *
+ * Records a Check with its code and how many shown tests passed.
+ */
+void
+_viva_window_timeline_check (VivaWindow *self,
+                             const char *code,
+                             guint       passed,
+                             guint       total)
+{
+  g_autoptr(JsonObject) event = viva_timeline_event_check (code, passed, total);
+
+  g_assert (VIVA_IS_WINDOW (self));
+
+  viva_window_timeline_add (self, event);
+}
+
+/**
  * _viva_window_timeline_get_last_run:
  *
  * Returns: (nullable): the open problem's code as last run in this window

@@ -32,10 +32,24 @@ static GParamSpec *properties[N_PROPS];
 void
 _viva_window_update_actions (VivaWindow *self)
 {
+  VivaExamSitting *sitting = _viva_window_exam_mode_get_sitting (self);
+  VivaExamFile *exam = sitting ? viva_exam_sitting_get_exam (sitting) : NULL;
+  VivaWindowWhy why = { 0 };
+
   g_assert (VIVA_IS_WINDOW (self));
 
+  why.defending = _viva_window_exam_is_busy (self);
+  why.time_up = sitting != NULL && viva_exam_sitting_get_time_up (sitting);
+  why.check_forbidden = exam != NULL && !viva_exam_file_get_check_allowed (exam);
+  why.hints_forbidden = exam != NULL && !viva_exam_file_get_hints_allowed (exam);
+  why.remote = _viva_window_remote_is_active (self);
+
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "runner.run",
-                                 self->running || (self->problem != NULL && self->code_loaded));
+                                 self->running || (self->problem != NULL && self->code_loaded && !self->checking));
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "runner.check",
+                                 self->problem != NULL && self->code_loaded && !self->running && !self->checking &&
+                                 viva_problem_get_n_shown_tests (self->problem) > 0 &&
+                                 !why.defending && !why.time_up && !why.check_forbidden && !why.remote);
   _viva_window_update_exam_actions (self);
   _viva_window_update_exam_mode_actions (self);
   _viva_window_update_hand_in_actions (self);
@@ -43,6 +57,49 @@ _viva_window_update_actions (VivaWindow *self)
   _viva_window_update_hint_button (self);
   if (self->explain != NULL)
     _viva_window_update_explain_actions (self);
+  _viva_window_update_reasons (self, &why);
+}
+
+/**
+ * _viva_window_request_grading:
+ * @check: a Check, rather than a Submit
+ *
+ * Asks the exam sat from a file, if any, whether the open problem may be
+ * graded now (VivaExamSitting knows what the exam allows and its grading
+ * limit); practice grades freely.
+ *
+ * Returns: %TRUE when the grading may run; %FALSE with @error saying why
+ */
+gboolean
+_viva_window_request_grading (VivaWindow  *self,
+                              gboolean     check,
+                              GError     **error)
+{
+  VivaExamSitting *sitting;
+
+  g_assert (VIVA_IS_WINDOW (self));
+
+  if (self->problem == NULL || (sitting = _viva_window_exam_mode_get_sitting (self)) == NULL)
+    return TRUE;
+
+  return viva_exam_sitting_request_grading (sitting, viva_problem_get_id (self->problem), check, NULL, error);
+}
+
+/**
+ * _viva_window_code_checked:
+ *
+ * A Check of @code ended with @passed of @total shown tests: the timeline
+ * hears it from here.
+ */
+void
+_viva_window_code_checked (VivaWindow *self,
+                           const char *code,
+                           guint       passed,
+                           guint       total)
+{
+  g_assert (VIVA_IS_WINDOW (self));
+
+  _viva_window_timeline_check (self, code, passed, total);
 }
 
 /**
@@ -228,6 +285,7 @@ viva_window_show_problem (VivaWindow  *self,
   self->ran_ok = FALSE;
   if (self->running)
     viva_runner_stop (self->runner);
+  _viva_window_check_stop (self);
 
   adw_window_title_set_title (self->window_title, viva_problem_get_title (problem));
   adw_window_title_set_subtitle (self->window_title, viva_pack_get_title (pack));
@@ -440,6 +498,7 @@ viva_window_dispose (GObject *object)
   g_cancellable_cancel (self->cancellable);
   g_cancellable_cancel (self->load_cancellable);
   g_cancellable_cancel (self->resume_cancellable);
+  g_cancellable_cancel (self->check_cancellable);
 
   if (self->runner != NULL)
     viva_runner_stop (self->runner);
@@ -456,6 +515,7 @@ viva_window_dispose (GObject *object)
   g_clear_object (&self->cancellable);
   g_clear_object (&self->load_cancellable);
   g_clear_object (&self->resume_cancellable);
+  g_clear_object (&self->check_cancellable);
   g_clear_pointer (&self->resume_id, g_free);
   g_clear_object (&self->code_store);
   g_clear_object (&self->library);
@@ -554,6 +614,7 @@ viva_window_class_init (VivaWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, VivaWindow, problems_popover);
   gtk_widget_class_bind_template_child (widget_class, VivaWindow, run_button);
   gtk_widget_class_bind_template_child (widget_class, VivaWindow, run_button_content);
+  gtk_widget_class_bind_template_child (widget_class, VivaWindow, check_button);
   gtk_widget_class_bind_template_child (widget_class, VivaWindow, pause_button);
   gtk_widget_class_bind_template_child (widget_class, VivaWindow, pause_button_content);
   gtk_widget_class_bind_template_child (widget_class, VivaWindow, explain_button);
@@ -586,6 +647,7 @@ viva_window_class_init (VivaWindowClass *klass)
   _viva_window_class_init_problems (widget_class);
   _viva_window_class_init_resume (widget_class);
   _viva_window_class_init_exam (widget_class);
+  _viva_window_class_init_check (widget_class);
   _viva_window_class_init_pause (widget_class);
   _viva_window_class_init_explain (widget_class);
 

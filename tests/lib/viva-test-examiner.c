@@ -10,7 +10,8 @@
 #include "viva-test-examiner.h"
 
 /* The protocol as a model would play it, in five replies: read the code,
- * run it, one probe that holds for any code, one question, the verdict
+ * run it, one structured probe (setup, call, check) that holds for any
+ * code, as the prompt asks for, one question, the verdict
  * citing the probe and the answer. Which reply comes next is counted from
  * the tool results in the request, so any number of defenses share one
  * server, each at its own step. */
@@ -205,7 +206,7 @@ viva_test_examiner_respond (VivaTestServer        *server,
     const char *arguments[] = {
       "{}",
       "{\"code\":\"print('ran')\"}",
-      "{\"code\":\"assert 1 + 1 == 2\\nprint('probe ok')\"}",
+      "{\"name\":\"a probe that holds for any code\",\"setup\":\"a = 1\",\"call\":\"a + 1\",\"check\":\"assert result == 2\"}",
       "{\"question\":\"Why does your loop stop where it does, and what happens with an empty input?\"}",
       finish,
     };
