@@ -331,6 +331,18 @@ test_checkpoint_validation (void)
       " \"problem_sha256\": \"h\", \"state\": \"idle\", \"phase\": \"model\", \"pack\": {}, \"counters\": {},"
       " \"messages\": [{\"role\": \"wizard\"}], \"steps\": []}",
       VIVA_EXAM_ERROR_CHECKPOINT_CORRUPT, "message 0" },
+    /* Said as the pack checker says it: the member's path, what it is,
+     * what it should be. */
+    { "{\"format\": \"viva-checkpoint\", \"version\": 1, \"problem_id\": \"p\"}",
+      VIVA_EXAM_ERROR_CHECKPOINT_CORRUPT, "“session” is missing" },
+    { "{\"format\": \"viva-checkpoint\", \"version\": 1, \"session\": \"s\", \"problem_id\": \"p\","
+      " \"problem_sha256\": \"h\", \"state\": \"idle\", \"phase\": \"model\", \"counters\": {},"
+      " \"messages\": [], \"steps\": [{\"id\": \"S1\", \"name\": \"run\"}, {\"id\": \"S2\", \"name\": 3}]}",
+      VIVA_EXAM_ERROR_CHECKPOINT_CORRUPT, "“steps[1].name” is a number, not text" },
+    { "{\"format\": \"viva-checkpoint\", \"version\": 1, \"session\": \"s\", \"problem_id\": \"p\","
+      " \"problem_sha256\": \"h\", \"state\": \"idle\", \"phase\": \"model\", \"counters\": {},"
+      " \"messages\": [], \"steps\": [], \"pack_ref\": {\"id\": \"p\", \"digest\": true}}",
+      VIVA_EXAM_ERROR_CHECKPOINT_CORRUPT, "“pack_ref.digest” is true or false, not text" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (bad); i++)

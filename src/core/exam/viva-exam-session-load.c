@@ -13,6 +13,7 @@
 #include "viva-exam-error.h"
 #include "viva-exam-session-private.h"
 #include "viva-id.h"
+#include "viva-json-strict.h"
 #include "viva-exam-verdict.h"
 #include "viva-tool-call.h"
 
@@ -41,33 +42,101 @@ corrupt (GError     **error,
   return FALSE;
 }
 
-static gboolean
-has_type (JsonObject *object,
-          const char *member,
-          GType       type)
-{
-  JsonNode *node = json_object_get_member (object, member);
+/* The checkpoint's reader, built from the strict pieces the pack checker
+ * is made of (util's viva-json-strict.c): a member of the kind expected,
+ * or the first thing wrong said by its JSON path, what it is and what it
+ * should be (“steps[2].name” is a number, not text). A checkpoint is one
+ * defense's own file, so the first wrong member is enough to say why it
+ * cannot be continued. */
 
+static gboolean
+wrong (GError     **error,
+       const char  *path,
+       JsonNode    *node,
+       const char  *expected)
+{
   if (node == NULL)
-    return FALSE;
-  if (type == JSON_TYPE_OBJECT)
-    return JSON_NODE_HOLDS_OBJECT (node);
-  if (type == JSON_TYPE_ARRAY)
-    return JSON_NODE_HOLDS_ARRAY (node);
-  return JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == type;
+    return corrupt (error, _("“%s” is missing"), path);
+  return corrupt (error, _("“%s” is %s, not %s"), path, viva_json_check_describe (node), expected);
+}
+
+/* @key of @object in *@out when it is of @kind; an optional one absent
+ * (or null, where @null_ok) is *@out %NULL. FALSE with @error otherwise. */
+static gboolean
+member (JsonObject         *object,
+        const char         *parent,
+        const char         *key,
+        gboolean            required,
+        gboolean            null_ok,
+        VivaJsonCheckKind   kind,
+        const char         *expected,
+        JsonNode          **out,
+        GError            **error)
+{
+  g_autofree char *path = viva_json_check_path (parent, key);
+  JsonNode *node = json_object_get_member (object, key);
+
+  *out = NULL;
+  if (node == NULL)
+    return required ? wrong (error, path, NULL, expected) : TRUE;
+  if (null_ok && JSON_NODE_HOLDS_NULL (node))
+    return TRUE;
+  if (!kind (node))
+    return wrong (error, path, node, expected);
+
+  *out = node;
+  return TRUE;
+}
+
+#define TEXT    viva_json_check_is_string, _("text")
+#define OBJECT  viva_json_check_is_object, _("an object")
+#define LIST    viva_json_check_is_array, _("a list")
+
+/* The optional text members of @object (at @parent). */
+static gboolean
+optional_texts (JsonObject         *object,
+                const char         *parent,
+                const char * const *keys,
+                GError            **error)
+{
+  JsonNode *node;
+
+  for (guint i = 0; keys[i] != NULL; i++)
+    if (!member (object, parent, keys[i], FALSE, FALSE, TEXT, &node, error))
+      return FALSE;
+  return TRUE;
+}
+
+/* Every element of @array (at @path) of @kind. */
+static gboolean
+elements (JsonArray          *array,
+          const char         *path,
+          VivaJsonCheckKind   kind,
+          const char         *expected,
+          GError            **error)
+{
+  for (guint i = 0; i < json_array_get_length (array); i++)
+    {
+      JsonNode *element = json_array_get_element (array, i);
+
+      if (!kind (element))
+        {
+          g_autofree char *at = viva_json_check_path_index (path, i);
+
+          return wrong (error, at, element, expected);
+        }
+    }
+  return TRUE;
 }
 
 static gboolean
 validate (JsonNode  *root,
           GError   **error)
 {
-  static const struct { const char *member; GType type; } required[] = {
-    { "session", G_TYPE_STRING },
-    { "problem_id", G_TYPE_STRING },
-    { "problem_sha256", G_TYPE_STRING },
-    { "state", G_TYPE_STRING },
-    { "phase", G_TYPE_STRING },
-  };
+  static const char * const required[] = { "session", "problem_id", "problem_sha256", "state", "phase", NULL };
+  static const char * const student_keys[] = { "name", "id", NULL };
+  static const char * const code_keys[] = { "sha256", "text", "sent_sha256", NULL };
+  static const char * const ref_keys[] = { "id", "digest", NULL };
   JsonObject *object;
   JsonArray *array;
   JsonNode *node;
@@ -78,13 +147,15 @@ validate (JsonNode  *root,
     return corrupt (error, _("it is not a JSON object"));
   object = json_node_get_object (root);
 
-  if (!has_type (object, "format", G_TYPE_STRING) ||
-      g_strcmp0 (json_object_get_string_member (object, "format"), VIVA_EXAM_CHECKPOINT_FORMAT) != 0)
+  node = json_object_get_member (object, "format");
+  if (node == NULL || !viva_json_check_is_string (node) ||
+      g_strcmp0 (json_node_get_string (node), VIVA_EXAM_CHECKPOINT_FORMAT) != 0)
     return corrupt (error, _("it is not a Viva checkpoint (its “format” is not “%s”)"), VIVA_EXAM_CHECKPOINT_FORMAT);
 
-  if (!has_type (object, "version", G_TYPE_INT64))
+  node = json_object_get_member (object, "version");
+  if (node == NULL || !viva_json_check_is_number (node) || json_node_get_value_type (node) != G_TYPE_INT64)
     return corrupt (error, _("its “version” is missing"));
-  version = json_object_get_int_member (object, "version");
+  version = json_node_get_int (node);
   if (version > VIVA_EXAM_CHECKPOINT_VERSION)
     {
       g_set_error (error, VIVA_EXAM_ERROR, VIVA_EXAM_ERROR_CHECKPOINT_NEWER,
@@ -96,9 +167,9 @@ validate (JsonNode  *root,
   if (version < 1)
     return corrupt (error, _("its “version” %" G_GINT64_FORMAT " is not valid"), version);
 
-  for (guint i = 0; i < G_N_ELEMENTS (required); i++)
-    if (!has_type (object, required[i].member, required[i].type))
-      return corrupt (error, _("“%s” is missing or not text"), required[i].member);
+  for (guint i = 0; required[i] != NULL; i++)
+    if (!member (object, NULL, required[i], TRUE, FALSE, TEXT, &node, error))
+      return FALSE;
 
   phase = json_object_get_string_member (object, "phase");
   if (!g_str_equal (phase, "model") && !g_str_equal (phase, "tool") && !g_str_equal (phase, "done"))
@@ -106,23 +177,24 @@ validate (JsonNode  *root,
 
   /* The pack by reference; older checkpoints carry a copy of the problem;
    * a defense of a problem made in memory has neither. */
-  if (json_object_has_member (object, "pack") && !has_type (object, "pack", JSON_TYPE_OBJECT))
-    return corrupt (error, _("the problem is missing"));
-  node = json_object_get_member (object, "pack_ref");
-  if (node != NULL &&
-      (!JSON_NODE_HOLDS_OBJECT (node) ||
-       !has_type (json_node_get_object (node), "id", G_TYPE_STRING) ||
-       !has_type (json_node_get_object (node), "digest", G_TYPE_STRING) ||
-       (json_object_has_member (json_node_get_object (node), "path") &&
-        !JSON_NODE_HOLDS_NULL (json_object_get_member (json_node_get_object (node), "path")) &&
-        !has_type (json_node_get_object (node), "path", G_TYPE_STRING))))
-    return corrupt (error, _("the reference to its pack is not valid"));
-  if (!has_type (object, "counters", JSON_TYPE_OBJECT))
-    return corrupt (error, _("the counters are missing"));
+  if (!member (object, NULL, "pack", FALSE, FALSE, OBJECT, &node, error) ||
+      !member (object, NULL, "pack_ref", FALSE, FALSE, OBJECT, &node, error))
+    return FALSE;
+  if (node != NULL)
+    {
+      JsonObject *ref = json_node_get_object (node);
 
-  if (!has_type (object, "messages", JSON_TYPE_ARRAY))
-    return corrupt (error, _("the messages are missing"));
-  array = json_object_get_array_member (object, "messages");
+      for (guint i = 0; ref_keys[i] != NULL; i++)
+        if (!member (ref, "pack_ref", ref_keys[i], TRUE, FALSE, TEXT, &node, error))
+          return FALSE;
+      if (!member (ref, "pack_ref", "path", FALSE, TRUE, TEXT, &node, error))
+        return FALSE;
+    }
+
+  if (!member (object, NULL, "counters", TRUE, FALSE, OBJECT, &node, error) ||
+      !member (object, NULL, "messages", TRUE, FALSE, LIST, &node, error))
+    return FALSE;
+  array = json_node_get_array (node);
   for (guint i = 0; i < json_array_get_length (array); i++)
     {
       g_autoptr(GError) local = NULL;
@@ -132,45 +204,36 @@ validate (JsonNode  *root,
         return corrupt (error, _("message %u is not valid: %s"), i, local->message);
     }
 
-  if (!has_type (object, "steps", JSON_TYPE_ARRAY))
-    return corrupt (error, _("the steps are missing"));
-  array = json_object_get_array_member (object, "steps");
+  if (!member (object, NULL, "steps", TRUE, FALSE, LIST, &node, error))
+    return FALSE;
+  array = json_node_get_array (node);
+  if (!elements (array, "steps", OBJECT, error))
+    return FALSE;
   for (guint i = 0; i < json_array_get_length (array); i++)
     {
-      JsonNode *element = json_array_get_element (array, i);
+      g_autofree char *at = viva_json_check_path_index ("steps", i);
+      JsonObject *step = json_array_get_object_element (array, i);
 
-      if (!JSON_NODE_HOLDS_OBJECT (element) ||
-          !has_type (json_node_get_object (element), "id", G_TYPE_STRING) ||
-          !has_type (json_node_get_object (element), "name", G_TYPE_STRING))
-        return corrupt (error, _("step %u is not valid"), i);
+      if (!member (step, at, "id", TRUE, FALSE, TEXT, &node, error) ||
+          !member (step, at, "name", TRUE, FALSE, TEXT, &node, error))
+        return FALSE;
     }
 
-  if (json_object_has_member (object, "recent_calls"))
-    {
-      if (!has_type (object, "recent_calls", JSON_TYPE_ARRAY))
-        return corrupt (error, _("the recent calls are not a list"));
-      array = json_object_get_array_member (object, "recent_calls");
-      for (guint i = 0; i < json_array_get_length (array); i++)
-        {
-          JsonNode *element = json_array_get_element (array, i);
+  if (!member (object, NULL, "recent_calls", FALSE, FALSE, LIST, &node, error) ||
+      (node != NULL && !elements (json_node_get_array (node), "recent_calls", TEXT, error)))
+    return FALSE;
 
-          if (!JSON_NODE_HOLDS_VALUE (element) || json_node_get_value_type (element) != G_TYPE_STRING)
-            return corrupt (error, _("recent call %u is not text"), i);
-        }
-    }
-
-  node = json_object_get_member (object, "pending");
-  if (node != NULL && !JSON_NODE_HOLDS_NULL (node))
+  if (!member (object, NULL, "pending", FALSE, TRUE, OBJECT, &node, error))
+    return FALSE;
+  if (node != NULL)
     {
-      JsonObject *pending;
+      JsonObject *pending = json_node_get_object (node);
       g_autoptr(GError) local = NULL;
       g_autoptr(VivaToolCall) call = NULL;
 
-      if (!JSON_NODE_HOLDS_OBJECT (node))
-        return corrupt (error, _("the pending step is not valid"));
-      pending = json_node_get_object (node);
-      if (!has_type (pending, "step", G_TYPE_STRING) ||
-          !(call = viva_tool_call_new_from_json (json_object_get_member (pending, "call"), &local)))
+      if (!member (pending, "pending", "step", TRUE, FALSE, TEXT, &node, error))
+        return FALSE;
+      if (!(call = viva_tool_call_new_from_json (json_object_get_member (pending, "call"), &local)))
         return corrupt (error, _("the pending step is not valid"));
     }
 
@@ -184,39 +247,24 @@ validate (JsonNode  *root,
         return corrupt (error, "%s", local->message);
     }
 
-  node = json_object_get_member (object, "student");
-  if (node != NULL &&
-      (!JSON_NODE_HOLDS_OBJECT (node) ||
-       (json_object_has_member (json_node_get_object (node), "name") &&
-        !has_type (json_node_get_object (node), "name", G_TYPE_STRING)) ||
-       (json_object_has_member (json_node_get_object (node), "id") &&
-        !has_type (json_node_get_object (node), "id", G_TYPE_STRING))))
-    return corrupt (error, _("the student is not valid"));
+  if (!member (object, NULL, "student", FALSE, FALSE, OBJECT, &node, error) ||
+      (node != NULL && !optional_texts (json_node_get_object (node), "student", student_keys, error)))
+    return FALSE;
 
-  if (json_object_has_member (object, "timeline"))
-    {
-      if (!has_type (object, "timeline", JSON_TYPE_ARRAY))
-        return corrupt (error, _("the timeline is not a list"));
-      array = json_object_get_array_member (object, "timeline");
-      for (guint i = 0; i < json_array_get_length (array); i++)
-        if (!JSON_NODE_HOLDS_OBJECT (json_array_get_element (array, i)))
-          return corrupt (error, _("timeline event %u is not valid"), i);
-    }
+  if (!member (object, NULL, "timeline", FALSE, FALSE, LIST, &node, error) ||
+      (node != NULL && !elements (json_node_get_array (node), "timeline", OBJECT, error)))
+    return FALSE;
 
-  node = json_object_get_member (object, "code");
-  if (node != NULL && !JSON_NODE_HOLDS_OBJECT (node))
-    return corrupt (error, _("the code snapshot is not valid"));
-  if (node != NULL &&
-      ((json_object_has_member (json_node_get_object (node), "sha256") &&
-        !has_type (json_node_get_object (node), "sha256", G_TYPE_STRING)) ||
-       (json_object_has_member (json_node_get_object (node), "text") &&
-        !has_type (json_node_get_object (node), "text", G_TYPE_STRING)) ||
-       (json_object_has_member (json_node_get_object (node), "sent_sha256") &&
-        !has_type (json_node_get_object (node), "sent_sha256", G_TYPE_STRING))))
-    return corrupt (error, _("the code snapshot is not valid"));
+  if (!member (object, NULL, "code", FALSE, FALSE, OBJECT, &node, error) ||
+      (node != NULL && !optional_texts (json_node_get_object (node), "code", code_keys, error)))
+    return FALSE;
 
   return TRUE;
 }
+
+#undef TEXT
+#undef OBJECT
+#undef LIST
 
 /**
  * viva_exam_checkpoint_parse:

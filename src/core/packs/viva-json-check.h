@@ -7,22 +7,11 @@
 
 #include <json-glib/json-glib.h>
 
+#include "viva-json-strict.h"
 #include "viva-pack-issue.h"
 
 G_BEGIN_DECLS
 
-typedef gboolean (*VivaJsonCheckKind) (JsonNode *node);
-
-char        *viva_json_check_path        (const char          *parent,
-                                          const char          *key);
-char        *viva_json_check_path_index  (const char          *parent,
-                                          guint                index);
-const char  *viva_json_check_describe    (JsonNode            *node);
-gboolean     viva_json_check_is_string   (JsonNode            *node);
-gboolean     viva_json_check_is_boolean  (JsonNode            *node);
-gboolean     viva_json_check_is_number   (JsonNode            *node);
-gboolean     viva_json_check_is_object   (JsonNode            *node);
-gboolean     viva_json_check_is_array    (JsonNode            *node);
 JsonNode    *viva_json_check_member      (JsonObject          *object,
                                           const char          *parent,
                                           const char          *key,
@@ -38,8 +27,5 @@ const char  *viva_json_check_string      (JsonObject          *object,
                                           gboolean             allow_empty,
                                           const char          *why,
                                           GPtrArray           *issues);
-const char  *viva_json_check_closest_key (const char          *name,
-                                          const char * const  *known,
-                                          gboolean             ignore_case);
 
 G_END_DECLS
