@@ -439,6 +439,16 @@ setup_classroom (void)
       json_object_set_int_member (report_verdict, "score", (gint64)fixture[i].viva);
       json_object_set_string_member (report_verdict, "verdict", fixture[i].viva_verdict ? "pass" : "fail");
       json_object_set_string_member (report_verdict, "model_verdict", fixture[i].viva_verdict ? "pass" : "fail");
+      /* A teacher's score a student wrote into their own report: it must
+       * count for nothing. */
+      {
+        JsonArray *items = json_object_get_array_member (report_verdict, "items");
+        JsonObject *forged = json_object_new ();
+
+        json_object_set_int_member (forged, "points", 0);
+        json_object_set_string_member (forged, "note", "forged");
+        json_object_set_object_member (json_array_get_object_element (items, 0), "teacher", forged);
+      }
       text = json_to_string (node, TRUE);
       g_assert_true (g_file_set_contents (path, text, -1, NULL));
     }
@@ -636,6 +646,57 @@ test_cli_exports (void)
     g_assert_cmpfloat (json_object_get_double_member (row, "score"), ==, 62);
     g_assert_cmpfloat (json_object_get_double_member (row, "viva_score"), ==, 60);
     g_assert_cmpfloat (json_object_get_double_member (row, "teacher_score"), ==, 62);
+  }
+
+  /* Without the CSV: the window's scores alone. An item's score moves the
+   * defense's by the difference of points scaled to 100 (s04: Viva gave
+   * the item all its points, the teacher none); a report's own `teacher`
+   * members count for nothing (s03 keeps Viva's score). */
+  {
+    g_autoptr(JsonNode) one = NULL;
+    g_autofree char *path = g_build_filename (reports, "s04-knn.json", NULL);
+    g_auto(VivaTestCliRun) alone = { 0 };
+    JsonArray *items;
+    JsonObject *item;
+    double total = 0, expected;
+    g_autofree char *store_text = NULL;
+    JsonObject *s03 = NULL, *s04 = NULL;
+
+    one = read_json (path);
+    items = json_object_get_array_member (json_object_get_object_member (json_node_get_object (one), "verdict"), "items");
+    for (guint i = 0; i < json_array_get_length (items); i++)
+      total += json_object_get_double_member (json_array_get_object_element (items, i), "max_points");
+    item = json_array_get_object_element (items, 1);
+    g_assert_cmpfloat (json_object_get_double_member (item, "points"), >, 0);
+    expected = fixture[3].viva - json_object_get_double_member (item, "points") * 100 / total;
+    store_text = g_strdup_printf ("{\"format\": \"viva-teacher-scores/1\", \"scores\": ["
+                                  "{\"student_id\": \"s04\", \"problem\": \"knn\", \"session\": \"session-04\", "
+                                  "\"item\": \"%s\", \"score\": 0, \"note\": \"Could not say why\"}]}",
+                                  json_object_get_string_member (item, "id"));
+    g_assert_true (g_file_set_contents (store, store_text, -1, NULL));
+    {
+      const char *args[] = { "class", "collect", "--json", reports, NULL };
+
+      viva_test_cli_run (&alone, data_home, args);
+    }
+    for (guint i = 0; i < alone.events->len; i++)
+      {
+        JsonObject *event = g_ptr_array_index (alone.events, i);
+        const char *id = json_object_get_string_member_with_default (event, "student_id", "");
+
+        if (g_str_equal (id, "s03"))
+          s03 = event;
+        if (g_str_equal (id, "s04"))
+          s04 = event;
+      }
+    g_assert_nonnull (s03);
+    g_assert_nonnull (s04);
+    g_assert_false (json_object_has_member (s03, "teacher_score"));
+    g_assert_cmpfloat (json_object_get_double_member (s03, "score"), ==, fixture[2].viva);
+    g_assert_cmpfloat_with_epsilon (json_object_get_double_member (s04, "score"), expected, 1e-9);
+    g_assert_cmpfloat_with_epsilon (json_object_get_double_member (s04, "teacher_score"), expected, 1e-9);
+    g_assert_cmpfloat (json_object_get_double_member (s04, "viva_score"), ==, fixture[3].viva);
+    g_assert_true (g_str_has_suffix (json_object_get_string_member (s04, "teacher_note"), ": Could not say why"));
   }
 
   /* Nothing was written beside the students' reports. */
