@@ -88,7 +88,7 @@ sign_in (VivaServerRequest *request)
   g_autoptr(JsonObject) sitting = NULL;
   g_autoptr(GError) error = NULL;
   VivaExamFile *exam;
-  gint64 deadline = 0;
+  gint64 time_limit_ms = 0;
   guint retry = 0;
 
   if (!(student_id = _viva_server_body_string (request, "student_id", 64)) ||
@@ -149,11 +149,11 @@ sign_in (VivaServerRequest *request)
       return;
     }
   if (viva_exam_file_get_time_limit (exam) > 0)
-    deadline = viva_server_store_now () + (gint64)viva_exam_file_get_time_limit (exam) * 1000;
+    time_limit_ms = (gint64)viva_exam_file_get_time_limit (exam) * 1000;
 
   token = viva_server_keys_random_token ();
   token_hash = viva_server_keys_hash_token (token);
-  if (!viva_server_store_sign_in (store, exam_id, student_id, token_hash, deadline, &error))
+  if (!viva_server_store_sign_in (store, exam_id, student_id, token_hash, time_limit_ms, &error))
     {
       viva_server_reply_db_error (request, error);
       return;

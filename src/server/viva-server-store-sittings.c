@@ -18,7 +18,8 @@
 
 /**
  * viva_server_store_sign_in:
- * @deadline: the sitting's end when this is its first sign-in
+ * @time_limit_ms: the sitting's length, 0 for none: its deadline is
+ *   counted from the same instant as its start, never a millisecond off
  *
  * Revokes the student's earlier tokens and keeps the new one's hash, in one
  * transaction; the first sign-in also starts the sitting and its clock.
@@ -28,10 +29,11 @@ viva_server_store_sign_in (VivaServerStore  *self,
                            const char       *exam_id,
                            const char       *student_id,
                            const char       *token_hash,
-                           gint64            deadline,
+                           gint64            time_limit_ms,
                            GError          **error)
 {
   gint64 now = viva_server_store_now ();
+  gint64 deadline = time_limit_ms > 0 ? now + time_limit_ms : 0;
   g_autoptr(GError) local = NULL;
   g_autoptr(JsonObject) sitting = NULL;
 

@@ -54,7 +54,7 @@ gboolean         viva_server_store_sign_in           (VivaServerStore  *self,
                                                       const char       *exam_id,
                                                       const char       *student_id,
                                                       const char       *token_hash,
-                                                      gint64            deadline,
+                                                      gint64            time_limit_ms,
                                                       GError          **error);
 JsonObject      *viva_server_store_find_token        (VivaServerStore  *self,
                                                       const char       *token_hash,
