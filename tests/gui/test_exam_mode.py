@@ -107,6 +107,9 @@ app.screenshot("exam-mode-2-started")
 # Only the exam's problem, and no hint in this exam.
 hint = app.find("push button", "Hint", timeout=3)
 tap.ok(hint is not None and not hint.sensitive, "the hint is off in this exam")
+explain = app.find("push button", "Explain", timeout=3)
+tap.ok(explain is not None and not explain.sensitive and "off during an exam" in (explain.description or ""),
+       "Explain is off in an exam, and its tooltip says so (%s)" % (explain.description if explain else None))
 
 # Preferences: what the exam fixes is read-only.
 rawinput.keyCombo("<Control>comma")
