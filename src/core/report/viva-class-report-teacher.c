@@ -180,7 +180,8 @@ viva_class_report_apply_teacher (VivaClassReport   *self,
         }
     }
 
-  value = whole != NULL ? whole->score : -1;
+  /* The teacher's data, but a file all the same: a defense's score is 0–100. */
+  value = whole != NULL ? CLAMP (whole->score, 0, 100) : -1;
   verdict = whole != NULL ? whole->verdict : VIVA_CALIBRATION_UNKNOWN;
   note = whole != NULL ? whole->note : NULL;
   if (value == self->teacher_score && verdict == self->teacher_verdict &&
