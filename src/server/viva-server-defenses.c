@@ -39,6 +39,7 @@ struct _VivaServerDefenses
   GHashTable    *live;             /* id → VivaServerLive */
   char          *holder;           /* this node's id, the leases' holder */
   guint          lease_id;
+  GHashTable    *unresumable;      /* ids that could not continue: not tried again */
 };
 
 /* Several nodes over one database: a node runs a live defense only while
@@ -63,10 +64,12 @@ lease_resource (const char *defense_id)
   return g_strconcat ("defense/", defense_id, NULL);
 }
 
-/* Takes or renews the lease; TRUE when this node holds it now. Without a
- * holder (a single serve) every defense is this node's. */
-static gboolean
-hold_lease (VivaServerDefenses *self,
+/* Takes or renews the lease: 1 when this node holds it now, 0 when
+ * another node does, -1 when the database did not answer (then nobody
+ * could take it either: a running defense goes on). Without a holder
+ * every defense is this node's. */
+static int
+take_lease (VivaServerDefenses *self,
             const char         *defense_id)
 {
   g_autofree char *resource = lease_resource (defense_id);
@@ -74,12 +77,19 @@ hold_lease (VivaServerDefenses *self,
   gint64 epoch;
 
   if (self->holder == NULL)
-    return TRUE;
+    return 1;
   epoch = viva_server_store_take_lease (viva_server_api_get_store (self->api), resource, self->holder,
                                         defense_lease_ms (), &error);
   if (epoch < 0)
     g_message ("defense %s: lease not renewed: %s", defense_id, error->message);
-  return epoch > 0;
+  return epoch > 0 ? 1 : epoch == 0 ? 0 : -1;
+}
+
+static gboolean
+hold_lease (VivaServerDefenses *self,
+            const char         *defense_id)
+{
+  return take_lease (self, defense_id) == 1;
 }
 
 G_DEFINE_FINAL_TYPE (VivaServerDefenses, viva_server_defenses, G_TYPE_OBJECT)
@@ -528,13 +538,18 @@ viva_server_defenses_resume_all (VivaServerDefenses  *self,
       const char *id = json_object_get_string_member (row, "id");
       g_autoptr(GError) local = NULL;
 
-      /* Another node's, while it lives; or running here already. */
-      if (g_hash_table_contains (self->live, id) || !hold_lease (self, id))
+      /* Another node's, while it lives; or running here already; or one
+       * that could not continue (said once). */
+      if (g_hash_table_contains (self->live, id) || g_hash_table_contains (self->unresumable, id) ||
+          !hold_lease (self, id))
         continue;
       if (resume_one (self, row, &local))
         n++;
       else
-        g_warning ("defense %s could not continue: %s", json_object_get_string_member (row, "id"), local->message);
+        {
+          g_warning ("defense %s could not continue: %s", id, local->message);
+          g_hash_table_add (self->unresumable, g_strdup (id));
+        }
     }
   return n;
 }
@@ -551,7 +566,7 @@ lease_tick_cb (gpointer user_data)
 
   g_hash_table_iter_init (&iter, self->live);
   while (g_hash_table_iter_next (&iter, (gpointer *)&id, (gpointer *)&live))
-    if (!hold_lease (self, id))
+    if (take_lease (self, id) == 0)
       g_ptr_array_add (lost, g_strdup (id));
   for (guint i = 0; i < lost->len; i++)
     {
@@ -706,6 +721,7 @@ viva_server_defenses_finalize (GObject *object)
   g_clear_pointer (&self->endpoints, g_hash_table_unref);
   g_clear_pointer (&self->examiner, json_object_unref);
   g_clear_pointer (&self->holder, g_free);
+  g_clear_pointer (&self->unresumable, g_hash_table_unref);
 
   G_OBJECT_CLASS (viva_server_defenses_parent_class)->finalize (object);
 }
@@ -736,6 +752,7 @@ viva_server_defenses_init (VivaServerDefenses *self)
 {
   self->live = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, (GDestroyNotify)live_free);
   self->endpoints = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
+  self->unresumable = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 }
 
 VivaServerDefenses *
