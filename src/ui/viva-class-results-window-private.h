@@ -14,7 +14,10 @@ G_BEGIN_DECLS
 /* The window's parts, shared by viva-class-results-window.c (the table,
  * collecting, re-grading), -exam.c (the teacher's exam file), -review.c
  * (the review queue, the teacher's scores, calibration) and -export.c
- * (the Export menu). */
+ * (the Export menu); -server.c an exam on an exam server. */
+
+typedef struct _VivaClassResultsServer VivaClassResultsServer;
+
 struct _VivaClassResultsWindow
 {
   AdwApplicationWindow  parent_instance;
@@ -34,6 +37,7 @@ struct _VivaClassResultsWindow
   GtkListBox           *review_list;
   GtkLabel             *review_summary_label;
   GtkListBox           *calibration_list;
+  AdwViewStack         *view_stack;
 
   VivaClassResults     *results;
   VivaPackLibrary      *library;
@@ -44,6 +48,7 @@ struct _VivaClassResultsWindow
   GCancellable         *regrade_cancellable;
   char                 *folder;
   gboolean              packs_added;
+  VivaClassResultsServer *server;      /* -server.c: an exam on a server */
 };
 
 void _viva_class_results_window_toast          (VivaClassResultsWindow *self,
@@ -56,6 +61,9 @@ void _viva_class_results_window_exam_class_init (GtkWidgetClass        *widget_c
 /* viva-class-results-window-review.c */
 void _viva_class_results_window_review_init    (VivaClassResultsWindow *self);
 void _viva_class_results_window_rebuild_review (VivaClassResultsWindow *self);
+/* viva-class-results-window-server.c */
+void _viva_class_results_window_server_class_init (GtkWidgetClass      *widget_class);
+void _viva_class_results_window_server_dispose (VivaClassResultsWindow *self);
 
 /* viva-class-results-window-export.c */
 void _viva_class_results_window_export_class_init (GtkWidgetClass      *widget_class);

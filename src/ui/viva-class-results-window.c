@@ -600,6 +600,7 @@ viva_class_results_window_dispose (GObject *object)
   g_cancellable_cancel (self->cancellable);
   if (self->regrade_cancellable != NULL)
     g_cancellable_cancel (self->regrade_cancellable);
+  _viva_class_results_window_server_dispose (self);
   gtk_widget_dispose_template (GTK_WIDGET (self), VIVA_TYPE_CLASS_RESULTS_WINDOW);
   g_clear_object (&self->selection);
   g_clear_object (&self->filter);
@@ -649,6 +650,7 @@ viva_class_results_window_class_init (VivaClassResultsWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, VivaClassResultsWindow, review_list);
   gtk_widget_class_bind_template_child (widget_class, VivaClassResultsWindow, review_summary_label);
   gtk_widget_class_bind_template_child (widget_class, VivaClassResultsWindow, calibration_list);
+  gtk_widget_class_bind_template_child (widget_class, VivaClassResultsWindow, view_stack);
   gtk_widget_class_bind_template_callback (widget_class, filter_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, row_activated_cb);
 
@@ -658,6 +660,7 @@ viva_class_results_window_class_init (VivaClassResultsWindowClass *klass)
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK, "class.open", NULL);
   _viva_class_results_window_exam_class_init (widget_class);
   _viva_class_results_window_export_class_init (widget_class);
+  _viva_class_results_window_server_class_init (widget_class);
 }
 
 static void

@@ -16,5 +16,9 @@ G_DECLARE_FINAL_TYPE (VivaClassResultsWindow, viva_class_results_window, VIVA, C
 VivaClassResultsWindow *viva_class_results_window_new         (GtkApplication         *application);
 void                    viva_class_results_window_open_folder (VivaClassResultsWindow *self,
                                                                const char             *folder);
+gboolean                viva_class_results_window_connect     (VivaClassResultsWindow *self,
+                                                               const char             *link,
+                                                               const char             *teacher_token,
+                                                               GError                **error);
 
 G_END_DECLS

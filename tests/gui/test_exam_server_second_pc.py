@@ -4,7 +4,8 @@ second PC (another home, nothing of the first on it) gets the same sitting
 from the exam server — the code as last saved, the question still
 pending — and the first is told it was signed out and stops. The answer
 given at the second PC reaches the server, whose verdict comes back in the
-same verdict card as a defense on the PC.
+same verdict card as a defense on the PC. The teacher's Class Results,
+connected to the server, shows the class live and the signed report.
 
 A real viva-server on 127.0.0.1 with TLS."""
 
@@ -134,9 +135,49 @@ tap.ok(wait_for(lambda: bool(find_all(second, lambda n: re.search(r"Passed|passe
        "the verdict card shows the server's verdict")
 second.screenshot("exam-server-pc-3-verdict")
 
+# The teacher's Class Results, connected to the server: the class live and
+# the signed report.
+teacher_home = vivagui.make_home()
+vivagui.set_settings(teacher_home, teacher_mode="true")
+teacher_bus, teacher_env = another_pc_env()
+teacher = vivagui.App(teacher_home, extra_env=teacher_env)
+menu = teacher.find("toggle button", "Pack Menu", timeout=15) or teacher.find("push button", "Pack Menu", timeout=1)
+if menu is not None:
+    vivagui.click(menu)
+item = None
+if wait_for(lambda: bool(find_all(teacher, lambda n: n.name == "Class Results…" and n.roleName in ("menu item", "push button"))), 10):
+    item = find_all(teacher, lambda n: n.name == "Class Results…" and n.roleName in ("menu item", "push button"))[0]
+    item.doActionNamed("click")
+connect = None
+if wait_for(lambda: bool(find_all(teacher, lambda n: n.roleName == "push button" and n.name == "Exam Server…")), 10):
+    connect = find_all(teacher, lambda n: n.roleName == "push button" and n.name == "Exam Server…")[0]
+tap.ok(connect is not None, "Class Results offers an exam server")
+if connect is not None:
+    vivagui.click(connect)
+    rows = {}
+
+    def find_rows():
+        for n in find_all(teacher, lambda n: n.roleName in ("text", "password text") and n.name in ("Exam link", "Teacher token")):
+            rows[n.name] = n
+        return len(rows) == 2
+    if wait_for(find_rows, 10):
+        vivagui.click(rows["Exam link"])
+        rawinput.typeText(server.link(EXAM))
+        vivagui.click(rows["Teacher token"])
+        rawinput.typeText(server.teacher_tokens[EXAM])
+        rawinput.pressKey("Return")
+tap.ok(wait_for(lambda: label(teacher, r"^Bo, Chen \(s2\)$") is not None, 30), "the class is listed from the server")
+tap.ok(wait_for(lambda: label(teacher, r"^Working — problems saved: 1, reports: 1$") is not None, 30),
+       "live: the student's state, saved problems and reports")
+tap.ok(wait_for(lambda: label(teacher, r"^Bo, Chen$") is not None, 30), "the server's signed report is in the table")
+teacher.screenshot("exam-server-pc-4-class")
+teacher.quit()
+teacher_bus.terminate()
+teacher_bus.wait()
+
 second.quit()
 first.quit()
-for app in (first, second):
+for app in (first, second, teacher):
     err = "\n".join(l for l in app.stderr().splitlines()
                     if "org.freedesktop.Notifications" not in l and l.strip())
     if not tap.ok("CRITICAL" not in err and "WARNING" not in err and "Gtk-" not in err,
@@ -147,4 +188,5 @@ other_bus.wait()
 server.close()
 vivagui.cleanup(home)
 vivagui.cleanup(other_home)
+vivagui.cleanup(teacher_home)
 tap.done()
