@@ -9,6 +9,7 @@
 
 #include "viva-server-defenses.h"
 #include "viva-server-sitting.h"
+#include "viva-server-store-pool.h"
 
 /* A sitting as the student may see it, and the class as the teacher does.
  * The student's view is built from the public parts only, named one by
@@ -217,7 +218,9 @@ viva_server_sitting_describe (VivaServerApi  *api,
  * Returns: (transfer full): one object per student of the roster: `student_id`,
  *   `name`, `state` (not_signed_in, working, defending, handed_in),
  *   `sign_ins`, `signed_in_at`, `deadline`, `saved` (problems with code),
- *   `defenses` [{problem, state}], `reports`
+ *   `defenses` [{problem, state}], `reports`, `grades` {problem: the
+ *   newest submission's grading by the pool: state (waiting, running,
+ *   done, failed), passed and total once done}
  */
 JsonArray *
 viva_server_sitting_class (VivaServerStore  *store,
@@ -229,6 +232,9 @@ viva_server_sitting_class (VivaServerStore  *store,
   g_autoptr(JsonArray) defenses = NULL;
   g_autoptr(JsonArray) reports = NULL;
   g_autoptr(JsonArray) saved = NULL;
+  g_autoptr(JsonArray) jobs = NULL;
+  g_autoptr(GHashTable) grades = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                                        (GDestroyNotify)json_object_unref);
   g_autoptr(JsonArray) out = json_array_new ();
 
   if (!(roster = viva_server_store_get_roster (store, exam_id, error)) ||
@@ -239,8 +245,40 @@ viva_server_sitting_class (VivaServerStore  *store,
                                          " GROUP BY student_id", "s", exam_id)) ||
       !(saved = viva_server_db_queryf (viva_server_store_get_db (store), error,
                                        "SELECT student_id, COUNT(DISTINCT problem_id) AS n FROM snapshots"
-                                       " WHERE exam_id = $1 GROUP BY student_id", "s", exam_id)))
+                                       " WHERE exam_id = $1 GROUP BY student_id", "s", exam_id)) ||
+      !(jobs = viva_server_store_list_grades (store, exam_id, error)))
     return NULL;
+
+  /* Per student, per problem: the newest submission's grading wins. */
+  for (guint i = 0; i < json_array_get_length (jobs); i++)
+    {
+      JsonObject *job = json_array_get_object_element (jobs, i);
+      g_autoptr(JsonNode) payload = json_from_string (json_object_get_string_member (job, "payload"), NULL);
+      g_autoptr(JsonNode) result = NULL;
+      JsonObject *entry, *mine;
+      const char *student_id, *problem_id;
+
+      if (payload == NULL || !JSON_NODE_HOLDS_OBJECT (payload))
+        continue;
+      student_id = json_object_get_string_member_with_default (json_node_get_object (payload), "student_id", "");
+      problem_id = json_object_get_string_member_with_default (json_node_get_object (payload), "problem_id", "");
+      if (!(mine = g_hash_table_lookup (grades, student_id)))
+        {
+          mine = json_object_new ();
+          g_hash_table_insert (grades, g_strdup (student_id), mine);
+        }
+      entry = json_object_new ();
+      json_object_set_string_member (entry, "state", json_object_get_string_member (job, "state"));
+      if (!json_object_get_null_member (job, "result") &&
+          (result = json_from_string (json_object_get_string_member (job, "result"), NULL)) &&
+          JSON_NODE_HOLDS_OBJECT (result) &&
+          json_object_has_member (json_node_get_object (result), "total"))
+        {
+          json_object_set_int_member (entry, "passed", json_object_get_int_member (json_node_get_object (result), "passed"));
+          json_object_set_int_member (entry, "total", json_object_get_int_member (json_node_get_object (result), "total"));
+        }
+      json_object_set_object_member (mine, problem_id, entry);
+    }
 
   for (guint i = 0; i < json_array_get_length (roster); i++)
     {
@@ -280,6 +318,9 @@ viva_server_sitting_class (VivaServerStore  *store,
       json_object_set_int_member (row, "saved", saved_count ? json_object_get_int_member (saved_count, "n") : 0);
       json_object_set_int_member (row, "reports", report_count ? json_object_get_int_member (report_count, "n") : 0);
       json_object_set_array_member (row, "defenses", g_steal_pointer (&own));
+      json_object_set_object_member (row, "grades", g_hash_table_lookup (grades, id)
+                                                    ? json_object_ref (g_hash_table_lookup (grades, id))
+                                                    : json_object_new ());
       json_array_add_object_element (out, row);
     }
 

@@ -410,3 +410,21 @@ viva_server_store_queue_summary (VivaServerStore  *self,
   json_object_set_int_member (summary, "oldest_wait_ms", oldest ? now - oldest : 0);
   return summary;
 }
+
+/**
+ * viva_server_store_list_grades:
+ *
+ * Returns: (transfer full): the exam's grading jobs, oldest first:
+ *   `payload` (student, problem), `state`, `result`, `enqueued_at`,
+ *   `claimed_at`, `attempts`
+ */
+JsonArray *
+viva_server_store_list_grades (VivaServerStore  *self,
+                               const char       *exam_id,
+                               GError          **error)
+{
+  return viva_server_db_queryf (DB (self), error,
+                                "SELECT payload, state, result, enqueued_at, claimed_at, attempts FROM jobs"
+                                " WHERE exam_id = $1 AND kind = 'grade' ORDER BY enqueued_at, id",
+                                "s", exam_id);
+}

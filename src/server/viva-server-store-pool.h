@@ -68,6 +68,9 @@ JsonObject *viva_server_store_get_job          (VivaServerStore  *self,
                                                 GError          **error);
 JsonObject *viva_server_store_queue_summary    (VivaServerStore  *self,
                                                 GError          **error);
+JsonArray  *viva_server_store_list_grades      (VivaServerStore  *self,
+                                                const char       *exam_id,
+                                                GError          **error);
 
 /* The store's own, shared with viva-server-store.c. */
 gint64      _viva_server_store_insert_snapshot (VivaServerStore  *self,

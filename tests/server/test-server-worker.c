@@ -263,6 +263,32 @@ test_pool (void)
     g_assert_nonnull (strstr (out, "\"event\":\"node\""));
     g_assert_nonnull (strstr (out, "\"done\":2"));
     g_assert_nonnull (strstr (out, "\"waiting\":0"));
+
+    /* The teacher sees each student's grading by the pool. */
+    {
+      g_auto(GStrv) lines = g_strsplit (out, "\n", -1);
+      gboolean seen = FALSE;
+
+      for (guint i = 0; lines[i] != NULL; i++)
+        {
+          g_autoptr(JsonNode) node = lines[i][0] ? json_from_string (lines[i], NULL) : NULL;
+          JsonObject *row, *grades;
+
+          if (node == NULL)
+            continue;
+          row = json_node_get_object (node);
+          if (!g_str_equal (json_object_get_string_member (row, "event"), "student") ||
+              !g_str_equal (json_object_get_string_member (row, "student_id"), "s1"))
+            continue;
+          grades = json_object_get_object_member (row, "grades");
+          g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (grades, "double"), "state"),
+                           ==, "done");
+          g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (grades, "double"), "passed"), ==, 2);
+          g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (grades, "square"), "total"), ==, 1);
+          seen = TRUE;
+        }
+      g_assert_true (seen);
+    }
   }
 
   stop_worker (b);
