@@ -444,8 +444,17 @@ _viva_class_results_window_rebuild_review (VivaClassResultsWindow *self)
   if (n_items + n_defenses == 0)
     summary = g_strdup (_("Nothing needs your look: no item needs review and no defense is provisional or flagged."));
   else
-    summary = g_strdup_printf (_("%u items need review and %u defenses are provisional or flagged. Your scores are kept beside Viva’s, in your own data, and the exports use them."),
-                               n_items, n_defenses);
+    {
+      g_autofree char *items = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u item needs review", "%u items need review", n_items),
+                                                n_items);
+      g_autofree char *defenses = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u defense is provisional or flagged",
+                                                                "%u defenses are provisional or flagged", n_defenses),
+                                                   n_defenses);
+
+      /* Translators: "1 item needs review; 2 defenses are provisional or flagged. …" */
+      summary = g_strdup_printf (_("%s; %s. Your scores are kept beside Viva’s, in your own data, and the exports use them."),
+                                 items, defenses);
+    }
   gtk_label_set_text (self->review_summary_label, summary);
 
   update_calibration (self);
