@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "viva-cli-commands.h"
+#include "viva-answer-program.h"
 #include "viva-cli-util.h"
 #include "viva-defense.h"
 #include "viva-exam-event.h"
@@ -29,6 +30,7 @@ typedef struct
   VivaExaminer     *examiner;
   VivaExamSession  *session;
   GPtrArray        *answers;
+  GStrv             answer_with;   /* --answer-with: the program's argv */
   GDataInputStream *input;
   VivaExamVerdict  *verdict;
   gboolean          json;
@@ -45,6 +47,7 @@ defense_clear (Defense *defense)
   g_clear_object (&defense->input);
   g_clear_object (&defense->verdict);
   g_clear_pointer (&defense->answers, g_ptr_array_unref);
+  g_clear_pointer (&defense->answer_with, g_strfreev);
   g_clear_pointer (&defense->loop, g_main_loop_unref);
 }
 
@@ -224,12 +227,36 @@ line_cb (GObject      *object,
 }
 
 static void
+program_cb (GObject      *object,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  Defense *defense = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *answer = viva_answer_program_run_finish (result, &error);
+
+  if (answer == NULL)
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        {
+          viva_cli_fail ("%s", error->message);
+          defense->status = VIVA_CLI_EXIT_FAILED;
+          g_cancellable_cancel (defense->cancellable);
+        }
+      return;
+    }
+
+  give_answer (defense, answer);
+}
+
+static void
 on_question (VivaExaminer *examiner,
              const char   *step,
              const char   *question,
              Defense      *defense)
 {
   g_autoptr(JsonObject) object = json_object_new ();
+  g_autoptr(JsonObject) item = viva_examiner_dup_pending_item (examiner);
   guint index = viva_examiner_get_n_answers (examiner);
 
   end_content (defense);
@@ -237,12 +264,30 @@ on_question (VivaExaminer *examiner,
     {
       json_object_set_string_member (object, "step", step);
       json_object_set_string_member (object, "question", question);
+      /* What the engine planned it to ask: a prediction's call, verbatim. */
+      if (item != NULL)
+        {
+          json_object_set_string_member (object, "item", json_object_get_string_member (item, "item"));
+          json_object_set_string_member (object, "kind", json_object_get_string_member (item, "kind"));
+          if (json_object_has_member (item, "call"))
+            json_object_set_string_member (object, "call", json_object_get_string_member (item, "call"));
+        }
       viva_cli_print_event ("question", object);
     }
   else
     {
       printf (_("Question: %s\n"), question);
       fflush (stdout);
+    }
+
+  if (defense->answer_with != NULL)
+    {
+      g_autoptr(JsonObject) asked = viva_answer_program_question (question, item);
+
+      viva_answer_program_run_async ((const char * const *)defense->answer_with, asked,
+                                     VIVA_ANSWER_PROGRAM_TIMEOUT_MS, defense->cancellable,
+                                     program_cb, defense);
+      return;
     }
 
   if (defense->answers != NULL)
@@ -538,6 +583,7 @@ viva_cli_defend (int    argc,
   g_autofree char *problem_id = NULL;
   g_autofree char *code_path = NULL;
   g_autofree char *answers_path = NULL;
+  g_autofree char *answer_with = NULL;
   g_autofree char *base_url = NULL;
   g_autofree char *model_name = NULL;
   g_autofree char *session_dir = NULL;
@@ -562,6 +608,7 @@ viva_cli_defend (int    argc,
     { "problem", 0, 0, G_OPTION_ARG_STRING, &problem_id, N_("The problem’s id in the pack"), N_("ID") },
     { "code", 0, 0, G_OPTION_ARG_FILENAME, &code_path, N_("The student’s code"), N_("FILE") },
     { "answers", 0, 0, G_OPTION_ARG_FILENAME, &answers_path, N_("A JSON array of answers, given in order (default: read lines from standard input)"), N_("FILE") },
+    { "answer-with", 0, 0, G_OPTION_ARG_STRING, &answer_with, N_("A program that answers each question: the question as one JSON object on its standard input (text, kind, and for a prediction the call), the answer on its standard output"), N_("PROGRAM") },
     { "offline", 0, 0, G_OPTION_ARG_NONE, &offline, N_("Use the offline examiner"), NULL },
     { "base-url", 0, 0, G_OPTION_ARG_STRING, &base_url, N_("The endpoint (default: the configured one)"), N_("URL") },
     { "model", 0, 0, G_OPTION_ARG_STRING, &model_name, N_("The model (default: the configured one, then the endpoint’s first)"), N_("M") },
@@ -621,10 +668,20 @@ viva_cli_defend (int    argc,
       return VIVA_CLI_EXIT_FAILED;
     }
 
+  if (answers_path != NULL && answer_with != NULL)
+    {
+      viva_cli_usage_error (context, "%s", _("Give --answers or --answer-with, not both."));
+      return VIVA_CLI_EXIT_USAGE;
+    }
   if (answers_path != NULL && !(defense.answers = viva_cli_load_answers (answers_path, &error)))
     {
       viva_cli_fail (_("Could not read the answers: %s"), error->message);
       return VIVA_CLI_EXIT_FAILED;
+    }
+  if (answer_with != NULL && !g_shell_parse_argv (answer_with, NULL, &defense.answer_with, &error))
+    {
+      viva_cli_usage_error (context, _("--answer-with is not a command line: %s"), error->message);
+      return VIVA_CLI_EXIT_USAGE;
     }
 
   defense.json = json;

@@ -110,13 +110,15 @@ test_problem (gconstpointer data)
   g_assert_cmpuint (viva_grade_report_get_n_passed (viva_exam_verdict_get_grade (pass)), ==, n_tests);
   g_assert_true (viva_exam_verdict_get_consistent (pass));
 
-  /* Read, run, every shown test, one question, finish. */
+  /* Read, run, every shown test, the engine's plan (a prediction and a
+   * question), finish. */
   steps = viva_exam_verdict_get_steps (pass);
-  g_assert_cmpuint (g_strv_length ((GStrv)steps), ==, n_probes + 4);
+  g_assert_cmpuint (g_strv_length ((GStrv)steps), ==, n_probes + 5);
   g_assert_cmpstr (steps[0], ==, "readStudentCode");
   g_assert_cmpstr (steps[1], ==, "runPython");
   g_assert_cmpstr (steps[n_probes + 2], ==, "askStudent");
-  g_assert_cmpstr (steps[n_probes + 3], ==, "finishDefense");
+  g_assert_cmpstr (steps[n_probes + 3], ==, "askStudent");
+  g_assert_cmpstr (steps[n_probes + 4], ==, "finishDefense");
   g_assert_nonnull (strstr (viva_exam_verdict_get_comment (pass), "recorded for your teacher"));
 
   reset (runner);

@@ -38,7 +38,7 @@ fixture_setup (Fixture       *fixture,
   fixture->dir = g_dir_make_tmp ("viva-held-out-XXXXXX", NULL);
   fixture->code = g_build_filename (fixture->dir, "code.py", NULL);
   fixture->answers = g_build_filename (fixture->dir, "answers.json", NULL);
-  g_assert_true (g_file_set_contents (fixture->answers, "[\"It takes the k nearest points by distance.\"]", -1, NULL));
+  g_assert_true (g_file_set_contents (fixture->answers, "[\"It takes the k nearest points by distance.\", \"'a'\"]", -1, NULL));
 }
 
 static void
@@ -274,8 +274,10 @@ defend_and_scan (Fixture        *fixture,
           g_autofree char *text = json_to_string (node, FALSE);
 
           assert_no_secret (secrets, "a request to the model", text);
-          /* The model gets the shown tests whole and the held-out names. */
-          g_assert_nonnull (strstr (text, "Held-out tests (names only)"));
+          /* The model gets the shown tests whole and the held-out names;
+           * a scoring request, the question, its points and the answer. */
+          if (strstr (text, "You score one answer") == NULL)
+            g_assert_nonnull (strstr (text, "Held-out tests (names only)"));
           n_chat++;
         }
       g_assert_cmpuint (n_chat, >=, 4);

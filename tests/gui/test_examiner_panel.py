@@ -231,6 +231,11 @@ tap.ok(question, "the offline examiner asks a question and the answer box opens"
 app.screenshot("examiner-6-offline-question-dark")
 tap.ok(answer(app, ANSWER, click=False),
        "the question moved the focus into the answer box: the answer is typed without a click, and sent")
+# The engine's prediction: what a call on the student's own code returns.
+tap.ok(find_named(app, "What does this call return on your code?", timeout=60, prefix=True) is not None,
+       "the offline examiner then asks what a call on the code returns")
+tap.ok(wait_for(lambda: app.find("text", "Your answer").sensitive, 30) and answer(app, "[0, 1]", click=False),
+       "the prediction is answered with a Python value")
 tap.ok(find_named(app, "Passed", timeout=60) is not None, "the offline verdict says Passed")
 tap.ok(find_named(app, "Score: ", timeout=5, prefix=True) is not None, "the offline verdict has a score")
 app.screenshot("examiner-7-offline-verdict-dark")

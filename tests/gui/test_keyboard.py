@@ -62,6 +62,11 @@ app.screenshot("keyboard-1-question")
 rawinput.typeText(ANSWER)
 tap.ok(wait_for(lambda: vivagui.text_of(box) == ANSWER, 5), "the answer is typed into the box, without a click")
 rawinput.keyCombo("<Control>Return")
+# The engine's prediction comes next; the focus stays in the box.
+tap.ok(wait_for(lambda: box.sensitive and vivagui.text_of(box) == "" and focused(box), 60),
+       "the next question, a prediction, waits in the same box")
+rawinput.typeText("[0, 1]")
+rawinput.keyCombo("<Control>Return")
 tap.ok(wait_for(lambda: named(app, "Score: "), 90), "Ctrl+Enter sends it, and the verdict comes")
 tap.ok(wait_for(lambda: box.sensitive and focused(box), 10),
        "after the verdict, the focus is in the follow-up box")

@@ -107,6 +107,13 @@ if box is not None:
     rawinput.keyCombo("<Control>End")
     rawinput.typeText(" the start matters; run it several times.")
     rawinput.keyCombo("<Control>Return")
+# Then the engine's prediction about the student's own code.
+tap.ok(find_prefix(app, "What does this call return on your code?", 60) is not None,
+       "the prediction question comes next")
+if box is not None and wait_for(lambda: box.sensitive and vivagui.text_of(box) == "", 30):
+    vivagui.click(box)
+    rawinput.typeText("[0, 1]")
+    rawinput.keyCombo("<Control>Return")
 tap.ok(find_prefix(app, "Passed", 90) is not None, "answering it gets the verdict")
 app.screenshot("resume-4-verdict")
 tap.ok(app.quit() == 0, "Viva closes cleanly")

@@ -207,6 +207,9 @@ script_defense (VivaTestServer *server,
                                   "injectTestCase", probe, 15));
   queue_reply (server, reply_new (NULL, "The test passed.", "askStudent", ask, 15));
   queue_reply (server, reply_new (NULL, "Thank you for your answer.", "finishDefense", finish, 15));
+  /* The engine scores the answer three times against the question's points. */
+  for (guint i = 0; i < 3; i++)
+    queue_reply (server, reply_new (NULL, "{\"score\": 2, \"evidence\": \"local minimum\"}", NULL, NULL, 15));
   queue_reply (server, reply_new (NULL,
                                   "You lost points for not mentioning **k-means++**: it spreads the first centroids apart, so runs agree more often.",
                                   NULL, NULL, 15));

@@ -131,6 +131,28 @@ ndjson_reply (const char *content,
   return response;
 }
 
+/* A scorer's reply, in either stream, with no tool call. */
+static VivaTestResponse *
+score_reply (gboolean ollama)
+{
+  static const char sse[] =
+    "data: {\"id\":\"chatcmpl-lab\",\"object\":\"chat.completion.chunk\",\"created\":1764500000,"
+    "\"model\":\"lab-model\",\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\","
+    "\"content\":\"{\\\"score\\\": 1, \\\"evidence\\\": \\\"\\\"}\"},\"finish_reason\":null}]}\n\n"
+    "data: {\"id\":\"chatcmpl-lab\",\"object\":\"chat.completion.chunk\",\"created\":1764500000,"
+    "\"model\":\"lab-model\",\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\n"
+    "data: [DONE]\n\n";
+  static const char ndjson[] =
+    "{\"model\":\"lab-model\",\"created_at\":\"2026-11-30T10:00:00Z\",\"message\":{\"role\":\"assistant\","
+    "\"content\":\"{\\\"score\\\": 1, \\\"evidence\\\": \\\"\\\"}\"},\"done\":false}\n"
+    "{\"model\":\"lab-model\",\"created_at\":\"2026-11-30T10:00:00Z\",\"message\":{\"role\":\"assistant\","
+    "\"content\":\"\"},\"done\":true,\"done_reason\":\"stop\",\"prompt_eval_count\":300,\"eval_count\":12}\n";
+  g_autoptr(GBytes) bytes = ollama ? g_bytes_new_static (ndjson, sizeof ndjson - 1)
+                                   : g_bytes_new_static (sse, sizeof sse - 1);
+
+  return viva_test_response_new (200, ollama ? "application/x-ndjson" : "text/event-stream", bytes);
+}
+
 /**
  * viva_test_examiner_respond: (skip)
  *
@@ -152,6 +174,13 @@ viva_test_examiner_respond (VivaTestServer        *server,
   g_autofree char *finish = NULL;
 
   examiner->n_chat++;
+
+  /* A scoring request of a conceptual answer: one point made. */
+  if (json_array_get_length (messages) > 0 &&
+      g_str_has_prefix (json_object_get_string_member_with_default (json_array_get_object_element (messages, 0),
+                                                                    "content", ""),
+                        "You score one answer"))
+    return score_reply (examiner->ollama);
   if (examiner->fail_after > 0 && examiner->n_chat >= examiner->fail_after)
     return viva_test_response_new_json (500, "{\"error\":{\"message\":\"CUDA error: out of memory\","
                                              "\"type\":\"InternalServerError\",\"code\":500}}");

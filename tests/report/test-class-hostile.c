@@ -94,7 +94,7 @@ setup_classroom (void)
   sessions = g_build_filename (classroom, "sessions", NULL);
   good_json = g_build_filename (classroom, "Ana_Lima-s001-knn.json", NULL);
   g_assert_true (g_file_set_contents (code_path, code, -1, NULL));
-  g_assert_true (g_file_set_contents (answers, "[\"I sort by distance and count the votes.\"]", -1, NULL));
+  g_assert_true (g_file_set_contents (answers, "[\"I sort by distance and count the votes.\", \"'a'\"]", -1, NULL));
 
   {
     const char *args[] = { "defend", "--pack", pack_path, "--problem", "knn", "--code", code_path,

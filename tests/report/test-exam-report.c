@@ -84,7 +84,7 @@ defend (Fixture    *f,
 
   g_assert_true (g_file_set_contents (code_path, code, -1, NULL));
   g_assert_true (g_file_set_contents (answers_path,
-                                      "[\"It depends on the start: <b>k-means</b> finds a local minimum & I rerun it.\"]",
+                                      "[\"It depends on the start: <b>k-means</b> finds a local minimum & I rerun it.\", \"[(0.0, 0.5), (9.0, 8.5)]\"]",
                                       -1, NULL));
 
   proc = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_SILENCE, &error,

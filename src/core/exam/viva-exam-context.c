@@ -19,6 +19,7 @@ struct _VivaExamContext
   VivaRunner      *runner;
   VivaRunner      *reference_runner;
   guint            run_timeout_ms;
+  GPtrArray       *plan;          /* VivaExamPlanItem: the questions the engine chose */
 
   /* The question waiting for the student, and its task. */
   char            *question;
@@ -27,6 +28,34 @@ struct _VivaExamContext
 };
 
 G_DEFINE_FINAL_TYPE (VivaExamContext, viva_exam_context, G_TYPE_OBJECT)
+
+/**
+ * viva_exam_context_set_plan:
+ * @plan: (element-type VivaExamPlanItem) (transfer full) (nullable): the
+ *   questions the engine chose for this defense
+ */
+void
+viva_exam_context_set_plan (VivaExamContext *self,
+                            GPtrArray       *plan)
+{
+  g_return_if_fail (VIVA_IS_EXAM_CONTEXT (self));
+
+  g_clear_pointer (&self->plan, g_ptr_array_unref);
+  self->plan = plan;
+}
+
+/**
+ * viva_exam_context_get_plan:
+ *
+ * Returns: (transfer none) (nullable) (element-type VivaExamPlanItem): the plan
+ */
+GPtrArray *
+viva_exam_context_get_plan (VivaExamContext *self)
+{
+  g_return_val_if_fail (VIVA_IS_EXAM_CONTEXT (self), NULL);
+
+  return self->plan;
+}
 
 static void
 clear_waiting (VivaExamContext *self)
@@ -57,6 +86,8 @@ viva_exam_context_dispose (GObject *object)
   g_clear_object (&self->code_source);
   g_clear_object (&self->runner);
   g_clear_object (&self->reference_runner);
+
+  g_clear_pointer (&self->plan, g_ptr_array_unref);
 
   G_OBJECT_CLASS (viva_exam_context_parent_class)->dispose (object);
 }

@@ -44,6 +44,9 @@ void             viva_exam_context_wait_answer_async    (VivaExamContext      *s
 char            *viva_exam_context_wait_answer_finish   (VivaExamContext      *self,
                                                          GAsyncResult         *result,
                                                          GError              **error);
+void             viva_exam_context_set_plan             (VivaExamContext      *self,
+                                                         GPtrArray            *plan);
+GPtrArray       *viva_exam_context_get_plan             (VivaExamContext      *self);
 gboolean         viva_exam_context_give_answer          (VivaExamContext      *self,
                                                          const char           *answer,
                                                          GError              **error);

@@ -25,4 +25,5 @@ viva_exam_limits_init_default (VivaExamLimits *limits)
   limits->context_length = 8192;
   limits->keep_recent_steps = 4;
   limits->run_timeout_ms = 10000;
+  limits->score_runs = 3;
 }

@@ -21,6 +21,8 @@ G_BEGIN_DECLS
  *   past about 80% of it (8192)
  * @keep_recent_steps: steps kept whole when compacting (4)
  * @run_timeout_ms: time limit of one runPython or injectTestCase (10000)
+ * @score_runs: k, how many times the scorer scores each conceptual answer
+ *   (3); 0 leaves them to a teacher
  *
  * Every guardrail threshold of the examiner, in one place.
  */
@@ -34,6 +36,7 @@ typedef struct
   guint context_length;
   guint keep_recent_steps;
   guint run_timeout_ms;
+  guint score_runs;
 } VivaExamLimits;
 
 void viva_exam_limits_init_default (VivaExamLimits *limits);

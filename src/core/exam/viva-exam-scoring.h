@@ -16,4 +16,10 @@ GPtrArray *_viva_exam_scoring_test_items (VivaProblem     *problem,
                                           const char      *grade_error,
                                           double           weight);
 
+GPtrArray *_viva_exam_scoring_build_items (VivaProblem     *problem,
+                                           VivaGradeReport *grade,
+                                           const char      *grade_error,
+                                           GPtrArray       *plan,
+                                           GPtrArray       *steps);
+
 G_END_DECLS

@@ -6,6 +6,8 @@
 #include "config.h"
 
 #include "viva-examiner-private.h"
+#include "viva-exam-plan.h"
+#include "viva-exam-scorer.h"
 #include "viva-exam-scoring.h"
 #include "viva-problem-exam.h"
 #include "viva-problem-grade.h"
@@ -139,7 +141,20 @@ _viva_examiner_start_call (VivaExaminer       *self,
         return refuse (self, call, reason);
 
       if (viva_exam_tool_get_kind (tool) == VIVA_EXAM_TOOL_KIND_FINISHES &&
-          ((reason = _viva_exam_protocol_check_protocol (&self->protocol)) || (reason = _viva_exam_protocol_check_evidence (&self->protocol, arguments))))
+          ((reason = _viva_exam_protocol_check_protocol (&self->protocol)) || (reason = _viva_exam_protocol_check_evidence (&self->protocol, arguments)) ||
+           (reason = viva_exam_plan_check_finish (viva_exam_context_get_plan (self->context), self->protocol.steps,
+                                                  _viva_examiner_plan_enforced (self)))))
+        return refuse (self, call, reason);
+    }
+
+  /* Pacing: one question at a time, the engine's plan; a question without
+   * an item counts as the next planned conceptual one (also on a redo). */
+  if (facts->step == VIVA_EXAM_PROTOCOL_ASK)
+    {
+      g_autofree char *reason = viva_exam_plan_check_ask (viva_exam_context_get_plan (self->context),
+                                                          self->protocol.steps, arguments);
+
+      if (reason != NULL && redo_step == NULL)
         return refuse (self, call, reason);
     }
 
@@ -155,7 +170,14 @@ _viva_examiner_start_call (VivaExaminer       *self,
   switch (facts->kind)
     {
     case VIVA_EXAM_TOOL_KIND_WAITS:
-      _viva_examiner_set_pending_question (self, shown_text (facts, arguments));
+      {
+        const VivaExamPlanItem *item = viva_exam_plan_find (viva_exam_context_get_plan (self->context),
+                                                            json_object_get_string_member_with_default (arguments, "item", NULL));
+        g_autofree char *shown = viva_exam_plan_shown_question (item, shown_text (facts, arguments));
+
+        self->pending_item = item;
+        _viva_examiner_set_pending_question (self, shown);
+      }
       _viva_examiner_set_state (self, VIVA_EXAMINER_STATE_WAITING_FOR_STUDENT);
       break;
 
@@ -233,13 +255,48 @@ probe_from_result (const char *step_id,
 typedef struct
 {
   VivaExamVerdict *verdict;
+  GPtrArray       *items;
 } Grading;
 
 static void
 grading_free (Grading *grading)
 {
   g_clear_object (&grading->verdict);
+  g_clear_pointer (&grading->items, g_ptr_array_unref);
   g_free (grading);
+}
+
+static void
+scored_cb (GObject      *object,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  VivaExaminer *self = g_task_get_source_object (task);
+  Grading *grading = g_object_get_data (G_OBJECT (task), "viva-grading");
+  g_autoptr(VivaExamVerdict) verdict = NULL;
+  g_autoptr(GError) error = NULL;
+  JsonObject *data;
+
+  if (!_viva_exam_scorer_score_finish (result, &error) &&
+      g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      if (task == self->task)
+        _viva_examiner_cancelled (self);
+      return;
+    }
+  if (task != self->task || grading == NULL)
+    return;
+
+  verdict = g_object_ref (grading->verdict);
+  _viva_exam_verdict_set_items (verdict, grading->items);
+  data = json_object_new ();
+  json_object_set_array_member (data, "items", viva_exam_items_to_json (grading->items));
+  _viva_examiner_trace (self, "scored", data);
+  g_object_set_data (G_OBJECT (task), "viva-grading", NULL);
+
+  _viva_examiner_end_with (self, verdict);
+  _viva_examiner_complete (self, verdict, NULL);
 }
 
 static void
@@ -250,15 +307,13 @@ grade_cb (GObject      *object,
   g_autoptr(GTask) task = user_data;
   VivaExaminer *self = g_task_get_source_object (task);
   Grading *grading = g_object_get_data (G_OBJECT (task), "viva-grading");
-  g_autoptr(VivaExamVerdict) verdict = g_object_ref (grading->verdict);
   g_autoptr(VivaGradeReport) grade = NULL;
   g_autoptr(GError) error = NULL;
   JsonObject *data;
 
   grade = viva_problem_grade_finish (VIVA_PROBLEM (object), result, &error);
-  g_object_set_data (G_OBJECT (task), "viva-grading", NULL);
 
-  if (task != self->task)
+  if (task != self->task || grading == NULL)
     return;
 
   if (grade == NULL && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
@@ -271,17 +326,16 @@ grade_cb (GObject      *object,
     json_object_set_string_member (data, "error", error->message);
   _viva_examiner_trace (self, "grade", data);
 
-  _viva_exam_verdict_set_grade (verdict, grade, grade ? NULL : error->message);
-  {
-    VivaProblemWeights weights;
-    g_autoptr(GPtrArray) items = NULL;
+  _viva_exam_verdict_set_grade (grading->verdict, grade, grade ? NULL : error->message);
 
-    viva_problem_get_weights (self->problem, &weights);
-    items = _viva_exam_scoring_test_items (self->problem, grade, grade ? NULL : error->message, weights.tests);
-    _viva_exam_verdict_set_items (verdict, items);
-  }
-  _viva_examiner_end_with (self, verdict);
-  _viva_examiner_complete (self, verdict, NULL);
+  /* The score from items: the tests and predictions are the engine's
+   * facts; each conceptual answer is scored k times by the scorer model. */
+  grading->items = _viva_exam_scoring_build_items (self->problem, grade, grade ? NULL : error->message,
+                                                   viva_exam_context_get_plan (self->context),
+                                                   self->protocol.steps);
+  _viva_exam_scorer_score_async (self->scorer ? self->scorer : self->model, self->problem, grading->items,
+                                 self->protocol.limits.score_runs, _viva_examiner_cancellable (self),
+                                 scored_cb, g_object_ref (task));
 }
 
 /* The examiner gave its verdict; the engine now runs every hidden test
@@ -398,6 +452,7 @@ tool_cb (GObject      *object,
   if (kind == VIVA_EXAM_TOOL_KIND_WAITS)
     {
       _viva_examiner_set_pending_question (self, NULL);
+      self->pending_item = NULL;
       if (step->ok)
         {
           JsonObject *answer = json_object_new ();

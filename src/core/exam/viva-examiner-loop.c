@@ -9,6 +9,7 @@
 
 #include "viva-exam-facts.h"
 #include "viva-examiner-private.h"
+#include "viva-exam-plan.h"
 
 /* The turn: the request (from the conversation) → stream a reply → hand
  * it to the examiner (viva-examiner.c), which decides what comes next: its
@@ -279,6 +280,10 @@ prepare (VivaExaminer *self)
   g_clear_object (&self->context);
   self->context = viva_exam_context_new (self->problem, self->code_source, self->runner,
                                          self->reference_runner, self->protocol.limits.run_timeout_ms);
+  /* The engine's plan of questions, the same again on resume (seeded by
+   * the defense's creation); readStudentCode hands it to the model. */
+  viva_exam_context_set_plan (self->context,
+                              viva_exam_plan_new (self->problem, g_str_hash (self->created ? self->created : "")));
 
   _viva_examiner_set_error_message (self, NULL);
   _viva_examiner_set_state (self, VIVA_EXAMINER_STATE_THINKING);

@@ -7,6 +7,7 @@
 
 #include "viva-exam-context.h"
 #include "viva-exam-conversation.h"
+#include "viva-exam-plan.h"
 #include "viva-exam-leak-filter.h"
 #include "viva-exam-private.h"
 #include "viva-exam-protocol.h"
@@ -27,6 +28,7 @@ struct _VivaExaminer
   GObject               parent_instance;
 
   VivaChatModel        *model;
+  VivaChatModel        *scorer;     /* scores conceptual answers; NULL: the model */
   VivaProblem          *problem;
   VivaCodeSource       *code_source;
   VivaRunner           *runner;
@@ -68,6 +70,7 @@ struct _VivaExaminer
   gint64                tool_started;
   GTask                *ask_task;
   char                 *pending_question;
+  const VivaExamPlanItem *pending_item;  /* the plan's (the context owns it) */
 
   gulong                delta_handler;
   gulong                busy_handler;
@@ -95,6 +98,7 @@ void      _viva_examiner_emit                 (VivaExaminer        *self,
                                                ...);
 void      _viva_examiner_set_state            (VivaExaminer        *self,
                                                VivaExaminerState    state);
+gboolean  _viva_examiner_plan_enforced       (VivaExaminer        *self);
 void      _viva_examiner_set_pending_question (VivaExaminer        *self,
                                                const char          *question);
 void      _viva_examiner_set_error_message    (VivaExaminer        *self,

@@ -14,6 +14,7 @@
 #include <glib/gi18n.h>
 
 #include "viva-examiner-private.h"
+#include "viva-problem-exam.h"
 
 G_DEFINE_ENUM_TYPE (VivaExaminerState, viva_examiner_state,
                     G_DEFINE_ENUM_VALUE (VIVA_EXAMINER_STATE_IDLE, "idle"),
@@ -254,6 +255,46 @@ viva_examiner_get_pending_question (VivaExaminer *self)
 {
   g_return_val_if_fail (VIVA_IS_EXAMINER (self), NULL);
   return self->pending_question;
+}
+
+/**
+ * viva_examiner_dup_pending_item:
+ *
+ * Returns: (transfer full) (nullable): what the waiting question asks, as
+ *   `{item, kind, call}` for a prediction (the call the student reads) or
+ *   `{item, kind, question}` for a planned conceptual question; %NULL for
+ *   a question outside the plan or none
+ */
+JsonObject *
+viva_examiner_dup_pending_item (VivaExaminer *self)
+{
+  g_return_val_if_fail (VIVA_IS_EXAMINER (self), NULL);
+  return self->pending_item ? viva_exam_plan_item_to_json (self->pending_item) : NULL;
+}
+
+/**
+ * viva_examiner_set_scorer:
+ * @scorer: (nullable): a second model that scores the conceptual answers
+ *   (each k times), or %NULL for the examiner's own model
+ */
+void
+viva_examiner_set_scorer (VivaExaminer  *self,
+                          VivaChatModel *scorer)
+{
+  g_return_if_fail (VIVA_IS_EXAMINER (self));
+  g_return_if_fail (!scorer || VIVA_IS_CHAT_MODEL (scorer));
+
+  g_set_object (&self->scorer, scorer);
+}
+
+/* The pack sets `ask`, so the plan is asked whole before a verdict. */
+gboolean
+_viva_examiner_plan_enforced (VivaExaminer *self)
+{
+  VivaProblemAsks asks;
+
+  viva_problem_get_asks (self->problem, &asks);
+  return asks.enforced;
 }
 
 /**

@@ -41,6 +41,7 @@ viva_examiner_dispose (GObject *object)
 
   g_clear_object (&self->context);
   g_clear_object (&self->model);
+  g_clear_object (&self->scorer);
   g_clear_object (&self->problem);
   g_clear_object (&self->code_source);
   g_clear_object (&self->runner);

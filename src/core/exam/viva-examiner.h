@@ -78,6 +78,9 @@ void                  viva_examiner_set_limits           (VivaExaminer         *
                                                           const VivaExamLimits *limits);
 VivaExaminerState     viva_examiner_get_state            (VivaExaminer         *self);
 const char           *viva_examiner_get_pending_question (VivaExaminer         *self);
+JsonObject           *viva_examiner_dup_pending_item     (VivaExaminer         *self);
+void                  viva_examiner_set_scorer           (VivaExaminer         *self,
+                                                          VivaChatModel        *scorer);
 const char           *viva_examiner_get_error_message    (VivaExaminer         *self);
 VivaExamVerdict      *viva_examiner_get_verdict          (VivaExaminer         *self);
 GPtrArray            *viva_examiner_get_messages         (VivaExaminer         *self);

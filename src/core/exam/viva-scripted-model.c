@@ -5,9 +5,13 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include <glib/gi18n.h>
 
 #include "viva-chat-reply.h"
+#include "viva-exam-private.h"
+#include "viva-exam-scorer.h"
 #include "viva-problem-grade.h"
 #include "viva-scripted-model.h"
 #include "viva-text.h"
@@ -46,6 +50,8 @@ typedef struct
   GString   *failed;        /* names of failed tests */
   GPtrArray *evidence;
   gboolean   asked;
+  GPtrArray *asked_items;   /* plan items answered */
+  JsonArray *plan;          /* the engine's plan, from its message */
   guint      n_assistant;
 } Progress;
 
@@ -56,6 +62,8 @@ progress_clear (Progress *progress)
   if (progress->failed)
     g_string_free (progress->failed, TRUE);
   g_clear_pointer (&progress->evidence, g_ptr_array_unref);
+  g_clear_pointer (&progress->asked_items, g_ptr_array_unref);
+  g_clear_pointer (&progress->plan, json_array_unref);
 }
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Progress, progress_clear)
@@ -96,6 +104,43 @@ name_of_call (GPtrArray  *messages,
   return NULL;
 }
 
+/* The engine's plan, handed over in its message: a JSON block at its end. */
+static JsonArray *
+read_plan (const char *content)
+{
+  const char *start;
+  const char *end;
+  g_autofree char *json = NULL;
+  g_autoptr(JsonNode) node = NULL;
+
+  if (content == NULL || !g_str_has_prefix (content, VIVA_EXAM_SYSTEM_PREFIX) ||
+      !(start = strstr (content, "```json\n")) || !(end = strstr (start + 8, "\n```")))
+    return NULL;
+
+  json = g_strndup (start + 8, end - start - 8);
+  node = json_from_string (json, NULL);
+  if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
+    return NULL;
+
+  return json_array_ref (json_node_get_array (node));
+}
+
+/* The first planned item not answered yet. */
+static JsonObject *
+next_planned (Progress *progress)
+{
+  for (guint i = 0; progress->plan != NULL && i < json_array_get_length (progress->plan); i++)
+    {
+      JsonObject *item = json_array_get_object_element (progress->plan, i);
+      const char *id = item ? json_object_get_string_member_with_default (item, "item", NULL) : NULL;
+
+      if (id != NULL && !g_ptr_array_find_with_equal_func (progress->asked_items, id, g_str_equal, NULL))
+        return item;
+    }
+
+  return NULL;
+}
+
 static void
 read_progress (VivaScriptedModel *self,
                VivaChatRequest   *request,
@@ -106,6 +151,7 @@ read_progress (VivaScriptedModel *self,
 
   progress->failed = g_string_new (NULL);
   progress->evidence = g_ptr_array_new_with_free_func (g_free);
+  progress->asked_items = g_ptr_array_new_with_free_func (g_free);
 
   for (guint i = 0; i < messages->len; i++)
     {
@@ -117,6 +163,7 @@ read_progress (VivaScriptedModel *self,
 
       if (viva_chat_message_get_role (message) == VIVA_CHAT_ROLE_ASSISTANT)
         progress->n_assistant++;
+
 
       if (viva_chat_message_get_role (message) != VIVA_CHAT_ROLE_TOOL)
         continue;
@@ -135,6 +182,8 @@ read_progress (VivaScriptedModel *self,
       if (g_str_equal (name, "readStudentCode"))
         {
           progress->read = TRUE;
+          if (progress->plan == NULL)
+            progress->plan = read_plan (json_object_get_string_member_with_default (result, "planned_questions", NULL));
           g_free (progress->code);
           progress->code = strip_line_numbers (json_object_get_string_member_with_default (result, "code", ""));
         }
@@ -158,10 +207,91 @@ read_progress (VivaScriptedModel *self,
         }
       else if (g_str_equal (name, "askStudent"))
         {
+          if (json_object_get_string_member_with_default (result, "item", NULL))
+            g_ptr_array_add (progress->asked_items, g_strdup (json_object_get_string_member (result, "item")));
           progress->asked = TRUE;
           g_ptr_array_add (progress->evidence, g_strdup (step));
         }
     }
+}
+
+static char *to_json_text (JsonBuilder *builder);
+
+static gboolean
+is_scoring (VivaChatRequest *request)
+{
+  GPtrArray *messages = viva_chat_request_get_messages (request);
+  VivaChatMessage *first = messages->len > 0 ? g_ptr_array_index (messages, 0) : NULL;
+
+  return first != NULL && viva_chat_message_get_role (first) == VIVA_CHAT_ROLE_SYSTEM &&
+         g_str_has_prefix (viva_chat_message_get_content (first) ?: "", VIVA_EXAM_SCORER_MARKER);
+}
+
+/* Where @word (lower case) is in @text, case aside; -1 when it is not. */
+static gssize
+find_word (const char *text,
+           const char *word)
+{
+  g_autofree char *folded = g_ascii_strdown (text, -1);
+  const char *at = strstr (folded, word);
+
+  return at ? at - folded : -1;
+}
+
+/* The offline scorer: a point counts as made when the answer holds a third
+ * of its longer words. Crude, and the same every time, so a teacher reads
+ * what it gave; a model scorer does better. */
+static char *
+score_by_words (VivaChatRequest *request)
+{
+  GPtrArray *messages = viva_chat_request_get_messages (request);
+  const char *prompt = viva_chat_message_get_content (g_ptr_array_index (messages, messages->len - 1));
+  const char *open = prompt ? strstr (prompt, "<<<\n") : NULL;
+  const char *close = open ? strstr (open, "\n>>>") : NULL;
+  g_autofree char *answer = open && close ? g_strndup (open + 4, close - open - 4) : g_strdup ("");
+  g_auto(GStrv) lines = g_strsplit (prompt ? prompt : "", "\n", -1);
+  g_autofree char *evidence = NULL;
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  guint made = 0;
+
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      const char *dot = strstr (lines[i], ". ");
+      g_auto(GStrv) words = NULL;
+      guint n_words = 0, found = 0;
+
+      if (g_str_has_prefix (lines[i], "<<<"))
+        break;
+      if (!g_ascii_isdigit (lines[i][0]) || dot == NULL)
+        continue;
+      words = g_strsplit_set (dot + 2, " ,.;:()'\"-—–/", -1);
+      for (guint j = 0; words[j] != NULL; j++)
+        {
+          g_autofree char *word = g_ascii_strdown (words[j], -1);
+          gssize at;
+
+          if (g_utf8_strlen (word, -1) < 5)
+            continue;
+          n_words++;
+          if ((at = find_word (answer, word)) >= 0)
+            {
+              found++;
+              if (evidence == NULL)
+                evidence = g_strndup (answer + at, strlen (word));
+            }
+        }
+      if (n_words > 0 && found * 3 >= n_words)
+        made++;
+    }
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "score");
+  json_builder_add_int_value (builder, made);
+  json_builder_set_member_name (builder, "evidence");
+  json_builder_add_string_value (builder, evidence ? evidence : "");
+  json_builder_end_object (builder);
+
+  return to_json_text (builder);
 }
 
 static char *
@@ -189,8 +319,17 @@ decide (VivaScriptedModel  *self,
    * reach the student's worker outside a grading, nor its words a message. */
   g_autoptr(GPtrArray) shown = viva_problem_get_shown_tests (self->problem);
   guint n_shown = shown->len;
+  JsonObject *planned = NULL;
 
   viva_chat_reply_set_model (reply, "viva-offline");
+
+  /* A scoring request: the offline examiner only matches words. */
+  if (is_scoring (request))
+    {
+      viva_chat_reply_take_content (reply, score_by_words (request));
+      viva_chat_reply_set_finish_reason (reply, "stop");
+      return g_steal_pointer (&reply);
+    }
 
   /* A follow-up question after the verdict: there are no tools to use. */
   if (viva_chat_request_get_tools (request) == NULL || viva_chat_request_get_tools (request)->len == 0)
@@ -263,6 +402,23 @@ decide (VivaScriptedModel  *self,
             }
         }
     }
+  else if (progress.plan != NULL && (planned = next_planned (&progress)) != NULL)
+    {
+      gboolean prediction = g_strcmp0 (json_object_get_string_member_with_default (planned, "kind", ""),
+                                       "prediction") == 0;
+
+      tool = "askStudent";
+      content = g_strdup (prediction ? _("A question about what your own code does.")
+                                     : _("A question about your solution."));
+      json_builder_set_member_name (builder, "item");
+      json_builder_add_string_value (builder, json_object_get_string_member (planned, "item"));
+      json_builder_set_member_name (builder, "question");
+      json_builder_add_string_value (builder, prediction
+                                     ? _("What does this call return on your code? Answer with a Python "
+                                         "value, such as [1, 2] or 0.5, or say which exception it raises, "
+                                         "such as “raises ValueError”.")
+                                     : json_object_get_string_member_with_default (planned, "question", ""));
+    }
   else if (!progress.asked)
     {
       tool = "askStudent";
@@ -310,8 +466,8 @@ finish_reply (VivaScriptedModel *self,
   guint passed = grade ? viva_grade_report_get_n_passed (grade) : 0;
   gboolean pass = n_tests > 0 && grade != NULL && viva_grade_report_get_passed (grade);
   int score = total > 0 ? (int)(100.0 * passed / total + 0.5) : 0;
-  const char *recorded = _("Your answer to the question is recorded for your teacher; the "
-                           "offline examiner does not grade answers.");
+  const char *recorded = _("Your answers are recorded for your teacher; the offline examiner "
+                           "scores them only by matching their words, item by item.");
 
   for (guint i = 0; i < total; i++)
     {

@@ -217,6 +217,7 @@ viva_problem_get_asks (VivaProblem     *problem,
   JsonObject *ask = source ? viva_json_member_object (source, "ask") : NULL;
   g_autoptr(GPtrArray) predictions = viva_problem_get_predictions (problem);
 
+  asks->enforced = ask != NULL;
   read_range (ask, "questions", viva_problem_get_n_questions (problem), 1,
               &asks->min_questions, &asks->max_questions);
   read_range (ask, "predictions", predictions->len, 1,

@@ -58,9 +58,11 @@ typedef struct
  * VivaProblemAsks:
  * @min_questions, @max_questions: conceptual questions a defense asks
  * @min_predictions, @max_predictions: prediction questions it asks
+ * @enforced: the pack sets `ask`: a defense must ask what was planned
  */
 typedef struct
 {
+  gboolean enforced;
   guint min_questions;
   guint max_questions;
   guint min_predictions;

@@ -9,6 +9,7 @@
 
 #include <glib/gi18n.h>
 
+#include "viva-exam-plan.h"
 #include "viva-exam-private.h"
 
 VIVA_DEFINE_EXAM_TOOL (VivaReadStudentCodeTool, viva_read_student_code_tool)
@@ -41,6 +42,13 @@ viva_read_student_code_tool_invoke (VivaExamTool    *tool,
 
   json_object_set_string_member (object, "code", numbered);
   json_object_set_int_member (object, "lines", n_lines);
+  /* The engine's plan of questions, handed to the model with the code. */
+  {
+    g_autofree char *plan = viva_exam_plan_message (viva_exam_context_get_plan (context));
+
+    if (plan != NULL)
+      json_object_set_string_member (object, "planned_questions", plan);
+  }
 
   viva_exam_tool_return (task, g_steal_pointer (&object));
 }
