@@ -173,6 +173,47 @@ describe_probes (VivaExamVerdict *verdict)
   return g_string_free (g_steal_pointer (&text), FALSE);
 }
 
+/* The score part by part: each item's points, what it was, who judged it,
+ * and why (a prediction's right answer, now that the defense is over). */
+static char *
+describe_items (VivaExamVerdict *verdict)
+{
+  GPtrArray *items = viva_exam_verdict_get_items (verdict);
+  g_autoptr(GString) text = g_string_new (NULL);
+
+  if (items->len == 0)
+    return NULL;
+
+  if (viva_exam_verdict_get_score (verdict) >= 0)
+    /* Translators: the points the items gave, of the maximum; then the examiner's own score of 100 */
+    g_string_append_printf (text, _("The score, item by item: %g of %g points (the examiner’s own score: %d)."),
+                            viva_exam_verdict_get_points (verdict), viva_exam_verdict_get_max_points (verdict),
+                            viva_exam_verdict_get_score (verdict));
+  else
+    g_string_append_printf (text, _("The score, item by item: %g of %g points."),
+                            viva_exam_verdict_get_points (verdict), viva_exam_verdict_get_max_points (verdict));
+  if (viva_exam_verdict_get_provisional (verdict))
+    g_string_append_printf (text, " %s", _("It is provisional: a teacher will review the items that need it."));
+  for (guint i = 0; i < items->len; i++)
+    {
+      const VivaExamItem *item = g_ptr_array_index (items, i);
+      const char *judge = item->judged_by == VIVA_EXAM_JUDGE_ENGINE ? _("judged by Viva")
+                        : item->judged_by == VIVA_EXAM_JUDGE_TEACHER ? _("judged by your teacher")
+                        : _("scored by the examiner");
+
+      g_string_append_c (text, '\n');
+      /* Translators: points, maximum, what the item was, who judged it */
+      g_string_append_printf (text, _("%.4g/%.4g — %s (%s)"), item->points, item->max_points,
+                              item->title ? item->title : item->id, judge);
+      if (item->needs_review)
+        g_string_append_printf (text, " — %s", _("needs review"));
+      if (item->kind != VIVA_EXAM_ITEM_ENGINE_TEST && item->reason != NULL)
+        g_string_append_printf (text, ": %s", item->reason);
+    }
+
+  return g_string_free (g_steal_pointer (&text), FALSE);
+}
+
 static void
 viva_verdict_card_set_verdict (VivaVerdictCard *self,
                                VivaExamVerdict *verdict)
@@ -239,7 +280,10 @@ viva_verdict_card_set_verdict (VivaVerdictCard *self,
 
   if (status == VIVA_EXAM_STATUS_FINISHED)
     {
-      int value = CLAMP (viva_exam_verdict_get_score (verdict), 0, 100);
+      /* The score built from items where there are any; else the examiner's. */
+      int value = viva_exam_verdict_get_items (verdict)->len > 0
+                ? (int)CLAMP (viva_exam_verdict_get_points (verdict) + 0.5, 0, 100)
+                : CLAMP (viva_exam_verdict_get_score (verdict), 0, 100);
 
       score = g_strdup_printf ("%d", value);
       gtk_label_set_label (self->score_label, score);
@@ -275,6 +319,17 @@ viva_verdict_card_set_verdict (VivaVerdictCard *self,
   steps = describe_steps (viva_exam_verdict_get_steps (verdict));
   gtk_label_set_label (self->steps_label, steps);
   facts = describe_probes (verdict);
+  {
+    g_autofree char *items = describe_items (verdict);
+
+    if (items != NULL)
+      {
+        g_autofree char *joined = g_strconcat (facts, "\n\n", items, NULL);
+
+        g_free (facts);
+        facts = g_steal_pointer (&joined);
+      }
+  }
   gtk_label_set_label (self->facts_label, facts);
 }
 

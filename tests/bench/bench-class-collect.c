@@ -70,7 +70,7 @@ defend (const char *dir,
   const char *session;
 
   g_assert_true (g_file_set_contents (code_path, code, -1, NULL));
-  g_assert_true (g_file_set_contents (answers, "[\"Votes of the k nearest.\"]", -1, NULL));
+  g_assert_true (g_file_set_contents (answers, "[\"Votes of the k nearest.\", \"'a'\"]", -1, NULL));
   proc = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_SILENCE, &error,
                            g_getenv ("VIVA_CLI"), "defend", "--pack", pack, "--problem", "knn", "--code", code_path,
                            "--answers", answers, "--offline", "--session-dir", sessions, "--json", NULL);

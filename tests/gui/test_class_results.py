@@ -50,7 +50,7 @@ reports = os.path.join(home, "reports")
 os.makedirs(reports)
 answers = os.path.join(home, "answers.json")
 with open(answers, "w") as f:
-    json.dump(["A larger k smooths the vote: less variance, more bias."], f)
+    json.dump(["A larger k smooths the vote: less variance, more bias.", "'a'"], f)
 # Ana took the AI midterm, whose hints cost 10 points each, and looked at
 # the hint twice (it costs once): her session records it as exam mode does. Before handing
 # the report in she made every record of the cost say 5.

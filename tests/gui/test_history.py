@@ -25,7 +25,7 @@ pack_path = os.path.join(src, "data", "packs", "intro-ai.json")
 kmeans = next(p for p in json.load(open(pack_path))["problems"] if p["id"] == "kmeans")
 answers = os.path.join(home, "answers.json")
 with open(answers, "w") as f:
-    json.dump(["It finds a local minimum, so the start matters; I would rerun it."], f)
+    json.dump(["It finds a local minimum, so the start matters; I would rerun it.", "[0, 1]"], f)
 for which in ("starter_code", "reference_solution"):
     code = os.path.join(home, which + ".py")
     with open(code, "w") as f:

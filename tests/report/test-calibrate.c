@@ -401,7 +401,7 @@ setup_classroom (void)
   reports = g_build_filename (classroom, "reports", NULL);
   good_json = g_build_filename (classroom, "one.json", NULL);
   g_assert_true (g_file_set_contents (code_path, code, -1, NULL));
-  g_assert_true (g_file_set_contents (answers, "[\"I sort by distance and count the votes.\"]", -1, NULL));
+  g_assert_true (g_file_set_contents (answers, "[\"I sort by distance and count the votes.\", \"'a'\"]", -1, NULL));
   g_assert_cmpint (g_mkdir (reports, 0755), ==, 0);
 
   {

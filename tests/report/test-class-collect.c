@@ -303,6 +303,11 @@ test_classroom (void)
   g_assert_cmpstr (CELL (row, "regraded_passed"), ==, "6");
   g_assert_cmpstr (CELL (row, "regraded_total"), ==, "6");
   g_assert_cmpstr (CELL (row, "flags"), ==, "");
+  /* The score built from items: every test passed gives the tests' 60 of
+   * 100; the prediction and the question add theirs. */
+  g_assert_cmpfloat (g_ascii_strtod (CELL (row, "item_points"), NULL), >=, 60);
+  g_assert_cmpfloat (g_ascii_strtod (CELL (row, "item_points"), NULL), <=, 100);
+  g_assert_cmpstr (CELL (row, "items_review"), ==, "0");
 
   row = row_of (rows, "s002");
   g_assert_cmpstr (CELL (row, "student_name"), ==, "Binh Tran");

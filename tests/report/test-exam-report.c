@@ -5,6 +5,8 @@
 
 #include "config.h"
 
+#include <math.h>
+
 #include <glib/gstdio.h>
 
 #include "viva-core.h"
@@ -189,6 +191,18 @@ test_report_of_a_passing_defense (Fixture       *f,
   verdict = json_object_get_object_member (report, "verdict");
   g_assert_cmpstr (json_object_get_string_member (verdict, "verdict"), ==, "pass");
   g_assert_cmpfloat (json_object_get_double_member (verdict, "score"), ==, 100);
+  /* The score built from items: tests, a prediction, a question, 100 in all. */
+  {
+    JsonArray *items = json_object_get_array_member (verdict, "items");
+    double max_points = 0;
+
+    g_assert_cmpuint (json_array_get_length (items), >=, 3);
+    for (guint i = 0; i < json_array_get_length (items); i++)
+      max_points += json_object_get_double_member (json_array_get_object_element (items, i), "max_points");
+    g_assert_cmpfloat (fabs (max_points - 100), <, 0.05);
+    g_assert_cmpfloat (json_object_get_double_member (verdict, "max_points"), ==, 100);
+    g_assert_nonnull (strstr (html, "Item by item"));
+  }
 
   transcript = json_object_get_array_member (report, "transcript");
   for (guint i = 0; i < json_array_get_length (transcript); i++)
@@ -200,7 +214,7 @@ test_report_of_a_passing_defense (Fixture       *f,
       if (g_str_equal (json_object_get_string_member (entry, "name"), "askStudent"))
         {
           JsonObject *result = json_object_get_object_member (entry, "result");
-          saw_question = g_str_has_prefix (json_object_get_string_member (result, "answer"), "It depends");
+          saw_question = saw_question || g_str_has_prefix (json_object_get_string_member (result, "answer"), "It depends");
         }
       if (json_object_has_member (entry, "probe"))
         saw_probe = saw_probe || json_object_get_boolean_member (json_object_get_object_member (entry, "probe"), "passed");

@@ -98,7 +98,7 @@ defend (const char *name,
   char *session;
 
   g_assert_true (g_file_set_contents (code_path, code, -1, NULL));
-  g_assert_true (g_file_set_contents (answers, "[\"I sort by distance and count the votes.\"]", -1, NULL));
+  g_assert_true (g_file_set_contents (answers, "[\"I sort by distance and count the votes.\", \"'a'\"]", -1, NULL));
   viva_test_cli_run (&run, NULL, args);
   g_assert_cmpint (run.status, ==, 0);
   verdict = g_ptr_array_index (run.events, run.events->len - 1);
@@ -334,7 +334,7 @@ test_class_exports (void)
   g_assert_true (g_str_has_prefix (csv, "student_name,student_id,pack,problem,session,status,verdict,score,"
                                         "hidden_passed,hidden_total,regraded_passed,regraded_total,flags,"
                                         "problem_title,started,duration_s,hints,file,note,model_score,hint_cost,"
-                                        "viva_score,teacher_score,teacher_note\r\n"));
+                                        "viva_score,teacher_score,teacher_note,item_points,items_review\r\n"));
   rows = viva_test_parse_csv (csv);
   row = csv_row (rows, "student_id", "s001");
   g_assert_cmpstr (viva_test_csv_cell (rows, row, "score"), ==, "75");

@@ -95,7 +95,8 @@ _viva_exam_prompt_build (const char  *template_text,
     {
       const VivaProblemQuestion *q = viva_problem_get_question (problem, i);
 
-      g_string_append_printf (questions, "- %s\n", q->question);
+      /* Numbered as the plan's items name them (Q1, Q2, …). */
+      g_string_append_printf (questions, "- Q%u: %s\n", i + 1, q->question);
       for (guint j = 0; q->points && q->points[j]; j++)
         if (!withhold_hidden)
           g_string_append_printf (questions, "  - expected point: %s\n", q->points[j]);

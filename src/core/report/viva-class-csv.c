@@ -77,6 +77,9 @@ static const Column columns[] = {
   { "viva_score", KIND_SCORE, IN_JSON_WITH_TEACHER, NULL, NULL, viva_class_report_get_score },
   { "teacher_score", KIND_SCORE, IN_JSON_WITH_TEACHER, NULL, NULL, viva_class_report_get_teacher_score },
   { "teacher_note", KIND_TEXT, IN_JSON_WITH_TEACHER, viva_class_report_get_teacher_note, NULL, NULL },
+  /* The score built from the verdict's items, and how many need review. */
+  { "item_points", KIND_SCORE, IN_JSON_ALWAYS, NULL, NULL, viva_class_report_get_item_points },
+  COUNT ("items_review", viva_class_report_get_items_review),
 };
 
 #undef TEXT

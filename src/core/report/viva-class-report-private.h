@@ -56,6 +56,8 @@ struct _VivaClassReport
   double      items_max_points;
   GHashTable *teacher_items;  /* item id → the teacher's TeacherItem */
   char       *teacher_items_note;
+  double      item_points;    /* the verdict's score built from items; -1 without items */
+  int         items_review;   /* its items that need a teacher's look; -1 without items */
 };
 
 void _viva_class_report_add_flag     (VivaClassReport *self,

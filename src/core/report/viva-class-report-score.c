@@ -46,7 +46,53 @@ _viva_class_report_read_score (VivaClassReport *self,
                                                                        "so it was edited; the score counts the most hints at the highest cost."));
     }
 
+  /* The score built from items (the examiner's own score stays beside it). */
+  {
+    JsonObject *verdict = viva_json_member_object (root, "verdict");
+    JsonArray *items = viva_json_member_array (verdict, "items");
+
+    self->item_points = self->items_review = -1;
+    if (items != NULL && json_array_get_length (items) > 0 &&
+        viva_json_member_number (verdict, "points", &self->item_points))
+      {
+        self->item_points = CLAMP (self->item_points, 0, 100);
+        self->items_review = 0;
+        for (guint i = 0; i < json_array_get_length (items); i++)
+          {
+            JsonNode *node = json_array_get_element (items, i);
+
+            self->items_review += JSON_NODE_HOLDS_OBJECT (node) &&
+                                  viva_json_member_flag (json_node_get_object (node), "needs_review");
+          }
+      }
+  }
+
   update_score (self);
+}
+
+/**
+ * viva_class_report_get_item_points:
+ *
+ * Returns: the verdict's score built from items (tests, predictions,
+ *   conceptual questions), of 100; -1 for a report without items
+ */
+double
+viva_class_report_get_item_points (VivaClassReport *self)
+{
+  g_return_val_if_fail (VIVA_IS_CLASS_REPORT (self), -1);
+  return self->item_points;
+}
+
+/**
+ * viva_class_report_get_items_review:
+ *
+ * Returns: the items a teacher should look at; -1 without items
+ */
+int
+viva_class_report_get_items_review (VivaClassReport *self)
+{
+  g_return_val_if_fail (VIVA_IS_CLASS_REPORT (self), -1);
+  return self->items_review;
 }
 
 double

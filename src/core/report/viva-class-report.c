@@ -152,6 +152,7 @@ static void
 viva_class_report_init (VivaClassReport *self)
 {
   self->score = self->model_score = -1;
+  self->item_points = self->items_review = -1;
   self->teacher_score = -1;
   self->hidden_passed = self->hidden_total = -1;
   self->regraded_passed = self->regraded_total = -1;

@@ -66,6 +66,8 @@ int              viva_class_report_get_regraded_total (VivaClassReport *self);
 int              viva_class_report_get_duration     (VivaClassReport  *self);
 guint            viva_class_report_get_hints        (VivaClassReport  *self);
 double           viva_class_report_get_model_score  (VivaClassReport  *self);
+double           viva_class_report_get_item_points  (VivaClassReport  *self);
+int              viva_class_report_get_items_review (VivaClassReport  *self);
 double           viva_class_report_get_hint_cost    (VivaClassReport  *self);
 char            *viva_class_report_describe_score   (VivaClassReport  *self);
 void             viva_class_report_set_exam         (VivaClassReport  *self,

@@ -504,6 +504,7 @@ viva_exam_report_render_html (JsonNode *report)
   g_string_append (html, "<section class=\"outcome\">\n");
   append_facts (html, root);
   append_verdict (html, root);
+  _viva_report_append_items (html, root);
   g_string_append (html, "</section>\n");
   append_contradiction (html, root);
 

@@ -21,5 +21,7 @@ void        _viva_report_append_code     (GString    *html,
                                           const char *language);
 void        _viva_report_append_tool     (GString    *html,
                                           JsonObject *entry);
+void        _viva_report_append_items    (GString    *html,
+                                          JsonObject *root);
 
 G_END_DECLS
