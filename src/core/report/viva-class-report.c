@@ -151,10 +151,9 @@ viva_class_report_class_init (VivaClassReportClass *klass)
 static void
 viva_class_report_init (VivaClassReport *self)
 {
-  self->score = self->model_score = -1;
-  self->item_points = self->items_review = -1;
+  self->score = self->model_score = self->item_points = -1;
   self->teacher_score = -1;
-  self->hidden_passed = self->hidden_total = -1;
+  self->hidden_passed = self->hidden_total = self->items_review = -1;
   self->regraded_passed = self->regraded_total = -1;
   self->duration = -1;
   self->flags = g_ptr_array_new_with_free_func (g_free);
