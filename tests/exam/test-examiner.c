@@ -576,6 +576,76 @@ test_busy_relayed (Fixture       *fixture,
   g_assert_cmpint (viva_exam_verdict_get_status (verdict), ==, VIVA_EXAM_STATUS_FINISHED);
 }
 
+/* The conceptual answer is scored three times in requests of its own; the
+ * points are the median, and scores that spread past the threshold mark the
+ * item for a teacher and the verdict provisional. Evidence the answer does
+ * not hold is dropped. Then three that agree: final. */
+static void
+run_scored (Fixture     *fixture,
+            const char  *second,
+            VivaExamVerdict **out)
+{
+  VivaExamLimits limits = *viva_examiner_get_limits (fixture->examiner);
+  g_autoptr(GError) error = NULL;
+
+  limits.score_runs = 3;
+  viva_examiner_set_limits (fixture->examiner, &limits);
+  examiner_fixture_queue_protocol (fixture, "[\"S3\", \"S4\"]");
+  exam_queue_reply (fixture->server, "{\"score\": 1, \"evidence\": \"the + operator\"}", NULL, NULL);
+  exam_queue_reply (fixture->server, second, NULL, NULL);
+  exam_queue_reply (fixture->server, "Here: {\"score\": 1, \"evidence\": \"+ adds\"}", NULL, NULL);
+  *out = examiner_fixture_run (fixture, &error);
+  g_assert_no_error (error);
+}
+
+static void
+test_scored_k_times (Fixture       *fixture,
+                     gconstpointer  data)
+{
+  g_autoptr(VivaExamVerdict) verdict = NULL;
+  g_autoptr(JsonNode) keep = NULL;
+  const VivaExamItem *item = NULL;
+  GPtrArray *items;
+  JsonArray *messages;
+
+  run_scored (fixture, "{\"score\": 0, \"evidence\": \"\"}", &verdict);
+  g_assert_cmpuint (viva_test_server_count_requests (fixture->server, "POST", "/v1/chat/completions"), ==, 5 + 3);
+  /* A scoring request: the question, its points and the answer, no tools. */
+  messages = examiner_fixture_request_messages (fixture, 5, &keep);
+  g_assert_cmpuint (json_array_get_length (messages), ==, 2);
+  g_assert_true (g_str_has_prefix (json_object_get_string_member (json_array_get_object_element (messages, 0), "content"),
+                                   "You score one answer"));
+  g_assert_nonnull (strstr (json_object_get_string_member (json_array_get_object_element (messages, 1), "content"),
+                            "Because + adds them."));
+  g_assert_nonnull (strstr (json_object_get_string_member (json_array_get_object_element (messages, 1), "content"),
+                            "the + operator"));
+
+  items = viva_exam_verdict_get_items (verdict);
+  for (guint i = 0; i < items->len; i++)
+    if (((VivaExamItem *)g_ptr_array_index (items, i))->kind == VIVA_EXAM_ITEM_CONCEPTUAL)
+      item = g_ptr_array_index (items, i);
+  g_assert_nonnull (item);
+  g_assert_cmpuint (item->scores->len, ==, 3);
+  g_assert_cmpfloat_with_epsilon (item->points, item->max_points, 1e-9);
+  g_assert_true (item->needs_review);
+  g_assert_cmpint (item->judged_by, ==, VIVA_EXAM_JUDGE_MODEL);
+  g_assert_cmpuint (item->evidence->len, ==, 1);
+  g_assert_cmpstr (g_ptr_array_index (item->evidence, 0), ==, "+ adds");
+  g_assert_true (viva_exam_verdict_get_provisional (verdict));
+  g_assert_cmpfloat_with_epsilon (viva_exam_verdict_get_max_points (verdict), 100, 1e-9);
+}
+
+static void
+test_scored_agreeing (Fixture       *fixture,
+                      gconstpointer  data)
+{
+  g_autoptr(VivaExamVerdict) verdict = NULL;
+
+  run_scored (fixture, "{\"score\": 1}", &verdict);
+  g_assert_false (viva_exam_verdict_get_provisional (verdict));
+  g_assert_cmpfloat_with_epsilon (viva_exam_verdict_get_points (verdict), 100, 1e-9);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -587,6 +657,8 @@ main (int   argc,
   g_test_add ("/viva/exam/" path, Fixture, NULL, examiner_fixture_setup, func, examiner_fixture_teardown)
 
   ADD ("happy-path", test_happy_path);
+  ADD ("scored-k-times", test_scored_k_times);
+  ADD ("scored-agreeing", test_scored_agreeing);
   ADD ("finish-first-refused", test_finish_first_refused);
   ADD ("single-step", test_single_step);
   ADD ("repeated-probe", test_repeated_probe);
