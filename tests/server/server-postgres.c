@@ -254,6 +254,37 @@ server_postgres_teardown (void)
   g_clear_pointer (&data_dir, g_free);
 }
 
+/* A test that aborted (a failed assertion) leaves its cluster's folder:
+ * its postgres died with it, the folder stays. Those older than half an
+ * hour whose postmaster is gone are removed here; a cluster being made or
+ * running is never touched. */
+static void
+sweep_stale (const char *tmp)
+{
+  g_autoptr(GDir) dir = g_dir_open (tmp, 0, NULL);
+  gint64 now = g_get_real_time () / G_USEC_PER_SEC;
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)))
+    {
+      g_autofree char *path = NULL;
+      g_autofree char *pid_path = NULL;
+      g_autofree char *pid_text = NULL;
+      struct stat st;
+
+      if (!g_str_has_prefix (name, "viva-pg-"))
+        continue;
+      path = g_build_filename (tmp, name, NULL);
+      if (g_lstat (path, &st) != 0 || !S_ISDIR (st.st_mode) || now - st.st_mtime < 30 * 60)
+        continue;
+      pid_path = g_build_filename (path, "data", "postmaster.pid", NULL);
+      if (g_file_get_contents (pid_path, &pid_text, NULL, NULL) && atoi (pid_text) > 0 &&
+          kill (atoi (pid_text), 0) == 0)
+        continue;
+      remove_tree (path);
+    }
+}
+
 static void
 make_cluster (void)
 {
@@ -268,6 +299,7 @@ make_cluster (void)
   as_nobody = geteuid () == 0;
   if (as_nobody && (g_stat (tmp, &st) != 0 || !(st.st_mode & S_IXOTH)))
     tmp = "/tmp";
+  sweep_stale (tmp);
   template = g_build_filename (tmp, "viva-pg-XXXXXX", NULL);
   top_dir = g_mkdtemp (template) ? g_steal_pointer (&template) : NULL;
   g_assert_nonnull (top_dir);
