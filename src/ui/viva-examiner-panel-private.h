@@ -39,6 +39,7 @@ struct _VivaExaminerPanel
   GtkRevealer    *question_revealer;
   GtkLabel       *question_label;
   GtkTextView    *answer_view;
+  GtkButton      *send_button;
   GtkLabel       *hint_label;
 
   /* State */

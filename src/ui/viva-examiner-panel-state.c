@@ -135,6 +135,21 @@ _viva_examiner_panel_update (VivaExaminerPanel *self)
   can_send = _viva_examiner_panel_can_send (self);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "panel.send", can_send);
   gtk_widget_set_sensitive (GTK_WIDGET (self->answer_view), can_send);
+  /* Greyed out, Send says why, as its tooltip and to a screen reader. */
+  {
+    const char *why = _("Send (Ctrl+Enter)");
+
+    if (!can_send)
+      why = self->asking ? _("Wait for the examiner’s answer")
+            : state == VIVA_EXAMINER_STATE_FINISHED && self->no_followup ? _("This exam does not allow questions after the verdict")
+            : state == VIVA_EXAMINER_STATE_FINISHED ? _("The defense is over")
+            : _("Wait for the examiner’s question");
+    if (g_strcmp0 (gtk_widget_get_tooltip_text (GTK_WIDGET (self->send_button)), why) != 0)
+      {
+        gtk_widget_set_tooltip_text (GTK_WIDGET (self->send_button), why);
+        gtk_accessible_update_property (GTK_ACCESSIBLE (self->send_button), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, why, -1);
+      }
+  }
   gtk_revealer_set_reveal_child (self->answer_revealer, shown);
   /* A question, the verdict or an answer to a follow-up: the student types
    * next, so the box takes the focus (it cannot while insensitive, which

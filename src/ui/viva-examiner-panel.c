@@ -375,6 +375,7 @@ viva_examiner_panel_class_init (VivaExaminerPanelClass *klass)
   gtk_widget_class_bind_template_child (widget_class, VivaExaminerPanel, question_revealer);
   gtk_widget_class_bind_template_child (widget_class, VivaExaminerPanel, question_label);
   gtk_widget_class_bind_template_child (widget_class, VivaExaminerPanel, answer_view);
+  gtk_widget_class_bind_template_child (widget_class, VivaExaminerPanel, send_button);
   gtk_widget_class_bind_template_child (widget_class, VivaExaminerPanel, hint_label);
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "examinerpanel");

@@ -35,7 +35,7 @@ with open(exam_path, "w") as f:
     json.dump({
         "format": "viva-exam/1", "id": "tiny-quiz", "title": "Tiny quiz",
         "pack": pack, "problems": ["double"], "time_limit": "%ds" % LIMIT,
-        "hints": {"allowed": False}, "followup": False,
+        "hints": {"allowed": False}, "check": {"allowed": False}, "followup": False,
         "examiner": {"mode": "offline", "language": "en"},
         "report_folder": "reports",
     }, f)
@@ -110,6 +110,12 @@ tap.ok(hint is not None and not hint.sensitive, "the hint is off in this exam")
 explain = app.find("push button", "Explain", timeout=3)
 tap.ok(explain is not None and not explain.sensitive and "off during an exam" in (explain.description or ""),
        "Explain is off in an exam, and its tooltip says so (%s)" % (explain.description if explain else None))
+tap.ok(hint is not None and hint.description == "This exam does not allow hints",
+       "the greyed-out hint says why (%r)" % (hint.description if hint else None))
+# The exam forbids Check: greyed out, saying so to a screen reader too.
+check = app.find("push button", "Check", timeout=3)
+tap.ok(check is not None and not check.sensitive and check.description == "This exam does not allow Check",
+       "the exam forbids Check, and the greyed-out button says so (%r)" % (check.description if check else None))
 
 # Preferences: what the exam fixes is read-only.
 rawinput.keyCombo("<Control>comma")
