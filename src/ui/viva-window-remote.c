@@ -32,6 +32,7 @@
 #define AUTOSAVE_QUIET_MS 2000
 #define AUTOSAVE_MAX_S    30
 #define REFRESH_S         30
+#define HELD_POLL_S       10
 
 struct _VivaWindowRemote
 {
@@ -48,6 +49,7 @@ struct _VivaWindowRemote
   guint                 autosave_id;
   guint                 tick_id;
   guint                 refresh_id;
+  guint                 held_id;       /* asks again for a held verdict */
   guint                 submitting : 1;
   guint                 signed_out : 1;
 };
@@ -380,6 +382,26 @@ defense_changed_cb (VivaWindow *self)
   _viva_window_update_actions (self);
 }
 
+static void follow (VivaWindow *self,
+                    gint64      after);
+
+/* Once the exam closes, its held verdict is the student's: read from the
+ * event before it, now and then, until the server tells it whole. */
+static gboolean
+held_poll_cb (gpointer user_data)
+{
+  VivaWindow *self = user_data;
+  VivaWindowRemote *remote = self->remote;
+
+  if (remote->defense == NULL || !viva_remote_defense_get_held (remote->defense) || remote->signed_out)
+    {
+      remote->held_id = 0;
+      return G_SOURCE_REMOVE;
+    }
+  follow (self, viva_remote_defense_get_held_seq (remote->defense) - 1);
+  return G_SOURCE_CONTINUE;
+}
+
 /* The exam holds its verdicts: the student learns the defense was handed
  * in, and no score. */
 static void
@@ -388,12 +410,18 @@ held_cb (VivaWindow        *self,
          VivaRemoteDefense *defense)
 {
   if (viva_remote_defense_get_held (defense))
-    viva_examiner_panel_add_note (self->examiner_panel,
-                                  _("Handed in. This exam shows its results after it closes, so no score is shown here."));
+    {
+      viva_examiner_panel_add_note (self->examiner_panel,
+                                    _("Handed in. This exam shows its results after it closes, so no score is shown here."));
+      if (self->remote->held_id == 0)
+        self->remote->held_id = g_timeout_add_seconds (HELD_POLL_S, held_poll_cb, self);
+    }
+  else
+    g_clear_handle_id (&self->remote->held_id, g_source_remove);
 }
 
 static void
-drop_defense (VivaWindow *self)
+drop_stream (VivaWindow *self)
 {
   VivaWindowRemote *remote = self->remote;
 
@@ -403,6 +431,29 @@ drop_defense (VivaWindow *self)
       viva_defense_stream_stop (remote->stream);
       g_clear_object (&remote->stream);
     }
+}
+
+/* Streams the shown defense's events after @after. */
+static void
+follow (VivaWindow *self,
+        gint64      after)
+{
+  VivaWindowRemote *remote = self->remote;
+
+  drop_stream (self);
+  remote->stream = viva_defense_stream_new (remote->client, viva_remote_defense_get_id (remote->defense), after);
+  g_signal_connect_object (remote->stream, "event", G_CALLBACK (stream_event_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (remote->stream, "closed", G_CALLBACK (stream_closed_cb), self, G_CONNECT_SWAPPED);
+  viva_defense_stream_start (remote->stream);
+}
+
+static void
+drop_defense (VivaWindow *self)
+{
+  VivaWindowRemote *remote = self->remote;
+
+  drop_stream (self);
+  g_clear_handle_id (&remote->held_id, g_source_remove);
   if (remote->defense != NULL)
     {
       g_signal_handlers_disconnect_by_data (remote->defense, self);
@@ -429,11 +480,7 @@ viva_window_remote_show_defense (VivaWindow        *self,
   viva_examiner_panel_set_remote (self->examiner_panel, defense);
   _viva_window_set_examiner_visible (self, TRUE);
 
-  remote->stream = viva_defense_stream_new (remote->client, viva_remote_defense_get_id (defense),
-                                            viva_remote_defense_get_last_seq (defense));
-  g_signal_connect_object (remote->stream, "event", G_CALLBACK (stream_event_cb), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (remote->stream, "closed", G_CALLBACK (stream_closed_cb), self, G_CONNECT_SWAPPED);
-  viva_defense_stream_start (remote->stream);
+  follow (self, viva_remote_defense_get_last_seq (defense));
   _viva_window_update_actions (self);
 }
 
@@ -829,6 +876,7 @@ _viva_window_dispose_remote (VivaWindow *self)
   g_clear_handle_id (&remote->autosave_id, g_source_remove);
   g_clear_handle_id (&remote->tick_id, g_source_remove);
   g_clear_handle_id (&remote->refresh_id, g_source_remove);
+  g_clear_handle_id (&remote->held_id, g_source_remove);
   if (remote->stream != NULL)
     {
       g_signal_handlers_disconnect_by_data (remote->stream, self);

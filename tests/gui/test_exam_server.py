@@ -6,7 +6,7 @@ on the server at a Run ("Saved"); with the server stopped the typing is
 kept ("Offline — …") and sent once it is back; Submit makes the server run
 the defense, which the panel shows streamed, with the same cards; the
 answer goes back to the server; and an exam that holds its verdicts says
-"handed in" and shows no score.
+"handed in" and shows no score until the teacher closes it.
 
 A real viva-server on 127.0.0.1 with TLS, the app pinning its certificate
 by the link."""
@@ -148,6 +148,13 @@ tap.ok(not find_all(app, lambda n: re.search(r"\bScore\b|/ ?100|Passed|Failed", 
        "no score and no verdict are shown")
 tap.ok(wait_for(lambda: server.status(EXAM).get("s1", {}).get("reports") == 1, 30), "the server keeps the report")
 app.screenshot("exam-server-5-handed-in")
+
+# The teacher closes the exam: the verdict is the student's now.
+code, _ = server.request("POST", "/api/v1/exams/%s/close" % EXAM, server.teacher_tokens[EXAM], {})
+tap.ok(code == 200, "the teacher closes the exam")
+tap.ok(wait_for(lambda: label(app, r"^(Passed|Not passed|Failed)$") is not None, 40),
+       "once the exam closed, the verdict card shows the server's verdict")
+app.screenshot("exam-server-6-closed")
 
 app.quit()
 # Xvfb runs no notification server; asking for the examiner's question to

@@ -346,6 +346,21 @@ test_held (void)
   g_assert_null (viva_remote_defense_get_verdict (defense));
   g_assert_cmpuint (seen.verdicts, ==, 0);
   g_assert_cmpint (viva_remote_defense_get_state (defense), ==, VIVA_EXAMINER_STATE_FINISHED);
+  g_assert_cmpint (viva_remote_defense_get_held_seq (defense), >, 0);
+
+  /* Read again, nothing is new while the exam holds the verdict. */
+  g_assert_cmpuint (feed_page (&fixture, token, "held-quiz", defense, 0), ==, 0);
+  g_assert_true (viva_remote_defense_get_held (defense));
+
+  /* The teacher closes the exam: the verdict, read again, is the student's. */
+  g_clear_pointer (&reply, json_node_unref);
+  reply = server_fixture_request (&fixture, "POST", "/api/v1/exams/held-quiz/close",
+                                  g_hash_table_lookup (fixture.teacher_tokens, "held-quiz"), "{}", &status, NULL);
+  g_assert_cmpuint (status, ==, 200);
+  feed_page (&fixture, token, "held-quiz", defense, viva_remote_defense_get_held_seq (defense) - 1);
+  g_assert_false (viva_remote_defense_get_held (defense));
+  g_assert_nonnull (viva_remote_defense_get_verdict (defense));
+  g_assert_cmpuint (seen.verdicts, ==, 1);
 
   seen_clear (&seen);
   server_fixture_teardown (&fixture);

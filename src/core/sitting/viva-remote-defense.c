@@ -36,6 +36,7 @@ struct _VivaRemoteDefense
   gint64             question_seq;
   char              *error_message;
   VivaExamVerdict   *verdict;
+  gint64             held_seq;   /* the held verdict's event */
   guint              held : 1;
   guint              ended : 1;
 };
@@ -155,6 +156,7 @@ step_result (JsonObject *data)
 
 static void
 take_verdict (VivaRemoteDefense *self,
+              gint64             seq,
               JsonObject        *data)
 {
   g_autoptr(JsonNode) node = NULL;
@@ -168,6 +170,7 @@ take_verdict (VivaRemoteDefense *self,
       if (!self->held)
         {
           self->held = TRUE;
+          self->held_seq = seq;
           g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HELD]);
         }
       return;
@@ -213,6 +216,15 @@ viva_remote_defense_feed (VivaRemoteDefense *self,
 
   g_return_val_if_fail (VIVA_IS_REMOTE_DEFENSE (self), FALSE);
   g_return_val_if_fail (kind != NULL, FALSE);
+
+  /* A held verdict is told again, whole, once the exam closes: the only
+   * event taken a second time. */
+  if (self->held && seq == self->held_seq && g_str_equal (kind, "verdict"))
+    {
+      if (data != NULL && !json_object_get_boolean_member_with_default (data, "held", FALSE))
+        take_verdict (self, seq, data);
+      return !self->held;
+    }
 
   if (seq <= self->last_seq)
     return FALSE;
@@ -262,7 +274,7 @@ viva_remote_defense_feed (VivaRemoteDefense *self,
   else if (g_str_equal (kind, "refused"))
     g_signal_emit (self, signals[REFUSED], 0, member (data, "name"), member (data, "reason"));
   else if (g_str_equal (kind, "verdict") && data != NULL)
-    take_verdict (self, data);
+    take_verdict (self, seq, data);
   else if (g_str_equal (kind, "error"))
     {
       set_error (self, member (data, "message") ? member (data, "message") : _("The defense could not go on."));
@@ -429,6 +441,20 @@ viva_remote_defense_get_held (VivaRemoteDefense *self)
 {
   g_return_val_if_fail (VIVA_IS_REMOTE_DEFENSE (self), FALSE);
   return self->held;
+}
+
+/**
+ * viva_remote_defense_get_held_seq:
+ *
+ * Returns: the number of the held verdict's event, 0 when none is held:
+ *   a client asks for what followed the one before it to learn the
+ *   verdict once the exam closed
+ */
+gint64
+viva_remote_defense_get_held_seq (VivaRemoteDefense *self)
+{
+  g_return_val_if_fail (VIVA_IS_REMOTE_DEFENSE (self), 0);
+  return self->held ? self->held_seq : 0;
 }
 
 gboolean

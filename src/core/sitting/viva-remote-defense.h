@@ -28,6 +28,7 @@ gint64             viva_remote_defense_get_question_seq     (VivaRemoteDefense  
 const char        *viva_remote_defense_get_error_message    (VivaRemoteDefense  *self);
 VivaExamVerdict   *viva_remote_defense_get_verdict          (VivaRemoteDefense  *self);
 gboolean           viva_remote_defense_get_held             (VivaRemoteDefense  *self);
+gint64             viva_remote_defense_get_held_seq         (VivaRemoteDefense  *self);
 gboolean           viva_remote_defense_get_ended            (VivaRemoteDefense  *self);
 gboolean           viva_remote_defense_get_busy             (VivaRemoteDefense  *self);
 
