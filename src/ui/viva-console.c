@@ -425,7 +425,7 @@ viva_console_append_image (VivaConsole *self,
  * @widget: (transfer floating): a widget to show in the output, on a line
  *   of its own, such as a paused program's stack or a button
  *
- * Shown where the output is now, and in view.
+ * Shown where the output is now, and brought into view from its top.
  */
 void
 viva_console_append_widget (VivaConsole *self,
@@ -444,6 +444,12 @@ viva_console_append_widget (VivaConsole *self,
   anchor = gtk_text_buffer_create_child_anchor (self->buffer, &end);
   gtk_text_view_add_child_at_anchor (self->view, widget, anchor);
   viva_console_insert (self, "\n", 1, NULL, NULL);
+
+  /* Into view from its top, as a figure: a stack's innermost frame is
+   * its first row. */
+  gtk_text_buffer_get_iter_at_child_anchor (self->buffer, &end, anchor);
+  gtk_text_buffer_move_mark (self->buffer, self->figure_mark, &end);
+  self->figure_last = TRUE;
   viva_console_follow_end (self);
 }
 
