@@ -45,6 +45,8 @@ typedef struct
   gint64                first_words;
   gint64                ended;
   guint                 questions;
+  guint                 retries;
+  char                 *seat_code;
   gboolean              done;
 } Student;
 
@@ -70,6 +72,7 @@ student_free (Student *student)
   g_free (student->code);
   g_free (student->problem);
   g_free (student->defense_id);
+  g_free (student->seat_code);
   g_clear_pointer (&student->verdict, json_object_unref);
   g_clear_error (&student->error);
   g_free (student);
@@ -106,6 +109,7 @@ finish (Student *student,
   else
     json_object_set_null_member (event, "verdict");
   json_object_set_int_member (event, "questions", student->questions);
+  json_object_set_int_member (event, "retries", student->retries);
   json_object_set_double_member (event, "ttft_ms", ms_between (student->submitted, student->first_words));
   json_object_set_double_member (event, "duration_s", ms_between (student->submitted, student->ended) / 1000);
   if (error != NULL)
@@ -129,6 +133,49 @@ finish (Student *student,
 
   if (--lab->running == 0)
     g_main_loop_quit (lab->loop);
+}
+
+#define MAX_RETRIES 5
+
+static void sign_in (Student *student);
+static void save (Student *student);
+static void submit (Student *student);
+
+typedef struct
+{
+  Student *student;
+  void   (*step) (Student *student);
+} Retry;
+
+static gboolean
+retry_cb (gpointer user_data)
+{
+  Retry *retry = user_data;
+
+  if (!retry->student->done && !g_cancellable_is_cancelled (retry->student->lab->cancellable))
+    retry->step (retry->student);
+  return G_SOURCE_REMOVE;
+}
+
+/* A server away or busy is what a student's app waits out and tries
+ * again, so the rehearsal does the same (a second, two, … apart); any
+ * other error ends the student's defense. */
+static void
+retry_or_finish (Student  *student,
+                 GError   *error,
+                 void    (*step) (Student *student))
+{
+  Retry *retry;
+
+  if (!viva_remote_error_is_retryable (error) || student->retries >= MAX_RETRIES)
+    return finish (student, error);
+
+  g_clear_error (&error);
+  student->retries++;
+  retry = g_new0 (Retry, 1);
+  retry->student = student;
+  retry->step = step;
+  g_timeout_add_full (G_PRIORITY_DEFAULT, 1000 * student->retries, retry_cb, retry, g_free);
 }
 
 static void
@@ -189,7 +236,7 @@ submit_cb (GObject      *object,
   g_autoptr(GError) error = NULL;
 
   if (!(answer = viva_exam_server_client_submit_finish (student->client, result, &error)))
-    return finish (student, g_steal_pointer (&error));
+    return retry_or_finish (student, g_steal_pointer (&error), submit);
 
   student->defense_id = g_strdup (json_object_get_string_member (json_object_get_object_member (answer, "defense"), "id"));
   student->stream = viva_defense_stream_new (student->client, student->defense_id, 0);
@@ -208,9 +255,15 @@ saved_cb (GObject      *object,
   g_autoptr(GError) error = NULL;
 
   if (!(saved = viva_exam_server_client_save_code_finish (student->client, result, &error)))
-    return finish (student, g_steal_pointer (&error));
+    return retry_or_finish (student, g_steal_pointer (&error), save);
 
   student->submitted = g_get_monotonic_time ();
+  submit (student);
+}
+
+static void
+submit (Student *student)
+{
   viva_exam_server_client_submit_async (student->client, student->problem, student->code,
                                         student->lab->cancellable, submit_cb, student);
 }
@@ -229,7 +282,7 @@ signed_in_cb (GObject      *object,
   JsonObject *problem;
 
   if (!(token = viva_exam_server_client_sign_in_finish (student->client, result, &sitting, &error)))
-    return finish (student, g_steal_pointer (&error));
+    return retry_or_finish (student, g_steal_pointer (&error), sign_in);
 
   problems = json_object_get_array_member (sitting, "problems");
   if (problems == NULL || json_array_get_length (problems) == 0)
@@ -241,8 +294,21 @@ signed_in_cb (GObject      *object,
   student->problem = g_strdup (json_object_get_string_member_with_default (problem, "id", ""));
   student->code = g_strdup (lab->code_text ? lab->code_text
                                            : json_object_get_string_member_with_default (problem, "starter_code", ""));
+  save (student);
+}
+
+static void
+save (Student *student)
+{
   viva_exam_server_client_save_code_async (student->client, student->problem, student->code, VIVA_CODE_KIND_AUTOSAVE,
-                                           lab->cancellable, saved_cb, student);
+                                           student->lab->cancellable, saved_cb, student);
+}
+
+static void
+sign_in (Student *student)
+{
+  viva_exam_server_client_sign_in_async (student->client, student->student_id, student->seat_code,
+                                         student->lab->cancellable, signed_in_cb, student);
 }
 
 /* The `code` events of `viva-server codes EXAM --json`, in their order. */
@@ -401,11 +467,12 @@ viva_cli_lab_rehearse_server (int    argc,
       student->lab = &lab;
       student->index = i;
       student->student_id = g_strdup (pair[0]);
+      student->seat_code = g_strdup (pair[1]);
       student->client = viva_cli_remote_client (link, NULL, NULL);
       student->started = g_get_monotonic_time ();
       g_ptr_array_add (lab.students, student);
       lab.running++;
-      viva_exam_server_client_sign_in_async (student->client, pair[0], pair[1], lab.cancellable, signed_in_cb, student);
+      sign_in (student);
     }
 
   sigint_id = g_unix_signal_add (SIGINT, sigint_cb, &lab);

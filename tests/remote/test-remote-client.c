@@ -230,6 +230,51 @@ test_addresses (void)
 }
 
 static gboolean
+hang_up_cb (GSocketService    *service,
+            GSocketConnection *connection,
+            GObject           *source,
+            gpointer           user_data)
+{
+  g_io_stream_close (G_IO_STREAM (connection), NULL, NULL);
+  return TRUE;
+}
+
+/* A server that closes the connection in the handshake (as a loaded one
+ * cuts off a slow handshake) is away, not another server: the work is
+ * kept and sent again, and the student is not told to get a new link. */
+static void
+test_handshake_cut (void)
+{
+  g_autoptr(GSocketService) service = g_socket_service_new ();
+  g_autoptr(GInetAddress) loopback = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
+  g_autoptr(GSocketAddress) any = g_inet_socket_address_new (loopback, 0);
+  g_autoptr(GSocketAddress) bound = NULL;
+  g_autoptr(VivaExamLink) link = NULL;
+  g_autoptr(VivaExamServerClient) client = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+
+  g_socket_listener_add_address (G_SOCKET_LISTENER (service), any, G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP,
+                                 NULL, &bound, &error);
+  g_assert_no_error (error);
+  g_signal_connect (service, "incoming", G_CALLBACK (hang_up_cb), NULL);
+  g_socket_service_start (service);
+
+  text = g_strdup_printf ("viva://127.0.0.1:%u/server-quiz#sha256=%s",
+                          g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound)),
+                          "3f0a9c1b2d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8");
+  link = viva_exam_link_parse (text, &error);
+  g_assert_no_error (error);
+  client = viva_exam_server_client_new (link);
+  viva_exam_server_client_sign_in_async (client, "s1", "AAAA-AAAA", NULL, remote_store_result, &result);
+  g_assert_null (viva_exam_server_client_sign_in_finish (client, remote_wait (&result), NULL, &error));
+  g_assert_error (error, VIVA_REMOTE_ERROR, VIVA_REMOTE_ERROR_OFFLINE);
+  g_assert_true (viva_remote_error_is_retryable (error));
+  g_socket_service_stop (service);
+}
+
+static gboolean
 is_saved (gpointer data)
 {
   return viva_remote_sitting_get_save_state (data) == VIVA_REMOTE_SAVE_SAVED &&
@@ -348,6 +393,7 @@ main (int   argc,
   g_test_add_func ("/viva/remote/client/wrong-fingerprint", test_wrong_fingerprint);
   g_test_add_func ("/viva/remote/client/sign-in-and-save", test_sign_in_and_save);
   g_test_add_func ("/viva/remote/client/addresses", test_addresses);
+  g_test_add_func ("/viva/remote/client/handshake-cut", test_handshake_cut);
   g_test_add_func ("/viva/remote/client/save-queue", test_save_queue);
 
   return g_test_run ();

@@ -338,7 +338,9 @@ _viva_exam_server_client_network_error (VivaExamServerClient *self,
 
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     return g_error_copy (error);
-  if (error->domain == G_TLS_ERROR)
+  /* Only a refused certificate is one: a handshake the server cut off
+   * (a loaded server closes a slow one) is the server away. */
+  if (g_error_matches (error, G_TLS_ERROR, G_TLS_ERROR_BAD_CERTIFICATE))
     return certificate_error (self, address);
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT))
     return g_error_new (VIVA_REMOTE_ERROR, VIVA_REMOTE_ERROR_OFFLINE,
@@ -496,7 +498,8 @@ send_cb (GObject      *object,
       g_autofree char *address = g_strdup_printf ("%s:%u", viva_exam_link_get_host (self->link, request->address),
                                                   viva_exam_link_get_port (self->link, request->address));
 
-      if (g_object_get_data (G_OBJECT (request->msg), "viva-pin-refused") != NULL || error->domain == G_TLS_ERROR)
+      if (g_object_get_data (G_OBJECT (request->msg), "viva-pin-refused") != NULL ||
+          g_error_matches (error, G_TLS_ERROR, G_TLS_ERROR_BAD_CERTIFICATE))
         return g_task_return_error (task, certificate_error (self, address));
 
       /* Another node may answer: the next address, until each was tried. */
