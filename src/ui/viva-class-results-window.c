@@ -271,6 +271,7 @@ void
 _viva_class_results_window_refresh (VivaClassResultsWindow *self)
 {
   update_summary (self);
+  _viva_class_results_window_rebuild_review (self);
   filter_changed_cb (self);
 }
 
@@ -435,6 +436,8 @@ regrade_cb (GObject      *object,
 
   update_summary (self);
   rebuild_statistics (self);
+  /* A re-grade flags reports, which then need a look. */
+  _viva_class_results_window_rebuild_review (self);
   filter_changed_cb (self);
   update_actions (self);
 }
