@@ -108,6 +108,41 @@ test_buggy_defense (void)
   g_assert_cmpuint (viva_scripted_student_get_n_answered (student), >=, 1);
 }
 
+/* The scripted student answers through a program, as `defend
+ * --answer-with` does: the prediction, run by the program on the code,
+ * is right. */
+static void
+test_answer_program (void)
+{
+  g_autoptr(VivaProblem) problem = bundled_problem ("knn");
+  g_autoptr(VivaScriptedStudent) student = viva_scripted_student_new (problem, VIVA_STUDENT_VARIANT_REFERENCE);
+  g_autoptr(VivaExamVerdict) verdict = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("viva-student-XXXXXX", NULL);
+  g_autofree char *code = g_build_filename (dir, "code.py", NULL);
+  g_autofree char *log = g_build_filename (dir, "questions.jsonl", NULL);
+  g_autofree char *program = g_build_filename (g_getenv ("VIVA_SOURCE_ROOT"), "tests", "exam", "answer-program.py", NULL);
+  const char *argv[] = { "python3", program, "right", code, log, NULL };
+  GPtrArray *items;
+  guint n_predictions = 0;
+
+  g_assert_true (g_file_set_contents (code, viva_scripted_student_get_code (student), -1, NULL));
+  viva_scripted_student_set_answer_program (student, argv);
+  verdict = defend (student);
+  items = viva_exam_verdict_get_items (verdict);
+  for (guint i = 0; i < items->len; i++)
+    {
+      const VivaExamItem *item = g_ptr_array_index (items, i);
+
+      if (item->kind != VIVA_EXAM_ITEM_PREDICTION)
+        continue;
+      n_predictions++;
+      g_assert_cmpfloat_with_epsilon (item->points, item->max_points, 1e-9);
+    }
+  g_assert_cmpuint (n_predictions, ==, 1);
+  g_assert_cmpuint (viva_scripted_student_get_n_answered (student), ==, 2);
+  viva_test_remove_tree (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -119,6 +154,7 @@ main (int   argc,
   g_test_add_func ("/viva/scripted-student/starter", test_starter);
   g_test_add_func ("/viva/scripted-student/buggy", test_buggy);
   g_test_add_func ("/viva/scripted-student/buggy-defense", test_buggy_defense);
+  g_test_add_func ("/viva/scripted-student/answer-program", test_answer_program);
 
   return g_test_run ();
 }

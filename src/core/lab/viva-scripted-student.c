@@ -7,6 +7,7 @@
 
 #include <string.h>
 
+#include "viva-answer-program.h"
 #include "viva-code-source.h"
 #include "viva-defense.h"
 #include "viva-scripted-student.h"
@@ -26,6 +27,7 @@ struct _VivaScriptedStudent
   VivaStudentVariant  variant;
   char               *code;
   GStrv               answers;
+  GStrv               answer_program;   /* answers from a program, as `defend --answer-with` */
   VivaTextCodeSource *code_source;
   guint               n_answered;
 };
@@ -131,6 +133,7 @@ viva_scripted_student_finalize (GObject *object)
   g_clear_object (&self->code_source);
   g_clear_pointer (&self->code, g_free);
   g_clear_pointer (&self->answers, g_strfreev);
+  g_clear_pointer (&self->answer_program, g_strfreev);
 
   G_OBJECT_CLASS (viva_scripted_student_parent_class)->finalize (object);
 }
@@ -274,6 +277,22 @@ viva_scripted_student_get_n_answered (VivaScriptedStudent *self)
 }
 
 /**
+ * viva_scripted_student_set_answer_program:
+ * @argv: (array zero-terminated=1) (nullable): a program that answers each
+ *   question, as `viva-cli defend --answer-with` runs it; %NULL for the
+ *   canned answers
+ */
+void
+viva_scripted_student_set_answer_program (VivaScriptedStudent *self,
+                                          const char * const  *argv)
+{
+  g_return_if_fail (VIVA_IS_SCRIPTED_STUDENT (self));
+
+  g_clear_pointer (&self->answer_program, g_strfreev);
+  self->answer_program = argv ? g_strdupv ((char **)argv) : NULL;
+}
+
+/**
  * viva_scripted_student_new_examiner:
  * @model: the examiner's mind
  *
@@ -316,6 +335,27 @@ defend_data_free (DefendData *data)
 }
 
 static void
+program_cb (GObject      *object,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  VivaScriptedStudent *self = g_task_get_source_object (task);
+  DefendData *data = g_task_get_task_data (task);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *answer = viva_answer_program_run_finish (result, &error);
+
+  /* A program that fails answers nothing a student could have meant. */
+  if (answer == NULL)
+    {
+      g_debug ("scripted student: the answering program failed: %s", error->message);
+      answer = g_strdup ("");
+    }
+  if (viva_examiner_answer (data->examiner, answer, NULL))
+    self->n_answered++;
+}
+
+static void
 on_question (VivaExaminer *examiner,
              const char   *step,
              const char   *question,
@@ -327,6 +367,19 @@ on_question (VivaExaminer *examiner,
   g_autoptr(GError) error = NULL;
 
   g_assert (VIVA_IS_EXAMINER (examiner));
+
+  /* The same mechanism as `viva-cli defend --answer-with`: the question
+   * as one JSON object (text, kind, and a prediction's call) to a program. */
+  if (self->answer_program != NULL)
+    {
+      g_autoptr(JsonObject) item = viva_examiner_dup_pending_item (examiner);
+      g_autoptr(JsonObject) asked = viva_answer_program_question (question, item);
+
+      viva_answer_program_run_async ((const char * const *)self->answer_program, asked,
+                                     VIVA_ANSWER_PROGRAM_TIMEOUT_MS, g_task_get_cancellable (task),
+                                     program_cb, g_object_ref (task));
+      return;
+    }
 
   /* The examiner waits for the answer only after this emission; answering
    * within it is what viva-cli defend does with an answers file. */

@@ -44,6 +44,8 @@ const char          *viva_scripted_student_get_code        (VivaScriptedStudent 
 const char * const  *viva_scripted_student_get_answers     (VivaScriptedStudent  *self);
 VivaCodeSource      *viva_scripted_student_get_code_source (VivaScriptedStudent  *self);
 guint                viva_scripted_student_get_n_answered  (VivaScriptedStudent  *self);
+void                 viva_scripted_student_set_answer_program (VivaScriptedStudent *self,
+                                                           const char * const  *argv);
 VivaExaminer        *viva_scripted_student_new_examiner    (VivaScriptedStudent  *self,
                                                             VivaChatModel        *model);
 
