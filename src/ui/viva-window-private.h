@@ -254,6 +254,12 @@ void        _viva_window_remote_submit  (VivaWindow *self);
 void        _viva_window_remote_problem_opened (VivaWindow *self);
 void        _viva_window_remote_signed_out (VivaWindow *self,
                                             const char *message);
+void        _viva_window_remote_flush_async (VivaWindow          *self,
+                                             GAsyncReadyCallback  callback,
+                                             gpointer             user_data);
+gboolean    _viva_window_remote_flush_finish (VivaWindow    *self,
+                                              GAsyncResult  *result,
+                                              GError       **error);
 
 void        _viva_window_warm_runner    (VivaWindow *self);
 void        _viva_window_run_action     (GtkWidget  *widget,

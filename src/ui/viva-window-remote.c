@@ -33,6 +33,7 @@
 #define AUTOSAVE_MAX_S    30
 #define REFRESH_S         30
 #define HELD_POLL_S       10
+#define CLOSE_WAIT_S      3
 
 struct _VivaWindowRemote
 {
@@ -797,6 +798,67 @@ viva_window_join_exam (VivaWindow *self,
     present_dialog_cb (self);
   else
     g_signal_connect (self, "map", G_CALLBACK (present_dialog_cb), NULL);
+}
+
+static void
+close_flushed_cb (GObject      *object,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+
+  /* Sent or not (the server away), the code is in this PC's code store. */
+  viva_remote_sitting_flush_finish (VIVA_REMOTE_SITTING (object), result, NULL);
+  g_task_return_boolean (task, TRUE);
+}
+
+static gboolean
+close_wait_cb (gpointer user_data)
+{
+  g_cancellable_cancel (G_CANCELLABLE (user_data));
+  return G_SOURCE_REMOVE;
+}
+
+/**
+ * _viva_window_remote_flush_async:
+ *
+ * The window closes: what was typed and not yet sent goes to the server,
+ * waited for at most CLOSE_WAIT_S (a server away does not hold the window
+ * open; the PC's code store has the code).
+ */
+void
+_viva_window_remote_flush_async (VivaWindow          *self,
+                                 GAsyncReadyCallback  callback,
+                                 gpointer             user_data)
+{
+  VivaWindowRemote *remote = self->remote;
+  g_autoptr(GTask) task = g_task_new (self, NULL, callback, user_data);
+  g_autoptr(GCancellable) wait = NULL;
+
+  g_assert (VIVA_IS_WINDOW (self));
+
+  g_task_set_source_tag (task, _viva_window_remote_flush_async);
+  if (!active (self) || remote->signed_out || remote->queue == NULL)
+    {
+      g_task_return_boolean (task, TRUE);
+      return;
+    }
+
+  if (remote->dirty_since != 0)
+    send_code (self, VIVA_CODE_KIND_AUTOSAVE);
+  wait = g_cancellable_new ();
+  g_timeout_add_seconds_full (G_PRIORITY_DEFAULT, CLOSE_WAIT_S, close_wait_cb, g_object_ref (wait), g_object_unref);
+  viva_remote_sitting_flush_async (remote->queue, wait, close_flushed_cb, g_steal_pointer (&task));
+}
+
+gboolean
+_viva_window_remote_flush_finish (VivaWindow    *self,
+                                  GAsyncResult  *result,
+                                  GError       **error)
+{
+  g_assert (g_task_is_valid (result, self));
+
+  return g_task_propagate_boolean (G_TASK (result), error);
 }
 
 /**

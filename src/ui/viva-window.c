@@ -396,6 +396,17 @@ status_flush_cb (GObject      *object,
 }
 
 static void
+remote_flush_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  g_autoptr(VivaWindow) self = user_data;
+
+  _viva_window_remote_flush_finish (self, result, NULL);
+  viva_status_store_flush_async (self->status, NULL, status_flush_cb, g_object_ref (self));
+}
+
+static void
 flush_cb (GObject      *object,
           GAsyncResult *result,
           gpointer      user_data)
@@ -411,7 +422,8 @@ flush_cb (GObject      *object,
       return;
     }
 
-  viva_status_store_flush_async (self->status, NULL, status_flush_cb, g_object_ref (self));
+  /* An exam on a server: the code not yet sent goes there first. */
+  _viva_window_remote_flush_async (self, remote_flush_cb, g_object_ref (self));
 }
 
 static void
