@@ -127,4 +127,33 @@ VivaChatReply *_viva_openai_model_stream_finish (VivaChatModel     *model,
                                               GAsyncResult         *result,
                                               GError              **error);
 
+#define DEFAULT_BASE_URL "http://localhost:11434/v1"
+
+enum {
+  PROP_0,
+  PROP_SESSION,
+  PROP_SECRETS,
+  PROP_BASE_URL,
+  PROP_MODEL,
+  PROP_TEMPERATURE,
+  PROP_FIRST_BYTE_TIMEOUT,
+  PROP_IDLE_TIMEOUT,
+  PROP_CONTEXT_LENGTH,
+  PROP_MAX_ATTEMPTS,
+  PROP_RETRY_DELAY,
+  PROP_OLLAMA_NATIVE,
+  PROP_SERVER_KIND,
+  PROP_SERVER_VERSION,
+  PROP_ERROR_MESSAGE,
+  PROP_BUSY_SINCE,
+  PROP_BUSY_WAIT,
+  PROP_MAX_BUSY_WAIT,
+  PROP_SERVED_MODEL,
+  N_PROPS,
+  /* VivaChatModel:busy, overridden */
+  PROP_BUSY = N_PROPS,
+};
+
+extern GParamSpec *_viva_openai_model_properties[N_PROPS];
+
 G_END_DECLS

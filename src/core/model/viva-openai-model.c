@@ -13,37 +13,12 @@
 /* A VivaChatModel over any OpenAI-compatible endpoint, and over Ollama's
  * native /api/chat when the endpoint is Ollama (to set num_ctx, which its
  * /v1 cannot, so a long prompt is not silently cut). This file is the
- * object and its properties; the stream is in viva-openai-model-stream.c,
+ * object and its properties (the configuration's accessors are
+ * viva-openai-model-props.c); the stream is in viva-openai-model-stream.c,
  * discovery and errors in viva-openai-model-discovery.c. */
 
-#define DEFAULT_BASE_URL "http://localhost:11434/v1"
 
-enum {
-  PROP_0,
-  PROP_SESSION,
-  PROP_SECRETS,
-  PROP_BASE_URL,
-  PROP_MODEL,
-  PROP_TEMPERATURE,
-  PROP_FIRST_BYTE_TIMEOUT,
-  PROP_IDLE_TIMEOUT,
-  PROP_CONTEXT_LENGTH,
-  PROP_MAX_ATTEMPTS,
-  PROP_RETRY_DELAY,
-  PROP_OLLAMA_NATIVE,
-  PROP_SERVER_KIND,
-  PROP_SERVER_VERSION,
-  PROP_ERROR_MESSAGE,
-  PROP_BUSY_SINCE,
-  PROP_BUSY_WAIT,
-  PROP_MAX_BUSY_WAIT,
-  PROP_SERVED_MODEL,
-  N_PROPS,
-  /* VivaChatModel:busy, overridden */
-  PROP_BUSY = N_PROPS,
-};
-
-static GParamSpec *properties[N_PROPS];
+GParamSpec *_viva_openai_model_properties[N_PROPS];
 static GParamSpec *busy_pspec;
 
 static void chat_model_iface_init (VivaChatModelInterface *iface);
@@ -256,71 +231,71 @@ viva_openai_model_class_init (VivaOpenAIModelClass *klass)
   object_class->set_property = viva_openai_model_set_property;
 
   /* The app's one SoupSession, shared by every model. */
-  properties[PROP_SESSION] =
+  _viva_openai_model_properties[PROP_SESSION] =
     g_param_spec_object ("session", NULL, NULL, SOUP_TYPE_SESSION,
                          G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
-  properties[PROP_SECRETS] =
+  _viva_openai_model_properties[PROP_SECRETS] =
     g_param_spec_object ("secrets", NULL, NULL, VIVA_TYPE_SECRETS,
                          G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
-  properties[PROP_BASE_URL] =
+  _viva_openai_model_properties[PROP_BASE_URL] =
     g_param_spec_string ("base-url", NULL, NULL, DEFAULT_BASE_URL,
                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   /* Empty: the server's first model. */
-  properties[PROP_MODEL] =
+  _viva_openai_model_properties[PROP_MODEL] =
     g_param_spec_string ("model", NULL, NULL, "",
                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   /* Negative: the server's default. */
-  properties[PROP_TEMPERATURE] =
+  _viva_openai_model_properties[PROP_TEMPERATURE] =
     g_param_spec_double ("temperature", NULL, NULL, -1.0, 2.0, -1.0,
                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  properties[PROP_FIRST_BYTE_TIMEOUT] =
+  _viva_openai_model_properties[PROP_FIRST_BYTE_TIMEOUT] =
     g_param_spec_uint ("first-byte-timeout", NULL, NULL, 1, G_MAXUINT, 180 * 1000,
                        G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  properties[PROP_IDLE_TIMEOUT] =
+  _viva_openai_model_properties[PROP_IDLE_TIMEOUT] =
     g_param_spec_uint ("idle-timeout", NULL, NULL, 1, G_MAXUINT, 60 * 1000,
                        G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  properties[PROP_CONTEXT_LENGTH] =
+  _viva_openai_model_properties[PROP_CONTEXT_LENGTH] =
     g_param_spec_uint ("context-length", NULL, NULL, 0, G_MAXUINT, 16384,
                        G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  properties[PROP_MAX_ATTEMPTS] =
+  _viva_openai_model_properties[PROP_MAX_ATTEMPTS] =
     g_param_spec_uint ("max-attempts", NULL, NULL, 1, 10, 3,
                        G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  properties[PROP_RETRY_DELAY] =
+  _viva_openai_model_properties[PROP_RETRY_DELAY] =
     g_param_spec_uint ("retry-delay", NULL, NULL, 0, 60 * 1000, 1000,
                        G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  properties[PROP_OLLAMA_NATIVE] =
+  _viva_openai_model_properties[PROP_OLLAMA_NATIVE] =
     g_param_spec_boolean ("ollama-native", NULL, NULL, TRUE,
                           G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  properties[PROP_SERVER_KIND] =
+  _viva_openai_model_properties[PROP_SERVER_KIND] =
     g_param_spec_enum ("server-kind", NULL, NULL, VIVA_TYPE_SERVER_KIND, VIVA_SERVER_KIND_UNKNOWN,
                        G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  properties[PROP_SERVER_VERSION] =
+  _viva_openai_model_properties[PROP_SERVER_VERSION] =
     g_param_spec_string ("server-version", NULL, NULL, NULL,
                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  properties[PROP_ERROR_MESSAGE] =
+  _viva_openai_model_properties[PROP_ERROR_MESSAGE] =
     g_param_spec_string ("error-message", NULL, NULL, NULL,
                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   /* g_get_monotonic_time() when the wait began; 0 when not busy. */
-  properties[PROP_BUSY_SINCE] =
+  _viva_openai_model_properties[PROP_BUSY_SINCE] =
     g_param_spec_int64 ("busy-since", NULL, NULL, 0, G_MAXINT64, 0,
                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   /* Seconds the server asked to wait (Retry-After), 0 when it did not say. */
-  properties[PROP_BUSY_WAIT] =
+  _viva_openai_model_properties[PROP_BUSY_WAIT] =
     g_param_spec_uint ("busy-wait", NULL, NULL, 0, G_MAXUINT, 0,
                        G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   /* Milliseconds a stream waits for a busy server before it fails. */
-  properties[PROP_MAX_BUSY_WAIT] =
+  _viva_openai_model_properties[PROP_MAX_BUSY_WAIT] =
     g_param_spec_uint ("max-busy-wait", NULL, NULL, 0, G_MAXUINT, 15 * 60 * 1000,
                        G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
 
   /* The model the server last answered with: a reply's own `model`, else
    * the one asked for (the server's first when none is configured). What a
    * session records, since "" says nothing about who examined. */
-  properties[PROP_SERVED_MODEL] =
+  _viva_openai_model_properties[PROP_SERVED_MODEL] =
     g_param_spec_string ("served-model", NULL, NULL, NULL,
                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
 
-  g_object_class_install_properties (object_class, N_PROPS, properties);
+  g_object_class_install_properties (object_class, N_PROPS, _viva_openai_model_properties);
   /* A busy server (503, 429, or a first token slow to come) is a state,
    * not an error: what a panel shows while the stream waits its turn. */
   g_object_class_override_property (object_class, PROP_BUSY, "busy");
@@ -385,261 +360,6 @@ viva_openai_model_get_secrets (VivaOpenAIModel *self)
 {
   g_return_val_if_fail (VIVA_IS_OPENAI_MODEL (self), NULL);
   return self->secrets;
-}
-
-const char *
-viva_openai_model_get_base_url (VivaOpenAIModel *self)
-{
-  g_return_val_if_fail (VIVA_IS_OPENAI_MODEL (self), NULL);
-  return self->base_url;
-}
-
-/**
- * viva_openai_model_set_base_url:
- * @base_url: (nullable): the endpoint; %NULL or empty means the default.
- *   A trailing `/` is dropped, and an address on this computer or the
- *   local network typed without its scheme gets `http://`
- *   (viva_model_address_complete()).
- *
- * A new address forgets what was learned about the old server.
- */
-void
-viva_openai_model_set_base_url (VivaOpenAIModel *self,
-                                const char      *base_url)
-{
-  g_autofree char *url = NULL;
-  g_autofree char *completed = NULL;
-  gsize len;
-
-  g_return_if_fail (VIVA_IS_OPENAI_MODEL (self));
-
-  url = g_strstrip (g_strdup (base_url != NULL && base_url[0] != '\0' ? base_url : DEFAULT_BASE_URL));
-  len = strlen (url);
-  while (len > 0 && url[len - 1] == '/')
-    url[--len] = '\0';
-  /* "localhost:11434/v1" gets its http://; what cannot be completed is
-   * kept as typed, and the first request says what is wrong with it. */
-  if ((completed = viva_model_address_complete (url, NULL)))
-    {
-      g_free (url);
-      url = g_steal_pointer (&completed);
-    }
-
-  if (g_strcmp0 (self->base_url, url) == 0)
-    return;
-
-  g_free (self->base_url);
-  self->base_url = g_steal_pointer (&url);
-  g_clear_pointer (&self->first_model, g_free);
-  g_hash_table_remove_all (self->no_temperature);
-  g_hash_table_remove_all (self->no_stream_options);
-  _viva_openai_model_set_server (self, VIVA_SERVER_KIND_UNKNOWN, NULL);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BASE_URL]);
-}
-
-const char *
-viva_openai_model_get_model (VivaOpenAIModel *self)
-{
-  g_return_val_if_fail (VIVA_IS_OPENAI_MODEL (self), NULL);
-  return self->model;
-}
-
-/**
- * viva_openai_model_set_model:
- * @model: (nullable): the model's name; %NULL or empty for the server's first
- */
-void
-viva_openai_model_set_model (VivaOpenAIModel *self,
-                             const char      *model)
-{
-  g_return_if_fail (VIVA_IS_OPENAI_MODEL (self));
-
-  if (model == NULL)
-    model = "";
-
-  if (g_strcmp0 (self->model, model) == 0)
-    return;
-
-  g_free (self->model);
-  self->model = g_strdup (model);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MODEL]);
-}
-
-double
-viva_openai_model_get_temperature (VivaOpenAIModel *self)
-{
-  g_return_val_if_fail (VIVA_IS_OPENAI_MODEL (self), -1.0);
-  return self->temperature;
-}
-
-/**
- * viva_openai_model_set_temperature:
- * @temperature: 0 to 2, or negative for the server's default
- */
-void
-viva_openai_model_set_temperature (VivaOpenAIModel *self,
-                                   double           temperature)
-{
-  g_return_if_fail (VIVA_IS_OPENAI_MODEL (self));
-
-  temperature = temperature < 0 ? -1.0 : MIN (temperature, 2.0);
-  if (self->temperature == temperature)
-    return;
-
-  self->temperature = temperature;
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TEMPERATURE]);
-}
-
-guint
-viva_openai_model_get_first_byte_timeout (VivaOpenAIModel *self)
-{
-  g_return_val_if_fail (VIVA_IS_OPENAI_MODEL (self), 0);
-  return self->first_byte_timeout;
-}
-
-/**
- * viva_openai_model_set_first_byte_timeout:
- * @timeout_ms: how long to wait for the first byte of a reply, in
- *   milliseconds; generous, as a local server may load the model first
- */
-void
-viva_openai_model_set_first_byte_timeout (VivaOpenAIModel *self,
-                                          guint            timeout_ms)
-{
-  g_return_if_fail (VIVA_IS_OPENAI_MODEL (self));
-
-  timeout_ms = MAX (timeout_ms, 1);
-  if (self->first_byte_timeout == timeout_ms)
-    return;
-
-  self->first_byte_timeout = timeout_ms;
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FIRST_BYTE_TIMEOUT]);
-}
-
-guint
-viva_openai_model_get_idle_timeout (VivaOpenAIModel *self)
-{
-  g_return_val_if_fail (VIVA_IS_OPENAI_MODEL (self), 0);
-  return self->idle_timeout;
-}
-
-/**
- * viva_openai_model_set_idle_timeout:
- * @timeout_ms: how long a reply may go without a byte, in milliseconds
- */
-void
-viva_openai_model_set_idle_timeout (VivaOpenAIModel *self,
-                                    guint            timeout_ms)
-{
-  g_return_if_fail (VIVA_IS_OPENAI_MODEL (self));
-
-  timeout_ms = MAX (timeout_ms, 1);
-  if (self->idle_timeout == timeout_ms)
-    return;
-
-  self->idle_timeout = timeout_ms;
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_IDLE_TIMEOUT]);
-}
-
-guint
-viva_openai_model_get_context_length (VivaOpenAIModel *self)
-{
-  g_return_val_if_fail (VIVA_IS_OPENAI_MODEL (self), 0);
-  return self->context_length;
-}
-
-/**
- * viva_openai_model_set_context_length:
- * @context_length: tokens of context to ask Ollama for, 0 for its default
- */
-void
-viva_openai_model_set_context_length (VivaOpenAIModel *self,
-                                      guint            context_length)
-{
-  g_return_if_fail (VIVA_IS_OPENAI_MODEL (self));
-
-  if (self->context_length == context_length)
-    return;
-
-  self->context_length = context_length;
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CONTEXT_LENGTH]);
-}
-
-guint
-viva_openai_model_get_max_attempts (VivaOpenAIModel *self)
-{
-  g_return_val_if_fail (VIVA_IS_OPENAI_MODEL (self), 0);
-  return self->max_attempts;
-}
-
-/**
- * viva_openai_model_set_max_attempts:
- * @max_attempts: tries for a transient fault, 1 to 10 (3 by default)
- */
-void
-viva_openai_model_set_max_attempts (VivaOpenAIModel *self,
-                                    guint            max_attempts)
-{
-  g_return_if_fail (VIVA_IS_OPENAI_MODEL (self));
-
-  max_attempts = CLAMP (max_attempts, 1, 10);
-  if (self->max_attempts == max_attempts)
-    return;
-
-  self->max_attempts = max_attempts;
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MAX_ATTEMPTS]);
-}
-
-guint
-viva_openai_model_get_retry_delay (VivaOpenAIModel *self)
-{
-  g_return_val_if_fail (VIVA_IS_OPENAI_MODEL (self), 0);
-  return self->retry_delay;
-}
-
-/**
- * viva_openai_model_set_retry_delay:
- * @delay_ms: the first backoff in milliseconds, doubled for each retry and
- *   jittered between half and all of it
- */
-void
-viva_openai_model_set_retry_delay (VivaOpenAIModel *self,
-                                   guint            delay_ms)
-{
-  g_return_if_fail (VIVA_IS_OPENAI_MODEL (self));
-
-  delay_ms = MIN (delay_ms, 60 * 1000);
-  if (self->retry_delay == delay_ms)
-    return;
-
-  self->retry_delay = delay_ms;
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RETRY_DELAY]);
-}
-
-gboolean
-viva_openai_model_get_ollama_native (VivaOpenAIModel *self)
-{
-  g_return_val_if_fail (VIVA_IS_OPENAI_MODEL (self), FALSE);
-  return self->ollama_native;
-}
-
-/**
- * viva_openai_model_set_ollama_native:
- * @ollama_native: whether to use Ollama's own /api/chat (with `num_ctx`
- *   and `keep_alive`) when the server is Ollama; %TRUE by default
- */
-void
-viva_openai_model_set_ollama_native (VivaOpenAIModel *self,
-                                     gboolean         ollama_native)
-{
-  g_return_if_fail (VIVA_IS_OPENAI_MODEL (self));
-
-  ollama_native = !!ollama_native;
-  if (self->ollama_native == ollama_native)
-    return;
-
-  self->ollama_native = ollama_native;
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_OLLAMA_NATIVE]);
 }
 
 /**
@@ -744,7 +464,7 @@ viva_openai_model_set_max_busy_wait (VivaOpenAIModel *self,
     return;
 
   self->max_busy_wait = wait_ms;
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MAX_BUSY_WAIT]);
+  g_object_notify_by_pspec (G_OBJECT (self), _viva_openai_model_properties[PROP_MAX_BUSY_WAIT]);
 }
 
 /**
@@ -769,7 +489,7 @@ _viva_openai_model_set_served_model (VivaOpenAIModel *self,
 
   g_free (self->served_model);
   self->served_model = g_strdup (name);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SERVED_MODEL]);
+  g_object_notify_by_pspec (G_OBJECT (self), _viva_openai_model_properties[PROP_SERVED_MODEL]);
 }
 
 /**
@@ -798,14 +518,14 @@ _viva_openai_model_busy_begin (VivaOpenAIModel *self,
   if (!already && self->n_busy++ == 0)
     {
       self->busy_since = g_get_monotonic_time ();
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY_SINCE]);
+      g_object_notify_by_pspec (G_OBJECT (self), _viva_openai_model_properties[PROP_BUSY_SINCE]);
       g_object_notify_by_pspec (G_OBJECT (self), busy_pspec);
     }
 
   if (self->busy_wait != wait_s)
     {
       self->busy_wait = wait_s;
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY_WAIT]);
+      g_object_notify_by_pspec (G_OBJECT (self), _viva_openai_model_properties[PROP_BUSY_WAIT]);
     }
 
   g_object_thaw_notify (G_OBJECT (self));
@@ -823,8 +543,8 @@ _viva_openai_model_busy_end (VivaOpenAIModel *self)
   self->busy_since = 0;
   self->busy_wait = 0;
   g_object_notify_by_pspec (G_OBJECT (self), busy_pspec);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY_SINCE]);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY_WAIT]);
+  g_object_notify_by_pspec (G_OBJECT (self), _viva_openai_model_properties[PROP_BUSY_SINCE]);
+  g_object_notify_by_pspec (G_OBJECT (self), _viva_openai_model_properties[PROP_BUSY_WAIT]);
   g_object_thaw_notify (G_OBJECT (self));
 }
 
