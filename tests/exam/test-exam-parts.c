@@ -605,6 +605,8 @@ test_facts (void)
   json_object_set_int_member (event, "last_line", 5);
   json_array_add_object_element (timeline, event);
   json_array_add_object_element (timeline, viva_timeline_event_check ("x = 2\n", 3, 3));
+  /* As the window records an explanation: what, and no detail. */
+  json_array_add_object_element (timeline, viva_timeline_event_explain ("add", "error"));
   /* Forged counts say nothing. */
   event = viva_timeline_event_check ("x = 2\n", 9, 3);
   json_array_add_object_element (timeline, event);
@@ -621,6 +623,7 @@ test_facts (void)
   g_assert_nonnull (selection);
   g_assert_nonnull (more);
   g_assert_true (check < error && error < selection && selection < more);
+  g_assert_nonnull (strstr (more, ": Asked Viva to explain an error.\n"));
   /* The student's text is cut short; the run, the hint and the forged
    * check are not facts. */
   g_assert_null (strstr (facts, long_text));
