@@ -51,28 +51,30 @@ def main():
         sys.exit(__doc__)
     xvfb, number = start(["Xvfb", "-displayfd", "FD", "-screen", "0", "1400x900x24",
                           "-nolisten", "tcp", "-noreset"], "Xvfb (package xvfb)")
-    env = dict(os.environ, DISPLAY=":" + number)
-    for name in ("DBUS_SESSION_BUS_ADDRESS", "AT_SPI_BUS_ADDRESS", "WAYLAND_DISPLAY"):
-        env.pop(name, None)
-    # The bus and what it activates (the AT-SPI bus and registry) write
-    # chatter to stdout; they get their own, so TAP stays clean.
-    bus, address = start(["dbus-daemon", "--session", "--nofork", "--print-address=FD"],
-                         "dbus-daemon", env=env)
-    env["DBUS_SESSION_BUS_ADDRESS"] = address
-    argv = sys.argv[1:]
-    if argv[0].endswith(".py"):
-        argv = [sys.executable] + argv
-    test = subprocess.Popen(argv, env=env)
-    # Meson stops a test that overruns with SIGTERM: pass it on, so the test's
-    # own cleanup (its app, its servers, its home) runs.
-    signal.signal(signal.SIGTERM, lambda *_: test.send_signal(signal.SIGTERM))
+    bus = None
+    # Whatever happens below, neither Xvfb nor the bus outlives the test.
     try:
+        env = dict(os.environ, DISPLAY=":" + number)
+        for name in ("DBUS_SESSION_BUS_ADDRESS", "AT_SPI_BUS_ADDRESS", "WAYLAND_DISPLAY"):
+            env.pop(name, None)
+        # The bus and what it activates (the AT-SPI bus and registry) write
+        # chatter to stdout; they get their own, so TAP stays clean.
+        bus, address = start(["dbus-daemon", "--session", "--nofork", "--print-address=FD"],
+                             "dbus-daemon", env=env)
+        env["DBUS_SESSION_BUS_ADDRESS"] = address
+        argv = sys.argv[1:]
+        if argv[0].endswith(".py"):
+            argv = [sys.executable] + argv
+        test = subprocess.Popen(argv, env=env)
+        # Meson stops a test that overruns with SIGTERM: pass it on, so the
+        # test's own cleanup (its app, its servers, its home) runs.
+        signal.signal(signal.SIGTERM, lambda *_: test.send_signal(signal.SIGTERM))
         status = test.wait()
     finally:
-        stop(bus)
+        if bus is not None:
+            stop(bus)
         stop(xvfb)
     sys.exit(status if status >= 0 else 128 - status)
-
 
 if __name__ == "__main__":
     main()
