@@ -43,7 +43,8 @@ with open(code, "w") as f:
     f.write(knn["reference_solution"])
 answers = os.path.join(home, "answers.json")
 with open(answers, "w") as f:
-    json.dump(["I sort by distance and count the votes."], f)
+    # The offline examiner asks a conceptual question and a prediction.
+    json.dump(["I sort by distance and count the votes.", "'a'"], f)
 sessions = os.path.join(home, "sessions")
 done = subprocess.run([os.environ["VIVA_CLI"], "defend", "--pack", pack_path, "--problem", "knn", "--code", code,
                        "--answers", answers, "--offline", "--session-dir", sessions, "--json"],
