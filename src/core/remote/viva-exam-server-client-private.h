@@ -35,4 +35,24 @@ GError       *_viva_exam_server_client_network_error (VivaExamServerClient *self
                                                       const GError         *error);
 char         *_viva_exam_server_client_dup_address (VivaExamServerClient  *self);
 
+/* One JSON call (viva-exam-server-client-calls.c has them all): @body
+ * sent as JSON, the answer an object of at most @max_bytes. */
+void          _viva_exam_server_client_call_json        (VivaExamServerClient  *self,
+                                                         const char            *method,
+                                                         const char            *path,
+                                                         JsonObject            *body,
+                                                         gsize                  max_bytes,
+                                                         gpointer               source_tag,
+                                                         GCancellable          *cancellable,
+                                                         GAsyncReadyCallback    callback,
+                                                         gpointer               user_data);
+JsonObject   *_viva_exam_server_client_call_json_finish (VivaExamServerClient  *self,
+                                                         GAsyncResult          *result,
+                                                         gpointer               source_tag,
+                                                         GError               **error);
+/* A path under the exam; every piece put in it must be escaped. */
+char         *_viva_exam_server_client_exam_path        (VivaExamServerClient  *self,
+                                                         const char            *format,
+                                                         ...) G_GNUC_PRINTF (2, 3);
+
 G_END_DECLS
