@@ -1,7 +1,10 @@
-/* viva-exam-server-client-calls.c: the exam server's API, one call each
+/* viva-exam-server-client-calls.c: the exam server's API, one route each
  *
- * The calls a student's app and a teacher's tools make, each a path, a
- * body and a bound on the answer over the main file's request machinery.
+ * The calls a student's app and a teacher's tools make are one table of
+ * routes: a method, a path under the exam, whose token goes with it, a
+ * bound on the answer and the check its answer must pass. Each public
+ * call only builds its body and names its route; the main file's request
+ * machinery does the rest. A new call is a row and a pair of functions.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -12,32 +15,171 @@
 #include <string.h>
 
 #include "viva-exam-server-client-private.h"
-#include "viva-json-bounded.h"
 
-static void
-sign_in_cb (GObject      *object,
-            GAsyncResult *result,
-            gpointer      user_data)
+typedef enum
 {
-  g_autoptr(GTask) task = user_data;
-  VivaExamServerClient *self = g_task_get_source_object (task);
-  g_autoptr(JsonObject) answer = NULL;
-  g_autoptr(GError) error = NULL;
-  JsonNode *token;
+  /* The client's token goes with it: a student's, or the teacher's. */
+  AUTH_TOKEN,
+  /* No old token goes with it: the call is where a token comes from. */
+  AUTH_NONE,
+} Auth;
 
-  if (!(answer = _viva_exam_server_client_call_json_finish (self, result, sign_in_cb, &error)))
-    return g_task_return_error (task, g_steal_pointer (&error));
+/* Whether @answer is the API's answer for the route; may keep what it
+ * needs of it on the client. */
+typedef gboolean (*ReplyCheck) (VivaExamServerClient *self,
+                                JsonObject           *answer);
 
-  token = json_object_get_member (answer, "token");
+typedef struct
+{
+  const char *method;
+  /* Under /api/v1/exams/<exam>; "{id}" stands for the call's escaped id. */
+  const char *path;
+  Auth        auth;
+  gsize       max_bytes;
+  ReplyCheck  check;
+} Route;
+
+static gboolean
+check_sign_in (VivaExamServerClient *self,
+               JsonObject           *answer)
+{
+  JsonNode *token = json_object_get_member (answer, "token");
+
   if (token == NULL || json_node_get_value_type (token) != G_TYPE_STRING ||
       !json_object_has_member (answer, "sitting") ||
       !JSON_NODE_HOLDS_OBJECT (json_object_get_member (answer, "sitting")))
+    return FALSE;
+
+  viva_exam_server_client_set_token (self, json_node_get_string (token));
+  return TRUE;
+}
+
+static gboolean
+check_submit (VivaExamServerClient *self,
+              JsonObject           *answer)
+{
+  return json_object_has_member (answer, "defense") &&
+         JSON_NODE_HOLDS_OBJECT (json_object_get_member (answer, "defense")) &&
+         json_object_get_string_member_with_default (json_object_get_object_member (answer, "defense"), "id", NULL) != NULL;
+}
+
+typedef enum
+{
+  SIGN_IN,
+  GET_SITTING,
+  SAVE_CODE,
+  ADD_TIMELINE,
+  SUBMIT,
+  GET_DEFENSE,
+  ANSWER,
+  GET_STATUS,
+  GET_REPORTS,
+  CLOSE_EXAM,
+} RouteId;
+
+#define MAX VIVA_REMOTE_MAX_ANSWER
+
+static const Route routes[] = {
+  /* Student */
+  [SIGN_IN]      = { "POST", "/sign-in",                      AUTH_NONE,  MAX, check_sign_in },
+  [GET_SITTING]  = { "GET",  "/sitting",                      AUTH_TOKEN, MAX, NULL },
+  [SAVE_CODE]    = { "PUT",  "/sitting/problems/{id}/code",   AUTH_TOKEN, MAX, NULL },
+  [ADD_TIMELINE] = { "POST", "/sitting/timeline",             AUTH_TOKEN, MAX, NULL },
+  [SUBMIT]       = { "POST", "/sitting/problems/{id}/submit", AUTH_TOKEN, MAX, check_submit },
+  [GET_DEFENSE]  = { "GET",  "/defenses/{id}",                AUTH_TOKEN, MAX, NULL },
+  [ANSWER]       = { "POST", "/defenses/{id}/answer",         AUTH_TOKEN, MAX, NULL },
+  /* Teacher */
+  [GET_STATUS]   = { "GET",  "/status",                       AUTH_TOKEN, MAX, NULL },
+  [GET_REPORTS]  = { "GET",  "/reports",                      AUTH_TOKEN, VIVA_REMOTE_MAX_REPORTS, NULL },
+  [CLOSE_EXAM]   = { "POST", "/close",                        AUTH_TOKEN, MAX, NULL },
+};
+
+#undef MAX
+
+static void
+route_cb (GObject      *object,
+          GAsyncResult *result,
+          gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  VivaExamServerClient *self = VIVA_EXAM_SERVER_CLIENT (object);
+  const Route *route = g_task_get_task_data (task);
+  g_autoptr(JsonObject) answer = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (!(answer = _viva_exam_server_client_call_json_finish (self, result, route, &error)))
+    return g_task_return_error (task, g_steal_pointer (&error));
+
+  if (route->check != NULL && !route->check (self, answer))
     return g_task_return_new_error (task, VIVA_REMOTE_ERROR, VIVA_REMOTE_ERROR_PROTOCOL, "%s",
                                     _("The exam server’s answer is not the exam server’s API: check the exam link."));
 
-  viva_exam_server_client_set_token (self, json_node_get_string (token));
   g_task_return_pointer (task, g_steal_pointer (&answer), (GDestroyNotify)json_object_unref);
 }
+
+/* Calls @route_id; @id (escaped here) fills its "{id}". */
+static void
+route_call (VivaExamServerClient *self,
+            RouteId               route_id,
+            const char           *id,
+            JsonObject           *body,
+            GCancellable         *cancellable,
+            GAsyncReadyCallback   callback,
+            gpointer              user_data)
+{
+  const Route *route = &routes[route_id];
+  const char *hole = strstr (route->path, "{id}");
+  g_autofree char *path = NULL;
+  GTask *task;
+
+  g_assert ((hole != NULL) == (id != NULL));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  /* The route is the task's tag: a finish for another call fails. */
+  g_task_set_source_tag (task, (gpointer)route);
+  g_task_set_task_data (task, (gpointer)route, NULL);
+
+  if (hole != NULL)
+    {
+      g_autofree char *escaped = g_uri_escape_string (id, NULL, FALSE);
+
+      path = _viva_exam_server_client_exam_path (self, "%.*s%s%s", (int)(hole - route->path), route->path,
+                                                 escaped, hole + strlen ("{id}"));
+    }
+  else
+    path = _viva_exam_server_client_exam_path (self, "%s", route->path);
+
+  if (route->auth == AUTH_NONE)
+    viva_exam_server_client_set_token (self, NULL);
+
+  _viva_exam_server_client_call_json (self, route->method, path, body, route->max_bytes, (gpointer)route,
+                                      cancellable, route_cb, task);
+}
+
+static JsonObject *
+route_finish (VivaExamServerClient  *self,
+              GAsyncResult          *result,
+              RouteId                route_id,
+              GError               **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == &routes[route_id], NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+static gboolean
+route_finish_ok (VivaExamServerClient  *self,
+                 GAsyncResult          *result,
+                 RouteId                route_id,
+                 GError               **error)
+{
+  g_autoptr(JsonObject) answer = route_finish (self, result, route_id, error);
+
+  return answer != NULL;
+}
+
+/* Student */
 
 void
 viva_exam_server_client_sign_in_async (VivaExamServerClient *self,
@@ -48,21 +190,14 @@ viva_exam_server_client_sign_in_async (VivaExamServerClient *self,
                                        gpointer              user_data)
 {
   g_autoptr(JsonObject) body = json_object_new ();
-  g_autofree char *path = NULL;
-  GTask *task;
 
   g_return_if_fail (VIVA_IS_EXAM_SERVER_CLIENT (self));
   g_return_if_fail (student_id != NULL);
   g_return_if_fail (code != NULL);
 
-  task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, viva_exam_server_client_sign_in_async);
   json_object_set_string_member (body, "student_id", student_id);
   json_object_set_string_member (body, "code", code);
-  path = _viva_exam_server_client_exam_path (self, "/sign-in");
-  /* No old token goes with a sign-in. */
-  viva_exam_server_client_set_token (self, NULL);
-  _viva_exam_server_client_call_json (self, "POST", path, body, VIVA_REMOTE_MAX_ANSWER, sign_in_cb, cancellable, sign_in_cb, task);
+  route_call (self, SIGN_IN, NULL, body, cancellable, callback, user_data);
 }
 
 /**
@@ -79,21 +214,12 @@ viva_exam_server_client_sign_in_finish (VivaExamServerClient  *self,
 {
   g_autoptr(JsonObject) answer = NULL;
 
-  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
-
-  if (!(answer = g_task_propagate_pointer (G_TASK (result), error)))
+  if (!(answer = route_finish (self, result, SIGN_IN, error)))
     return NULL;
   if (sitting != NULL)
     *sitting = json_object_ref (json_object_get_object_member (answer, "sitting"));
   return g_strdup (json_object_get_string_member (answer, "token"));
 }
-
-#define SIMPLE_CALL(name, method, max, ...) \
-  G_STMT_START { \
-    g_autofree char *path = _viva_exam_server_client_exam_path (self, __VA_ARGS__); \
-    _viva_exam_server_client_call_json (self, method, path, NULL, max, viva_exam_server_client_##name##_async, \
-               cancellable, callback, user_data); \
-  } G_STMT_END
 
 void
 viva_exam_server_client_get_sitting_async (VivaExamServerClient *self,
@@ -103,7 +229,7 @@ viva_exam_server_client_get_sitting_async (VivaExamServerClient *self,
 {
   g_return_if_fail (VIVA_IS_EXAM_SERVER_CLIENT (self));
 
-  SIMPLE_CALL (get_sitting, "GET", VIVA_REMOTE_MAX_ANSWER, "/sitting");
+  route_call (self, GET_SITTING, NULL, NULL, cancellable, callback, user_data);
 }
 
 /**
@@ -118,7 +244,7 @@ viva_exam_server_client_get_sitting_finish (VivaExamServerClient  *self,
                                             GAsyncResult          *result,
                                             GError               **error)
 {
-  return _viva_exam_server_client_call_json_finish (self, result, viva_exam_server_client_get_sitting_async, error);
+  return route_finish (self, result, GET_SITTING, error);
 }
 
 void
@@ -131,19 +257,14 @@ viva_exam_server_client_save_code_async (VivaExamServerClient *self,
                                          gpointer              user_data)
 {
   g_autoptr(JsonObject) body = json_object_new ();
-  g_autofree char *problem = NULL;
-  g_autofree char *path = NULL;
 
   g_return_if_fail (VIVA_IS_EXAM_SERVER_CLIENT (self));
   g_return_if_fail (problem_id != NULL);
   g_return_if_fail (code != NULL);
 
-  problem = g_uri_escape_string (problem_id, NULL, FALSE);
-  path = _viva_exam_server_client_exam_path (self, "/sitting/problems/%s/code", problem);
   json_object_set_string_member (body, "code", code);
   json_object_set_string_member (body, "kind", viva_code_kind_to_string (kind));
-  _viva_exam_server_client_call_json (self, "PUT", path, body, VIVA_REMOTE_MAX_ANSWER, viva_exam_server_client_save_code_async,
-             cancellable, callback, user_data);
+  route_call (self, SAVE_CODE, problem_id, body, cancellable, callback, user_data);
 }
 
 /**
@@ -156,7 +277,7 @@ viva_exam_server_client_save_code_finish (VivaExamServerClient  *self,
                                           GAsyncResult          *result,
                                           GError               **error)
 {
-  return _viva_exam_server_client_call_json_finish (self, result, viva_exam_server_client_save_code_async, error);
+  return route_finish (self, result, SAVE_CODE, error);
 }
 
 void
@@ -167,15 +288,12 @@ viva_exam_server_client_add_timeline_async (VivaExamServerClient *self,
                                             gpointer              user_data)
 {
   g_autoptr(JsonObject) body = json_object_new ();
-  g_autofree char *path = NULL;
 
   g_return_if_fail (VIVA_IS_EXAM_SERVER_CLIENT (self));
   g_return_if_fail (events != NULL);
 
-  path = _viva_exam_server_client_exam_path (self, "/sitting/timeline");
   json_object_set_array_member (body, "events", json_array_ref (events));
-  _viva_exam_server_client_call_json (self, "POST", path, body, VIVA_REMOTE_MAX_ANSWER, viva_exam_server_client_add_timeline_async,
-             cancellable, callback, user_data);
+  route_call (self, ADD_TIMELINE, NULL, body, cancellable, callback, user_data);
 }
 
 gboolean
@@ -183,9 +301,7 @@ viva_exam_server_client_add_timeline_finish (VivaExamServerClient  *self,
                                              GAsyncResult          *result,
                                              GError               **error)
 {
-  g_autoptr(JsonObject) answer = _viva_exam_server_client_call_json_finish (self, result, viva_exam_server_client_add_timeline_async, error);
-
-  return answer != NULL;
+  return route_finish_ok (self, result, ADD_TIMELINE, error);
 }
 
 void
@@ -197,18 +313,13 @@ viva_exam_server_client_submit_async (VivaExamServerClient *self,
                                       gpointer              user_data)
 {
   g_autoptr(JsonObject) body = json_object_new ();
-  g_autofree char *problem = NULL;
-  g_autofree char *path = NULL;
 
   g_return_if_fail (VIVA_IS_EXAM_SERVER_CLIENT (self));
   g_return_if_fail (problem_id != NULL);
   g_return_if_fail (code != NULL);
 
-  problem = g_uri_escape_string (problem_id, NULL, FALSE);
-  path = _viva_exam_server_client_exam_path (self, "/sitting/problems/%s/submit", problem);
   json_object_set_string_member (body, "code", code);
-  _viva_exam_server_client_call_json (self, "POST", path, body, VIVA_REMOTE_MAX_ANSWER, viva_exam_server_client_submit_async,
-             cancellable, callback, user_data);
+  route_call (self, SUBMIT, problem_id, body, cancellable, callback, user_data);
 }
 
 /**
@@ -222,18 +333,7 @@ viva_exam_server_client_submit_finish (VivaExamServerClient  *self,
                                        GAsyncResult          *result,
                                        GError               **error)
 {
-  g_autoptr(JsonObject) answer = _viva_exam_server_client_call_json_finish (self, result, viva_exam_server_client_submit_async, error);
-
-  if (answer != NULL &&
-      (!json_object_has_member (answer, "defense") ||
-       !JSON_NODE_HOLDS_OBJECT (json_object_get_member (answer, "defense")) ||
-       json_object_get_string_member_with_default (json_object_get_object_member (answer, "defense"), "id", NULL) == NULL))
-    {
-      g_set_error_literal (error, VIVA_REMOTE_ERROR, VIVA_REMOTE_ERROR_PROTOCOL,
-                           _("The exam server’s answer is not the exam server’s API: check the exam link."));
-      return NULL;
-    }
-  return g_steal_pointer (&answer);
+  return route_finish (self, result, SUBMIT, error);
 }
 
 void
@@ -243,13 +343,10 @@ viva_exam_server_client_get_defense_async (VivaExamServerClient *self,
                                            GAsyncReadyCallback   callback,
                                            gpointer              user_data)
 {
-  g_autofree char *defense = NULL;
-
   g_return_if_fail (VIVA_IS_EXAM_SERVER_CLIENT (self));
   g_return_if_fail (defense_id != NULL);
 
-  defense = g_uri_escape_string (defense_id, NULL, FALSE);
-  SIMPLE_CALL (get_defense, "GET", VIVA_REMOTE_MAX_ANSWER, "/defenses/%s", defense);
+  route_call (self, GET_DEFENSE, defense_id, NULL, cancellable, callback, user_data);
 }
 
 JsonObject *
@@ -257,7 +354,7 @@ viva_exam_server_client_get_defense_finish (VivaExamServerClient  *self,
                                             GAsyncResult          *result,
                                             GError               **error)
 {
-  return _viva_exam_server_client_call_json_finish (self, result, viva_exam_server_client_get_defense_async, error);
+  return route_finish (self, result, GET_DEFENSE, error);
 }
 
 void
@@ -270,20 +367,15 @@ viva_exam_server_client_answer_async (VivaExamServerClient *self,
                                       gpointer              user_data)
 {
   g_autoptr(JsonObject) body = json_object_new ();
-  g_autofree char *defense = NULL;
-  g_autofree char *path = NULL;
 
   g_return_if_fail (VIVA_IS_EXAM_SERVER_CLIENT (self));
   g_return_if_fail (defense_id != NULL);
   g_return_if_fail (text != NULL);
 
-  defense = g_uri_escape_string (defense_id, NULL, FALSE);
-  path = _viva_exam_server_client_exam_path (self, "/defenses/%s/answer", defense);
   json_object_set_string_member (body, "text", text);
   if (question_seq > 0)
     json_object_set_int_member (body, "question_seq", question_seq);
-  _viva_exam_server_client_call_json (self, "POST", path, body, VIVA_REMOTE_MAX_ANSWER, viva_exam_server_client_answer_async,
-             cancellable, callback, user_data);
+  route_call (self, ANSWER, defense_id, body, cancellable, callback, user_data);
 }
 
 gboolean
@@ -291,10 +383,10 @@ viva_exam_server_client_answer_finish (VivaExamServerClient  *self,
                                        GAsyncResult          *result,
                                        GError               **error)
 {
-  g_autoptr(JsonObject) answer = _viva_exam_server_client_call_json_finish (self, result, viva_exam_server_client_answer_async, error);
-
-  return answer != NULL;
+  return route_finish_ok (self, result, ANSWER, error);
 }
+
+/* Teacher (the token is the teacher token) */
 
 void
 viva_exam_server_client_get_status_async (VivaExamServerClient *self,
@@ -304,7 +396,7 @@ viva_exam_server_client_get_status_async (VivaExamServerClient *self,
 {
   g_return_if_fail (VIVA_IS_EXAM_SERVER_CLIENT (self));
 
-  SIMPLE_CALL (get_status, "GET", VIVA_REMOTE_MAX_ANSWER, "/status");
+  route_call (self, GET_STATUS, NULL, NULL, cancellable, callback, user_data);
 }
 
 /**
@@ -319,7 +411,7 @@ viva_exam_server_client_get_status_finish (VivaExamServerClient  *self,
                                            GAsyncResult          *result,
                                            GError               **error)
 {
-  return _viva_exam_server_client_call_json_finish (self, result, viva_exam_server_client_get_status_async, error);
+  return route_finish (self, result, GET_STATUS, error);
 }
 
 void
@@ -330,7 +422,7 @@ viva_exam_server_client_get_reports_async (VivaExamServerClient *self,
 {
   g_return_if_fail (VIVA_IS_EXAM_SERVER_CLIENT (self));
 
-  SIMPLE_CALL (get_reports, "GET", VIVA_REMOTE_MAX_REPORTS, "/reports");
+  route_call (self, GET_REPORTS, NULL, NULL, cancellable, callback, user_data);
 }
 
 /**
@@ -345,7 +437,7 @@ viva_exam_server_client_get_reports_finish (VivaExamServerClient  *self,
                                             GAsyncResult          *result,
                                             GError               **error)
 {
-  return _viva_exam_server_client_call_json_finish (self, result, viva_exam_server_client_get_reports_async, error);
+  return route_finish (self, result, GET_REPORTS, error);
 }
 
 void
@@ -356,7 +448,7 @@ viva_exam_server_client_close_exam_async (VivaExamServerClient *self,
 {
   g_return_if_fail (VIVA_IS_EXAM_SERVER_CLIENT (self));
 
-  SIMPLE_CALL (close_exam, "POST", VIVA_REMOTE_MAX_ANSWER, "/close");
+  route_call (self, CLOSE_EXAM, NULL, NULL, cancellable, callback, user_data);
 }
 
 gboolean
@@ -364,7 +456,5 @@ viva_exam_server_client_close_exam_finish (VivaExamServerClient  *self,
                                            GAsyncResult          *result,
                                            GError               **error)
 {
-  g_autoptr(JsonObject) answer = _viva_exam_server_client_call_json_finish (self, result, viva_exam_server_client_close_exam_async, error);
-
-  return answer != NULL;
+  return route_finish_ok (self, result, CLOSE_EXAM, error);
 }
