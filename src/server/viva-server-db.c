@@ -161,3 +161,53 @@ viva_server_db_rollback (VivaServerDb *self)
 
   VIVA_SERVER_DB_GET_IFACE (self)->rollback (self);
 }
+
+/**
+ * viva_server_db_notify:
+ *
+ * Tells the other processes on this database of @payload on @channel
+ * when the transaction it is in commits (at once outside one). An engine
+ * of one process does nothing.
+ */
+gboolean
+viva_server_db_notify (VivaServerDb  *self,
+                       const char    *channel,
+                       const char    *payload,
+                       GError       **error)
+{
+  VivaServerDbInterface *iface = VIVA_SERVER_DB_GET_IFACE (self);
+
+  if (iface->notify == NULL)
+    return TRUE;
+  return iface->notify (self, channel, payload, error);
+}
+
+/**
+ * viva_server_db_listen:
+ * @func: called on the main loop with each payload
+ *
+ * Returns: an id for viva_server_db_unlisten(), or 0 when the engine
+ *   tells nothing (then the caller polls, as it does anyway)
+ */
+guint
+viva_server_db_listen (VivaServerDb           *self,
+                       const char             *channel,
+                       VivaServerDbNotifyFunc  func,
+                       gpointer                user_data)
+{
+  VivaServerDbInterface *iface = VIVA_SERVER_DB_GET_IFACE (self);
+
+  if (iface->listen == NULL)
+    return 0;
+  return iface->listen (self, channel, func, user_data);
+}
+
+void
+viva_server_db_unlisten (VivaServerDb *self,
+                         guint         id)
+{
+  VivaServerDbInterface *iface = VIVA_SERVER_DB_GET_IFACE (self);
+
+  if (id != 0 && iface->unlisten != NULL)
+    iface->unlisten (self, id);
+}

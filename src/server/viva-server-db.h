@@ -18,9 +18,13 @@ typedef enum
   VIVA_SERVER_DB_ERROR_BUSY,
   VIVA_SERVER_DB_ERROR_CONSTRAINT,
   VIVA_SERVER_DB_ERROR_SCHEMA,
+  VIVA_SERVER_DB_ERROR_FENCED,
 } VivaServerDbError;
 
 GQuark viva_server_db_error_quark (void);
+
+typedef void (*VivaServerDbNotifyFunc) (const char *payload,
+                                        gpointer    user_data);
 
 #define VIVA_TYPE_SERVER_DB (viva_server_db_get_type ())
 
@@ -58,6 +62,20 @@ struct _VivaServerDbInterface
   gboolean   (*commit)   (VivaServerDb  *self,
                           GError       **error);
   void       (*rollback) (VivaServerDb  *self);
+
+  /* Optional: an engine shared by several processes tells them of a
+   * commit (PostgreSQL's NOTIFY, sent at the commit of the transaction it
+   * is in); without it they poll. */
+  gboolean   (*notify)   (VivaServerDb            *self,
+                          const char              *channel,
+                          const char              *payload,
+                          GError                 **error);
+  guint      (*listen)   (VivaServerDb            *self,
+                          const char              *channel,
+                          VivaServerDbNotifyFunc   func,
+                          gpointer                 user_data);
+  void       (*unlisten) (VivaServerDb            *self,
+                          guint                    id);
 };
 
 JsonArray *viva_server_db_query    (VivaServerDb  *self,
@@ -85,5 +103,15 @@ gboolean   viva_server_db_begin    (VivaServerDb  *self,
 gboolean   viva_server_db_commit   (VivaServerDb  *self,
                                     GError       **error);
 void       viva_server_db_rollback (VivaServerDb  *self);
+gboolean   viva_server_db_notify   (VivaServerDb            *self,
+                                    const char              *channel,
+                                    const char              *payload,
+                                    GError                 **error);
+guint      viva_server_db_listen   (VivaServerDb            *self,
+                                    const char              *channel,
+                                    VivaServerDbNotifyFunc   func,
+                                    gpointer                 user_data);
+void       viva_server_db_unlisten (VivaServerDb            *self,
+                                    guint                    id);
 
 G_END_DECLS

@@ -24,30 +24,83 @@ store_of (VivaServerLive *live)
   return viva_server_api_get_store (_viva_server_defenses_get_api (live->self));
 }
 
+/* The examiner's newest checkpoint as text, or NULL when it was kept
+ * already (the examiner makes a new node at every step). */
+static char *
+new_checkpoint (VivaServerLive *live)
+{
+  JsonNode *checkpoint;
+
+  if (live->session == NULL ||
+      !(checkpoint = viva_exam_session_get_checkpoint (live->session)) ||
+      checkpoint == live->saved_checkpoint)
+    return NULL;
+
+  g_clear_pointer (&live->saved_checkpoint, json_node_unref);
+  live->saved_checkpoint = json_node_ref (checkpoint);
+  return json_to_string (checkpoint, FALSE);
+}
+
+/* A write refused by the fence stops the defense here; any other failure
+ * is a developer's to look at. */
+static void
+write_failed (VivaServerLive *live,
+              const char     *what,
+              const GError   *error)
+{
+  if (g_error_matches (error, VIVA_SERVER_DB_ERROR, VIVA_SERVER_DB_ERROR_FENCED))
+    _viva_server_defenses_fenced (live, error);
+  else
+    g_warning ("defense %s: %s not kept: %s", live->id, what, error->message);
+}
+
 static void
 save_checkpoint (VivaServerLive *live)
 {
   g_autoptr(GError) error = NULL;
   g_autofree char *text = NULL;
-  JsonNode *checkpoint;
+  VivaServerFence fence;
 
-  /* The examiner makes a new checkpoint node at every step. */
-  if (live->session == NULL ||
-      !(checkpoint = viva_exam_session_get_checkpoint (live->session)) ||
-      checkpoint == live->saved_checkpoint)
+  if (live->fenced || !(text = new_checkpoint (live)))
     return;
+  if (!viva_server_store_set_live_state (store_of (live), _viva_server_defenses_fence (live, &fence), live->id,
+                                         NULL, text, &error))
+    write_failed (live, "checkpoint", error);
+}
 
-  g_clear_pointer (&live->saved_checkpoint, json_node_unref);
-  live->saved_checkpoint = json_node_ref (checkpoint);
-  text = json_to_string (checkpoint, FALSE);
-  if (!viva_server_store_save_checkpoint (store_of (live), live->id, text, &error))
-    g_warning ("defense %s: checkpoint not kept: %s", live->id, error->message);
+static gint64
+add_event_full (VivaServerLive *live,
+                const char     *kind,
+                JsonObject     *data,
+                gint64          answers_question)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *checkpoint = NULL;
+  VivaServerFence fence;
+  gint64 seq;
+
+  /* A node fenced off writes nothing more, and tells nobody. */
+  if (live->fenced)
+    return -1;
+  checkpoint = new_checkpoint (live);
+  if ((seq = viva_server_store_add_live_event (store_of (live), _viva_server_defenses_fence (live, &fence), live->id,
+                                               kind, data, checkpoint, answers_question, &error)) < 0)
+    {
+      /* Kept again with the next event. */
+      g_clear_pointer (&live->saved_checkpoint, json_node_unref);
+      write_failed (live, kind, error);
+      return -1;
+    }
+
+  _viva_server_defenses_emit (live->self, live->id, seq, kind, data);
+  return seq;
 }
 
 /**
  * _viva_server_defense_add_event:
  *
- * Commits one event, with the checkpoint, then tells the streams.
+ * Commits one event, with the checkpoint and under the lease's fence,
+ * then tells the streams.
  *
  * Returns: its sequence number, or -1
  */
@@ -56,18 +109,7 @@ _viva_server_defense_add_event (VivaServerLive *live,
                                 const char     *kind,
                                 JsonObject     *data)
 {
-  g_autoptr(GError) error = NULL;
-  gint64 seq;
-
-  save_checkpoint (live);
-  if ((seq = viva_server_store_add_event (store_of (live), live->id, kind, data, &error)) < 0)
-    {
-      g_warning ("defense %s: event %s not kept: %s", live->id, kind, error->message);
-      return -1;
-    }
-
-  _viva_server_defenses_emit (live->self, live->id, seq, kind, data);
-  return seq;
+  return add_event_full (live, kind, data, 0);
 }
 
 static void
@@ -112,9 +154,13 @@ _viva_server_defense_set_state (VivaServerLive *live,
                                 const char     *state)
 {
   g_autoptr(GError) error = NULL;
+  VivaServerFence fence;
 
-  if (!viva_server_store_set_defense_state (store_of (live), live->id, state, &error))
-    g_warning ("defense %s: state not kept: %s", live->id, error->message);
+  if (live->fenced)
+    return;
+  if (!viva_server_store_set_live_state (store_of (live), _viva_server_defenses_fence (live, &fence), live->id,
+                                         state, NULL, &error))
+    write_failed (live, "state", error);
 }
 
 static void
@@ -222,6 +268,8 @@ on_question (VivaExaminer   *examiner,
 
   if (live->auto_answer)
     _viva_server_defenses_answer_later (live);
+  else
+    _viva_server_defenses_take_answer_later (live);
 }
 
 static void
@@ -230,13 +278,15 @@ on_answer (VivaExaminer   *examiner,
            VivaServerLive *live)
 {
   g_autoptr(JsonObject) data = json_object_new ();
+  gint64 question_seq = live->pending_seq;
 
   g_clear_pointer (&live->pending, g_free);
   g_clear_pointer (&live->resumed_question, g_free);
   json_object_set_string_member (data, "text", answer);
-  json_object_set_int_member (data, "question_seq", live->pending_seq);
+  json_object_set_int_member (data, "question_seq", question_seq);
   live->pending_seq = 0;
-  _viva_server_defense_add_event (live, "answer", data);
+  /* An answer kept for this question by another node is used up with it. */
+  add_event_full (live, "answer", data, question_seq);
 }
 
 static void

@@ -12,6 +12,7 @@
 #include "viva-file-writer.h"
 #include "viva-server-clock.h"
 #include "viva-server-defenses-private.h"
+#include "viva-server-follow.h"
 #include "viva-server-keys.h"
 #include "viva-server-store-pool.h"
 
@@ -29,68 +30,6 @@
  * the report is built from); at a restart the database's checkpoint is
  * written back into it before the defense resumes, so the database is the
  * one that counts. */
-
-struct _VivaServerDefenses
-{
-  GObject        parent_instance;
-  VivaServerApi *api;              /* unowned: the api owns this */
-  JsonObject    *examiner;         /* the server's model settings, or NULL */
-  GHashTable    *endpoints;        /* exam id → VivaExamEndpoint */
-  GHashTable    *live;             /* id → VivaServerLive */
-  char          *holder;           /* this node's id, the leases' holder */
-  guint          lease_id;
-  GHashTable    *unresumable;      /* ids that could not continue: not tried again */
-};
-
-/* Several nodes over one database: a node runs a live defense only while
- * it holds the defense's lease, renewed a few times per lease. A node
- * that dies stops renewing; once its lease has run out another node's
- * tick takes it and continues the defense from the database's checkpoint,
- * as a restarted node does. A node that finds its lease taken (it stalled
- * past it) drops the defense without writing anything more. Between its
- * last renewal and noticing, a stalled node may still keep an event: the
- * window is one tick. */
-#define DEFENSE_LEASE_MS 6000
-
-static guint
-defense_lease_ms (void)
-{
-  return g_getenv ("VIVA_SERVER_LEASE_MS") ? viva_server_pool_lease_ms () : DEFENSE_LEASE_MS;
-}
-
-static char *
-lease_resource (const char *defense_id)
-{
-  return g_strconcat ("defense/", defense_id, NULL);
-}
-
-/* Takes or renews the lease: 1 when this node holds it now, 0 when
- * another node does, -1 when the database did not answer (then nobody
- * could take it either: a running defense goes on). Without a holder
- * every defense is this node's. */
-static int
-take_lease (VivaServerDefenses *self,
-            const char         *defense_id)
-{
-  g_autofree char *resource = lease_resource (defense_id);
-  g_autoptr(GError) error = NULL;
-  gint64 epoch;
-
-  if (self->holder == NULL)
-    return 1;
-  epoch = viva_server_store_take_lease (viva_server_api_get_store (self->api), resource, self->holder,
-                                        defense_lease_ms (), &error);
-  if (epoch < 0)
-    g_message ("defense %s: lease not renewed: %s", defense_id, error->message);
-  return epoch > 0 ? 1 : epoch == 0 ? 0 : -1;
-}
-
-static gboolean
-hold_lease (VivaServerDefenses *self,
-            const char         *defense_id)
-{
-  return take_lease (self, defense_id) == 1;
-}
 
 G_DEFINE_FINAL_TYPE (VivaServerDefenses, viva_server_defenses, G_TYPE_OBJECT)
 
@@ -120,8 +59,23 @@ live_free (VivaServerLive *live)
   g_free (live->problem_id);
   g_free (live->pending);
   g_free (live->resumed_question);
+  g_free (live->resource);
   g_clear_pointer (&live->told_steps, g_hash_table_unref);
   g_free (live);
+}
+
+typedef struct
+{
+  VivaServerDefenses *self;
+  char               *id;
+} Later;
+
+static void
+later_free (Later *later)
+{
+  g_object_unref (later->self);
+  g_free (later->id);
+  g_free (later);
 }
 
 VivaServerApi *
@@ -137,21 +91,123 @@ _viva_server_defenses_emit (VivaServerDefenses *self,
                             const char         *kind,
                             JsonObject         *data)
 {
+  if (self->follow != NULL)
+    viva_server_follow_seen (self->follow, defense_id, seq);
   g_signal_emit (self, signals[EVENT], 0, defense_id, seq, kind, data);
+}
+
+const char *
+_viva_server_defenses_get_holder (VivaServerDefenses *self)
+{
+  return self->holder;
+}
+
+VivaServerLive *
+_viva_server_defenses_lookup (VivaServerDefenses *self,
+                              const char         *defense_id)
+{
+  return g_hash_table_lookup (self->live, defense_id);
+}
+
+/* The token every write of @live carries, or NULL on a server of one
+ * node (no holder). */
+const VivaServerFence *
+_viva_server_defenses_fence (VivaServerLive  *live,
+                             VivaServerFence *fence)
+{
+  if (live->self->holder == NULL)
+    return NULL;
+  fence->resource = live->resource;
+  fence->holder = live->self->holder;
+  fence->epoch = live->epoch;
+  return fence;
 }
 
 typedef struct
 {
   VivaServerDefenses *self;
   char               *id;
-} Later;
+  VivaDefense        *defense;   /* unowned: compared, never used */
+} Dropped;
 
 static void
-later_free (Later *later)
+dropped_free (Dropped *dropped)
 {
-  g_object_unref (later->self);
-  g_free (later->id);
-  g_free (later);
+  g_object_unref (dropped->self);
+  g_free (dropped->id);
+  g_free (dropped);
+}
+
+static gboolean
+drop_cb (gpointer user_data)
+{
+  Dropped *dropped = user_data;
+  VivaServerLive *live = g_hash_table_lookup (dropped->self->live, dropped->id);
+
+  if (live != NULL && live->defense == dropped->defense)
+    g_hash_table_remove (dropped->self->live, dropped->id);
+  return G_SOURCE_REMOVE;
+}
+
+/**
+ * _viva_server_defenses_fenced:
+ *
+ * A write of @live was refused: another node took the lease while this
+ * one stalled. The defense stops here at once (its task cancelled, its
+ * signals no longer heard) and is dropped from the main loop, never from
+ * inside the examiner's own signal.
+ */
+void
+_viva_server_defenses_fenced (VivaServerLive *live,
+                              const GError   *error)
+{
+  Dropped *dropped;
+
+  if (live->fenced)
+    return;
+  g_message ("defense %s: %s Stopping it on this node.", live->id, error->message);
+  live->fenced = TRUE;
+  _viva_server_defense_unwatch (live);
+  g_cancellable_cancel (live->cancellable);
+
+  dropped = g_new0 (Dropped, 1);
+  dropped->self = g_object_ref (live->self);
+  dropped->id = g_strdup (live->id);
+  dropped->defense = live->defense;
+  g_idle_add_full (G_PRIORITY_DEFAULT, drop_cb, dropped, (GDestroyNotify)dropped_free);
+}
+
+/* The lease went to another node: nothing more from here, at once (from
+ * a lease tick, outside the examiner's signals). */
+void
+_viva_server_defenses_drop_now (VivaServerLive *live)
+{
+  live->fenced = TRUE;
+  _viva_server_defense_unwatch (live);
+  g_hash_table_remove (live->self->live, live->id);
+}
+
+static gboolean
+take_answer_cb (gpointer user_data)
+{
+  Later *later = user_data;
+  VivaServerLive *live = g_hash_table_lookup (later->self->live, later->id);
+
+  if (live != NULL)
+    _viva_server_defense_take_answer (live);
+  return G_SOURCE_REMOVE;
+}
+
+/* Takes an answer another node kept for the pending question, from the
+ * main loop. */
+void
+_viva_server_defenses_take_answer_later (VivaServerLive *live)
+{
+  Later *later = g_new0 (Later, 1);
+
+  later->self = g_object_ref (live->self);
+  later->id = g_strdup (live->id);
+  g_idle_add_full (G_PRIORITY_DEFAULT, take_answer_cb, later, (GDestroyNotify)later_free);
 }
 
 /* Answers for a student whose time is up, from the main loop (never
@@ -224,10 +280,29 @@ flush_cb (GObject      *object,
   const char *state;
 
   viva_exam_session_flush_finish (VIVA_EXAM_SESSION (object), result, NULL);
-  if (self == NULL || !(live = g_hash_table_lookup (self->live, id)))
+  /* Not a later run of the same defense, taken back after this one was
+   * dropped. */
+  if (self == NULL || !(live = g_hash_table_lookup (self->live, id)) ||
+      live->session != VIVA_EXAM_SESSION (object) || live->fenced)
     return;
 
   _viva_server_defense_flush (live);
+  /* Nothing of the end is kept unless the lease is still this node's. */
+  {
+    VivaServerFence fence;
+    g_autoptr(GError) error = NULL;
+
+    if (!live->fenced && !viva_server_store_check_fence (viva_server_api_get_store (self->api),
+                                                         _viva_server_defenses_fence (live, &fence), &error))
+      {
+        if (g_error_matches (error, VIVA_SERVER_DB_ERROR, VIVA_SERVER_DB_ERROR_FENCED))
+          _viva_server_defenses_fenced (live, error);
+        else
+          g_message ("defense %s: %s", id, error->message);
+      }
+    if (live->fenced)
+      return;
+  }
 
   verdict = viva_examiner_get_verdict (live->examiner);
   if (viva_examiner_get_state (live->examiner) == VIVA_EXAMINER_STATE_FINISHED && verdict != NULL)
@@ -263,7 +338,7 @@ flush_cb (GObject      *object,
   _viva_server_defense_add_event (live, "finished", done);
   if (self->holder != NULL)
     {
-      g_autofree char *resource = lease_resource (id);
+      g_autofree char *resource = _viva_server_defenses_lease_resource (id);
 
       viva_server_store_drop_lease (viva_server_api_get_store (self->api), resource, self->holder, NULL);
     }
@@ -370,6 +445,7 @@ live_new (VivaServerDefenses  *self,
   live = g_new0 (VivaServerLive, 1);
   live->self = self;
   live->id = g_strdup (json_object_get_string_member (row, "id"));
+  live->resource = _viva_server_defenses_lease_resource (live->id);
   live->exam_id = g_strdup (exam_id);
   live->student_id = g_strdup (json_object_get_string_member (row, "student_id"));
   live->problem_id = g_strdup (problem_id);
@@ -424,13 +500,14 @@ viva_server_defenses_start (VivaServerDefenses  *self,
   g_autoptr(VivaExamSession) session = NULL;
   VivaExamSitting *sitting;
   VivaServerLive *live;
+  gint64 epoch;
 
   g_return_val_if_fail (VIVA_IS_SERVER_DEFENSES (self), NULL);
   g_return_val_if_fail (clock != NULL, NULL);
 
   /* The lease first: no other node's tick can take the new row for one
    * left by a dead node. */
-  if (!hold_lease (self, id))
+  if ((epoch = _viva_server_defenses_take_lease (self, id)) <= 0)
     {
       g_set_error (error, VIVA_SERVER_DB_ERROR, VIVA_SERVER_DB_ERROR_BUSY, "%s",
                    _("The exam server’s database is not answering; the server keeps trying."));
@@ -441,6 +518,7 @@ viva_server_defenses_start (VivaServerDefenses  *self,
       !(row = viva_server_store_get_defense (store, id, error)) ||
       !(live = live_new (self, row, code, NULL, error)))
     return NULL;
+  live->epoch = epoch;
 
   /* The session is stamped by the sitting, as the app's is. */
   session = viva_exam_session_new (dir);
@@ -459,9 +537,10 @@ viva_server_defenses_start (VivaServerDefenses  *self,
   return g_steal_pointer (&id);
 }
 
-static gboolean
-resume_one (VivaServerDefenses  *self,
+gboolean
+_viva_server_defenses_resume_one (VivaServerDefenses  *self,
             JsonObject          *row,
+            gint64               epoch,
             GError             **error)
 {
   g_autofree char *dir = sessions_dir (self);
@@ -503,6 +582,7 @@ resume_one (VivaServerDefenses  *self,
   if (!(session = viva_exam_session_load (dir, session_id, error)) ||
       !(live = live_new (self, row, code, session, error)))
     return FALSE;
+  live->epoch = epoch;
   if (!live_prepare (live, error))
     {
       g_hash_table_remove (self->live, json_object_get_string_member (row, "id"));
@@ -516,93 +596,14 @@ resume_one (VivaServerDefenses  *self,
 }
 
 /**
- * viva_server_defenses_resume_all:
+ * viva_server_defenses_answer:
+ * @question_seq: the question answered, or 0 for the one pending
  *
- * Continues every defense the database says was live.
- *
- * Returns: how many were continued
+ * Takes a student's answer on any node: the examiner gets it at once when
+ * this node runs the defense and asks that question now; else it is kept
+ * in the database for the node that runs it (committed when this
+ * returns).
  */
-guint
-viva_server_defenses_resume_all (VivaServerDefenses  *self,
-                                 GError             **error)
-{
-  g_autoptr(JsonArray) rows = NULL;
-  guint n = 0;
-
-  if (!(rows = viva_server_store_list_live_defenses (viva_server_api_get_store (self->api), error)))
-    return 0;
-
-  for (guint i = 0; i < json_array_get_length (rows); i++)
-    {
-      JsonObject *row = json_array_get_object_element (rows, i);
-      const char *id = json_object_get_string_member (row, "id");
-      g_autoptr(GError) local = NULL;
-
-      /* Another node's, while it lives; or running here already; or one
-       * that could not continue (said once). */
-      if (g_hash_table_contains (self->live, id) || g_hash_table_contains (self->unresumable, id) ||
-          !hold_lease (self, id))
-        continue;
-      if (resume_one (self, row, &local))
-        n++;
-      else
-        {
-          g_warning ("defense %s could not continue: %s", id, local->message);
-          g_hash_table_add (self->unresumable, g_strdup (id));
-        }
-    }
-  return n;
-}
-
-static gboolean
-lease_tick_cb (gpointer user_data)
-{
-  VivaServerDefenses *self = user_data;
-  g_autoptr(GPtrArray) lost = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr(GError) error = NULL;
-  GHashTableIter iter;
-  const char *id;
-  VivaServerLive *live;
-
-  g_hash_table_iter_init (&iter, self->live);
-  while (g_hash_table_iter_next (&iter, (gpointer *)&id, (gpointer *)&live))
-    if (take_lease (self, id) == 0)
-      g_ptr_array_add (lost, g_strdup (id));
-  for (guint i = 0; i < lost->len; i++)
-    {
-      live = g_hash_table_lookup (self->live, lost->pdata[i]);
-      g_message ("defense %s: another node holds it now; dropping it here", (char *)lost->pdata[i]);
-      /* Nothing more from here: the other node writes from now on. */
-      _viva_server_defense_unwatch (live);
-      g_hash_table_remove (self->live, lost->pdata[i]);
-    }
-
-  /* A dead node's defenses, their leases run out: continued here. */
-  viva_server_defenses_resume_all (self, &error);
-  if (error != NULL)
-    g_message ("defenses: %s", error->message);
-  return G_SOURCE_CONTINUE;
-}
-
-/**
- * viva_server_defenses_set_holder:
- * @holder: this node's id
- *
- * From now on this node runs only the defenses whose lease it holds,
- * renews them, and continues those a dead node left (see above). Call
- * before viva_server_defenses_resume_all().
- */
-void
-viva_server_defenses_set_holder (VivaServerDefenses *self,
-                                 const char         *holder)
-{
-  g_return_if_fail (VIVA_IS_SERVER_DEFENSES (self));
-  g_return_if_fail (self->holder == NULL);
-
-  self->holder = g_strdup (holder);
-  self->lease_id = g_timeout_add (MIN (2000, defense_lease_ms () / 3), lease_tick_cb, self);
-}
-
 gboolean
 viva_server_defenses_answer (VivaServerDefenses  *self,
                              const char          *defense_id,
@@ -612,11 +613,13 @@ viva_server_defenses_answer (VivaServerDefenses  *self,
 {
   VivaServerLive *live = g_hash_table_lookup (self->live, defense_id);
 
-  if (live == NULL || live->pending == NULL)
+  if (live == NULL || live->pending == NULL || live->fenced)
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_PENDING,
-                   _("No question is waiting for an answer in this defense."));
-      return FALSE;
+      if (!_viva_server_defense_queue_answer (self, defense_id, text, question_seq, error))
+        return FALSE;
+      if (live != NULL)
+        _viva_server_defenses_take_answer_later (live);
+      return TRUE;
     }
   if (question_seq > 0 && question_seq != live->pending_seq)
     {
@@ -625,13 +628,6 @@ viva_server_defenses_answer (VivaServerDefenses  *self,
       return FALSE;
     }
   return viva_examiner_answer (live->examiner, text, error);
-}
-
-gboolean
-viva_server_defenses_is_live (VivaServerDefenses *self,
-                              const char         *defense_id)
-{
-  return g_hash_table_contains (self->live, defense_id);
 }
 
 /**
@@ -654,20 +650,6 @@ viva_server_defenses_is_running (VivaServerDefenses *self,
         g_str_equal (live->problem_id, problem_id))
       return TRUE;
   return FALSE;
-}
-
-const char *
-viva_server_defenses_get_pending (VivaServerDefenses *self,
-                                  const char         *defense_id,
-                                  gint64             *question_seq)
-{
-  VivaServerLive *live = g_hash_table_lookup (self->live, defense_id);
-
-  if (live == NULL)
-    return NULL;
-  if (question_seq != NULL)
-    *question_seq = live->pending_seq;
-  return live->pending;
 }
 
 guint
@@ -707,6 +689,10 @@ viva_server_defenses_dispose (GObject *object)
   VivaServerDefenses *self = (VivaServerDefenses *)object;
 
   g_clear_handle_id (&self->lease_id, g_source_remove);
+  if (self->answers_listen_id != 0)
+    viva_server_db_unlisten (viva_server_store_get_db (viva_server_api_get_store (self->api)), self->answers_listen_id);
+  self->answers_listen_id = 0;
+  g_clear_pointer (&self->follow, viva_server_follow_free);
   g_hash_table_remove_all (self->live);
 
   G_OBJECT_CLASS (viva_server_defenses_parent_class)->dispose (object);

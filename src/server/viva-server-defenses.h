@@ -40,9 +40,14 @@ gboolean            viva_server_defenses_is_running (VivaServerDefenses  *self,
                                                      const char          *exam_id,
                                                      const char          *student_id,
                                                      const char          *problem_id);
-const char         *viva_server_defenses_get_pending (VivaServerDefenses *self,
-                                                     const char          *defense_id,
-                                                     gint64              *question_seq);
+char               *viva_server_defenses_dup_pending (VivaServerDefenses *self,
+                                                     const char         *defense_id,
+                                                     gint64             *question_seq);
+void                viva_server_defenses_follow     (VivaServerDefenses *self,
+                                                     const char         *defense_id,
+                                                     gint64              after);
+void                viva_server_defenses_unfollow   (VivaServerDefenses *self,
+                                                     const char         *defense_id);
 void                viva_server_defenses_time_up    (VivaServerDefenses  *self,
                                                      const char          *exam_id,
                                                      const char          *student_id);

@@ -15,9 +15,13 @@ G_BEGIN_DECLS
 
 typedef struct _VivaServerNode VivaServerNode;
 
-char           *viva_server_node_id_for (const char     *state_dir);
+char           *viva_server_node_new_id    (void);
+guint           viva_server_node_take_over (VivaServerStore *store,
+                                            const char      *node_id,
+                                            const char      *state_dir);
 VivaServerNode *viva_server_node_start  (VivaServerApi  *api,
                                          const char     *node_id,
+                                         const char     *state_dir,
                                          const char     *address,
                                          guint           local_jobs);
 const char     *viva_server_node_get_id (VivaServerNode *self);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "viva-server-postgres.h"
+#include "viva-server-postgres-listen.h"
 
 /* The shared engine: one libpq connection per process, the store's
  * statements sent as they are (`$1…` is PostgreSQL's own spelling).
@@ -60,6 +61,7 @@ struct _VivaServerPostgres
   /* The connection broke inside a transaction: nothing more until the
    * store's rollback. */
   gboolean  tx_lost;
+  VivaServerPgListener *listener;  /* on its own connection, at the first listen */
 };
 
 static void viva_server_postgres_db_iface_init (VivaServerDbInterface *iface);
@@ -365,6 +367,49 @@ viva_server_postgres_rollback (VivaServerDb *db)
     PQclear (PQexec (self->conn, "ROLLBACK"));
 }
 
+/* NOTIFY through pg_notify(), which takes its channel as a value. */
+static gboolean
+viva_server_postgres_notify (VivaServerDb  *db,
+                             const char    *channel,
+                             const char    *payload,
+                             GError       **error)
+{
+  g_autoptr(JsonArray) rows = NULL;
+  GValue params[2] = { G_VALUE_INIT, G_VALUE_INIT };
+
+  g_value_init (&params[0], G_TYPE_STRING);
+  g_value_set_string (&params[0], channel);
+  g_value_init (&params[1], G_TYPE_STRING);
+  g_value_set_string (&params[1], payload);
+  rows = viva_server_postgres_query (db, "SELECT pg_notify($1, $2)", params, 2, error);
+  g_value_unset (&params[0]);
+  g_value_unset (&params[1]);
+  return rows != NULL;
+}
+
+static guint
+viva_server_postgres_listen (VivaServerDb           *db,
+                             const char             *channel,
+                             VivaServerDbNotifyFunc  func,
+                             gpointer                user_data)
+{
+  VivaServerPostgres *self = VIVA_SERVER_POSTGRES (db);
+
+  if (self->listener == NULL)
+    self->listener = viva_server_pg_listener_new (self->link);
+  return viva_server_pg_listener_add (self->listener, channel, func, user_data);
+}
+
+static void
+viva_server_postgres_unlisten (VivaServerDb *db,
+                               guint         id)
+{
+  VivaServerPostgres *self = VIVA_SERVER_POSTGRES (db);
+
+  if (self->listener != NULL)
+    viva_server_pg_listener_remove (self->listener, id);
+}
+
 static void
 viva_server_postgres_db_iface_init (VivaServerDbInterface *iface)
 {
@@ -372,6 +417,9 @@ viva_server_postgres_db_iface_init (VivaServerDbInterface *iface)
   iface->begin = viva_server_postgres_begin;
   iface->commit = viva_server_postgres_commit;
   iface->rollback = viva_server_postgres_rollback;
+  iface->notify = viva_server_postgres_notify;
+  iface->listen = viva_server_postgres_listen;
+  iface->unlisten = viva_server_postgres_unlisten;
 }
 
 static void
@@ -379,6 +427,7 @@ viva_server_postgres_finalize (GObject *object)
 {
   VivaServerPostgres *self = (VivaServerPostgres *)object;
 
+  g_clear_pointer (&self->listener, viva_server_pg_listener_free);
   g_clear_pointer (&self->conn, PQfinish);
   g_clear_pointer (&self->link, g_free);
 

@@ -37,6 +37,7 @@ typedef struct
   gint64             last_seq;
   guint              keep_alive_id;
   gboolean           done;
+  gboolean           following;
 } Stream;
 
 typedef struct
@@ -165,6 +166,42 @@ stream_end (Stream *stream)
 static Streams *
 get_streams (VivaServerApi *api);
 
+/* What came between the stream's last event and @seq, from the database:
+ * a defense that moved between nodes (taken over here, or followed here
+ * from another node) may be told with a gap, and every event is
+ * committed before it is told. */
+static void
+stream_fill (Stream *stream,
+             gint64  seq)
+{
+  g_autoptr(JsonArray) events = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (seq <= stream->last_seq + 1)
+    return;
+  if (!(events = viva_server_store_list_events (viva_server_api_get_store (stream->api), stream->defense_id,
+                                                stream->last_seq, (guint)MIN (seq - stream->last_seq - 1, PAGE_EVENTS),
+                                                &error)))
+    {
+      g_message ("defense %s: %s", stream->defense_id, error->message);
+      return;
+    }
+  for (guint i = 0; i < json_array_get_length (events); i++)
+    {
+      JsonObject *event = json_array_get_object_element (events, i);
+      g_autoptr(JsonNode) data = json_from_string (json_object_get_string_member (event, "data"), NULL);
+      g_autofree char *line = NULL;
+      gint64 at = json_object_get_int_member (event, "seq");
+
+      if (at >= seq || data == NULL || !JSON_NODE_HOLDS_OBJECT (data))
+        break;
+      line = event_line (stream->api, stream->exam_id, at, json_object_get_string_member (event, "kind"),
+                         json_node_get_object (data));
+      stream->last_seq = at;
+      stream_write (stream, line);
+    }
+}
+
 static void
 on_event (VivaServerDefenses *defenses,
           const char         *defense_id,
@@ -180,6 +217,7 @@ on_event (VivaServerDefenses *defenses,
 
       if (stream->done || seq <= stream->last_seq || !g_str_equal (stream->defense_id, defense_id))
         continue;
+      stream_fill (stream, seq);
       line = event_line (stream->api, stream->exam_id, seq, kind, data);
       stream->last_seq = seq;
       stream_write (stream, line);
@@ -237,6 +275,9 @@ stream_finished_cb (SoupServerMessage *msg,
 {
   Streams *streams = g_object_get_data (G_OBJECT (stream->api), "viva-streams");
 
+  if (stream->following && viva_server_api_get_defenses (stream->api) != NULL)
+    viva_server_defenses_unfollow (viva_server_api_get_defenses (stream->api), stream->defense_id);
+
   if (streams != NULL)
     g_ptr_array_remove (streams->streams, stream);
 }
@@ -281,7 +322,7 @@ describe_defense (VivaServerApi *api,
   JsonObject *out = json_object_new ();
   const char *id = json_object_get_string_member (row, "id");
   gint64 seq = 0;
-  const char *pending = viva_server_defenses_get_pending (viva_server_api_get_defenses (api), id, &seq);
+  g_autofree char *pending = viva_server_defenses_dup_pending (viva_server_api_get_defenses (api), id, &seq);
 
   json_object_set_string_member (out, "id", id);
   json_object_set_string_member (out, "problem", json_object_get_string_member (row, "problem_id"));
@@ -473,7 +514,13 @@ _viva_server_get_events (VivaServerRequest *request)
           soup_message_body_complete (soup_server_message_get_response_body (request->msg));
         }
       else
-        stream->keep_alive_id = g_timeout_add_seconds (KEEP_ALIVE_S, keep_alive_cb, stream);
+        {
+          /* Told as they come, whichever node runs the defense. */
+          stream->keep_alive_id = g_timeout_add_seconds (KEEP_ALIVE_S, keep_alive_cb, stream);
+          stream->following = TRUE;
+          viva_server_defenses_follow (viva_server_api_get_defenses (request->api), stream->defense_id,
+                                       stream->last_seq);
+        }
       return;
     }
 

@@ -128,8 +128,10 @@ viva_server_serve_command (int    argc,
       return VIVA_SERVER_EXIT_FAILED;
     }
 
-  /* Only the defenses whose lease this node holds or takes. */
-  node_id = viva_server_node_id_for (common.state_dir);
+  /* Only the defenses whose lease this node holds or takes; a dead
+   * predecessor's here at once. */
+  node_id = viva_server_node_new_id ();
+  viva_server_node_take_over (store, node_id, common.state_dir);
   viva_server_defenses_set_holder (defenses, node_id);
   resumed = viva_server_defenses_resume_all (defenses, &error);
   if (error != NULL)
@@ -146,7 +148,7 @@ viva_server_serve_command (int    argc,
       return VIVA_SERVER_EXIT_FAILED;
     }
   address = g_strdup_printf ("%s:%u", host, viva_server_api_get_port (api));
-  node = viva_server_node_start (api, node_id, address, (guint)CLAMP (local_jobs, 0, 64));
+  node = viva_server_node_start (api, node_id, common.state_dir, address, (guint)CLAMP (local_jobs, 0, 64));
 
   /* Before "listening" is said: a stop asked the moment after is a clean one. */
   term_id = g_unix_signal_add (SIGTERM, quit_cb, loop);

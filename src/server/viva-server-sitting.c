@@ -184,13 +184,13 @@ viva_server_sitting_describe (VivaServerApi  *api,
       if ((defense = find_by (defenses, "problem_id", ids[i])))
         {
           JsonObject *out = json_object_new ();
-          const char *pending = NULL;
+          g_autofree char *pending = NULL;
           gint64 seq = 0;
           const char *id = json_object_get_string_member (defense, "id");
           VivaServerDefenses *live = viva_server_api_get_defenses (api);
 
           if (live != NULL)
-            pending = viva_server_defenses_get_pending (live, id, &seq);
+            pending = viva_server_defenses_dup_pending (live, id, &seq);
           json_object_set_string_member (out, "id", id);
           json_object_set_string_member (out, "state", json_object_get_string_member (defense, "state"));
           json_object_set_int_member (out, "last_seq", json_object_get_int_member (defense, "last_seq"));

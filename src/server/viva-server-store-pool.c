@@ -64,12 +64,49 @@ viva_server_store_node_alive (VivaServerStore  *self,
                               const char       *node_id,
                               const char       *address,
                               gint64            started_at,
+                              const char       *host,
+                              const char       *home,
+                              gint64            pid,
                               GError          **error)
 {
   return viva_server_db_execf (DB (self), error,
-                               "INSERT INTO nodes (id, address, started_at, seen_at) VALUES ($1, $2, $3, $4)"
+                               "INSERT INTO nodes (id, address, started_at, seen_at, host, home, pid)"
+                               " VALUES ($1, $2, $3, $4, $5, $6, $7)"
                                " ON CONFLICT (id) DO UPDATE SET seen_at = $4, address = $2",
-                               "ssii", node_id, address, started_at, viva_server_store_now ());
+                               "ssiissi", node_id, address, started_at, viva_server_store_now (), host, home, pid);
+}
+
+/**
+ * viva_server_store_list_home_nodes:
+ *
+ * Returns: (transfer full): the other nodes that ran on @host from
+ *   @home (`id`, `pid`): a serve started again finds its predecessors
+ */
+JsonArray *
+viva_server_store_list_home_nodes (VivaServerStore  *self,
+                                   const char       *node_id,
+                                   const char       *host,
+                                   const char       *home,
+                                   GError          **error)
+{
+  return viva_server_db_queryf (DB (self), error,
+                                "SELECT id, pid FROM nodes WHERE host = $1 AND home = $2 AND id <> $3"
+                                " AND pid IS NOT NULL ORDER BY started_at",
+                                "sss", host, home, node_id);
+}
+
+/**
+ * viva_server_store_release_leases:
+ *
+ * Lets every lease of @holder (a node known dead) run out now.
+ */
+gboolean
+viva_server_store_release_leases (VivaServerStore  *self,
+                                  const char       *holder,
+                                  GError          **error)
+{
+  return viva_server_db_execf (DB (self), error,
+                               "UPDATE leases SET expires_at = 0 WHERE holder = $1", "s", holder);
 }
 
 JsonArray *

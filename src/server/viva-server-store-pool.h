@@ -14,6 +14,17 @@ gboolean    viva_server_store_node_alive       (VivaServerStore  *self,
                                                 const char       *node_id,
                                                 const char       *address,
                                                 gint64            started_at,
+                                                const char       *host,
+                                                const char       *home,
+                                                gint64            pid,
+                                                GError          **error);
+JsonArray  *viva_server_store_list_home_nodes  (VivaServerStore  *self,
+                                                const char       *node_id,
+                                                const char       *host,
+                                                const char       *home,
+                                                GError          **error);
+gboolean    viva_server_store_release_leases   (VivaServerStore  *self,
+                                                const char       *holder,
                                                 GError          **error);
 JsonArray  *viva_server_store_list_nodes       (VivaServerStore  *self,
                                                 gint64            seen_since,

@@ -155,10 +155,38 @@ static const char * const migration_3[] = {
   NULL
 };
 
+/* A node id is one serve process's (random at its start), so a node row
+ * says which machine, state folder and process it is: a node started
+ * again takes over the leases of its own dead predecessor at once. */
+static const char * const migration_4[] = {
+  "ALTER TABLE nodes ADD COLUMN host TEXT",
+  "ALTER TABLE nodes ADD COLUMN home TEXT",
+  "ALTER TABLE nodes ADD COLUMN pid BIGINT",
+  NULL
+};
+
+/* Every node serves every student: an answer sent to a node that does not
+ * run the defense waits in `answers` for the lease holder; each event
+ * says which node wrote it (the fencing's record). */
+static const char * const migration_5[] = {
+  "CREATE TABLE answers ("
+  " defense_id TEXT NOT NULL REFERENCES defenses (id),"
+  " question_seq BIGINT NOT NULL,"
+  " text TEXT NOT NULL,"
+  " received_at BIGINT NOT NULL,"
+  " received_by TEXT,"
+  " consumed_at BIGINT,"
+  " PRIMARY KEY (defense_id, question_seq))",
+  "ALTER TABLE defense_events ADD COLUMN node_id TEXT",
+  NULL
+};
+
 static const char * const * const migrations[] = {
   migration_1,
   migration_2,
   migration_3,
+  migration_4,
+  migration_5,
 };
 
 gint64

@@ -232,6 +232,8 @@ server_fixture_start (ServerFixture *fixture)
   g_assert_cmpstr (json_object_get_string_member (object, "fingerprint"), ==, fixture->fingerprint);
   fixture->port = json_object_get_int_member (object, "port");
   g_assert_cmpuint (fixture->port, >, 0);
+  g_clear_pointer (&fixture->listening, json_object_unref);
+  fixture->listening = json_object_ref (object);
 }
 
 void
@@ -281,6 +283,7 @@ server_fixture_teardown (ServerFixture *fixture)
   g_clear_pointer (&fixture->state_dir, g_free);
   g_clear_pointer (&fixture->database, g_free);
   g_clear_pointer (&fixture->fingerprint, g_free);
+  g_clear_pointer (&fixture->listening, json_object_unref);
   g_clear_pointer (&fixture->teacher_tokens, g_hash_table_unref);
   g_clear_pointer (&fixture->codes, g_hash_table_unref);
   g_clear_pointer (&fixture->links, g_hash_table_unref);

@@ -18,6 +18,7 @@ typedef struct
   GSubprocess *process;
   guint        port;
   char        *fingerprint;
+  JsonObject  *listening;       /* serve's "listening" event: node, resumed */
   SoupSession *session;
   GHashTable  *teacher_tokens;  /* exam id → token */
   GHashTable  *codes;           /* "exam/student" → seat code */

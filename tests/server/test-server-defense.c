@@ -9,6 +9,7 @@
 
 #include <gnutls/abstract.h>
 #include <gnutls/gnutls.h>
+#include <signal.h>
 #include <string.h>
 
 #include "server-fixture.h"
@@ -100,9 +101,17 @@ test_kill (void)
   before = events_page (&fixture, token, "server-quiz", defense, 0);
   n_before = json_array_get_length (before);
 
-  /* Killed with the question pending, started again. */
-  server_fixture_kill (&fixture);
-  server_fixture_start (&fixture);
+  /* Killed with the question pending, started again: a new node id,
+   * which takes over its dead predecessor's defense at once, without
+   * waiting for the lease to run out. */
+  {
+    g_autofree char *killed = g_strdup (json_object_get_string_member (fixture.listening, "node"));
+
+    server_fixture_kill (&fixture);
+    server_fixture_start (&fixture);
+    g_assert_cmpstr (json_object_get_string_member (fixture.listening, "node"), !=, killed);
+    g_assert_cmpint (json_object_get_int_member (fixture.listening, "resumed"), ==, 1);
+  }
 
   /* The same question is pending, under the same number. */
   state_path = g_strdup_printf ("/api/v1/exams/server-quiz/defenses/%s", defense);
@@ -516,6 +525,102 @@ test_second_pc (void)
   server_fixture_teardown (&fixture);
 }
 
+/* Two serve processes on one state folder (on PostgreSQL, one database
+ * too) are two nodes: each its own id and its own row, listed apart by
+ * status; the second does not take the first's live defense. */
+static void
+test_two_serves (void)
+{
+  static const char * const exams[] = { "exam.json", NULL };
+  ServerFixture fixture;
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GSubprocess) second = NULL;
+  g_autoptr(GDataInputStream) lines = NULL;
+  g_autoptr(JsonNode) listening = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *line = NULL;
+  g_autofree char *token = NULL;
+  g_autofree char *defense = NULL;
+  g_autofree char *out = NULL;
+  g_auto(GStrv) status_lines = NULL;
+  g_autoptr(JsonObject) question = NULL;
+  const char *status_args[] = { "status", "server-quiz", "--json", NULL };
+  const char *first_id, *second_id;
+  gboolean seen_first = FALSE, seen_second = FALSE;
+  gint64 first_pid = 0, second_pid = 0, after = 0;
+
+  server_fixture_setup (&fixture, exams);
+  token = server_fixture_sign_in (&fixture, "server-quiz", "s1");
+  defense = server_fixture_submit (&fixture, token, "server-quiz", "double", "def double(x):\n    return x + x\n");
+  question = server_fixture_wait_for (&fixture, token, "server-quiz", defense, "question", &after, NULL);
+
+  g_ptr_array_add (argv, (char *)server_fixture_binary ());
+  g_ptr_array_add (argv, (char *)"serve");
+  g_ptr_array_add (argv, (char *)"--state-dir");
+  g_ptr_array_add (argv, fixture.state_dir);
+  g_ptr_array_add (argv, (char *)"--listen");
+  g_ptr_array_add (argv, (char *)"127.0.0.1:0");
+  g_ptr_array_add (argv, (char *)"--json");
+  if (fixture.database != NULL)
+    {
+      g_ptr_array_add (argv, (char *)"--database");
+      g_ptr_array_add (argv, fixture.database);
+    }
+  g_ptr_array_add (argv, NULL);
+  second = g_subprocess_newv ((const char * const *)argv->pdata, G_SUBPROCESS_FLAGS_STDOUT_PIPE, &error);
+  g_assert_no_error (error);
+  lines = g_data_input_stream_new (g_subprocess_get_stdout_pipe (second));
+  line = g_data_input_stream_read_line_utf8 (lines, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (line);
+  listening = json_from_string (line, &error);
+  g_assert_no_error (error);
+
+  first_id = json_object_get_string_member (fixture.listening, "node");
+  second_id = json_object_get_string_member (object_of (listening), "node");
+  g_assert_cmpstr (json_object_get_string_member (object_of (listening), "event"), ==, "listening");
+  g_assert_cmpstr (first_id, !=, second_id);
+  /* The first node holds the defense: the second continues nothing. */
+  g_assert_cmpint (json_object_get_int_member (object_of (listening), "resumed"), ==, 0);
+
+  g_assert_cmpint (server_fixture_run (&fixture, status_args, &out), ==, 0);
+  status_lines = g_strsplit (out, "\n", -1);
+  for (guint i = 0; status_lines[i] != NULL; i++)
+    {
+      g_autoptr(JsonNode) node = status_lines[i][0] ? json_from_string (status_lines[i], NULL) : NULL;
+      JsonObject *object = node ? object_of (node) : NULL;
+
+      if (object == NULL || g_strcmp0 (json_object_get_string_member (object, "event"), "node") != 0)
+        continue;
+      if (g_str_equal (json_object_get_string_member (object, "id"), first_id))
+        {
+          seen_first = TRUE;
+          first_pid = json_object_get_int_member (object, "pid");
+        }
+      if (g_str_equal (json_object_get_string_member (object, "id"), second_id))
+        {
+          seen_second = TRUE;
+          second_pid = json_object_get_int_member (object, "pid");
+        }
+    }
+  g_assert_true (seen_first);
+  g_assert_true (seen_second);
+  g_assert_cmpint (first_pid, >, 0);
+  g_assert_cmpint (second_pid, >, 0);
+  g_assert_cmpint (first_pid, !=, second_pid);
+
+  /* The defense is still the first node's: answered there, it ends. */
+  answer (&fixture, token, "server-quiz", defense, json_object_get_int_member (question, "seq"), 200);
+  after = json_object_get_int_member (question, "seq");
+  g_clear_pointer (&question, json_object_unref);
+  question = server_fixture_wait_for (&fixture, token, "server-quiz", defense, "finished", &after, NULL);
+
+  g_subprocess_send_signal (second, SIGTERM);
+  g_subprocess_wait (second, NULL, NULL);
+  g_assert_cmpint (g_subprocess_get_exit_status (second), ==, 0);
+  server_fixture_teardown (&fixture);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -531,6 +636,7 @@ main (int   argc,
   g_test_add_func ("/viva/server/defense/held", test_held);
   g_test_add_func ("/viva/server/defense/reports", test_reports_command);
   g_test_add_func ("/viva/server/defense/second-pc", test_second_pc);
+  g_test_add_func ("/viva/server/defense/two-serves", test_two_serves);
 
   return g_test_run ();
 }

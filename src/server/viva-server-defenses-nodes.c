@@ -1,0 +1,325 @@
+/* viva-server-defenses-nodes.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "viva-server-defenses-private.h"
+#include "viva-server-follow.h"
+#include "viva-server-store-live.h"
+#include "viva-server-store-pool.h"
+
+/* Several nodes over one database: a node runs a live defense only while
+ * it holds the defense's lease, renewed a few times per lease. A node
+ * that dies stops renewing; once its lease has run out another node's
+ * tick takes it and continues the defense from the database's checkpoint,
+ * as a restarted node does. A node that finds its lease taken (it stalled
+ * past it) drops the defense without writing anything more; and before
+ * it notices, every write it tries carries the epoch it took the lease
+ * at, checked in the write's transaction (viva-server-store-live.c): the
+ * first refused one stops the defense here. */
+#define DEFENSE_LEASE_MS 6000
+
+static guint
+defense_lease_ms (void)
+{
+  return g_getenv ("VIVA_SERVER_LEASE_MS") ? viva_server_pool_lease_ms () : DEFENSE_LEASE_MS;
+}
+
+char *
+_viva_server_defenses_lease_resource (const char *defense_id)
+{
+  return g_strconcat ("defense/", defense_id, NULL);
+}
+
+/* Takes or renews the lease: its epoch (> 0) when this node holds it now,
+ * 0 when another node does, -1 when the database did not answer (then
+ * nobody could take it either: a running defense goes on). Without a
+ * holder every defense is this node's, at epoch 1. */
+gint64
+_viva_server_defenses_take_lease (VivaServerDefenses *self,
+            const char         *defense_id)
+{
+  g_autofree char *resource = _viva_server_defenses_lease_resource (defense_id);
+  g_autoptr(GError) error = NULL;
+  gint64 epoch;
+
+  if (self->holder == NULL)
+    return 1;
+  epoch = viva_server_store_take_lease (viva_server_api_get_store (self->api), resource, self->holder,
+                                        defense_lease_ms (), &error);
+  if (epoch < 0)
+    g_message ("defense %s: lease not renewed: %s", defense_id, error->message);
+  return epoch;
+}
+
+/**
+ * viva_server_defenses_resume_all:
+ *
+ * Continues every defense the database says was live.
+ *
+ * Returns: how many were continued
+ */
+guint
+viva_server_defenses_resume_all (VivaServerDefenses  *self,
+                                 GError             **error)
+{
+  g_autoptr(JsonArray) rows = NULL;
+  guint n = 0;
+
+  if (!(rows = viva_server_store_list_live_defenses (viva_server_api_get_store (self->api), error)))
+    return 0;
+
+  for (guint i = 0; i < json_array_get_length (rows); i++)
+    {
+      JsonObject *row = json_array_get_object_element (rows, i);
+      const char *id = json_object_get_string_member (row, "id");
+      g_autoptr(GError) local = NULL;
+      gint64 epoch;
+
+      /* Another node's, while it lives; or running here already; or one
+       * that could not continue (said once). */
+      if (g_hash_table_contains (self->live, id) || g_hash_table_contains (self->unresumable, id) ||
+          (epoch = _viva_server_defenses_take_lease (self, id)) <= 0)
+        continue;
+      if (_viva_server_defenses_resume_one (self, row, epoch, &local))
+        n++;
+      else
+        {
+          g_warning ("defense %s could not continue: %s", id, local->message);
+          g_hash_table_add (self->unresumable, g_strdup (id));
+        }
+    }
+  return n;
+}
+
+static gboolean
+lease_tick_cb (gpointer user_data)
+{
+  VivaServerDefenses *self = user_data;
+  g_autoptr(GPtrArray) lost = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GError) error = NULL;
+  GHashTableIter iter;
+  const char *id;
+  VivaServerLive *live;
+
+  g_hash_table_iter_init (&iter, self->live);
+  while (g_hash_table_iter_next (&iter, (gpointer *)&id, (gpointer *)&live))
+    {
+      gint64 epoch = live->fenced ? -1 : _viva_server_defenses_take_lease (self, id);
+
+      /* Another epoch is another holder in between (or a lapse): what this
+       * node holds of the defense is stale, so it is read again from the
+       * database, by resume_all below if the lease is this node's now. */
+      if (epoch == 0 || (epoch > 0 && epoch != live->epoch))
+        g_ptr_array_add (lost, g_strdup (id));
+      else if (epoch > 0)
+        _viva_server_defense_take_answer (live);
+    }
+  for (guint i = 0; i < lost->len; i++)
+    {
+      live = g_hash_table_lookup (self->live, lost->pdata[i]);
+      g_message ("defense %s: another node holds it now; dropping it here", (char *)lost->pdata[i]);
+      /* Nothing more from here: the other node writes from now on. */
+      _viva_server_defenses_drop_now (live);
+    }
+
+  /* A dead node's defenses, their leases run out: continued here. */
+  viva_server_defenses_resume_all (self, &error);
+  if (error != NULL)
+    g_message ("defenses: %s", error->message);
+  return G_SOURCE_CONTINUE;
+}
+
+/**
+ * viva_server_defenses_set_holder:
+ * @holder: this node's id
+ *
+ * From now on this node runs only the defenses whose lease it holds,
+ * renews them, and continues those a dead node left (see above). Call
+ * before viva_server_defenses_resume_all().
+ */
+void
+viva_server_defenses_set_holder (VivaServerDefenses *self,
+                                 const char         *holder)
+{
+  g_return_if_fail (VIVA_IS_SERVER_DEFENSES (self));
+  g_return_if_fail (self->holder == NULL);
+
+  self->holder = g_strdup (holder);
+  self->lease_id = g_timeout_add (MIN (2000, defense_lease_ms () / 3), lease_tick_cb, self);
+  self->answers_listen_id = viva_server_db_listen (viva_server_store_get_db (viva_server_api_get_store (self->api)),
+                                                   VIVA_SERVER_ANSWERS_CHANNEL, _viva_server_defense_answer_told,
+                                                   self);
+}
+
+/**
+ * viva_server_defenses_is_live:
+ *
+ * Returns: whether the defense goes on, here or on another node
+ */
+gboolean
+viva_server_defenses_is_live (VivaServerDefenses *self,
+                              const char         *defense_id)
+{
+  VivaServerLive *live = g_hash_table_lookup (self->live, defense_id);
+
+  if (live != NULL && !live->fenced)
+    return TRUE;
+  return viva_server_store_defense_is_live (viva_server_api_get_store (self->api), defense_id, NULL);
+}
+
+/**
+ * viva_server_defenses_dup_pending:
+ * @question_seq: (out) (optional): its event's number
+ *
+ * Returns: (transfer full) (nullable): the question waiting for an
+ *   answer, as this node's examiner has it, else as the events say
+ *   (another node runs the defense)
+ */
+char *
+viva_server_defenses_dup_pending (VivaServerDefenses *self,
+                                  const char         *defense_id,
+                                  gint64             *question_seq)
+{
+  VivaServerLive *live = g_hash_table_lookup (self->live, defense_id);
+  g_autoptr(JsonObject) row = NULL;
+  g_autoptr(JsonNode) data = NULL;
+
+  if (live != NULL && !live->fenced && live->pending != NULL)
+    {
+      if (question_seq != NULL)
+        *question_seq = live->pending_seq;
+      return g_strdup (live->pending);
+    }
+  if (question_seq != NULL)
+    *question_seq = 0;
+  /* Resuming here, or run by another node: the events say. */
+  if (!viva_server_store_defense_is_live (viva_server_api_get_store (self->api), defense_id, NULL) ||
+      !(row = viva_server_store_stored_question (viva_server_api_get_store (self->api), defense_id, NULL)) ||
+      !(data = json_from_string (json_object_get_string_member (row, "data"), NULL)) ||
+      !JSON_NODE_HOLDS_OBJECT (data))
+    return NULL;
+  if (question_seq != NULL)
+    *question_seq = json_object_get_int_member (row, "seq");
+  return g_strdup (json_object_get_string_member_with_default (json_node_get_object (data), "question", ""));
+}
+
+static gboolean
+is_local_cb (const char *defense_id,
+             gpointer    user_data)
+{
+  VivaServerDefenses *self = user_data;
+  VivaServerLive *live = g_hash_table_lookup (self->live, defense_id);
+
+  return live != NULL && !live->fenced;
+}
+
+static void
+followed_cb (const char *defense_id,
+             gint64      seq,
+             const char *kind,
+             JsonObject *data,
+             gpointer    user_data)
+{
+  _viva_server_defenses_emit (user_data, defense_id, seq, kind, data);
+}
+
+/**
+ * viva_server_defenses_follow:
+ * @after: the last event the follower has
+ *
+ * Tells the `event` signal's listeners the defense's events also while
+ * another node runs it (read from the database), until as many
+ * viva_server_defenses_unfollow() calls.
+ */
+void
+viva_server_defenses_follow (VivaServerDefenses *self,
+                             const char         *defense_id,
+                             gint64              after)
+{
+  g_return_if_fail (VIVA_IS_SERVER_DEFENSES (self));
+
+  if (self->follow == NULL)
+    self->follow = viva_server_follow_new (viva_server_api_get_store (self->api), followed_cb, is_local_cb, self);
+  viva_server_follow_add (self->follow, defense_id, after);
+}
+
+void
+viva_server_defenses_unfollow (VivaServerDefenses *self,
+                               const char         *defense_id)
+{
+  g_return_if_fail (VIVA_IS_SERVER_DEFENSES (self));
+
+  if (self->follow != NULL)
+    viva_server_follow_remove (self->follow, defense_id);
+}
+
+/* Every node takes every student's answer. A node that does not run the
+ * defense (or runs it but has not asked the question again yet, resuming)
+ * keeps the answer in the database, checked against the defense's events
+ * and committed before the student is told it was taken; the node that
+ * runs the defense takes it when told (NOTIFY on PostgreSQL), when it
+ * asks the question, and at every lease tick. Its answer event consumes
+ * the row in the same transaction (viva-server-defense-events.c), so an
+ * answer is used once, also by a node that takes the defense over. */
+
+static VivaServerStore *
+store_of (VivaServerDefenses *self)
+{
+  return viva_server_api_get_store (_viva_server_defenses_get_api (self));
+}
+
+/**
+ * _viva_server_defense_queue_answer:
+ *
+ * Returns: whether the answer is kept for the node that runs the defense
+ */
+gboolean
+_viva_server_defense_queue_answer (VivaServerDefenses  *self,
+                                   const char          *defense_id,
+                                   const char          *text,
+                                   gint64               question_seq,
+                                   GError             **error)
+{
+  return viva_server_store_queue_answer (store_of (self), defense_id, question_seq, text,
+                                         _viva_server_defenses_get_holder (self), error) > 0;
+}
+
+/**
+ * _viva_server_defense_take_answer:
+ *
+ * Gives the examiner the answer waiting for its pending question, if one
+ * is. From the main loop, never inside the examiner's own signal.
+ */
+void
+_viva_server_defense_take_answer (VivaServerLive *live)
+{
+  g_autoptr(JsonObject) row = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (live->fenced || live->pending == NULL || live->pending_seq <= 0)
+    return;
+  if (!(row = viva_server_store_waiting_answer (store_of (live->self), live->id, live->pending_seq, &error)))
+    {
+      if (error != NULL)
+        g_message ("defense %s: %s", live->id, error->message);
+      return;
+    }
+  if (!viva_examiner_answer (live->examiner, json_object_get_string_member (row, "text"), &error))
+    g_message ("defense %s: the answer kept for it was not taken: %s", live->id, error->message);
+}
+
+/* Another node kept an answer: the payload is the defense's id. */
+void
+_viva_server_defense_answer_told (const char *payload,
+                                  gpointer    user_data)
+{
+  VivaServerLive *live = _viva_server_defenses_lookup (user_data, payload);
+
+  if (live != NULL)
+    _viva_server_defenses_take_answer_later (live);
+}
