@@ -627,7 +627,15 @@ viva_server_defenses_answer (VivaServerDefenses  *self,
                    _("That question was answered already: fetch the defense’s events for the one waiting now."));
       return FALSE;
     }
-  return viva_examiner_answer (live->examiner, text, error);
+  if (!viva_examiner_answer (live->examiner, text, error))
+    return FALSE;
+  /* Its answer event was refused (another node took the defense while
+   * this one stalled): the answer is kept for that node instead, the
+   * question still pending there, so what the student is told was taken
+   * is never lost. */
+  if (live->fenced)
+    return _viva_server_defense_queue_answer (self, defense_id, text, question_seq, error);
+  return TRUE;
 }
 
 /**

@@ -441,6 +441,307 @@ test_two_nodes (void)
   g_unsetenv ("VIVA_SERVER_LEASE_MS");
 }
 
+/* A stream of a defense's events on node @port, from @after: each SSE
+ * event's number and kind, until @until is read (or the stream ends). */
+static gint64
+read_stream (ServerFixture *fixture,
+             guint          port,
+             const char    *token,
+             const char    *defense,
+             gint64         after,
+             const char    *until,
+             GString       *seen)
+{
+  g_autofree char *path = g_strdup_printf ("/api/v1/exams/server-quiz/defenses/%s/events", defense);
+  g_autofree char *last = g_strdup_printf ("%" G_GINT64_FORMAT, after);
+  g_autoptr(SoupMessage) msg = NULL;
+  g_autoptr(GInputStream) body = NULL;
+  g_autoptr(GDataInputStream) lines = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *kind = NULL;
+  guint saved = fixture->port;
+  char *line;
+
+  fixture->port = port;
+  msg = server_fixture_message (fixture, "GET", path, token);
+  fixture->port = saved;
+  soup_message_headers_replace (soup_message_get_request_headers (msg), "Accept", "text/event-stream");
+  /* Where the client was, as an EventSource says it when it reconnects. */
+  soup_message_headers_replace (soup_message_get_request_headers (msg), "Last-Event-ID", last);
+  body = soup_session_send (fixture->session, msg, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (soup_message_get_status (msg), ==, 200);
+  lines = g_data_input_stream_new (body);
+  while ((line = g_data_input_stream_read_line_utf8 (lines, NULL, NULL, NULL)) != NULL)
+    {
+      if (g_str_has_prefix (line, "id: "))
+        {
+          gint64 seq = g_ascii_strtoll (line + 4, NULL, 10);
+
+          /* In order, each once. */
+          g_assert_cmpint (seq, ==, after + 1);
+          after = seq;
+        }
+      else if (g_str_has_prefix (line, "event: "))
+        {
+          g_free (kind);
+          kind = g_strdup (line + 7);
+          g_string_append_printf (seen, "%" G_GINT64_FORMAT " %s\n", after, kind);
+        }
+      g_free (line);
+      if (kind != NULL && g_str_equal (kind, until))
+        break;
+    }
+  g_input_stream_close (body, NULL, NULL);
+  return after;
+}
+
+/* Every node serves every student: the defense runs on node b while the
+ * student streams it from node a and answers through a. The answer is
+ * kept in the database and acknowledged, b takes it (told by NOTIFY) and
+ * the defense ends; a's stream shows b's events in order, each once, and
+ * a stream that reconnects to b from its last number misses nothing and
+ * repeats nothing. Only b wrote events; the answer was received by a and
+ * consumed once. */
+static void
+test_answer_anywhere (void)
+{
+  ServerFixture fixture;
+  g_autofree char *student = NULL;
+  g_autofree char *defense = NULL;
+  g_autofree char *b_dir = NULL;
+  g_autofree char *a_node = NULL;
+  g_autofree char *b_node = NULL;
+  g_autoptr(GDataInputStream) b_lines = NULL;
+  g_autoptr(GSubprocess) node_b = NULL;
+  g_autoptr(GString) seen = g_string_new (NULL);
+  g_autoptr(JsonArray) all = NULL;
+  g_autoptr(JsonNode) state = NULL;
+  g_autoptr(JsonNode) answered = NULL;
+  g_autoptr(VivaServerStore) store = NULL;
+  g_autoptr(JsonArray) rows = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = NULL;
+  g_autofree char *answer_path = NULL;
+  g_autofree char *body = NULL;
+  guint a_port, b_port = 0, status = 0;
+  gint64 after, question_seq = 0;
+  GString *kinds = g_string_new (NULL);
+
+  server_fixture_setup_full (&fixture, one_exam, workers_only);
+  a_port = fixture.port;
+  a_node = g_strdup (json_object_get_string_member (fixture.listening, "node"));
+  node_b = start_node (&fixture, &b_dir, &b_port, &b_lines);
+  store = viva_server_store_open_database (fixture.state_dir, fixture.database, &error);
+  g_assert_no_error (error);
+
+  student = server_fixture_sign_in (&fixture, "server-quiz", "s1");
+  /* Submitted to b: b runs the defense. */
+  fixture.port = b_port;
+  defense = server_fixture_submit (&fixture, student, "server-quiz", "double", "def double(x):\n    return 2 * x\n");
+  fixture.port = a_port;
+  path = g_strdup_printf ("/api/v1/exams/server-quiz/defenses/%s", defense);
+  answer_path = g_strdup_printf ("/api/v1/exams/server-quiz/defenses/%s/answer", defense);
+
+  /* Streamed from a, until the question. */
+  after = read_stream (&fixture, a_port, student, defense, 0, "question", seen);
+  g_assert_nonnull (strstr (seen->str, " question\n"));
+  question_seq = after;
+
+  /* a tells the pending question from the database. */
+  state = server_fixture_request (&fixture, "GET", path, student, NULL, &status, NULL);
+  g_assert_cmpuint (status, ==, 200);
+  g_assert_cmpstr (json_object_get_string_member (json_node_get_object (state), "pending_question"),
+                   ==, "What does double(0) return?");
+  g_assert_cmpint (json_object_get_int_member (json_node_get_object (state), "question_seq"), ==, question_seq);
+
+  /* Answered through a, which does not run the defense. */
+  body = g_strdup_printf ("{\"text\":\"zero\",\"question_seq\":%" G_GINT64_FORMAT "}", question_seq);
+  answered = server_fixture_request (&fixture, "POST", answer_path, student, body, &status, NULL);
+  g_assert_cmpuint (status, ==, 200);
+  g_assert_true (json_object_get_boolean_member (json_node_get_object (answered), "accepted"));
+
+  /* a's stream (again from where it was) shows b taking the answer; then
+   * the student's stream reconnects to b, from its last number. */
+  after = read_stream (&fixture, a_port, student, defense, after, "answer", seen);
+  after = read_stream (&fixture, b_port, student, defense, after, "finished", seen);
+  g_assert_nonnull (strstr (seen->str, " verdict\n"));
+
+  /* What was streamed is what was kept, each once, in order. */
+  all = events (&fixture, student, defense);
+  for (guint i = 0; i < json_array_get_length (all); i++)
+    {
+      JsonObject *event = json_array_get_object_element (all, i);
+
+      g_string_append_printf (kinds, "%" G_GINT64_FORMAT " %s\n", json_object_get_int_member (event, "seq"),
+                              json_object_get_string_member (event, "kind"));
+    }
+  g_assert_cmpstr (kinds->str, ==, seen->str);
+  g_string_free (kinds, TRUE);
+
+  /* Only b wrote the defense; a received the answer, b consumed it once. */
+  rows = viva_server_db_queryf (viva_server_store_get_db (store), &error,
+                                "SELECT DISTINCT node_id FROM defense_events WHERE defense_id = $1", "s", defense);
+  g_assert_no_error (error);
+  g_assert_cmpuint (json_array_get_length (rows), ==, 1);
+  b_node = g_strdup (json_object_get_string_member (json_array_get_object_element (rows, 0), "node_id"));
+  g_assert_cmpstr (b_node, !=, a_node);
+  g_clear_pointer (&rows, json_array_unref);
+  rows = viva_server_db_queryf (viva_server_store_get_db (store), &error,
+                                "SELECT received_by, consumed_at FROM answers WHERE defense_id = $1", "s", defense);
+  g_assert_no_error (error);
+  g_assert_cmpuint (json_array_get_length (rows), ==, 1);
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (rows, 0), "received_by"), ==, a_node);
+  g_assert_false (json_object_get_null_member (json_array_get_object_element (rows, 0), "consumed_at"));
+
+  kill_process (node_b);
+  server_fixture_teardown (&fixture);
+  {
+    g_autofree char *rm = g_strdup_printf ("rm -rf '%s'", b_dir);
+
+    g_assert_cmpint (system (rm), ==, 0);
+  }
+}
+
+static gint64
+max_seq_by (VivaServerStore *store,
+            const char      *defense,
+            const char      *node)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonArray) rows = viva_server_db_queryf (viva_server_store_get_db (store), &error,
+                                                     "SELECT COALESCE(MAX(seq), 0) AS n FROM defense_events"
+                                                     " WHERE defense_id = $1 AND node_id = $2", "ss", defense, node);
+
+  g_assert_no_error (error);
+  return json_object_get_int_member (json_array_get_object_element (rows, 0), "n");
+}
+
+static void
+answered_cb (GObject      *object,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  GBytes **bytes = user_data;
+  g_autoptr(GError) error = NULL;
+
+  *bytes = soup_session_send_and_read_finish (SOUP_SESSION (object), result, &error);
+  g_assert_no_error (error);
+}
+
+/* Fencing: node a runs the defense and stalls (SIGSTOP) with a question
+ * pending; its lease runs out and node b takes the defense over. The
+ * student's answer is sent to the stalled a, which wakes (SIGCONT) to
+ * it: a writes not one event more for that defense (its writes carry
+ * the epoch it took the lease at, refused once b took it), the answer it
+ * acknowledged reaches b, and b ends the defense. */
+static void
+test_stalled_node (void)
+{
+  ServerFixture fixture;
+  g_autofree char *student = NULL;
+  g_autofree char *defense = NULL;
+  g_autofree char *b_dir = NULL;
+  g_autofree char *a_node = NULL;
+  g_autofree char *b_node = NULL;
+  g_autofree char *answer_path = NULL;
+  g_autofree char *body = NULL;
+  g_autofree char *resource = NULL;
+  g_autoptr(GDataInputStream) b_lines = NULL;
+  g_autoptr(GSubprocess) node_b = NULL;
+  g_autoptr(VivaServerStore) store = NULL;
+  g_autoptr(JsonObject) question = NULL;
+  g_autoptr(JsonObject) verdict = NULL;
+  g_autoptr(SoupMessage) msg = NULL;
+  g_autoptr(GError) error = NULL;
+  GBytes *reply = NULL;
+  guint a_port, b_port = 0;
+  gint64 after = 0, a_last;
+  gboolean taken = FALSE;
+
+  g_setenv ("VIVA_SERVER_LEASE_MS", "1500", TRUE);
+  server_fixture_setup_full (&fixture, one_exam, workers_only);
+  a_port = fixture.port;
+  a_node = g_strdup (json_object_get_string_member (fixture.listening, "node"));
+  node_b = start_node (&fixture, &b_dir, &b_port, &b_lines);
+  store = viva_server_store_open_database (fixture.state_dir, fixture.database, &error);
+  g_assert_no_error (error);
+
+  student = server_fixture_sign_in (&fixture, "server-quiz", "s1");
+  defense = server_fixture_submit (&fixture, student, "server-quiz", "double", "def double(x):\n    return 2 * x\n");
+  question = server_fixture_wait_for (&fixture, student, "server-quiz", defense, "question", &after, NULL);
+  a_last = max_seq_by (store, defense, a_node);
+  g_assert_cmpint (a_last, ==, json_object_get_int_member (question, "seq"));
+
+  /* a stalls; b takes the lease once it runs out. */
+  g_subprocess_send_signal (fixture.process, SIGSTOP);
+  resource = g_strdup_printf ("defense/%s", defense);
+  for (guint i = 0; i < 200 && !taken; i++)
+    {
+      g_autoptr(JsonArray) leases = viva_server_store_list_leases (store, &error);
+
+      g_assert_no_error (error);
+      for (guint j = 0; j < json_array_get_length (leases); j++)
+        {
+          JsonObject *lease = json_array_get_object_element (leases, j);
+
+          if (g_str_equal (json_object_get_string_member (lease, "resource"), resource) &&
+              !g_str_equal (json_object_get_string_member (lease, "holder"), a_node))
+            {
+              taken = TRUE;
+              b_node = g_strdup (json_object_get_string_member (lease, "holder"));
+            }
+        }
+      if (!taken)
+        g_usleep (50 * 1000);
+    }
+  g_assert_true (taken);
+
+  /* The answer goes to the stalled a (HAProxy's `balance first` would
+   * still send it there), which wakes to it. */
+  answer_path = g_strdup_printf ("/api/v1/exams/server-quiz/defenses/%s/answer", defense);
+  body = g_strdup_printf ("{\"text\":\"zero\",\"question_seq\":%" G_GINT64_FORMAT "}",
+                          json_object_get_int_member (question, "seq"));
+  fixture.port = a_port;
+  msg = server_fixture_message (&fixture, "POST", answer_path, student);
+  soup_message_set_request_body_from_bytes (msg, "application/json",
+                                            g_bytes_new_static (body, strlen (body)));
+  soup_session_send_and_read_async (fixture.session, msg, G_PRIORITY_DEFAULT, NULL, answered_cb, &reply);
+  for (guint i = 0; i < 5; i++)
+    g_main_context_iteration (NULL, FALSE);
+  g_subprocess_send_signal (fixture.process, SIGCONT);
+  while (reply == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpuint (soup_message_get_status (msg), ==, 200);
+  g_bytes_unref (reply);
+
+  /* b ends the defense with that answer. */
+  verdict = server_fixture_wait_for (&fixture, student, "server-quiz", defense, "finished", &after, NULL);
+  g_assert_cmpint (max_seq_by (store, defense, a_node), ==, a_last);
+  g_assert_cmpint (max_seq_by (store, defense, b_node), >, a_last);
+  {
+    g_autoptr(JsonArray) all = events (&fixture, student, defense);
+    guint answers = 0;
+
+    for (guint i = 0; i < json_array_get_length (all); i++)
+      if (g_str_equal (json_object_get_string_member (json_array_get_object_element (all, i), "kind"), "answer"))
+        answers++;
+    g_assert_cmpuint (answers, ==, 1);
+  }
+  /* And a, awake, still writes nothing for it. */
+  g_usleep (1500 * 1000);
+  g_assert_cmpint (max_seq_by (store, defense, a_node), ==, a_last);
+
+  kill_process (node_b);
+  server_fixture_teardown (&fixture);
+  {
+    g_autofree char *rm = g_strdup_printf ("rm -rf '%s'", b_dir);
+
+    g_assert_cmpint (system (rm), ==, 0);
+  }
+  g_unsetenv ("VIVA_SERVER_LEASE_MS");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -457,6 +758,8 @@ main (int   argc,
   g_setenv ("VIVA_TEST_SERVER_DATABASE", "postgresql-tcp", TRUE);
 
   g_test_add_func ("/viva/server/nodes/two-nodes", test_two_nodes);
+  g_test_add_func ("/viva/server/nodes/answer-anywhere", test_answer_anywhere);
+  g_test_add_func ("/viva/server/nodes/stalled-node", test_stalled_node);
 
   return g_test_run ();
 }

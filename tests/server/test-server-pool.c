@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #include "server-postgres.h"
+#include "viva-server-store-live.h"
 #include "viva-server-store-pool.h"
 
 #define RACERS 6
@@ -312,6 +313,109 @@ test_hung_claimer (void)
   g_assert_cmpstr (json_object_get_string_member (job, "finished_by"), ==, "w2");
 }
 
+/* The fencing token: node-a's writes carry the epoch it took the lease
+ * at; once node-b took it over (a-s lease ran out while a stalled), a's
+ * event, state and checkpoint are refused in their own transaction and
+ * nothing of them is kept, while b's go in. An answer kept by any node
+ * waits for the pending question and is consumed once, by the answer
+ * event of whoever holds the lease. */
+static void
+test_fence (void)
+{
+  g_autoptr(VivaServerStore) store = NULL;
+  g_autoptr(JsonObject) exam = json_object_new ();
+  g_autoptr(JsonArray) roster = json_array_new ();
+  g_autoptr(JsonObject) student = json_object_new ();
+  g_autoptr(JsonObject) data = json_object_new ();
+  g_autoptr(JsonObject) waiting = NULL;
+  g_autoptr(JsonObject) defense = NULL;
+  g_autoptr(JsonArray) events = NULL;
+  g_autoptr(GError) error = NULL;
+  VivaServerFence a = { "defense/d1", "node-a", 0 };
+  VivaServerFence b = { "defense/d1", "node-b", 0 };
+  gint64 seq, question;
+
+  fresh_database ();
+  store = open_store ();
+  json_object_set_string_member (exam, "id", "pool-exam");
+  json_object_set_string_member (exam, "title", "Pool");
+  json_object_set_string_member (exam, "exam_json", "{}");
+  json_object_set_string_member (exam, "digest", "0");
+  json_object_set_int_member (exam, "time_limit", 0);
+  json_object_set_string_member (exam, "show_verdict", "immediately");
+  json_object_set_string_member (exam, "teacher_token_hash", "t");
+  json_object_set_string_member (student, "student_id", "s1");
+  json_object_set_string_member (student, "name", "Ann");
+  json_object_set_string_member (student, "seat_code", "AAAA-BBBB");
+  json_array_add_object_element (roster, json_object_ref (student));
+  g_assert_true (viva_server_store_add_exam (store, exam, roster, &error));
+  g_assert_true (viva_server_store_sign_in (store, "pool-exam", "s1", "hash", 0, &error));
+  g_assert_true (viva_server_store_add_defense (store, "d1", "pool-exam", "s1", "p1", "code", FALSE, &error));
+  g_assert_no_error (error);
+
+  a.epoch = viva_server_store_take_lease (store, "defense/d1", "node-a", 50, &error);
+  g_assert_cmpint (a.epoch, >, 0);
+  json_object_set_string_member (data, "question", "What does double(0) return?");
+  question = viva_server_store_add_live_event (store, &a, "d1", "question", data, "{\"at\":1}", 0, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (question, ==, 1);
+
+  /* Any node keeps the answer; the same one twice is the same answer, a
+   * second one to that question is refused. */
+  g_assert_cmpint (viva_server_store_queue_answer (store, "d1", question, "zero", "node-c", &error), ==, question);
+  g_assert_cmpint (viva_server_store_queue_answer (store, "d1", 0, "zero", "node-c", &error), ==, question);
+  g_assert_cmpint (viva_server_store_queue_answer (store, "d1", question, "one", "node-c", &error), ==, -1);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_PENDING);
+  g_clear_error (&error);
+
+  /* node-a stalls past its lease; node-b takes it. */
+  g_usleep (80 * 1000);
+  b.epoch = viva_server_store_take_lease (store, "defense/d1", "node-b", 60000, &error);
+  g_assert_cmpint (b.epoch, >, a.epoch);
+
+  seq = viva_server_store_add_live_event (store, &a, "d1", "answer", data, "{\"at\":2}", question, &error);
+  g_assert_error (error, VIVA_SERVER_DB_ERROR, VIVA_SERVER_DB_ERROR_FENCED);
+  g_assert_cmpint (seq, ==, -1);
+  g_clear_error (&error);
+  g_assert_false (viva_server_store_set_live_state (store, &a, "d1", "finished", "{\"at\":3}", &error));
+  g_assert_error (error, VIVA_SERVER_DB_ERROR, VIVA_SERVER_DB_ERROR_FENCED);
+  g_clear_error (&error);
+  g_assert_false (viva_server_store_check_fence (store, &a, &error));
+  g_assert_error (error, VIVA_SERVER_DB_ERROR, VIVA_SERVER_DB_ERROR_FENCED);
+  g_clear_error (&error);
+
+  /* Nothing of a's kept: the answer still waits, the defense still runs
+   * from the first checkpoint. */
+  defense = viva_server_store_get_defense (store, "d1", &error);
+  g_assert_cmpstr (json_object_get_string_member (defense, "checkpoint"), ==, "{\"at\":1}");
+  g_assert_cmpstr (json_object_get_string_member (defense, "state"), ==, "starting");
+  g_assert_cmpint (json_object_get_int_member (defense, "last_seq"), ==, 1);
+  waiting = viva_server_store_waiting_answer (store, "d1", question, &error);
+  g_assert_nonnull (waiting);
+  g_assert_cmpstr (json_object_get_string_member (waiting, "text"), ==, "zero");
+  g_clear_pointer (&waiting, json_object_unref);
+
+  /* node-b's answer event consumes it, once. */
+  json_object_set_string_member (data, "text", "zero");
+  seq = viva_server_store_add_live_event (store, &b, "d1", "answer", data, "{\"at\":4}", question, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (seq, ==, 2);
+  waiting = viva_server_store_waiting_answer (store, "d1", question, &error);
+  g_assert_no_error (error);
+  g_assert_null (waiting);
+  g_assert_cmpint (viva_server_store_queue_answer (store, "d1", 0, "zero", "node-c", &error), ==, -1);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_PENDING);
+  g_clear_error (&error);
+
+  events = viva_server_db_queryf (viva_server_store_get_db (store), &error,
+                                  "SELECT seq, node_id FROM defense_events WHERE defense_id = $1 ORDER BY seq",
+                                  "s", "d1");
+  g_assert_no_error (error);
+  g_assert_cmpuint (json_array_get_length (events), ==, 2);
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (events, 0), "node_id"), ==, "node-a");
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (events, 1), "node_id"), ==, "node-b");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -329,6 +433,7 @@ main (int   argc,
   g_test_add_func ("/viva/server/pool/lease-race", test_lease_race);
   g_test_add_func ("/viva/server/pool/queue-race", test_queue_race);
   g_test_add_func ("/viva/server/pool/hung-claimer", test_hung_claimer);
+  g_test_add_func ("/viva/server/pool/fence", test_fence);
 
   status = g_test_run ();
   if (state_dir != NULL)
