@@ -34,7 +34,7 @@ RATCHET = {
     # core and server
     "VivaExamFile": 1,
     "VivaExaminer": 5,
-    "VivaOpenAIModel": 35,
+    "VivaOpenAIModel": 0,
     "VivaPack": 6,
     "VivaExamReport": 1,
     "VivaRunner": 2,

@@ -118,3 +118,20 @@ viva_model_address_complete (const char  *typed,
                typed);
   return NULL;
 }
+
+/* Why @base_url (as configured, not a URL made from it) is no server
+ * address, in words that do not say where to change it: the app's
+ * Preferences and the CLI's --base-url each add that. */
+GError *
+viva_model_address_error_new (const char *base_url)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *url = viva_model_address_complete (base_url, &error);
+
+  if (error != NULL)
+    return g_steal_pointer (&error);
+
+  return g_error_new (VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_ADDRESS,
+                      _("“%s” is not a server address — a model server’s looks like http://localhost:11434/v1 or https://api.example.com/v1."),
+                      base_url);
+}

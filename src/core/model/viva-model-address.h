@@ -11,5 +11,6 @@ G_BEGIN_DECLS
 
 char *viva_model_address_complete (const char  *typed,
                                    GError     **error);
+GError *viva_model_address_error_new (const char *base_url);
 
 G_END_DECLS

@@ -105,6 +105,38 @@ _viva_model_error_message_from_body (JsonNode *body)
   return message != NULL ? g_utf8_make_valid (message, -1) : NULL;
 }
 
+/* An error answer's body: its JSON, or a plain-text body as a string
+ * node (it still says something a person can use), or %NULL when empty. */
+JsonNode *
+_viva_model_error_body_new (GBytes *bytes)
+{
+  g_autofree char *text = NULL;
+  JsonNode *body;
+
+  if (bytes == NULL)
+    return NULL;
+
+  if ((body = _viva_json_parse (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), NULL)) ||
+      g_bytes_get_size (bytes) == 0)
+    return body;
+
+  text = g_utf8_make_valid (g_bytes_get_data (bytes, NULL), MIN (g_bytes_get_size (bytes), 500));
+  body = json_node_new (JSON_NODE_VALUE);
+  json_node_set_string (body, g_strstrip (text));
+  return body;
+}
+
+/* Whether the message of an error answer's @body mentions @word, in any case. */
+gboolean
+_viva_model_error_body_mentions (JsonNode   *body,
+                                 const char *word)
+{
+  g_autofree char *message = _viva_model_error_message_from_body (body);
+  g_autofree char *lower = message != NULL ? g_ascii_strdown (message, -1) : NULL;
+
+  return lower != NULL && strstr (lower, word) != NULL;
+}
+
 gboolean
 _viva_model_message_says_model_missing (const char *message)
 {
@@ -237,6 +269,49 @@ _viva_model_error_new_in_band (JsonNode   *error,
   return g_error_new (VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_SERVER,
                       _("The server failed while answering: %s — try again, or check the server’s log."),
                       message != NULL ? message : _("no details"));
+}
+
+/* A transport's @error (the request never got an HTTP answer) in words,
+ * and whether another attempt may help. @ollama_root is the server's root
+ * when it looks like Ollama, whose own start command is then named. */
+GError *
+_viva_model_error_new_for_transport (const GError *error,
+                                     const char   *base_url,
+                                     const char   *ollama_root,
+                                     gboolean     *retryable)
+{
+  *retryable = TRUE;
+
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      *retryable = FALSE;
+      return g_error_copy (error);
+    }
+
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CONNECTION_REFUSED))
+    {
+      if (ollama_root != NULL)
+        return g_error_new (VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_NOT_RUNNING,
+                            _("Ollama is not running at %s — start it with “ollama serve”."),
+                            ollama_root);
+
+      return g_error_new (VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_NOT_RUNNING,
+                          _("No model server is running at %s — start it, or check the address in Preferences."),
+                          base_url);
+    }
+
+  if (error->domain == G_RESOLVER_ERROR || error->domain == G_TLS_ERROR ||
+      g_error_matches (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT))
+    {
+      *retryable = error->domain == G_RESOLVER_ERROR && error->code == G_RESOLVER_ERROR_TEMPORARY_FAILURE;
+      return g_error_new (VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_CONNECTION,
+                          _("Cannot reach the model server at %s (%s) — check the address in Preferences and the network."),
+                          base_url, error->message);
+    }
+
+  return g_error_new (VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_CONNECTION,
+                      _("The connection to the model server at %s broke (%s) — try again."),
+                      base_url, error->message);
 }
 
 /**

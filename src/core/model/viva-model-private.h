@@ -26,6 +26,9 @@ G_END_DECLS
 G_BEGIN_DECLS
 
 char    *_viva_model_error_message_from_body (JsonNode   *body);
+JsonNode *_viva_model_error_body_new         (GBytes     *bytes);
+gboolean _viva_model_error_body_mentions     (JsonNode   *body,
+                                              const char *word);
 GError  *_viva_model_error_new_for_status    (guint       status,
                                               JsonNode   *body,
                                               const char *model,
@@ -43,5 +46,9 @@ char    *_viva_recover_tool_calls            (const char         *content,
                                               GPtrArray          *calls);
 GError  *_viva_model_error_new_no_model      (const char *base_url,
                                               gboolean    is_ollama);
+GError  *_viva_model_error_new_for_transport (const GError *error,
+                                              const char   *base_url,
+                                              const char   *ollama_root,
+                                              gboolean     *retryable);
 
 G_END_DECLS

@@ -8,251 +8,15 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
-#include "viva-model-private.h"
 #include "viva-model-address.h"
+#include "viva-model-http-private.h"
+#include "viva-model-private.h"
 #include "viva-openai-model-private.h"
 
-/* Everything of VivaOpenAIModel but the chat stream: addresses, errors in
- * words, small JSON requests, server detection, model discovery and the
- * health check. */
-
-char *
-_viva_openai_model_url (VivaOpenAIModel *self,
-                        const char      *path)
-{
-  return g_strconcat (self->base_url, path, NULL);
-}
-
-/* Ollama's own API lives beside its OpenAI one: `…:11434/v1` → `…:11434`. */
-char *
-_viva_openai_model_root_url (VivaOpenAIModel *self,
-                             const char      *path)
-{
-  g_autofree char *root = g_strdup (self->base_url);
-
-  if (g_str_has_suffix (root, "/v1"))
-    root[strlen (root) - 3] = '\0';
-
-  return g_strconcat (root, path, NULL);
-}
-
-gboolean
-_viva_openai_model_looks_like_ollama (VivaOpenAIModel *self)
-{
-  return self->server_kind == VIVA_SERVER_KIND_OLLAMA ||
-         (self->server_kind == VIVA_SERVER_KIND_UNKNOWN && strstr (self->base_url, ":11434") != NULL);
-}
-
-void
-_viva_openai_model_set_server (VivaOpenAIModel *self,
-                               VivaServerKind   kind,
-                               const char      *version)
-{
-  g_object_freeze_notify (G_OBJECT (self));
-
-  if (self->server_kind != kind)
-    {
-      self->server_kind = kind;
-      g_object_notify (G_OBJECT (self), "server-kind");
-    }
-
-  if (g_strcmp0 (self->server_version, version) != 0)
-    {
-      g_free (self->server_version);
-      self->server_version = g_strdup (version);
-      g_object_notify (G_OBJECT (self), "server-version");
-    }
-
-  g_object_thaw_notify (G_OBJECT (self));
-}
-
-void
-_viva_openai_model_set_error (VivaOpenAIModel *self,
-                              const GError    *error)
-{
-  const char *message = error != NULL ? error->message : NULL;
-
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    return;
-
-  if (g_strcmp0 (self->error_message, message) != 0)
-    {
-      g_free (self->error_message);
-      self->error_message = g_strdup (message);
-      g_object_notify (G_OBJECT (self), "error-message");
-    }
-}
-
-GError *
-_viva_openai_model_transport_error (VivaOpenAIModel *self,
-                                    const GError    *error,
-                                    gboolean        *retryable)
-{
-  *retryable = TRUE;
-
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    {
-      *retryable = FALSE;
-      return g_error_copy (error);
-    }
-
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CONNECTION_REFUSED))
-    {
-      g_autofree char *root = _viva_openai_model_root_url (self, "");
-
-      if (_viva_openai_model_looks_like_ollama (self))
-        return g_error_new (VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_NOT_RUNNING,
-                            _("Ollama is not running at %s — start it with “ollama serve”."),
-                            root);
-
-      return g_error_new (VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_NOT_RUNNING,
-                          _("No model server is running at %s — start it, or check the address in Preferences."),
-                          self->base_url);
-    }
-
-  if (error->domain == G_RESOLVER_ERROR || error->domain == G_TLS_ERROR ||
-      g_error_matches (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT))
-    {
-      *retryable = error->domain == G_RESOLVER_ERROR && error->code == G_RESOLVER_ERROR_TEMPORARY_FAILURE;
-      return g_error_new (VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_CONNECTION,
-                          _("Cannot reach the model server at %s (%s) — check the address in Preferences and the network."),
-                          self->base_url, error->message);
-    }
-
-  return g_error_new (VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_CONNECTION,
-                      _("The connection to the model server at %s broke (%s) — try again."),
-                      self->base_url, error->message);
-}
-
-SoupMessage *
-_viva_openai_model_new_message (VivaOpenAIModel *self,
-                                const char      *method,
-                                const char      *url,
-                                const char      *api_key)
-{
-  SoupMessage *message = soup_message_new (method, url);
-  SoupMessageHeaders *headers;
-
-  if (message == NULL)
-    return NULL;
-
-  headers = soup_message_get_request_headers (message);
-  soup_message_headers_replace (headers, "Accept", "application/json, text/event-stream, application/x-ndjson");
-  if (api_key != NULL && api_key[0] != '\0')
-    {
-      g_autofree char *value = g_strconcat ("Bearer ", api_key, NULL);
-
-      soup_message_headers_replace (headers, "Authorization", value);
-    }
-
-  return message;
-}
-
-/* Why @base_url (as configured, not a URL made from it) is no server
- * address, in words that do not say where to change it: the app's
- * Preferences and the CLI's --base-url each add that. */
-GError *
-_viva_openai_model_address_error (const char *base_url)
-{
-  g_autoptr(GError) error = NULL;
-  g_autofree char *url = viva_model_address_complete (base_url, &error);
-
-  if (error != NULL)
-    return g_steal_pointer (&error);
-
-  return g_error_new (VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_ADDRESS,
-                      _("“%s” is not a server address — a model server’s looks like http://localhost:11434/v1 or https://api.example.com/v1."),
-                      base_url);
-}
-
-/* Destroys *@source, if there is one, and forgets it. */
-void
-_viva_openai_model_clear_source (GSource **source)
-{
-  if (*source == NULL)
-    return;
-
-  g_source_destroy (*source);
-  g_clear_pointer (source, g_source_unref);
-}
-
-/* A "cancelled" handler: a request's own cancellable (@target, which
- * also times it out) follows its caller's. */
-void
-_viva_openai_model_forward_cancel (GCancellable *cancellable,
-                                   GCancellable *target)
-{
-  g_cancellable_cancel (target);
-}
-
-/* Reading a small body whole, bounded. */
-
-typedef struct
-{
-  GInputStream *stream;
-  GByteArray   *buffer;
-} SmallBody;
-
-static void
-small_body_free (SmallBody *body)
-{
-  g_clear_object (&body->stream);
-  g_byte_array_unref (body->buffer);
-  g_free (body);
-}
-
-static void
-small_body_read_cb (GObject      *object,
-                    GAsyncResult *result,
-                    gpointer      user_data)
-{
-  g_autoptr(GTask) task = user_data;
-  SmallBody *body = g_task_get_task_data (task);
-  g_autoptr(GBytes) bytes = NULL;
-  g_autoptr(GError) error = NULL;
-
-  if (!(bytes = g_input_stream_read_bytes_finish (G_INPUT_STREAM (object), result, &error)))
-    return g_task_return_error (task, g_steal_pointer (&error));
-
-  if (g_bytes_get_size (bytes) == 0)
-    return g_task_return_pointer (task,
-                                  g_byte_array_free_to_bytes (g_byte_array_ref (body->buffer)),
-                                  (GDestroyNotify)g_bytes_unref);
-
-  if (body->buffer->len + g_bytes_get_size (bytes) > VIVA_OPENAI_MAX_SMALL_BODY)
-    return g_task_return_new_error (task, VIVA_MODEL_ERROR, VIVA_MODEL_ERROR_INVALID_RESPONSE,
-                                    _("The server sent a much larger answer than expected."));
-
-  g_byte_array_append (body->buffer, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
-  g_input_stream_read_bytes_async (body->stream, 16384, G_PRIORITY_DEFAULT,
-                                   g_task_get_cancellable (task), small_body_read_cb,
-                                   g_object_ref (task));
-}
-
-void
-_viva_read_small_body_async (GInputStream        *stream,
-                             GCancellable        *cancellable,
-                             GAsyncReadyCallback  callback,
-                             gpointer             user_data)
-{
-  g_autoptr(GTask) task = g_task_new (stream, cancellable, callback, user_data);
-  SmallBody *body = g_new0 (SmallBody, 1);
-
-  g_task_set_source_tag (task, _viva_read_small_body_async);
-  body->stream = g_object_ref (stream);
-  body->buffer = g_byte_array_new ();
-  g_task_set_task_data (task, body, (GDestroyNotify)small_body_free);
-
-  g_input_stream_read_bytes_async (stream, 16384, G_PRIORITY_DEFAULT, cancellable,
-                                   small_body_read_cb, g_steal_pointer (&task));
-}
-
-GBytes *
-_viva_read_small_body_finish (GAsyncResult  *result,
-                              GError       **error)
-{
-  return g_task_propagate_pointer (G_TASK (result), error);
-}
+/* What VivaOpenAIModel asks a server of itself, each a small JSON GET:
+ * whether it is Ollama (`/api/version`), its models (`/models`, else
+ * `/api/tags`), and whether it is ready to chat. What it learns is the
+ * main file's to keep. */
 
 /* GET a small JSON document; any status is returned with its body. The
  * API key goes along (hosted APIs want it for /models), and a server that
@@ -276,7 +40,7 @@ typedef struct
 static void
 get_json_free (GetJson *get)
 {
-  _viva_openai_model_clear_source (&get->timeout);
+  _viva_model_clear_source (&get->timeout);
   /* See disconnect_cancellable() in viva-openai-model-stream.c for why not
    * g_cancellable_disconnect(). */
   if (get->caller_cancellable != NULL)
@@ -318,9 +82,9 @@ get_json_body_cb (GObject      *object,
   g_autoptr(GError) error = NULL;
   JsonNode *node;
 
-  _viva_openai_model_clear_source (&get->timeout);
+  _viva_model_clear_source (&get->timeout);
 
-  if (!(bytes = _viva_read_small_body_finish (result, &error)))
+  if (!(bytes = _viva_model_http_read_small_finish (result, &error)))
     return get_json_return_error (task, error);
 
   node = _viva_json_parse (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), NULL);
@@ -343,7 +107,7 @@ get_json_send_cb (GObject      *object,
 
   get->status = soup_message_get_status (get->message);
   cancellable = get->cancellable;
-  _viva_read_small_body_async (stream, cancellable, get_json_body_cb, g_steal_pointer (&task));
+  _viva_model_http_read_small_async (stream, cancellable, get_json_body_cb, g_steal_pointer (&task));
 }
 
 static gboolean
@@ -373,8 +137,8 @@ get_json_key_cb (GObject      *object,
   if (error != NULL)
     return g_task_return_error (task, g_steal_pointer (&error));
 
-  if (!(get->message = _viva_openai_model_new_message (self, SOUP_METHOD_GET, get->url, api_key)))
-    return g_task_return_error (task, _viva_openai_model_address_error (self->base_url));
+  if (!(get->message = _viva_model_http_message_new (SOUP_METHOD_GET, get->url, api_key)))
+    return g_task_return_error (task, viva_model_address_error_new (self->base_url));
 
   get->timeout = g_timeout_source_new (get->timeout_ms);
   g_source_set_callback (get->timeout, get_json_timeout_cb, get, NULL);
@@ -385,8 +149,8 @@ get_json_key_cb (GObject      *object,
                            get_json_send_cb, g_steal_pointer (&task));
 }
 
-void
-_viva_openai_model_get_json_async (VivaOpenAIModel     *self,
+static void
+get_json_async (VivaOpenAIModel     *self,
                                    const char          *url,
                                    GCancellable        *cancellable,
                                    GAsyncReadyCallback  callback,
@@ -395,7 +159,7 @@ _viva_openai_model_get_json_async (VivaOpenAIModel     *self,
   g_autoptr(GTask) task = g_task_new (self, cancellable, callback, user_data);
   GetJson *get = g_new0 (GetJson, 1);
 
-  g_task_set_source_tag (task, _viva_openai_model_get_json_async);
+  g_task_set_source_tag (task, get_json_async);
   g_task_set_task_data (task, get, (GDestroyNotify)get_json_free);
   get->url = g_strdup (url);
   get->timeout_ms = MIN (self->first_byte_timeout, SMALL_REQUEST_TIMEOUT_MS);
@@ -403,7 +167,7 @@ _viva_openai_model_get_json_async (VivaOpenAIModel     *self,
   if (cancellable != NULL)
     {
       get->caller_cancellable = g_object_ref (cancellable);
-      get->cancelled_id = g_cancellable_connect (cancellable, G_CALLBACK (_viva_openai_model_forward_cancel),
+      get->cancelled_id = g_cancellable_connect (cancellable, G_CALLBACK (_viva_model_forward_cancel),
                                                  g_object_ref (get->cancellable), g_object_unref);
     }
 
@@ -412,14 +176,14 @@ _viva_openai_model_get_json_async (VivaOpenAIModel     *self,
 }
 
 /**
- * _viva_openai_model_get_json_finish:
+ * get_json_finish:
  * @status: (out): the HTTP status
  *
  * Returns: (transfer full) (nullable): the body parsed, or %NULL when it is
  *   not JSON (then @error is unset if an HTTP answer came)
  */
-JsonNode *
-_viva_openai_model_get_json_finish (VivaOpenAIModel  *self,
+static JsonNode *
+get_json_finish (VivaOpenAIModel  *self,
                                     GAsyncResult     *result,
                                     guint            *status,
                                     GError          **error)
@@ -445,7 +209,7 @@ start_get_json (VivaOpenAIModel     *self,
   g_autofree char *owned_url = url;
 
   g_task_set_source_tag (task, source_tag);
-  _viva_openai_model_get_json_async (self, owned_url, cancellable, step, g_steal_pointer (&task));
+  get_json_async (self, owned_url, cancellable, step, g_steal_pointer (&task));
 }
 
 /* Detection: Ollama answers GET /api/version with {"version": "…"}. */
@@ -462,7 +226,7 @@ detect_cb (GObject      *object,
   const char *version = NULL;
   guint status = 0;
 
-  node = _viva_openai_model_get_json_finish (self, result, &status, &error);
+  node = get_json_finish (self, result, &status, &error);
   if (error != NULL)
     return g_task_return_error (task, g_steal_pointer (&error));
 
@@ -578,7 +342,7 @@ list_tags_cb (GObject      *object,
   gboolean understood;
   guint status = 0;
 
-  node = _viva_openai_model_get_json_finish (self, result, &status, &error);
+  node = get_json_finish (self, result, &status, &error);
   if (status == 200 && (names = names_from (node, "models", "name", &understood)) && understood)
     {
       _viva_openai_model_set_server (self, VIVA_SERVER_KIND_OLLAMA, self->server_version);
@@ -603,7 +367,7 @@ list_models_cb (GObject      *object,
   gboolean understood = FALSE;
   guint status = 0;
 
-  node = _viva_openai_model_get_json_finish (self, result, &status, &error);
+  node = get_json_finish (self, result, &status, &error);
   if (error != NULL)
     return g_task_return_error (task, g_steal_pointer (&error));
 
@@ -623,7 +387,7 @@ list_models_cb (GObject      *object,
   g_task_set_task_data (task, g_steal_pointer (&error), (GDestroyNotify)g_error_free);
   url = _viva_openai_model_root_url (self, "/api/tags");
   cancellable = g_task_get_cancellable (task);
-  _viva_openai_model_get_json_async (self, url, cancellable, list_tags_cb, g_steal_pointer (&task));
+  get_json_async (self, url, cancellable, list_tags_cb, g_steal_pointer (&task));
 }
 
 /**

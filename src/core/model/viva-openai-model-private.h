@@ -51,81 +51,63 @@ struct _VivaOpenAIModel
   GHashTable     *no_stream_options;
 };
 
-/* How long Ollama keeps a model loaded after a request: longer than the
- * pause while a student thinks about a question. */
-#define VIVA_OLLAMA_KEEP_ALIVE "30m"
+/* viva-openai-model.c: what the object knows, for its satellites. */
+char     *_viva_openai_model_url              (VivaOpenAIModel      *self,
+                                               const char           *path);
+char     *_viva_openai_model_root_url         (VivaOpenAIModel      *self,
+                                               const char           *path);
+gboolean  _viva_openai_model_looks_like_ollama (VivaOpenAIModel     *self);
+void      _viva_openai_model_set_server       (VivaOpenAIModel      *self,
+                                               VivaServerKind        kind,
+                                               const char           *version);
+void      _viva_openai_model_set_error        (VivaOpenAIModel      *self,
+                                               const GError         *error);
+GError   *_viva_openai_model_transport_error  (VivaOpenAIModel      *self,
+                                               const GError         *error,
+                                               gboolean             *retryable);
+void      _viva_openai_model_know_server_async (VivaOpenAIModel     *self,
+                                               GCancellable         *cancellable,
+                                               GAsyncReadyCallback   callback,
+                                               gpointer              user_data);
+VivaServerKind _viva_openai_model_know_server_finish (VivaOpenAIModel *self,
+                                               GAsyncResult         *result,
+                                               GError              **error);
+const char *_viva_openai_model_pick_model     (VivaOpenAIModel      *self,
+                                               VivaChatRequest      *request);
+void      _viva_openai_model_first_model_async (VivaOpenAIModel     *self,
+                                               GCancellable         *cancellable,
+                                               GAsyncReadyCallback   callback,
+                                               gpointer              user_data);
+char     *_viva_openai_model_first_model_finish (VivaOpenAIModel    *self,
+                                               GAsyncResult         *result,
+                                               GError              **error);
+void      _viva_openai_model_set_served_model (VivaOpenAIModel      *self,
+                                               const char           *name);
+void      _viva_openai_model_busy_begin       (VivaOpenAIModel      *self,
+                                               gboolean              already,
+                                               guint                 wait_s);
+void      _viva_openai_model_busy_end         (VivaOpenAIModel      *self);
 
-/* Bodies read whole are small JSON documents (errors, model lists); a
- * larger one is not what was asked for. */
-#define VIVA_OPENAI_MAX_SMALL_BODY (4 * 1024 * 1024)
+/* viva-openai-model-limits.c */
+void      _viva_openai_model_install_limits   (GObjectClass         *object_class,
+                                               guint                 prop_id);
+void      _viva_openai_model_init_limits      (VivaOpenAIModel      *self);
+gboolean  _viva_openai_model_get_limit        (VivaOpenAIModel      *self,
+                                               guint                 prop_id,
+                                               GValue               *value);
+gboolean  _viva_openai_model_set_limit        (VivaOpenAIModel      *self,
+                                               guint                 prop_id,
+                                               const GValue         *value);
 
-char     *_viva_openai_model_url             (VivaOpenAIModel      *self,
-                                              const char           *path);
-char     *_viva_openai_model_root_url        (VivaOpenAIModel      *self,
-                                              const char           *path);
-gboolean  _viva_openai_model_looks_like_ollama (VivaOpenAIModel    *self);
-void      _viva_openai_model_set_server      (VivaOpenAIModel      *self,
-                                              VivaServerKind        kind,
-                                              const char           *version);
-void      _viva_openai_model_busy_begin  (VivaOpenAIModel      *self,
-                                          gboolean              already,
-                                          guint                 wait_s);
-void      _viva_openai_model_busy_end    (VivaOpenAIModel      *self);
-void      _viva_openai_model_clear_source    (GSource             **source);
-void      _viva_openai_model_forward_cancel  (GCancellable         *cancellable,
-                                              GCancellable         *target);
-void      _viva_openai_model_set_served_model (VivaOpenAIModel *self,
-                                                const char      *name);
-void      _viva_openai_model_set_error       (VivaOpenAIModel      *self,
-                                              const GError         *error);
-GError   *_viva_openai_model_transport_error (VivaOpenAIModel      *self,
-                                              const GError         *error,
-                                              gboolean             *retryable);
-GError   *_viva_openai_model_address_error   (const char           *url);
-void      _viva_openai_model_install_limits  (GObjectClass         *object_class,
-                                              guint                 prop_id);
-void      _viva_openai_model_init_limits     (VivaOpenAIModel      *self);
-gboolean  _viva_openai_model_get_limit       (VivaOpenAIModel      *self,
-                                              guint                 prop_id,
-                                              GValue               *value);
-gboolean  _viva_openai_model_set_limit       (VivaOpenAIModel      *self,
-                                              guint                 prop_id,
-                                              const GValue         *value);
-SoupMessage *_viva_openai_model_new_message  (VivaOpenAIModel      *self,
-                                              const char           *method,
-                                              const char           *url,
-                                              const char           *api_key);
-void      _viva_read_small_body_async        (GInputStream         *stream,
-                                              GCancellable         *cancellable,
-                                              GAsyncReadyCallback   callback,
-                                              gpointer              user_data);
-GBytes   *_viva_read_small_body_finish       (GAsyncResult         *result,
-                                              GError              **error);
-void      _viva_openai_model_get_json_async  (VivaOpenAIModel      *self,
-                                              const char           *url,
-                                              GCancellable         *cancellable,
-                                              GAsyncReadyCallback   callback,
-                                              gpointer              user_data);
-JsonNode *_viva_openai_model_get_json_finish (VivaOpenAIModel      *self,
-                                              GAsyncResult         *result,
-                                              guint                *status,
-                                              GError              **error);
-
-GBytes   *_viva_openai_model_build_body (VivaOpenAIModel      *self,
-                                        VivaChatRequest      *request,
-                                        const char           *model,
-                                        gboolean              native,
-                                        gboolean              dropped_temperature,
-                                        gboolean              dropped_stream_options);
-
-void      _viva_openai_model_stream_async    (VivaChatModel        *model,
-                                              VivaChatRequest      *request,
-                                              GCancellable         *cancellable,
-                                              GAsyncReadyCallback   callback,
-                                              gpointer              user_data);
-VivaChatReply *_viva_openai_model_stream_finish (VivaChatModel     *model,
-                                              GAsyncResult         *result,
-                                              GError              **error);
+/* viva-openai-model-stream.c */
+void      _viva_openai_model_stream_async     (VivaChatModel        *model,
+                                               VivaChatRequest      *request,
+                                               GCancellable         *cancellable,
+                                               GAsyncReadyCallback   callback,
+                                               gpointer              user_data);
+VivaChatReply *_viva_openai_model_stream_finish (VivaChatModel      *model,
+                                               GAsyncResult         *result,
+                                               GError              **error);
 
 #define DEFAULT_BASE_URL "http://localhost:11434/v1"
 

@@ -10,10 +10,11 @@
 #include "viva-model-address.h"
 #include "viva-openai-model-private.h"
 
-/* VivaOpenAIModel's configuration: the endpoint, the model and the knobs
- * of a request (temperature, timeouts, context, attempts), each a property
- * told when it changes. What the server said of itself, the busy state
- * and the object are viva-openai-model.c's. */
+/* VivaOpenAIModel's public accessors: its configuration (the endpoint,
+ * the model and the knobs of a request: temperature, timeouts, context,
+ * attempts, the busy wait), each a property told when it changes, and the
+ * getters of what the server said of itself and of the busy state, which
+ * viva-openai-model.c keeps and changes. */
 
 const char *
 viva_openai_model_get_base_url (VivaOpenAIModel *self)
@@ -268,4 +269,161 @@ viva_openai_model_set_ollama_native (VivaOpenAIModel *self,
 
   self->ollama_native = ollama_native;
   g_object_notify_by_pspec (G_OBJECT (self), _viva_openai_model_properties[PROP_OLLAMA_NATIVE]);
+}
+
+/* What the object holds and what the server said, read. */
+
+/**
+ * viva_openai_model_get_session:
+ *
+ * Returns: (transfer none): the session requests go through
+ */
+SoupSession *
+viva_openai_model_get_session (VivaOpenAIModel *self)
+{
+  g_return_val_if_fail (VIVA_IS_OPENAI_MODEL (self), NULL);
+  return self->session;
+}
+
+/**
+ * viva_openai_model_get_secrets:
+ *
+ * Returns: (transfer none): where the API key is looked up
+ */
+VivaSecrets *
+viva_openai_model_get_secrets (VivaOpenAIModel *self)
+{
+  g_return_val_if_fail (VIVA_IS_OPENAI_MODEL (self), NULL);
+  return self->secrets;
+}
+
+/**
+ * viva_openai_model_get_server_kind:
+ *
+ * Returns: what the server was found to be, once a stream, a listing or
+ *   viva_openai_model_detect_server_async() asked
+ */
+VivaServerKind
+viva_openai_model_get_server_kind (VivaOpenAIModel *self)
+{
+  g_return_val_if_fail (VIVA_IS_OPENAI_MODEL (self), VIVA_SERVER_KIND_UNKNOWN);
+  return self->server_kind;
+}
+
+/**
+ * viva_openai_model_get_server_version:
+ *
+ * Returns: (nullable): Ollama's version, when the server is Ollama
+ */
+const char *
+viva_openai_model_get_server_version (VivaOpenAIModel *self)
+{
+  g_return_val_if_fail (VIVA_IS_OPENAI_MODEL (self), NULL);
+  return self->server_version;
+}
+
+/**
+ * viva_openai_model_get_error_message:
+ *
+ * The last problem with the server, worded as what to do next, for a
+ * banner to bind to; %NULL after the next success.
+ *
+ * Returns: (nullable): the message
+ */
+const char *
+viva_openai_model_get_error_message (VivaOpenAIModel *self)
+{
+  g_return_val_if_fail (VIVA_IS_OPENAI_MODEL (self), NULL);
+  return self->error_message;
+}
+
+/**
+ * viva_openai_model_get_busy:
+ *
+ * Whether a stream waits for a busy server: it answered 503 or 429, or its
+ * first token is slow to come. The stream goes on by itself; a panel
+ * shows a calm line with Stop rather than an error.
+ *
+ * Returns: %TRUE while a stream waits
+ */
+gboolean
+viva_openai_model_get_busy (VivaOpenAIModel *self)
+{
+  g_return_val_if_fail (VIVA_IS_OPENAI_MODEL (self), FALSE);
+  return self->n_busy > 0;
+}
+
+/**
+ * viva_openai_model_get_busy_since:
+ *
+ * Returns: g_get_monotonic_time() when the wait began, or 0
+ */
+gint64
+viva_openai_model_get_busy_since (VivaOpenAIModel *self)
+{
+  g_return_val_if_fail (VIVA_IS_OPENAI_MODEL (self), 0);
+  return self->busy_since;
+}
+
+/**
+ * viva_openai_model_get_busy_wait:
+ *
+ * Returns: the seconds the server last asked to wait (Retry-After), or 0
+ */
+guint
+viva_openai_model_get_busy_wait (VivaOpenAIModel *self)
+{
+  g_return_val_if_fail (VIVA_IS_OPENAI_MODEL (self), 0);
+  return self->busy_wait;
+}
+
+guint
+viva_openai_model_get_max_busy_wait (VivaOpenAIModel *self)
+{
+  g_return_val_if_fail (VIVA_IS_OPENAI_MODEL (self), 0);
+  return self->max_busy_wait;
+}
+
+/**
+ * viva_openai_model_set_max_busy_wait:
+ * @wait_ms: how long one stream waits for a busy server, in all, before
+ *   it fails; 15 minutes by default
+ */
+void
+viva_openai_model_set_max_busy_wait (VivaOpenAIModel *self,
+                                     guint            wait_ms)
+{
+  g_return_if_fail (VIVA_IS_OPENAI_MODEL (self));
+
+  if (self->max_busy_wait == wait_ms)
+    return;
+
+  self->max_busy_wait = wait_ms;
+  g_object_notify_by_pspec (G_OBJECT (self), _viva_openai_model_properties[PROP_MAX_BUSY_WAIT]);
+}
+
+/**
+ * viva_openai_model_get_served_model:
+ *
+ * Returns: (nullable): the model the server last answered with (the reply's
+ *   `model`, else the name asked for), or %NULL before any reply
+ */
+const char *
+viva_openai_model_get_served_model (VivaOpenAIModel *self)
+{
+  g_return_val_if_fail (VIVA_IS_OPENAI_MODEL (self), NULL);
+  return self->served_model;
+}
+
+/**
+ * viva_openai_model_get_n_retries:
+ *
+ * Returns: how many times streams were tried again, since the model was
+ *   made (a busy server's waits included)
+ */
+guint
+viva_openai_model_get_n_retries (VivaOpenAIModel *self)
+{
+  g_return_val_if_fail (VIVA_IS_OPENAI_MODEL (self), 0);
+  return self->n_retries;
 }

@@ -13,6 +13,8 @@
 
 #include <string.h>
 
+#include "viva-model-body.h"
+#include "viva-model-http-private.h"
 #include "viva-openai-model-private.h"
 
 static void
@@ -51,7 +53,7 @@ load_ollama_model (GTask *task)
   g_autofree char *url = _viva_openai_model_root_url (self, "/api/generate");
   char *json;
 
-  if (url == NULL || !(message = _viva_openai_model_new_message (self, SOUP_METHOD_POST, url, NULL)))
+  if (url == NULL || !(message = _viva_model_http_message_new (SOUP_METHOD_POST, url, NULL)))
     return g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
                                     "“%s” is not a URL", self->base_url);
 
@@ -76,7 +78,7 @@ warm_detect_cb (GObject      *object,
   g_autoptr(GError) error = NULL;
   VivaServerKind kind;
 
-  kind = viva_openai_model_detect_server_finish (VIVA_OPENAI_MODEL (object), result, &error);
+  kind = _viva_openai_model_know_server_finish (VIVA_OPENAI_MODEL (object), result, &error);
   if (error != NULL)
     return g_task_return_error (task, g_steal_pointer (&error));
 
@@ -111,21 +113,7 @@ viva_openai_model_warm_up_async (VivaOpenAIModel     *self,
   g_task_set_source_tag (task, viva_openai_model_warm_up_async);
   g_object_set_data_full (G_OBJECT (task), "viva-model-name", g_strdup (model_name), g_free);
 
-  switch (self->server_kind)
-    {
-    case VIVA_SERVER_KIND_OLLAMA:
-      load_ollama_model (g_steal_pointer (&task));
-      break;
-
-    case VIVA_SERVER_KIND_UNKNOWN:
-      viva_openai_model_detect_server_async (self, cancellable, warm_detect_cb, g_steal_pointer (&task));
-      break;
-
-    case VIVA_SERVER_KIND_OPENAI:
-    default:
-      g_task_return_boolean (task, TRUE);
-      break;
-    }
+  _viva_openai_model_know_server_async (self, cancellable, warm_detect_cb, g_steal_pointer (&task));
 }
 
 /**

@@ -8,14 +8,18 @@
 #include <string.h>
 
 #include "viva-model-address.h"
+#include "viva-model-private.h"
 #include "viva-openai-model-private.h"
 
 /* A VivaChatModel over any OpenAI-compatible endpoint, and over Ollama's
  * native /api/chat when the endpoint is Ollama (to set num_ctx, which its
  * /v1 cannot, so a long prompt is not silently cut). This file is the
- * object and its properties (the configuration's accessors are
- * viva-openai-model-props.c); the stream is in viva-openai-model-stream.c,
- * discovery and errors in viva-openai-model-discovery.c. */
+ * object, its properties (the configuration's accessors are
+ * viva-openai-model-props.c) and what it knows of the server: its kind,
+ * asked once, its first model, the last error, the busy state. Each
+ * satellite calls this file and nothing else of the class: the stream
+ * (viva-openai-model-stream.c), discovery (…-discovery.c), warm-up
+ * (…-warm.c) and the limits (…-limits.c). */
 
 
 GParamSpec *_viva_openai_model_properties[N_PROPS];
@@ -338,146 +342,175 @@ viva_openai_model_new (const char *base_url)
                        NULL);
 }
 
-/**
- * viva_openai_model_get_session:
- *
- * Returns: (transfer none): the session requests go through
- */
-SoupSession *
-viva_openai_model_get_session (VivaOpenAIModel *self)
+/* What the server is and what it said. */
+
+char *
+_viva_openai_model_url (VivaOpenAIModel *self,
+                        const char      *path)
 {
-  g_return_val_if_fail (VIVA_IS_OPENAI_MODEL (self), NULL);
-  return self->session;
+  return g_strconcat (self->base_url, path, NULL);
 }
 
-/**
- * viva_openai_model_get_secrets:
- *
- * Returns: (transfer none): where the API key is looked up
- */
-VivaSecrets *
-viva_openai_model_get_secrets (VivaOpenAIModel *self)
+/* Ollama's own API lives beside its OpenAI one: `…:11434/v1` → `…:11434`. */
+char *
+_viva_openai_model_root_url (VivaOpenAIModel *self,
+                             const char      *path)
 {
-  g_return_val_if_fail (VIVA_IS_OPENAI_MODEL (self), NULL);
-  return self->secrets;
+  g_autofree char *root = g_strdup (self->base_url);
+
+  if (g_str_has_suffix (root, "/v1"))
+    root[strlen (root) - 3] = '\0';
+
+  return g_strconcat (root, path, NULL);
 }
 
-/**
- * viva_openai_model_get_server_kind:
- *
- * Returns: what the server was found to be, once a stream, a listing or
- *   viva_openai_model_detect_server_async() asked
- */
-VivaServerKind
-viva_openai_model_get_server_kind (VivaOpenAIModel *self)
-{
-  g_return_val_if_fail (VIVA_IS_OPENAI_MODEL (self), VIVA_SERVER_KIND_UNKNOWN);
-  return self->server_kind;
-}
-
-/**
- * viva_openai_model_get_server_version:
- *
- * Returns: (nullable): Ollama's version, when the server is Ollama
- */
-const char *
-viva_openai_model_get_server_version (VivaOpenAIModel *self)
-{
-  g_return_val_if_fail (VIVA_IS_OPENAI_MODEL (self), NULL);
-  return self->server_version;
-}
-
-/**
- * viva_openai_model_get_error_message:
- *
- * The last problem with the server, worded as what to do next, for a
- * banner to bind to; %NULL after the next success.
- *
- * Returns: (nullable): the message
- */
-const char *
-viva_openai_model_get_error_message (VivaOpenAIModel *self)
-{
-  g_return_val_if_fail (VIVA_IS_OPENAI_MODEL (self), NULL);
-  return self->error_message;
-}
-
-/**
- * viva_openai_model_get_busy:
- *
- * Whether a stream waits for a busy server: it answered 503 or 429, or its
- * first token is slow to come. The stream goes on by itself; a panel
- * shows a calm line with Stop rather than an error.
- *
- * Returns: %TRUE while a stream waits
- */
 gboolean
-viva_openai_model_get_busy (VivaOpenAIModel *self)
+_viva_openai_model_looks_like_ollama (VivaOpenAIModel *self)
 {
-  g_return_val_if_fail (VIVA_IS_OPENAI_MODEL (self), FALSE);
-  return self->n_busy > 0;
+  return self->server_kind == VIVA_SERVER_KIND_OLLAMA ||
+         (self->server_kind == VIVA_SERVER_KIND_UNKNOWN && strstr (self->base_url, ":11434") != NULL);
 }
 
-/**
- * viva_openai_model_get_busy_since:
- *
- * Returns: g_get_monotonic_time() when the wait began, or 0
- */
-gint64
-viva_openai_model_get_busy_since (VivaOpenAIModel *self)
-{
-  g_return_val_if_fail (VIVA_IS_OPENAI_MODEL (self), 0);
-  return self->busy_since;
-}
-
-/**
- * viva_openai_model_get_busy_wait:
- *
- * Returns: the seconds the server last asked to wait (Retry-After), or 0
- */
-guint
-viva_openai_model_get_busy_wait (VivaOpenAIModel *self)
-{
-  g_return_val_if_fail (VIVA_IS_OPENAI_MODEL (self), 0);
-  return self->busy_wait;
-}
-
-guint
-viva_openai_model_get_max_busy_wait (VivaOpenAIModel *self)
-{
-  g_return_val_if_fail (VIVA_IS_OPENAI_MODEL (self), 0);
-  return self->max_busy_wait;
-}
-
-/**
- * viva_openai_model_set_max_busy_wait:
- * @wait_ms: how long one stream waits for a busy server, in all, before
- *   it fails; 15 minutes by default
- */
 void
-viva_openai_model_set_max_busy_wait (VivaOpenAIModel *self,
-                                     guint            wait_ms)
+_viva_openai_model_set_server (VivaOpenAIModel *self,
+                               VivaServerKind   kind,
+                               const char      *version)
 {
-  g_return_if_fail (VIVA_IS_OPENAI_MODEL (self));
+  g_object_freeze_notify (G_OBJECT (self));
 
-  if (self->max_busy_wait == wait_ms)
+  if (self->server_kind != kind)
+    {
+      self->server_kind = kind;
+      g_object_notify (G_OBJECT (self), "server-kind");
+    }
+
+  if (g_strcmp0 (self->server_version, version) != 0)
+    {
+      g_free (self->server_version);
+      self->server_version = g_strdup (version);
+      g_object_notify (G_OBJECT (self), "server-version");
+    }
+
+  g_object_thaw_notify (G_OBJECT (self));
+}
+
+void
+_viva_openai_model_set_error (VivaOpenAIModel *self,
+                              const GError    *error)
+{
+  const char *message = error != NULL ? error->message : NULL;
+
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     return;
 
-  self->max_busy_wait = wait_ms;
-  g_object_notify_by_pspec (G_OBJECT (self), _viva_openai_model_properties[PROP_MAX_BUSY_WAIT]);
+  if (g_strcmp0 (self->error_message, message) != 0)
+    {
+      g_free (self->error_message);
+      self->error_message = g_strdup (message);
+      g_object_notify (G_OBJECT (self), "error-message");
+    }
 }
 
-/**
- * viva_openai_model_get_served_model:
- *
- * Returns: (nullable): the model the server last answered with (the reply's
- *   `model`, else the name asked for), or %NULL before any reply
- */
-const char *
-viva_openai_model_get_served_model (VivaOpenAIModel *self)
+/* A transport's @error in words, and whether another attempt may help. */
+GError *
+_viva_openai_model_transport_error (VivaOpenAIModel *self,
+                                    const GError    *error,
+                                    gboolean        *retryable)
 {
-  g_return_val_if_fail (VIVA_IS_OPENAI_MODEL (self), NULL);
-  return self->served_model;
+  g_autofree char *root = _viva_openai_model_looks_like_ollama (self) ? _viva_openai_model_root_url (self, "") : NULL;
+
+  return _viva_model_error_new_for_transport (error, self->base_url, root, retryable);
+}
+
+/* The server's kind, asked once (viva-openai-model-discovery.c) and then
+ * known: a stream and a warm-up each need it before their first request.
+ * A server that could not be reached stays unknown, to be asked again. */
+void
+_viva_openai_model_know_server_async (VivaOpenAIModel     *self,
+                                      GCancellable        *cancellable,
+                                      GAsyncReadyCallback  callback,
+                                      gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+
+  if (self->server_kind == VIVA_SERVER_KIND_UNKNOWN)
+    return viva_openai_model_detect_server_async (self, cancellable, callback, user_data);
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, _viva_openai_model_know_server_async);
+  g_task_return_int (task, self->server_kind);
+}
+
+/* Returns: the server's kind, or %VIVA_SERVER_KIND_UNKNOWN with @error set */
+VivaServerKind
+_viva_openai_model_know_server_finish (VivaOpenAIModel  *self,
+                                       GAsyncResult     *result,
+                                       GError          **error)
+{
+  /* Either task above returns the kind as detection's does. */
+  return viva_openai_model_detect_server_finish (self, result, error);
+}
+
+/* The model @request goes to when it is known without asking: the
+ * request's own, the configured one, or the server's first, listed before. */
+const char *
+_viva_openai_model_pick_model (VivaOpenAIModel *self,
+                               VivaChatRequest *request)
+{
+  const char *model = viva_chat_request_get_model (request);
+
+  if (model == NULL && self->model != NULL && self->model[0] != '\0')
+    model = self->model;
+  if (model == NULL)
+    model = self->first_model;
+
+  return model;
+}
+
+static void
+first_model_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  VivaOpenAIModel *self = VIVA_OPENAI_MODEL (object);
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) names = NULL;
+
+  if (!(names = viva_openai_model_list_models_finish (self, result, &error)))
+    return g_task_return_error (task, g_steal_pointer (&error));
+
+  if (names[0] == NULL)
+    return g_task_return_error (task, _viva_model_error_new_no_model (self->base_url,
+                                                                      _viva_openai_model_looks_like_ollama (self)));
+
+  g_free (self->first_model);
+  self->first_model = g_strdup (names[0]);
+  g_task_return_pointer (task, g_strdup (names[0]), g_free);
+}
+
+/* The server's first model, listed and kept for the streams that follow:
+ * what "the server's first model" (an empty model setting) means. */
+void
+_viva_openai_model_first_model_async (VivaOpenAIModel     *self,
+                                      GCancellable        *cancellable,
+                                      GAsyncReadyCallback  callback,
+                                      gpointer             user_data)
+{
+  g_autoptr(GTask) task = g_task_new (self, cancellable, callback, user_data);
+
+  g_task_set_source_tag (task, _viva_openai_model_first_model_async);
+  viva_openai_model_list_models_async (self, cancellable, first_model_cb, g_steal_pointer (&task));
+}
+
+/* Returns: (transfer full) (nullable): the name, or %NULL with @error set
+ *   (%VIVA_MODEL_ERROR_NO_MODEL when the server has none) */
+char *
+_viva_openai_model_first_model_finish (VivaOpenAIModel  *self,
+                                       GAsyncResult     *result,
+                                       GError          **error)
+{
+  return g_task_propagate_pointer (G_TASK (result), error);
 }
 
 void
@@ -490,19 +523,6 @@ _viva_openai_model_set_served_model (VivaOpenAIModel *self,
   g_free (self->served_model);
   self->served_model = g_strdup (name);
   g_object_notify_by_pspec (G_OBJECT (self), _viva_openai_model_properties[PROP_SERVED_MODEL]);
-}
-
-/**
- * viva_openai_model_get_n_retries:
- *
- * Returns: how many times streams were tried again, since the model was
- *   made (a busy server's waits included)
- */
-guint
-viva_openai_model_get_n_retries (VivaOpenAIModel *self)
-{
-  g_return_val_if_fail (VIVA_IS_OPENAI_MODEL (self), 0);
-  return self->n_retries;
 }
 
 /* A stream begins (or goes on) waiting for a busy server; @wait_s is what

@@ -1,4 +1,4 @@
-/* viva-openai-model-body.c
+/* viva-model-body.c
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -7,23 +7,14 @@
 
 #include <string.h>
 
+#include "viva-model-body.h"
 #include "viva-model-private.h"
-#include "viva-openai-model-private.h"
 
 /* The body of one chat request, in the shape the server speaks: OpenAI's
  * messages (reasoning and our own members left out, which strict servers
- * reject) or Ollama's native chat (tool arguments as objects, num_ctx). */
-
-
-typedef struct
-{
-  VivaChatRequest *request;
-  const char      *model;
-  gboolean         native;
-  gboolean         dropped_temperature;
-  gboolean         dropped_stream_options;
-} Body;
-
+ * reject) or Ollama's native chat (tool arguments as objects, num_ctx).
+ * Plain data in, bytes out: which parameters to leave out is the stream's
+ * to say, from what the model rejected before. */
 
 static JsonNode *
 openai_message (VivaChatMessage *message)
@@ -83,46 +74,29 @@ ollama_message (VivaChatMessage *message)
   return json_node_init_object (json_node_alloc (), object);
 }
 
-static gboolean
-get_temperature (VivaOpenAIModel *self,
-                 Body            *data,
-                 double          *temperature)
-{
-  if (data->dropped_temperature || g_hash_table_contains (self->no_temperature, data->model))
-    return FALSE;
-
-  if (viva_chat_request_get_temperature (data->request, temperature))
-    return TRUE;
-
-  *temperature = self->temperature;
-  return self->temperature >= 0.0;
-}
-
 /* The request's JSON body: OpenAI's chat completion, or Ollama's native
- * chat with its options, leaving out what the model rejected before. */
+ * chat with its options. @temperature is left out when negative,
+ * @context_length when 0, stream_options unless @stream_options. */
 GBytes *
-_viva_openai_model_build_body (VivaOpenAIModel *self,
-                               VivaChatRequest *request,
-                               const char      *model,
-                               gboolean         native,
-                               gboolean         dropped_temperature,
-                               gboolean         dropped_stream_options)
+_viva_model_body_new (VivaChatRequest *request,
+                      const char      *model,
+                      gboolean         native,
+                      double           temperature,
+                      guint            context_length,
+                      gboolean         stream_options)
 {
-  Body body_data = { request, model, native, dropped_temperature, dropped_stream_options };
-  Body *data = &body_data;
   g_autoptr(JsonObject) body = json_object_new ();
   g_autoptr(JsonNode) root = json_node_new (JSON_NODE_OBJECT);
-  GPtrArray *messages = viva_chat_request_get_messages (data->request);
-  GPtrArray *tools = viva_chat_request_get_tools (data->request);
-  guint max_tokens = viva_chat_request_get_max_tokens (data->request);
-  JsonNode *schema = viva_chat_request_get_response_schema (data->request);
+  GPtrArray *messages = viva_chat_request_get_messages (request);
+  GPtrArray *tools = viva_chat_request_get_tools (request);
+  guint max_tokens = viva_chat_request_get_max_tokens (request);
+  JsonNode *schema = viva_chat_request_get_response_schema (request);
   JsonArray *array = json_array_sized_new (messages->len);
-  double temperature;
   char *text;
 
-  json_object_set_string_member (body, "model", data->model);
+  json_object_set_string_member (body, "model", model);
   for (guint i = 0; i < messages->len; i++)
-    json_array_add_element (array, data->native ? ollama_message (g_ptr_array_index (messages, i))
+    json_array_add_element (array, native ? ollama_message (g_ptr_array_index (messages, i))
                                                 : openai_message (g_ptr_array_index (messages, i)));
   json_object_set_array_member (body, "messages", array);
   json_object_set_boolean_member (body, "stream", TRUE);
@@ -136,13 +110,13 @@ _viva_openai_model_build_body (VivaOpenAIModel *self,
       json_object_set_array_member (body, "tools", tool_array);
     }
 
-  if (data->native)
+  if (native)
     {
       JsonObject *options = json_object_new ();
 
-      if (self->context_length > 0)
-        json_object_set_int_member (options, "num_ctx", self->context_length);
-      if (get_temperature (self, data, &temperature))
+      if (context_length > 0)
+        json_object_set_int_member (options, "num_ctx", context_length);
+      if (temperature >= 0.0)
         json_object_set_double_member (options, "temperature", temperature);
       if (max_tokens > 0)
         json_object_set_int_member (options, "num_predict", max_tokens);
@@ -153,14 +127,14 @@ _viva_openai_model_build_body (VivaOpenAIModel *self,
     }
   else
     {
-      if (!data->dropped_stream_options && !g_hash_table_contains (self->no_stream_options, data->model))
+      if (stream_options)
         {
-          JsonObject *stream_options = json_object_new ();
+          JsonObject *options = json_object_new ();
 
-          json_object_set_boolean_member (stream_options, "include_usage", TRUE);
-          json_object_set_object_member (body, "stream_options", stream_options);
+          json_object_set_boolean_member (options, "include_usage", TRUE);
+          json_object_set_object_member (body, "stream_options", options);
         }
-      if (get_temperature (self, data, &temperature))
+      if (temperature >= 0.0)
         json_object_set_double_member (body, "temperature", temperature);
       if (max_tokens > 0)
         json_object_set_int_member (body, "max_tokens", max_tokens);
@@ -170,7 +144,7 @@ _viva_openai_model_build_body (VivaOpenAIModel *self,
           JsonObject *json_schema = json_object_new ();
 
           json_object_set_string_member (json_schema, "name",
-                                         viva_chat_request_get_response_schema_name (data->request));
+                                         viva_chat_request_get_response_schema_name (request));
           json_object_set_member (json_schema, "schema", json_node_copy (schema));
           json_object_set_string_member (format, "type", "json_schema");
           json_object_set_object_member (format, "json_schema", json_schema);
