@@ -5,6 +5,8 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include <glib/gi18n.h>
 #include <glib-unix.h>
 #include <signal.h>
@@ -311,6 +313,37 @@ sign_in (Student *student)
                                          student->lab->cancellable, signed_in_cb, student);
 }
 
+/* The link student @index starts from: a link with several addresses
+ * (one per node) lists them from the index's one round, so the class is
+ * spread over the nodes as a load balancer would spread it, and each
+ * student still tries the others in turn, as the app does. A link that
+ * is not `viva://A,B…/rest` is used as it is (the client says what is
+ * wrong with it). */
+static char *
+spread_link (const char *link,
+             guint       index)
+{
+  const char *hosts = g_str_has_prefix (link, "viva://") ? link + strlen ("viva://") : NULL;
+  const char *slash = hosts ? strchr (hosts, '/') : NULL;
+  g_autofree char *list = NULL;
+  g_auto(GStrv) addresses = NULL;
+  g_autoptr(GString) out = NULL;
+  guint n;
+
+  if (slash == NULL)
+    return g_strdup (link);
+  list = g_strndup (hosts, slash - hosts);
+  addresses = g_strsplit (list, ",", -1);
+  if ((n = g_strv_length (addresses)) < 2)
+    return g_strdup (link);
+
+  out = g_string_new ("viva://");
+  for (guint i = 0; i < n; i++)
+    g_string_append_printf (out, "%s%s", i ? "," : "", addresses[(index + i) % n]);
+  g_string_append (out, slash);
+  return g_string_free (g_steal_pointer (&out), FALSE);
+}
+
 /* The `code` events of `viva-server codes EXAM --json`, in their order. */
 static GPtrArray *
 load_codes (const char  *path,
@@ -468,7 +501,11 @@ viva_cli_lab_rehearse_server (int    argc,
       student->index = i;
       student->student_id = g_strdup (pair[0]);
       student->seat_code = g_strdup (pair[1]);
-      student->client = viva_cli_remote_client (link, NULL, NULL);
+      {
+        g_autofree char *own = spread_link (link, (guint)i);
+
+        student->client = viva_cli_remote_client (own, NULL, NULL);
+      }
       student->started = g_get_monotonic_time ();
       g_ptr_array_add (lab.students, student);
       lab.running++;
