@@ -252,8 +252,6 @@ void        _viva_window_remote_code_changed (VivaWindow *self);
 void        _viva_window_remote_code_run (VivaWindow *self);
 void        _viva_window_remote_submit  (VivaWindow *self);
 void        _viva_window_remote_problem_opened (VivaWindow *self);
-void        _viva_window_remote_signed_out (VivaWindow *self,
-                                            const char *message);
 void        _viva_window_remote_flush_async (VivaWindow          *self,
                                              GAsyncReadyCallback  callback,
                                              gpointer             user_data);
