@@ -33,7 +33,7 @@ RATCHET = {
     "VivaPackEditor": 17,
     # core and server
     "VivaExamFile": 1,
-    "VivaExaminer": 5,
+    "VivaExaminer": 0,
     "VivaOpenAIModel": 0,
     "VivaPack": 6,
     "VivaExamReport": 1,

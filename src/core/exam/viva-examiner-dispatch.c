@@ -16,6 +16,16 @@
  * parsed, checked against the guardrails, run as step S<n> and recorded;
  * every other call of the reply is answered "not run". */
 
+/* The pack sets `ask`, so the plan is asked whole before a verdict. */
+static gboolean
+plan_enforced (VivaExaminer *self)
+{
+  VivaProblemAsks asks;
+
+  viva_problem_get_asks (self->problem, &asks);
+  return asks.enforced;
+}
+
 static void tool_cb (GObject      *object,
                      GAsyncResult *result,
                      gpointer      user_data);
@@ -143,7 +153,7 @@ _viva_examiner_start_call (VivaExaminer       *self,
       if (viva_exam_tool_get_kind (tool) == VIVA_EXAM_TOOL_KIND_FINISHES &&
           ((reason = _viva_exam_protocol_check_protocol (&self->protocol)) || (reason = _viva_exam_protocol_check_evidence (&self->protocol, arguments)) ||
            (reason = viva_exam_plan_check_finish (viva_exam_context_get_plan (self->context), self->protocol.steps,
-                                                  _viva_examiner_plan_enforced (self)))))
+                                                  plan_enforced (self)))))
         return refuse (self, call, reason);
     }
 

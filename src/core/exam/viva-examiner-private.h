@@ -98,7 +98,6 @@ void      _viva_examiner_emit                 (VivaExaminer        *self,
                                                ...);
 void      _viva_examiner_set_state            (VivaExaminer        *self,
                                                VivaExaminerState    state);
-gboolean  _viva_examiner_plan_enforced       (VivaExaminer        *self);
 void      _viva_examiner_set_pending_question (VivaExaminer        *self,
                                                const char          *question);
 void      _viva_examiner_set_error_message    (VivaExaminer        *self,

@@ -1,7 +1,8 @@
 /* viva-examiner-props.c
  *
  * The examiner's public getters and setters: what a caller gives it
- * before it starts (runners, session, pack, language, limits), what it
+ * before it starts (runners, session, limits; the pack and the language,
+ * which a checkpoint restores too, are set in viva-examiner.c), what it
  * reads while it runs (state, question, verdict, counts), the student's
  * answer; and GObject's side of its properties (their specs, and get and
  * set, which forward to those accessors).
@@ -15,26 +16,6 @@
 
 #include "viva-examiner-private.h"
 #include "viva-problem-exam.h"
-
-G_DEFINE_ENUM_TYPE (VivaExaminerState, viva_examiner_state,
-                    G_DEFINE_ENUM_VALUE (VIVA_EXAMINER_STATE_IDLE, "idle"),
-                    G_DEFINE_ENUM_VALUE (VIVA_EXAMINER_STATE_THINKING, "thinking"),
-                    G_DEFINE_ENUM_VALUE (VIVA_EXAMINER_STATE_RUNNING_TOOL, "running-tool"),
-                    G_DEFINE_ENUM_VALUE (VIVA_EXAMINER_STATE_WAITING_FOR_STUDENT, "waiting-for-student"),
-                    G_DEFINE_ENUM_VALUE (VIVA_EXAMINER_STATE_FINISHED, "finished"),
-                    G_DEFINE_ENUM_VALUE (VIVA_EXAMINER_STATE_FAILED, "failed"),
-                    G_DEFINE_ENUM_VALUE (VIVA_EXAMINER_STATE_CANCELLED, "cancelled"))
-
-const char *
-viva_examiner_state_to_string (VivaExaminerState state)
-{
-  GEnumClass *klass = g_type_class_ref (VIVA_TYPE_EXAMINER_STATE);
-  GEnumValue *value = g_enum_get_value (klass, state);
-
-  g_type_class_unref (klass);
-
-  return value ? value->value_nick : NULL;
-}
 
 VivaChatModel *
 viva_examiner_get_model (VivaExaminer *self)
@@ -144,73 +125,11 @@ viva_examiner_get_pack_id (VivaExaminer *self)
   return self->pack_id;
 }
 
-/**
- * viva_examiner_set_pack_id:
- *
- * The id of the problem's pack, recorded in the checkpoint.
- */
-void
-viva_examiner_set_pack_id (VivaExaminer *self,
-                           const char   *pack_id)
-{
-  g_return_if_fail (VIVA_IS_EXAMINER (self));
-
-  if (g_strcmp0 (self->pack_id, pack_id) == 0)
-    return;
-
-  g_free (self->pack_id);
-  self->pack_id = g_strdup (pack_id);
-  g_object_notify_by_pspec (G_OBJECT (self), _viva_examiner_properties[PROP_PACK_ID]);
-}
-
-/**
- * viva_examiner_set_pack_ref:
- * @pack_ref: (nullable): the pack, by id and digest, as
- *   viva_exam_pack_ref_new() makes it
- *
- * What the checkpoint names as the problem's pack, so a resume reads the
- * pack again instead of keeping its hidden tests and reference in the
- * student's folder. Sets the pack id too. Without one, a checkpoint can be
- * resumed only by a caller that has the problem.
- */
-void
-viva_examiner_set_pack_ref (VivaExaminer *self,
-                            JsonObject   *pack_ref)
-{
-  g_return_if_fail (VIVA_IS_EXAMINER (self));
-
-  g_clear_pointer (&self->pack_ref, json_object_unref);
-  if (pack_ref == NULL)
-    return;
-
-  self->pack_ref = json_object_ref (pack_ref);
-  viva_examiner_set_pack_id (self, json_object_get_string_member_with_default (pack_ref, "id", NULL));
-}
-
 const char *
 viva_examiner_get_language (VivaExaminer *self)
 {
   g_return_val_if_fail (VIVA_IS_EXAMINER (self), NULL);
   return self->language;
-}
-
-/**
- * viva_examiner_set_language:
- * @language: (nullable): the language the examiner speaks (`English`,
- *   `Deutsch`…); %NULL for English
- */
-void
-viva_examiner_set_language (VivaExaminer *self,
-                            const char   *language)
-{
-  g_return_if_fail (VIVA_IS_EXAMINER (self));
-
-  if (g_strcmp0 (self->language, language) == 0)
-    return;
-
-  g_free (self->language);
-  self->language = g_strdup (language);
-  g_object_notify_by_pspec (G_OBJECT (self), _viva_examiner_properties[PROP_LANGUAGE]);
 }
 
 const VivaExamLimits *
@@ -285,16 +204,6 @@ viva_examiner_set_scorer (VivaExaminer  *self,
   g_return_if_fail (!scorer || VIVA_IS_CHAT_MODEL (scorer));
 
   g_set_object (&self->scorer, scorer);
-}
-
-/* The pack sets `ask`, so the plan is asked whole before a verdict. */
-gboolean
-_viva_examiner_plan_enforced (VivaExaminer *self)
-{
-  VivaProblemAsks asks;
-
-  viva_problem_get_asks (self->problem, &asks);
-  return asks.enforced;
 }
 
 /**

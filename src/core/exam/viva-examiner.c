@@ -18,6 +18,26 @@
  * -followup.c, -checkpoint.c, -props.c) report here and never call each
  * other. */
 
+G_DEFINE_ENUM_TYPE (VivaExaminerState, viva_examiner_state,
+                    G_DEFINE_ENUM_VALUE (VIVA_EXAMINER_STATE_IDLE, "idle"),
+                    G_DEFINE_ENUM_VALUE (VIVA_EXAMINER_STATE_THINKING, "thinking"),
+                    G_DEFINE_ENUM_VALUE (VIVA_EXAMINER_STATE_RUNNING_TOOL, "running-tool"),
+                    G_DEFINE_ENUM_VALUE (VIVA_EXAMINER_STATE_WAITING_FOR_STUDENT, "waiting-for-student"),
+                    G_DEFINE_ENUM_VALUE (VIVA_EXAMINER_STATE_FINISHED, "finished"),
+                    G_DEFINE_ENUM_VALUE (VIVA_EXAMINER_STATE_FAILED, "failed"),
+                    G_DEFINE_ENUM_VALUE (VIVA_EXAMINER_STATE_CANCELLED, "cancelled"))
+
+const char *
+viva_examiner_state_to_string (VivaExaminerState state)
+{
+  GEnumClass *klass = g_type_class_ref (VIVA_TYPE_EXAMINER_STATE);
+  GEnumValue *value = g_enum_get_value (klass, state);
+
+  g_type_class_unref (klass);
+
+  return value ? value->value_nick : NULL;
+}
+
 G_DEFINE_FINAL_TYPE (VivaExaminer, viva_examiner, G_TYPE_OBJECT)
 
 GParamSpec *_viva_examiner_properties[N_PROPS];
@@ -288,6 +308,70 @@ viva_examiner_new (VivaChatModel  *model,
                        "problem", problem,
                        "code-source", code_source,
                        NULL);
+}
+
+/* What a caller gives it that a checkpoint also restores. */
+
+/**
+ * viva_examiner_set_pack_id:
+ *
+ * The id of the problem's pack, recorded in the checkpoint.
+ */
+void
+viva_examiner_set_pack_id (VivaExaminer *self,
+                           const char   *pack_id)
+{
+  g_return_if_fail (VIVA_IS_EXAMINER (self));
+
+  if (g_strcmp0 (self->pack_id, pack_id) == 0)
+    return;
+
+  g_free (self->pack_id);
+  self->pack_id = g_strdup (pack_id);
+  g_object_notify_by_pspec (G_OBJECT (self), _viva_examiner_properties[PROP_PACK_ID]);
+}
+
+/**
+ * viva_examiner_set_pack_ref:
+ * @pack_ref: (nullable): the pack, by id and digest, as
+ *   viva_exam_pack_ref_new() makes it
+ *
+ * What the checkpoint names as the problem's pack, so a resume reads the
+ * pack again instead of keeping its hidden tests and reference in the
+ * student's folder. Sets the pack id too. Without one, a checkpoint can be
+ * resumed only by a caller that has the problem.
+ */
+void
+viva_examiner_set_pack_ref (VivaExaminer *self,
+                            JsonObject   *pack_ref)
+{
+  g_return_if_fail (VIVA_IS_EXAMINER (self));
+
+  g_clear_pointer (&self->pack_ref, json_object_unref);
+  if (pack_ref == NULL)
+    return;
+
+  self->pack_ref = json_object_ref (pack_ref);
+  viva_examiner_set_pack_id (self, json_object_get_string_member_with_default (pack_ref, "id", NULL));
+}
+
+/**
+ * viva_examiner_set_language:
+ * @language: (nullable): the language the examiner speaks (`English`,
+ *   `Deutsch`…); %NULL for English
+ */
+void
+viva_examiner_set_language (VivaExaminer *self,
+                            const char   *language)
+{
+  g_return_if_fail (VIVA_IS_EXAMINER (self));
+
+  if (g_strcmp0 (self->language, language) == 0)
+    return;
+
+  g_free (self->language);
+  self->language = g_strdup (language);
+  g_object_notify_by_pspec (G_OBJECT (self), _viva_examiner_properties[PROP_LANGUAGE]);
 }
 
 /* Its life: what every part of the examiner reports to. */
