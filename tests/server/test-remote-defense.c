@@ -11,6 +11,8 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include "server-fixture.h"
 #include "viva-remote-defense.h"
 
@@ -366,6 +368,69 @@ test_held (void)
   server_fixture_teardown (&fixture);
 }
 
+/* The verdict card's names, as the student sees them from the server: a
+ * probe of the shown test by that test's name (the server sends no probe's
+ * code, so an unnamed probe would be an empty quote), each hidden test by
+ * its name and pass — a held-out test's check and expected value never. */
+static void
+test_names (void)
+{
+  static const char * const exams[] = { "exam-shown.json", NULL };
+  ServerFixture fixture;
+  g_autofree char *token = NULL;
+  g_autofree char *id = NULL;
+  g_autofree char *path = NULL;
+  g_autofree char *body = NULL;
+  g_autoptr(JsonObject) question = NULL;
+  g_autoptr(JsonObject) finished = NULL;
+  g_autoptr(VivaRemoteDefense) defense = NULL;
+  g_autoptr(JsonNode) reply = NULL;
+  VivaExamVerdict *verdict;
+  VivaGradeReport *grade;
+  GPtrArray *probes;
+  Seen seen = { 0 };
+  gint64 after = 0;
+  guint status = 0;
+
+  server_fixture_setup (&fixture, exams);
+  token = server_fixture_sign_in (&fixture, "server-shown", "s1");
+  /* Right on the shown example, wrong on the held-out negative one. */
+  id = server_fixture_submit (&fixture, token, "server-shown", "double", "def double(x):\n    return abs(x) * 2\n");
+  question = server_fixture_wait_for (&fixture, token, "server-shown", id, "question", &after, NULL);
+  path = g_strdup_printf ("/api/v1/exams/server-shown/defenses/%s/answer", id);
+  body = g_strdup_printf ("{\"text\":\"zero\",\"question_seq\":%" G_GINT64_FORMAT "}",
+                          json_object_get_int_member (question, "seq"));
+  reply = server_fixture_request (&fixture, "POST", path, token, body, &status, NULL);
+  g_assert_cmpuint (status, ==, 200);
+  finished = server_fixture_wait_for (&fixture, token, "server-shown", id, "finished", &after, NULL);
+
+  defense = viva_remote_defense_new (id, "double");
+  watch (defense, &seen);
+  feed_page (&fixture, token, "server-shown", defense, 0);
+  g_assert_cmpuint (seen.verdicts, ==, 1);
+  verdict = viva_remote_defense_get_verdict (defense);
+  g_assert_nonnull (verdict);
+
+  probes = viva_exam_verdict_get_probes (verdict);
+  g_assert_cmpuint (probes->len, ==, 1);
+  g_assert_cmpstr (((VivaExamProbe *)g_ptr_array_index (probes, 0))->name, ==, "doubles three");
+  g_assert_true (((VivaExamProbe *)g_ptr_array_index (probes, 0))->passed);
+  g_assert_null (((VivaExamProbe *)g_ptr_array_index (probes, 0))->code);
+
+  grade = viva_exam_verdict_get_grade (verdict);
+  g_assert_nonnull (grade);
+  g_assert_cmpuint (viva_grade_report_get_n_tests (grade), ==, 2);
+  g_assert_cmpstr (viva_grade_report_get_test (grade, 0)->name, ==, "doubles three");
+  g_assert_true (viva_grade_report_get_test (grade, 0)->passed);
+  g_assert_cmpstr (viva_grade_report_get_test (grade, 1)->name, ==, "negative numbers");
+  g_assert_false (viva_grade_report_get_test (grade, 1)->passed);
+  g_assert_null (strstr (viva_grade_report_get_test (grade, 1)->message, "CHECKMARKER"));
+  g_assert_null (strstr (viva_grade_report_get_test (grade, 1)->message, "-8"));
+
+  seen_clear (&seen);
+  server_fixture_teardown (&fixture);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -376,6 +441,7 @@ main (int   argc,
   g_test_add_func ("/viva/remote-defense/properties", test_properties);
   g_test_add_func ("/viva/remote-defense/server", test_server);
   g_test_add_func ("/viva/remote-defense/held", test_held);
+  g_test_add_func ("/viva/remote-defense/names", test_names);
 
   return g_test_run ();
 }

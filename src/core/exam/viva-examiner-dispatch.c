@@ -230,10 +230,50 @@ _viva_examiner_start_call (VivaExaminer       *self,
     }
 }
 
+static gboolean
+same_text (const char *a,
+           const char *b)
+{
+  g_autofree char *x = g_strstrip (g_strdup (a ? a : ""));
+  g_autofree char *y = g_strstrip (g_strdup (b ? b : ""));
+
+  return g_str_equal (x, y);
+}
+
+/* A probe the examiner did not name but that runs one of the shown tests
+ * is named after it: the student sees "small numbers", wherever the card
+ * is drawn, where only the probe's first line would say what it was —
+ * and an exam server sends no probe's code at all. Only shown tests: a
+ * held-out test's code is never in the examiner's hands. */
+static char *
+shown_test_name (VivaProblem *problem,
+                 JsonObject  *arguments)
+{
+  gboolean structured = json_object_has_member (arguments, "call");
+
+  for (guint i = 0; problem != NULL && i < viva_problem_get_n_tests (problem); i++)
+    {
+      const VivaProblemTest *test = viva_problem_get_test (problem, i);
+
+      if (!viva_problem_test_is_shown (test))
+        continue;
+      if (structured && test->call != NULL &&
+          same_text (test->call, json_object_get_string_member_with_default (arguments, "call", "")) &&
+          same_text (test->setup, json_object_get_string_member_with_default (arguments, "setup", "")) &&
+          same_text (test->check, json_object_get_string_member_with_default (arguments, "check", "")))
+        return g_strdup (test->name);
+      if (!structured && test->code != NULL &&
+          same_text (test->code, json_object_get_string_member_with_default (arguments, "code", "")))
+        return g_strdup (test->name);
+    }
+  return NULL;
+}
+
 static VivaExamProbe *
-probe_from_result (const char *step_id,
-                   JsonObject *arguments,
-                   JsonObject *data)
+probe_from_result (VivaProblem *problem,
+                   const char  *step_id,
+                   JsonObject  *arguments,
+                   JsonObject  *data)
 {
   VivaExamProbe *probe = g_new0 (VivaExamProbe, 1);
   JsonObject *error = json_object_has_member (data, "error") &&
@@ -250,6 +290,11 @@ probe_from_result (const char *step_id,
   else
     probe->code = g_strdup (json_object_get_string_member_with_default (arguments, "code", ""));
   probe->name = g_strdup (json_object_get_string_member_with_default (arguments, "name", NULL));
+  if (probe->name == NULL || *probe->name == '\0')
+    {
+      g_free (probe->name);
+      probe->name = shown_test_name (problem, arguments);
+    }
   probe->passed = json_object_get_boolean_member_with_default (data, "passed", FALSE);
   probe->valid = json_object_get_boolean_member_with_default (data, "valid", TRUE);
   probe->status = g_strdup (json_object_get_string_member_with_default (data, "status", "error"));
@@ -435,7 +480,7 @@ tool_cb (GObject      *object,
       _viva_exam_protocol_cap_output (content, self->protocol.limits.tool_output_limit);
 
       if (viva_exam_tool_get_facts (tool)->step == VIVA_EXAM_PROTOCOL_PROBE)
-        step->probe = probe_from_result (step->id, arguments, data);
+        step->probe = probe_from_result (self->problem, step->id, arguments, data);
     }
   else
     {

@@ -364,6 +364,8 @@ decide (VivaScriptedModel  *self,
       if (n_shown == 0)
         {
           content = g_strdup (_("This problem shows no example tests; I will check that your code runs."));
+          json_builder_set_member_name (builder, "name");
+          json_builder_add_string_value (builder, _("your code on its own"));
           json_builder_set_member_name (builder, "code");
           json_builder_add_string_value (builder, "pass");
         }
@@ -397,6 +399,8 @@ decide (VivaScriptedModel  *self,
           else
             {
               content = g_strdup_printf (_("Example %u of %u: %s."), progress.injected + 1, n_shown, test->name);
+              json_builder_set_member_name (builder, "name");
+              json_builder_add_string_value (builder, test->name);
               json_builder_set_member_name (builder, "code");
               json_builder_add_string_value (builder, test->code);
             }

@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 
 #include "viva-chat-model.h"
+#include "viva-json-member.h"
 #include "viva-remote-defense.h"
 
 /* A graded defense runs on the exam server; the student's PC only shows it.
@@ -154,6 +155,35 @@ step_result (JsonObject *data)
   return node;
 }
 
+/* The server sends no probe's code (it may hold what the examiner learnt
+ * of the reference), so a probe the examiner did not name would be drawn
+ * as an empty quote: it gets its place in the defense instead. */
+static void
+name_probes (JsonObject *data)
+{
+  JsonNode *probes = json_object_get_member (data, "probes");
+
+  if (probes == NULL || !JSON_NODE_HOLDS_ARRAY (probes))
+    return;
+  for (guint i = 0; i < json_array_get_length (json_node_get_array (probes)); i++)
+    {
+      JsonNode *element = json_array_get_element (json_node_get_array (probes), i);
+      JsonObject *probe;
+      const char *name;
+
+      if (!JSON_NODE_HOLDS_OBJECT (element))
+        continue;
+      probe = json_node_get_object (element);
+      name = viva_json_member_string (probe, "name");
+      if ((name == NULL || *name == '\0') && viva_json_member_string (probe, "code") == NULL)
+        {
+          g_autofree char *label = g_strdup_printf (_("edge case %u"), i + 1);
+
+          json_object_set_string_member (probe, "name", label);
+        }
+    }
+}
+
 static void
 take_verdict (VivaRemoteDefense *self,
               gint64             seq,
@@ -176,6 +206,7 @@ take_verdict (VivaRemoteDefense *self,
       return;
     }
 
+  name_probes (data);
   node = json_node_init_object (json_node_alloc (), data);
   if (!(verdict = viva_exam_verdict_new_from_json (node, &error)))
     {
