@@ -124,6 +124,68 @@ viva_cli_class_fetch (const char  *link,
   return json_array_get_length (reports);
 }
 
+/* How long class collect --regrade waits for the server's re-grade: a
+ * class's gradings run on the server's pool, a few seconds each. */
+#define REGRADE_WAIT_S (30 * 60)
+#define REGRADE_POLL_US (250 * 1000)
+
+/**
+ * viva_cli_class_regrade_on_server:
+ * @regrade: (out): the finished re-grade, as the server describes it
+ *
+ * Re-grades every report on the exam server (its grading pool, from the
+ * code it holds) and waits until each is done or failed: the reports
+ * fetched after it are their new signed revisions.
+ *
+ * Returns: %FALSE with @error when the server could not be asked or the
+ *   re-grade did not finish
+ */
+gboolean
+viva_cli_class_regrade_on_server (const char   *link,
+                                  const char   *teacher_token,
+                                  JsonObject  **regrade,
+                                  GError      **error)
+{
+  g_autoptr(VivaExamServerClient) client = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(JsonObject) answer = NULL;
+  g_autofree char *id = NULL;
+  gint64 until = g_get_monotonic_time () + (gint64)REGRADE_WAIT_S * G_USEC_PER_SEC;
+
+  if (!(client = viva_cli_remote_client (link, teacher_token, error)))
+    return FALSE;
+
+  viva_exam_server_client_regrade_async (client, NULL, viva_cli_remote_store, &result);
+  if (!(answer = viva_exam_server_client_regrade_finish (client, viva_cli_remote_wait (&result), error)))
+    return FALSE;
+  if (!(id = g_strdup (json_object_get_string_member_with_default (answer, "id", NULL))))
+    {
+      g_set_error_literal (error, VIVA_REMOTE_ERROR, VIVA_REMOTE_ERROR_PROTOCOL,
+                           _("The exam server’s answer is not the exam server’s API: check the exam link."));
+      return FALSE;
+    }
+
+  while (!json_object_get_boolean_member_with_default (answer, "finished", FALSE))
+    {
+      if (g_get_monotonic_time () > until)
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT,
+                       _("The exam server has not finished re-grading after %u minutes: see its status, then collect again."),
+                       REGRADE_WAIT_S / 60);
+          return FALSE;
+        }
+      g_usleep (REGRADE_POLL_US);
+      g_clear_pointer (&answer, json_object_unref);
+      g_clear_object (&result);
+      viva_exam_server_client_get_regrade_async (client, id, NULL, viva_cli_remote_store, &result);
+      if (!(answer = viva_exam_server_client_get_regrade_finish (client, viva_cli_remote_wait (&result), error)))
+        return FALSE;
+    }
+
+  *regrade = g_steal_pointer (&answer);
+  return TRUE;
+}
+
 /* The folder holds only what viva_cli_class_fetch() wrote: regular files. */
 void
 viva_cli_temp_folder_clear (VivaCliTempFolder *folder)

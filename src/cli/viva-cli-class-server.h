@@ -5,7 +5,7 @@
 
 #pragma once
 
-#include <glib.h>
+#include <json-glib/json-glib.h>
 
 G_BEGIN_DECLS
 
@@ -14,6 +14,10 @@ int viva_cli_class_fetch (const char  *link,
                           const char  *dir,
                           char       **key_pem,
                           GError     **error);
+gboolean viva_cli_class_regrade_on_server (const char   *link,
+                                           const char   *teacher_token,
+                                           JsonObject  **regrade,
+                                           GError      **error);
 
 /* A temporary folder of fetched reports, removed when it goes out of scope. */
 typedef struct

@@ -151,12 +151,12 @@ collect (int    argc,
   gboolean regrade = FALSE;
   gboolean json = FALSE;
   GListModel *reports;
-  guint n, failed_regrades = 0;
+  guint n, failed_regrades = 0, server_regrades_failed = 0;
   const GOptionEntry entries[] = {
     { "pack", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &pack_paths, N_("Your copy of a pack the reports used (repeatable; your library’s packs are used too)"), N_("FILE") },
     { "exam", 0, 0, G_OPTION_ARG_FILENAME, &exam_path, N_("Your copy of the exam file: its hint cost is the one the scores use"), N_("FILE") },
     { "teacher-scores", 0, 0, G_OPTION_ARG_FILENAME, &teacher_path, N_("Your scores as CSV (student_id,problem,score[,verdict]): the exports grade by them"), N_("FILE") },
-    { "regrade", 0, 0, G_OPTION_ARG_NONE, &regrade, N_("Re-grade every report’s final code on this machine"), NULL },
+    { "regrade", 0, 0, G_OPTION_ARG_NONE, &regrade, N_("Re-grade every report’s final code on this machine (with --server: on the exam server, each a new signed revision)"), NULL },
     { "csv", 0, 0, G_OPTION_ARG_FILENAME, &csv_path, N_("Write one row per report as CSV"), N_("FILE") },
     { "gradebook-csv", 0, 0, G_OPTION_ARG_FILENAME, &gradebook_path, N_("Write a gradebook CSV for Canvas or Moodle (one row per student)"), N_("FILE") },
     { "html", 0, 0, G_OPTION_ARG_FILENAME, &html_path, N_("Write the class results as one HTML page"), N_("FILE") },
@@ -195,6 +195,39 @@ collect (int    argc,
   if (server != NULL)
     {
       g_autofree char *key = NULL;
+
+      g_autoptr(JsonObject) regraded = NULL;
+
+      /* The server re-grades, in its own workers, from the code it holds;
+       * what is fetched next are the signed revisions it made. */
+      if (regrade && !viva_cli_class_regrade_on_server (server, teacher_token, &regraded, &error))
+        {
+          if (json && error->domain == VIVA_REMOTE_ERROR)
+            viva_cli_remote_fail (error, TRUE);
+          else
+            viva_cli_fail (_("Re-grading on the exam server stopped: %s"), error->message);
+          return error->domain == VIVA_REMOTE_ERROR && error->code == VIVA_REMOTE_ERROR_INVALID_LINK
+            ? VIVA_CLI_EXIT_USAGE : VIVA_CLI_EXIT_FAILED;
+        }
+      if (regraded != NULL)
+        {
+          JsonArray *items = json_object_get_array_member (regraded, "items");
+
+          regrade = FALSE;
+          server_regrades_failed = json_object_get_int_member_with_default (regraded, "failed", 0);
+          for (guint i = 0; items != NULL && i < json_array_get_length (items); i++)
+            {
+              JsonObject *item = json_array_get_object_element (items, i);
+
+              if (!json && json_object_has_member (item, "error"))
+                viva_cli_fail (_("%s, %s: not re-graded: %s"),
+                               json_object_get_string_member_with_default (item, "student_id", ""),
+                               json_object_get_string_member_with_default (item, "problem", ""),
+                               json_object_get_string_member_with_default (item, "error", ""));
+            }
+          if (json)
+            viva_cli_print_event ("regrade", regraded);
+        }
 
       fetched = save_reports ? g_strdup (save_reports) : g_dir_make_tmp ("viva-class-XXXXXX", &error);
       if (fetched == NULL || viva_cli_class_fetch (server, teacher_token, fetched, &key, &error) < 0)
@@ -358,7 +391,7 @@ collect (int    argc,
       g_print ("%s\n", line);
     }
 
-  return viva_class_results_count_unreadable (results) > 0 || failed_regrades > 0
+  return viva_class_results_count_unreadable (results) > 0 || failed_regrades > 0 || server_regrades_failed > 0
     ? VIVA_CLI_EXIT_FAILED : VIVA_CLI_EXIT_OK;
 }
 

@@ -42,4 +42,17 @@ void _viva_server_teacher_status  (VivaServerRequest *request);
 void _viva_server_teacher_reports (VivaServerRequest *request);
 void _viva_server_teacher_close   (VivaServerRequest *request);
 
+/* viva-server-regrade.c */
+void     _viva_server_teacher_regrade        (VivaServerRequest *request);
+void     _viva_server_teacher_get_regrade    (VivaServerRequest *request);
+gboolean _viva_server_regrade_settle         (VivaServerApi     *api,
+                                              const char        *exam_id,
+                                              const char        *regrade_id,
+                                              GError           **error);
+gboolean _viva_server_regrade_revise_reports (VivaServerApi     *api,
+                                              const char        *exam_id,
+                                              JsonArray         *reports,
+                                              JsonArray         *earlier,
+                                              GError           **error);
+
 G_END_DECLS

@@ -13,7 +13,7 @@
 
 /* The teacher's routes, for the teacher token of the exam in the path
  * only: the class live, every signed report, closing the exam (which
- * releases verdicts held until then). */
+ * releases verdicts held until then). Re-grading is viva-server-regrade.c. */
 
 void
 _viva_server_teacher_status (VivaServerRequest *request)
@@ -50,8 +50,10 @@ _viva_server_teacher_reports (VivaServerRequest *request)
   g_autoptr(JsonArray) rows = NULL;
   g_autoptr(GError) error = NULL;
   JsonArray *reports = json_array_new ();
+  JsonArray *earlier = json_array_new ();
 
   json_object_set_array_member (object, "reports", reports);
+  json_object_set_array_member (object, "earlier", earlier);
   if (!(rows = viva_server_store_list_reports (store, request->exam_id, &error)) ||
       !g_file_get_contents (pub_path, &pub, NULL, &error))
     {
@@ -72,6 +74,14 @@ _viva_server_teacher_reports (VivaServerRequest *request)
       json_object_set_string_member (entry, "signature", json_object_get_string_member (row, "signature"));
       json_object_set_int_member (entry, "created_at", json_object_get_int_member (row, "created_at"));
       json_array_add_object_element (reports, entry);
+    }
+
+  /* A re-graded report's newest signed revision stands in its place; the
+   * ones before it are kept and sent too (viva-server-regrade.c). */
+  if (!_viva_server_regrade_revise_reports (request->api, request->exam_id, reports, earlier, &error))
+    {
+      viva_server_reply_db_error (request, error);
+      return;
     }
 
   json_object_set_string_member (object, "signature_algorithm", "ed25519");

@@ -348,6 +348,8 @@ static const VivaServerRoute routes[] = {
   { "GET", "/api/v1/exams/{exam}/status", VIVA_SERVER_AUTH_TEACHER, FALSE, _viva_server_teacher_status },
   { "GET", "/api/v1/exams/{exam}/reports", VIVA_SERVER_AUTH_TEACHER, FALSE, _viva_server_teacher_reports },
   { "POST", "/api/v1/exams/{exam}/close", VIVA_SERVER_AUTH_TEACHER, FALSE, _viva_server_teacher_close },
+  { "POST", "/api/v1/exams/{exam}/regrades", VIVA_SERVER_AUTH_TEACHER, FALSE, _viva_server_teacher_regrade },
+  { "GET", "/api/v1/exams/{exam}/regrades/{regrade}", VIVA_SERVER_AUTH_TEACHER, FALSE, _viva_server_teacher_get_regrade },
   { "POST", "/api/v1/exams/{exam}/jobs/claim", VIVA_SERVER_AUTH_WORKER, TRUE, _viva_server_worker_claim },
   { "POST", "/api/v1/exams/{exam}/jobs/{job}/renew", VIVA_SERVER_AUTH_WORKER, TRUE, _viva_server_worker_renew },
   { "POST", "/api/v1/exams/{exam}/jobs/{job}/result", VIVA_SERVER_AUTH_WORKER, TRUE, _viva_server_worker_result },

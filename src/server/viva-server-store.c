@@ -181,12 +181,43 @@ static const char * const migration_5[] = {
   NULL
 };
 
+/* Re-grading on the server (viva-server-store-regrade.c): each re-grade
+ * of an exam, its pool job per defense, and the signed report revisions
+ * it made — a report is never rewritten, a re-grade is one more row. */
+static const char * const migration_6[] = {
+  "CREATE TABLE regrades ("
+  " id TEXT PRIMARY KEY,"
+  " exam_id TEXT NOT NULL REFERENCES exams (id),"
+  " created_at BIGINT NOT NULL,"
+  " total BIGINT NOT NULL)",
+  "CREATE TABLE regrade_items ("
+  " regrade_id TEXT NOT NULL REFERENCES regrades (id),"
+  " defense_id TEXT NOT NULL REFERENCES defenses (id),"
+  " job_id TEXT NOT NULL REFERENCES jobs (id),"
+  " revision BIGINT,"
+  " error TEXT,"
+  " PRIMARY KEY (regrade_id, defense_id))",
+  "CREATE TABLE report_revisions ("
+  " defense_id TEXT NOT NULL REFERENCES defenses (id),"
+  " revision BIGINT NOT NULL,"
+  " exam_id TEXT NOT NULL,"
+  " student_id TEXT NOT NULL,"
+  " problem_id TEXT NOT NULL,"
+  " regrade_id TEXT NOT NULL,"
+  " report_json TEXT NOT NULL,"
+  " signature TEXT NOT NULL,"
+  " created_at BIGINT NOT NULL,"
+  " PRIMARY KEY (defense_id, revision))",
+  NULL
+};
+
 static const char * const * const migrations[] = {
   migration_1,
   migration_2,
   migration_3,
   migration_4,
   migration_5,
+  migration_6,
 };
 
 gint64

@@ -267,6 +267,72 @@ test_collect_server (void)
     g_assert_cmpint (json_object_get_int_member (summary, "students"), ==, 2);
   }
 
+  /* --regrade with --server re-grades on the server: each report comes
+   * back as its new signed revision, the re-grade's figures in the row,
+   * the defense's verdict and the previous revision's kept. */
+  {
+    g_autofree char *again = g_build_filename (home, "regraded", NULL);
+    const char *args[] = { "class", "collect", "--server", link, "--teacher-token", teacher, "--regrade",
+                           "--save-reports", again, "--json", NULL };
+    g_auto(VivaTestCliRun) run = { 0 };
+    g_autoptr(GDir) dir = NULL;
+    JsonObject *regrade = NULL;
+    const char *name;
+    guint revised = 0;
+
+    rows = 0;
+    viva_test_cli_run (&run, home, args);
+    g_assert_cmpint (run.status, ==, 0);
+    for (guint i = 0; i < run.events->len; i++)
+      {
+        JsonObject *event = g_ptr_array_index (run.events, i);
+        const char *kind = json_object_get_string_member (event, "event");
+
+        if (g_str_equal (kind, "regrade"))
+          regrade = event;
+        if (!g_str_equal (kind, "row"))
+          continue;
+        rows++;
+        g_assert_false (has_flag (event, "unsigned"));
+        g_assert_false (has_flag (event, "bad-signature"));
+        g_assert_false (has_flag (event, "regrade-mismatch"));
+        g_assert_cmpstr (json_object_get_string_member (event, "verdict"), ==, "pass");
+        g_assert_cmpint (json_object_get_int_member (event, "regraded_total"), ==, 2);
+        g_assert_cmpint (json_object_get_int_member (event, "regraded_passed"), ==, 2);
+      }
+    g_assert_cmpuint (rows, ==, 2);
+    g_assert_nonnull (regrade);
+    g_assert_cmpint (json_object_get_int_member (regrade, "total"), ==, 2);
+    g_assert_cmpint (json_object_get_int_member (regrade, "done"), ==, 2);
+    g_assert_cmpint (json_object_get_int_member (regrade, "failed"), ==, 0);
+
+    /* What was written is the server's revision 2, saying when and what
+     * the report said before. */
+    dir = g_dir_open (again, 0, NULL);
+    g_assert_nonnull (dir);
+    while ((name = g_dir_read_name (dir)))
+      {
+        g_autofree char *path = g_build_filename (again, name, NULL);
+        g_autoptr(JsonParser) parser = json_parser_new ();
+        JsonObject *root, *re, *previous;
+
+        if (!g_str_has_suffix (name, ".json") || g_str_has_prefix (name, "viva-server"))
+          continue;
+        g_assert_true (json_parser_load_from_file (parser, path, NULL));
+        root = json_node_get_object (json_parser_get_root (parser));
+        g_assert_cmpint (json_object_get_int_member (root, "revision"), ==, 2);
+        re = json_object_get_object_member (root, "regrade");
+        g_assert_nonnull (re);
+        g_assert_true (strlen (json_object_get_string_member (re, "regraded_at")) > 0);
+        g_assert_true (json_object_get_boolean_member (re, "engine_pass"));
+        previous = json_object_get_object_member (re, "previous");
+        g_assert_cmpint (json_object_get_int_member (previous, "revision"), ==, 1);
+        g_assert_cmpstr (json_object_get_string_member (previous, "verdict"), ==, "pass");
+        revised++;
+      }
+    g_assert_cmpuint (revised, ==, 2);
+  }
+
   /* A student's token is not the teacher's: refused, exit 1. */
   {
     g_autoptr(VivaExamServerClient) client = remote_client (&fixture, "server-quiz", NULL);

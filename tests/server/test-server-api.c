@@ -186,6 +186,7 @@ fill (const char *pattern,
   g_string_replace (out, "{exam}", "server-quiz", 0);
   g_string_replace (out, "{problem}", "double", 0);
   g_string_replace (out, "{defense}", defense_id, 0);
+  g_string_replace (out, "{regrade}", "no-such-regrade", 0);
   return g_string_free (out, FALSE);
 }
 

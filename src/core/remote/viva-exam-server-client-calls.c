@@ -458,3 +458,64 @@ viva_exam_server_client_close_exam_finish (VivaExamServerClient  *self,
 {
   return route_finish_ok (self, result, CLOSE_EXAM, error);
 }
+
+/* Re-grading on the server: every report graded again by its grading
+ * pool from the code the server holds, each result a new signed revision
+ * of the report. */
+
+void
+viva_exam_server_client_regrade_async (VivaExamServerClient *self,
+                                       GCancellable         *cancellable,
+                                       GAsyncReadyCallback   callback,
+                                       gpointer              user_data)
+{
+  g_return_if_fail (VIVA_IS_EXAM_SERVER_CLIENT (self));
+
+  SIMPLE_CALL (regrade, "POST", VIVA_REMOTE_MAX_ANSWER, "/regrades");
+}
+
+/**
+ * viva_exam_server_client_regrade_finish:
+ *
+ * Returns: (transfer full): the re-grade as
+ *   viva_exam_server_client_get_regrade_finish() gives it
+ */
+JsonObject *
+viva_exam_server_client_regrade_finish (VivaExamServerClient  *self,
+                                        GAsyncResult          *result,
+                                        GError               **error)
+{
+  return _viva_exam_server_client_call_json_finish (self, result, viva_exam_server_client_regrade_async, error);
+}
+
+void
+viva_exam_server_client_get_regrade_async (VivaExamServerClient *self,
+                                           const char           *regrade_id,
+                                           GCancellable         *cancellable,
+                                           GAsyncReadyCallback   callback,
+                                           gpointer              user_data)
+{
+  g_autofree char *regrade = NULL;
+
+  g_return_if_fail (VIVA_IS_EXAM_SERVER_CLIENT (self));
+  g_return_if_fail (regrade_id != NULL);
+
+  regrade = g_uri_escape_string (regrade_id, NULL, FALSE);
+  SIMPLE_CALL (get_regrade, "GET", VIVA_REMOTE_MAX_ANSWER, "/regrades/%s", regrade);
+}
+
+/**
+ * viva_exam_server_client_get_regrade_finish:
+ *
+ * Returns: (transfer full): `id`, `total`, `done`, `failed`, `finished`,
+ *   `items` (each `defense`, `student_id`, `problem`, `state`
+ *   waiting/running/done/failed, with `revision`, `passed`, `total` once
+ *   done, `error` once failed)
+ */
+JsonObject *
+viva_exam_server_client_get_regrade_finish (VivaExamServerClient  *self,
+                                            GAsyncResult          *result,
+                                            GError               **error)
+{
+  return _viva_exam_server_client_call_json_finish (self, result, viva_exam_server_client_get_regrade_async, error);
+}

@@ -136,5 +136,21 @@ void        viva_exam_server_client_close_exam_async    (VivaExamServerClient  *
 gboolean    viva_exam_server_client_close_exam_finish   (VivaExamServerClient  *self,
                                                          GAsyncResult          *result,
                                                          GError               **error);
+/* Re-grading runs on the server: start one, then ask how far it is. */
+void        viva_exam_server_client_regrade_async       (VivaExamServerClient  *self,
+                                                         GCancellable          *cancellable,
+                                                         GAsyncReadyCallback    callback,
+                                                         gpointer               user_data);
+JsonObject *viva_exam_server_client_regrade_finish      (VivaExamServerClient  *self,
+                                                         GAsyncResult          *result,
+                                                         GError               **error);
+void        viva_exam_server_client_get_regrade_async   (VivaExamServerClient  *self,
+                                                         const char            *regrade_id,
+                                                         GCancellable          *cancellable,
+                                                         GAsyncReadyCallback    callback,
+                                                         gpointer               user_data);
+JsonObject *viva_exam_server_client_get_regrade_finish  (VivaExamServerClient  *self,
+                                                         GAsyncResult          *result,
+                                                         GError               **error);
 
 G_END_DECLS

@@ -406,6 +406,12 @@ read_report (VivaClassReport *self,
   _viva_class_report_read_score (self, root);
   read_questions (self, root);
   update_contradiction (self);
+
+  /* A revision the exam server made when it re-graded (signed as the
+   * report is): its grade is the re-grade's, the verdict stays the
+   * defense's. */
+  if (viva_json_member_object (viva_json_member_object (root, "regrade"), "grade") != NULL)
+    viva_class_report_set_regrade (self, json_object_get_member (viva_json_member_object (root, "regrade"), "grade"));
 }
 
 static void
