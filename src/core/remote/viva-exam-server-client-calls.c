@@ -63,6 +63,18 @@ check_submit (VivaExamServerClient *self,
          json_object_get_string_member_with_default (json_object_get_object_member (answer, "defense"), "id", NULL) != NULL;
 }
 
+/* A re-grade names itself and says whether it finished. */
+static gboolean
+check_regrade (VivaExamServerClient *self,
+               JsonObject           *answer)
+{
+  return json_object_get_string_member_with_default (answer, "id", NULL) != NULL &&
+         json_object_has_member (answer, "finished") &&
+         json_node_get_value_type (json_object_get_member (answer, "finished")) == G_TYPE_BOOLEAN &&
+         json_object_has_member (answer, "items") &&
+         JSON_NODE_HOLDS_ARRAY (json_object_get_member (answer, "items"));
+}
+
 typedef enum
 {
   SIGN_IN,
@@ -75,6 +87,8 @@ typedef enum
   GET_STATUS,
   GET_REPORTS,
   CLOSE_EXAM,
+  START_REGRADE,
+  GET_REGRADE,
 } RouteId;
 
 #define MAX VIVA_REMOTE_MAX_ANSWER
@@ -92,6 +106,8 @@ static const Route routes[] = {
   [GET_STATUS]   = { "GET",  "/status",                       AUTH_TOKEN, MAX, NULL },
   [GET_REPORTS]  = { "GET",  "/reports",                      AUTH_TOKEN, VIVA_REMOTE_MAX_REPORTS, NULL },
   [CLOSE_EXAM]   = { "POST", "/close",                        AUTH_TOKEN, MAX, NULL },
+  [START_REGRADE] = { "POST", "/regrades",                    AUTH_TOKEN, MAX, check_regrade },
+  [GET_REGRADE]  = { "GET",  "/regrades/{id}",                AUTH_TOKEN, MAX, check_regrade },
 };
 
 #undef MAX
@@ -471,7 +487,7 @@ viva_exam_server_client_regrade_async (VivaExamServerClient *self,
 {
   g_return_if_fail (VIVA_IS_EXAM_SERVER_CLIENT (self));
 
-  SIMPLE_CALL (regrade, "POST", VIVA_REMOTE_MAX_ANSWER, "/regrades");
+  route_call (self, START_REGRADE, NULL, NULL, cancellable, callback, user_data);
 }
 
 /**
@@ -485,7 +501,7 @@ viva_exam_server_client_regrade_finish (VivaExamServerClient  *self,
                                         GAsyncResult          *result,
                                         GError               **error)
 {
-  return _viva_exam_server_client_call_json_finish (self, result, viva_exam_server_client_regrade_async, error);
+  return route_finish (self, result, START_REGRADE, error);
 }
 
 void
@@ -495,13 +511,10 @@ viva_exam_server_client_get_regrade_async (VivaExamServerClient *self,
                                            GAsyncReadyCallback   callback,
                                            gpointer              user_data)
 {
-  g_autofree char *regrade = NULL;
-
   g_return_if_fail (VIVA_IS_EXAM_SERVER_CLIENT (self));
   g_return_if_fail (regrade_id != NULL);
 
-  regrade = g_uri_escape_string (regrade_id, NULL, FALSE);
-  SIMPLE_CALL (get_regrade, "GET", VIVA_REMOTE_MAX_ANSWER, "/regrades/%s", regrade);
+  route_call (self, GET_REGRADE, regrade_id, NULL, cancellable, callback, user_data);
 }
 
 /**
@@ -517,5 +530,5 @@ viva_exam_server_client_get_regrade_finish (VivaExamServerClient  *self,
                                             GAsyncResult          *result,
                                             GError               **error)
 {
-  return _viva_exam_server_client_call_json_finish (self, result, viva_exam_server_client_get_regrade_async, error);
+  return route_finish (self, result, GET_REGRADE, error);
 }
