@@ -37,7 +37,7 @@ RATCHET = {
     "VivaOpenAIModel": 0,
     "VivaPack": 6,
     "VivaExamReport": 1,
-    "VivaRunner": 2,
+    "VivaRunner": 0,
     "VivaServerDefenses": 0,
     "VivaServerStore": 0,
     # worker

@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "viva-run-result.h"
-#include "viva-runner-private.h"
+#include "viva-runner-launch.h"
 #include "viva-runner.h"
 #include "viva-test-runner.h"
 #include "viva-test-util.h"

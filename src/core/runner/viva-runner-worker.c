@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "viva-run-result-private.h"
-#include "viva-runner-queue-private.h"
+#include "viva-runner-private.h"
 #include "viva-settings.h"
 #include "viva-worker-frame-private.h"
 

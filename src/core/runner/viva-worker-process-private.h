@@ -7,7 +7,7 @@
 
 #include <json-glib/json-glib.h>
 
-#include "viva-runner-private.h"
+#include "viva-runner-launch.h"
 
 G_BEGIN_DECLS
 

@@ -1,4 +1,4 @@
-/* viva-runner-sandbox.c
+/* viva-runner-launch.c
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "viva-runner-private.h"
+#include "viva-runner-launch.h"
 
 /* Where and how the worker process starts.
  *
