@@ -91,26 +91,22 @@ typedef enum
   GET_REGRADE,
 } RouteId;
 
-#define MAX VIVA_REMOTE_MAX_ANSWER
-
 static const Route routes[] = {
   /* Student */
-  [SIGN_IN]      = { "POST", "/sign-in",                      AUTH_NONE,  MAX, check_sign_in },
-  [GET_SITTING]  = { "GET",  "/sitting",                      AUTH_TOKEN, MAX, NULL },
-  [SAVE_CODE]    = { "PUT",  "/sitting/problems/{id}/code",   AUTH_TOKEN, MAX, NULL },
-  [ADD_TIMELINE] = { "POST", "/sitting/timeline",             AUTH_TOKEN, MAX, NULL },
-  [SUBMIT]       = { "POST", "/sitting/problems/{id}/submit", AUTH_TOKEN, MAX, check_submit },
-  [GET_DEFENSE]  = { "GET",  "/defenses/{id}",                AUTH_TOKEN, MAX, NULL },
-  [ANSWER]       = { "POST", "/defenses/{id}/answer",         AUTH_TOKEN, MAX, NULL },
+  [SIGN_IN]       = { "POST", "/sign-in",                      AUTH_NONE,  VIVA_REMOTE_MAX_ANSWER,  check_sign_in },
+  [GET_SITTING]   = { "GET",  "/sitting",                      AUTH_TOKEN, VIVA_REMOTE_MAX_ANSWER,  NULL },
+  [SAVE_CODE]     = { "PUT",  "/sitting/problems/{id}/code",   AUTH_TOKEN, VIVA_REMOTE_MAX_ANSWER,  NULL },
+  [ADD_TIMELINE]  = { "POST", "/sitting/timeline",             AUTH_TOKEN, VIVA_REMOTE_MAX_ANSWER,  NULL },
+  [SUBMIT]        = { "POST", "/sitting/problems/{id}/submit", AUTH_TOKEN, VIVA_REMOTE_MAX_ANSWER,  check_submit },
+  [GET_DEFENSE]   = { "GET",  "/defenses/{id}",                AUTH_TOKEN, VIVA_REMOTE_MAX_ANSWER,  NULL },
+  [ANSWER]        = { "POST", "/defenses/{id}/answer",         AUTH_TOKEN, VIVA_REMOTE_MAX_ANSWER,  NULL },
   /* Teacher */
-  [GET_STATUS]   = { "GET",  "/status",                       AUTH_TOKEN, MAX, NULL },
-  [GET_REPORTS]  = { "GET",  "/reports",                      AUTH_TOKEN, VIVA_REMOTE_MAX_REPORTS, NULL },
-  [CLOSE_EXAM]   = { "POST", "/close",                        AUTH_TOKEN, MAX, NULL },
-  [START_REGRADE] = { "POST", "/regrades",                    AUTH_TOKEN, MAX, check_regrade },
-  [GET_REGRADE]  = { "GET",  "/regrades/{id}",                AUTH_TOKEN, MAX, check_regrade },
+  [GET_STATUS]    = { "GET",  "/status",                       AUTH_TOKEN, VIVA_REMOTE_MAX_ANSWER,  NULL },
+  [GET_REPORTS]   = { "GET",  "/reports",                      AUTH_TOKEN, VIVA_REMOTE_MAX_REPORTS, NULL },
+  [CLOSE_EXAM]    = { "POST", "/close",                        AUTH_TOKEN, VIVA_REMOTE_MAX_ANSWER,  NULL },
+  [START_REGRADE] = { "POST", "/regrades",                     AUTH_TOKEN, VIVA_REMOTE_MAX_ANSWER,  check_regrade },
+  [GET_REGRADE]   = { "GET",  "/regrades/{id}",                AUTH_TOKEN, VIVA_REMOTE_MAX_ANSWER,  check_regrade },
 };
-
-#undef MAX
 
 static void
 route_cb (GObject      *object,
@@ -123,7 +119,7 @@ route_cb (GObject      *object,
   g_autoptr(JsonObject) answer = NULL;
   g_autoptr(GError) error = NULL;
 
-  if (!(answer = _viva_exam_server_client_call_json_finish (self, result, route, &error)))
+  if (!(answer = _viva_exam_server_client_call_json_finish (self, result, (gpointer)route, &error)))
     return g_task_return_error (task, g_steal_pointer (&error));
 
   if (route->check != NULL && !route->check (self, answer))
