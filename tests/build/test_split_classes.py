@@ -32,11 +32,11 @@ RATCHET = {
     "VivaExaminerPanel": 10,
     "VivaPackEditor": 17,
     # core and server
-    "VivaExamFile": 1,
+    "VivaExamFile": 0,
     "VivaExaminer": 0,
     "VivaOpenAIModel": 0,
     "VivaPack": 6,
-    "VivaExamReport": 1,
+    "VivaExamReport": 0,
     "VivaRunner": 0,
     "VivaServerDefenses": 0,
     "VivaServerStore": 0,

@@ -11,7 +11,7 @@
 #include "viva-exam-file-private.h"
 
 /* Loading an exam file: its bytes checked before any JSON parser sees them,
- * parsed, read by viva-exam-file-reader.c, and every issue turned into one
+ * parsed, made into the object (viva-exam-file.c), and every issue turned into one
  * message for the student; from a path, blocking or on a worker thread. */
 
 #define MAX_SIZE  (32 * 1024 * 1024)
@@ -189,16 +189,15 @@ viva_exam_file_new_from_bytes_full (GBytes      *bytes,
   g_autoptr(GPtrArray) found = viva_pack_issues_new ();
   g_autoptr(JsonParser) parser = NULL;
   g_autoptr(GError) local = NULL;
+  g_autofree char *digest = NULL;
   const char *data;
   gsize len;
 
   g_return_val_if_fail (bytes != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  self = g_object_new (VIVA_TYPE_EXAM_FILE, NULL);
-  self->path = path ? g_canonicalize_filename (path, NULL) : NULL;
   data = g_bytes_get_data (bytes, &len);
-  self->digest = g_compute_checksum_for_data (G_CHECKSUM_SHA256, (const guchar *)(data ? data : ""), len);
+  digest = g_compute_checksum_for_data (G_CHECKSUM_SHA256, (const guchar *)(data ? data : ""), len);
 
   if (len >= 3 && memcmp (data, "\xEF\xBB\xBF", 3) == 0)
     {
@@ -216,11 +215,7 @@ viva_exam_file_new_from_bytes_full (GBytes      *bytes,
         viva_pack_issues_add (found, VIVA_PACK_ERROR_EMPTY, VIVA_PACK_ISSUE_ERROR, NULL,
                               _("the file is empty — an exam file is a JSON object starting with “{”"));
       else
-        {
-          self->installed = installed;
-          _viva_exam_file_read_root (self, json_parser_get_root (parser), found);
-          self->installed = NULL;
-        }
+        self = _viva_exam_file_new_from_tree (path, digest, json_parser_get_root (parser), installed, found);
     }
 
   if (found->len > 0)

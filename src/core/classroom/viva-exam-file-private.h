@@ -13,7 +13,7 @@ G_BEGIN_DECLS
 
 /* The fields, shared by the type (viva-exam-file.c), the reader that fills
  * them from the JSON (viva-exam-file-reader.c) and the loader
- * (viva-exam-file-load.c). */
+ * (viva-exam-file-load.c), which reaches the reader through the type. */
 struct _VivaExamFile
 {
   GObject           parent_instance;
@@ -46,8 +46,16 @@ struct _VivaExamFile
   GHashTable       *installed;
 };
 
-void _viva_exam_file_read_root (VivaExamFile *self,
-                                JsonNode     *node,
-                                GPtrArray    *issues);
+/* viva-exam-file.c */
+VivaExamFile *_viva_exam_file_new_from_tree (const char   *path,
+                                             const char   *digest,
+                                             JsonNode     *root,
+                                             GHashTable   *installed,
+                                             GPtrArray    *issues);
+
+/* viva-exam-file-reader.c */
+void          _viva_exam_file_read_root     (VivaExamFile *self,
+                                             JsonNode     *node,
+                                             GPtrArray    *issues);
 
 G_END_DECLS

@@ -52,6 +52,35 @@ viva_exam_file_init (VivaExamFile *self)
   self->examiner_mode = VIVA_EXAMINER_MODE_AUTO;
 }
 
+/**
+ * _viva_exam_file_new_from_tree:
+ * @path: (nullable): where the file is, which its report folder is relative to
+ * @digest: the SHA-256 of the file's bytes
+ * @installed: (nullable): the installed packs' problem ids, pack id → GStrv
+ * @issues: (element-type VivaPackIssue): where everything wrong is added
+ *
+ * The exam read from its parsed file (viva-exam-file-reader.c); what is
+ * wrong stays unset and is in @issues, and the caller keeps the exam only
+ * when there is nothing.
+ *
+ * Returns: (transfer full): the exam
+ */
+VivaExamFile *
+_viva_exam_file_new_from_tree (const char *path,
+                               const char *digest,
+                               JsonNode   *root,
+                               GHashTable *installed,
+                               GPtrArray  *issues)
+{
+  VivaExamFile *self = g_object_new (VIVA_TYPE_EXAM_FILE, NULL);
+
+  self->path = path ? g_canonicalize_filename (path, NULL) : NULL;
+  self->digest = g_strdup (digest);
+  self->installed = installed;
+  _viva_exam_file_read_root (self, root, issues);
+  self->installed = NULL;
+  return self;
+}
 
 const char *
 viva_exam_file_get_path (VivaExamFile *self)

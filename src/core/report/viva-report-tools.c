@@ -1,4 +1,4 @@
-/* viva-exam-report-tools.c
+/* viva-report-tools.c
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
