@@ -477,6 +477,36 @@ live_prepare (VivaServerLive  *live,
   return TRUE;
 }
 
+/* The problem's timeline events as the PC sent them, oldest first; a row
+ * that is not an object is left out. */
+static JsonArray *
+problem_timeline (VivaServerStore *store,
+                  const char      *exam_id,
+                  const char      *student_id,
+                  const char      *problem_id)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonArray) rows = viva_server_store_get_timeline (store, exam_id, student_id, problem_id, &error);
+  JsonArray *events = json_array_new ();
+
+  if (rows == NULL)
+    {
+      g_debug ("defense: timeline of %s not read: %s", student_id, error ? error->message : "");
+      return events;
+    }
+  for (guint i = 0; i < json_array_get_length (rows); i++)
+    {
+      g_autoptr(JsonParser) parser = json_parser_new ();
+      const char *text = json_object_get_string_member_with_default (json_array_get_object_element (rows, i),
+                                                                     "event_json", NULL);
+
+      if (text != NULL && json_parser_load_from_data (parser, text, -1, NULL) &&
+          JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
+        json_array_add_element (events, json_node_copy (json_parser_get_root (parser)));
+    }
+  return events;
+}
+
 /**
  * viva_server_defenses_start:
  * @handed_in: started at time-up: questions are answered for the student
@@ -498,6 +528,7 @@ viva_server_defenses_start (VivaServerDefenses  *self,
   g_autofree char *dir = sessions_dir (self);
   g_autoptr(JsonObject) row = NULL;
   g_autoptr(VivaExamSession) session = NULL;
+  g_autoptr(JsonArray) timeline = NULL;
   VivaExamSitting *sitting;
   VivaServerLive *live;
   gint64 epoch;
@@ -519,6 +550,15 @@ viva_server_defenses_start (VivaServerDefenses  *self,
       !(live = live_new (self, row, code, NULL, error)))
     return NULL;
   live->epoch = epoch;
+
+  /* What the student's PC recorded on the problem (pastes, runs, hints),
+   * sent with its saves: the report's timeline, also at time-up. */
+  timeline = problem_timeline (store, exam_id, student_id, problem_id);
+  viva_defense_set_timeline (live->defense, timeline);
+  for (guint i = 0; i < json_array_get_length (timeline); i++)
+    if (g_strcmp0 (json_object_get_string_member_with_default (json_array_get_object_element (timeline, i),
+                                                               "kind", NULL), "hint") == 0)
+      viva_defense_set_hint_used (live->defense, TRUE);
 
   /* The session is stamped by the sitting, as the app's is. */
   session = viva_exam_session_new (dir);

@@ -291,6 +291,9 @@ add_timeline (VivaServerRequest *request)
   JsonNode *node = json_object_get_member (request->body, "events");
   g_autoptr(JsonObject) object = json_object_new ();
   g_autoptr(GError) error = NULL;
+  const char *client_id = NULL;
+  gint64 first_seq = 0;
+  VivaExamFile *exam;
   JsonArray *events;
   gint64 seq;
 
@@ -322,10 +325,48 @@ add_timeline (VivaServerRequest *request)
         return;
     }
 
+  /* A PC numbers its events to send a batch again safely: its id is
+   * 32 hex digits of its own, its numbers count from 1. */
+  node = json_object_get_member (request->body, "client");
+  if (node != NULL)
+    {
+      JsonNode *first = json_object_get_member (request->body, "first_seq");
+
+      if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING ||
+          strlen ((client_id = json_node_get_string (node))) != 32 ||
+          strspn (client_id, "0123456789abcdef") != 32 ||
+          first == NULL || !JSON_NODE_HOLDS_VALUE (first) || json_node_get_value_type (first) != G_TYPE_INT64 ||
+          (first_seq = json_node_get_int (first)) < 1 || first_seq > G_MAXINT64 / 2)
+        {
+          viva_server_reply_error (request, SOUP_STATUS_BAD_REQUEST, "bad_request",
+                                   _("“client” is 32 lowercase hex digits and “first_seq” a number from 1."));
+          return;
+        }
+    }
+
   if (!_viva_server_check_open (request))
     return;
 
-  if ((seq = viva_server_store_add_timeline (store, request->exam_id, request->student_id, events, &error)) < 0)
+  /* What a hint costs is the exam's rule, not what the PC says. */
+  if (!(exam = viva_server_api_get_exam (request->api, request->exam_id, &error)) && error != NULL)
+    {
+      viva_server_reply_db_error (request, error);
+      return;
+    }
+  for (guint i = 0; exam != NULL && i < json_array_get_length (events); i++)
+    {
+      JsonObject *event = json_array_get_object_element (events, i);
+
+      if (g_strcmp0 (json_object_get_string_member_with_default (event, "kind", NULL), "hint") != 0)
+        continue;
+      if (json_object_has_member (event, "cost"))
+        json_object_remove_member (event, "cost");
+      if (viva_exam_file_get_hint_cost (exam) > 0)
+        json_object_set_double_member (event, "cost", viva_exam_file_get_hint_cost (exam));
+    }
+
+  if ((seq = viva_server_store_add_timeline (store, request->exam_id, request->student_id, client_id, first_seq,
+                                             events, &error)) < 0)
     {
       viva_server_reply_db_error (request, error);
       return;

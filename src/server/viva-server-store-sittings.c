@@ -246,14 +246,22 @@ viva_server_store_latest_code (VivaServerStore  *self,
 
 /**
  * viva_server_store_add_timeline:
+ * @client_id: (nullable): the PC's own id for its events
+ * @first_seq: with @client_id, the PC's number of the first event (the
+ *   others follow it one by one)
  * @events: the integrity timeline's events, as the app records them
  *
- * Returns: the last event's sequence number, or -1
+ * An event whose PC's number is kept already is not taken again: a batch
+ * sent again after its answer was lost counts once.
+ *
+ * Returns: the last event's sequence number (0 when none was new), or -1
  */
 gint64
 viva_server_store_add_timeline (VivaServerStore  *self,
                                 const char       *exam_id,
                                 const char       *student_id,
+                                const char       *client_id,
+                                gint64            first_seq,
                                 JsonArray        *events,
                                 GError          **error)
 {
@@ -268,12 +276,41 @@ viva_server_store_add_timeline (VivaServerStore  *self,
       JsonObject *event = json_node_get_object (node);
       g_autofree char *text = json_to_string (node, FALSE);
       const char *problem = json_object_get_string_member_with_default (event, "problem", NULL);
+      gint64 client_seq = first_seq + i;
+      gboolean ok;
 
-      if ((seq = next_sitting_seq (self, "last_timeline", exam_id, student_id, error)) < 0 ||
-          !viva_server_db_execf (self->db, error,
-                                 "INSERT INTO timeline (exam_id, student_id, seq, problem_id, event_json, received_at)"
-                                 " VALUES ($1, $2, $3, $4, $5, $6)",
-                                 "ssissi", exam_id, student_id, seq, problem, text, viva_server_store_now ()))
+      if (client_id != NULL)
+        {
+          g_autoptr(GError) local = NULL;
+          g_autoptr(JsonObject) kept = viva_server_db_rowf (self->db, &local,
+                                                            "SELECT seq FROM timeline WHERE exam_id = $1 AND student_id = $2"
+                                                            " AND client_id = $3 AND client_seq = $4",
+                                                            "sssi", exam_id, student_id, client_id, client_seq);
+
+          if (local != NULL)
+            {
+              g_propagate_error (error, g_steal_pointer (&local));
+              viva_server_db_rollback (self->db);
+              return -1;
+            }
+          if (kept != NULL)
+            continue;
+        }
+
+      if ((seq = next_sitting_seq (self, "last_timeline", exam_id, student_id, error)) < 0)
+        ok = FALSE;
+      else if (client_id != NULL)
+        ok = viva_server_db_execf (self->db, error,
+                                   "INSERT INTO timeline (exam_id, student_id, seq, problem_id, event_json, received_at,"
+                                   " client_id, client_seq) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+                                   "ssissisi", exam_id, student_id, seq, problem, text, viva_server_store_now (),
+                                   client_id, client_seq);
+      else
+        ok = viva_server_db_execf (self->db, error,
+                                   "INSERT INTO timeline (exam_id, student_id, seq, problem_id, event_json, received_at)"
+                                   " VALUES ($1, $2, $3, $4, $5, $6)",
+                                   "ssissi", exam_id, student_id, seq, problem, text, viva_server_store_now ());
+      if (!ok)
         {
           viva_server_db_rollback (self->db);
           return -1;

@@ -211,6 +211,16 @@ static const char * const migration_6[] = {
   NULL
 };
 
+/* A PC's timeline events carry its own numbers (a random id per PC and
+ * sitting, and a count), so a batch sent again after a lost answer is
+ * taken once. Older events have neither. */
+static const char * const migration_7[] = {
+  "ALTER TABLE timeline ADD COLUMN client_id TEXT",
+  "ALTER TABLE timeline ADD COLUMN client_seq BIGINT",
+  "CREATE UNIQUE INDEX timeline_by_client ON timeline (exam_id, student_id, client_id, client_seq)",
+  NULL
+};
+
 static const char * const * const migrations[] = {
   migration_1,
   migration_2,
@@ -218,6 +228,7 @@ static const char * const * const migrations[] = {
   migration_4,
   migration_5,
   migration_6,
+  migration_7,
 };
 
 gint64

@@ -88,6 +88,8 @@ JsonArray       *viva_server_store_latest_code       (VivaServerStore  *self,
 gint64           viva_server_store_add_timeline      (VivaServerStore  *self,
                                                       const char       *exam_id,
                                                       const char       *student_id,
+                                                      const char       *client_id,
+                                                      gint64            first_seq,
                                                       JsonArray        *events,
                                                       GError          **error);
 gboolean         viva_server_store_keep_sitting_state (VivaServerStore *self,

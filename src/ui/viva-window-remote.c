@@ -299,7 +299,7 @@ _viva_window_remote_submit (VivaWindow *self)
           if (event != NULL && !json_object_has_member (event, "problem"))
             json_object_set_string_member (event, "problem", viva_problem_get_id (self->problem));
         }
-      viva_exam_server_client_add_timeline_async (viva_remote_seat_get_client (remote->seat), timeline, remote->cancellable, NULL, NULL);
+      viva_exam_server_client_add_timeline_async (viva_remote_seat_get_client (remote->seat), NULL, 0, timeline, remote->cancellable, NULL, NULL);
     }
 
   viva_remote_seat_send_code (remote->seat, NULL, NULL, VIVA_CODE_KIND_SUBMIT);

@@ -292,8 +292,17 @@ viva_exam_server_client_save_code_finish (VivaExamServerClient  *self,
   return route_finish (self, result, SAVE_CODE, error);
 }
 
+/**
+ * viva_exam_server_client_add_timeline_async:
+ * @client_id: (nullable): this PC's id for its events (32 hex digits)
+ * @first_seq: with @client_id, this PC's number of the first event, the
+ *   others following one by one: the server takes each number once, so a
+ *   batch sent again counts once
+ */
 void
 viva_exam_server_client_add_timeline_async (VivaExamServerClient *self,
+                                            const char           *client_id,
+                                            gint64                first_seq,
                                             JsonArray            *events,
                                             GCancellable         *cancellable,
                                             GAsyncReadyCallback   callback,
@@ -303,7 +312,13 @@ viva_exam_server_client_add_timeline_async (VivaExamServerClient *self,
 
   g_return_if_fail (VIVA_IS_EXAM_SERVER_CLIENT (self));
   g_return_if_fail (events != NULL);
+  g_return_if_fail (client_id == NULL || first_seq > 0);
 
+  if (client_id != NULL)
+    {
+      json_object_set_string_member (body, "client", client_id);
+      json_object_set_int_member (body, "first_seq", first_seq);
+    }
   json_object_set_array_member (body, "events", json_array_ref (events));
   route_call (self, ADD_TIMELINE, NULL, body, cancellable, callback, user_data);
 }

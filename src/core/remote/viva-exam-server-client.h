@@ -76,6 +76,8 @@ JsonObject *viva_exam_server_client_save_code_finish    (VivaExamServerClient  *
                                                          GAsyncResult          *result,
                                                          GError               **error);
 void        viva_exam_server_client_add_timeline_async  (VivaExamServerClient  *self,
+                                                         const char            *client_id,
+                                                         gint64                 first_seq,
                                                          JsonArray             *events,
                                                          GCancellable          *cancellable,
                                                          GAsyncReadyCallback    callback,

@@ -7,11 +7,11 @@
 
 #include <glib/gi18n.h>
 
-#include "viva-remote-sitting.h"
+#include "viva-remote-sitting-private.h"
 
 /* The student's code on its way to the exam server. Of each problem only
  * the newest code is kept (a save replaces a save), in the order the
- * problems were first queued, and one save is on the wire at a time. A
+ * problems were first queued, and one request is on the wire at a time. A
  * save that fails because the server is away or busy goes back in the
  * queue (unless newer code of its problem came meanwhile) and is tried
  * again after a wait that doubles up to max-backoff; the code is never
@@ -19,36 +19,26 @@
  * handed-in sitting stop the queue: what it holds stays readable through
  * viva_remote_sitting_get_unsaved(). A problem the server refuses is
  * dropped from the queue with its sentence, so it never blocks the
- * others. */
+ * others.
+ *
+ * The integrity events (pastes, runs, hints…) go the same way, after the
+ * code: gathered for a few seconds into batches of at most EVENTS_PER_BATCH
+ * (and BATCH_BYTES), each event with this PC's number, so a batch sent
+ * again after a lost answer counts once on the server.
+ *
+ * A kept sitting (viva_remote_sitting_new_kept()) hands its state to the
+ * front at every change — this PC's copy of each problem, what it knows
+ * the server holds, the events not yet sent — and takes it back at the
+ * next start; viva-remote-sitting-kept.c has the state and the rule of
+ * whose code wins after a restart. */
 
 #define FIRST_BACKOFF_MS 1000
 #define DEFAULT_MAX_BACKOFF_MS 30000
+#define EVENTS_DELAY_MS 2000
+#define EVENTS_PER_BATCH 50
+#define BATCH_BYTES (1024 * 1024)
 
-typedef struct
-{
-  char         *problem_id;
-  char         *code;
-  VivaCodeKind  kind;
-} Entry;
-
-struct _VivaRemoteSitting
-{
-  GObject               parent_instance;
-
-  VivaExamServerClient *client;
-  GHashTable           *queued;      /* problem id → Entry */
-  GQueue                order;       /* problem ids, owned by the entries */
-  Entry                *in_flight;
-  GCancellable         *cancellable;
-  GPtrArray            *flushes;     /* GTask waiting for an empty queue */
-
-  VivaRemoteSaveState   save_state;
-  gint64                saved_at;
-  char                 *error_message;
-  guint                 backoff_ms;
-  guint                 max_backoff_ms;
-  guint                 retry_id;
-};
+typedef VivaRemoteEntry Entry;
 
 enum {
   PROP_0,
@@ -78,6 +68,12 @@ entry_free (Entry *entry)
   g_free (entry->problem_id);
   g_free (entry->code);
   g_free (entry);
+}
+
+static gboolean
+busy (VivaRemoteSitting *self)
+{
+  return self->in_flight != NULL || self->events_in_flight > 0;
 }
 
 static gboolean
@@ -140,7 +136,11 @@ viva_remote_sitting_dispose (GObject *object)
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
   g_clear_handle_id (&self->retry_id, g_source_remove);
+  g_clear_handle_id (&self->events_id, g_source_remove);
   g_clear_object (&self->client);
+  if (self->keep_destroy != NULL)
+    g_clear_pointer (&self->keep_data, self->keep_destroy);
+  self->keep_func = NULL;
 
   G_OBJECT_CLASS (viva_remote_sitting_parent_class)->dispose (object);
 }
@@ -155,6 +155,9 @@ viva_remote_sitting_finalize (GObject *object)
   g_clear_pointer (&self->in_flight, entry_free);
   g_clear_pointer (&self->flushes, g_ptr_array_unref);
   g_clear_pointer (&self->error_message, g_free);
+  g_clear_pointer (&self->copies, g_hash_table_unref);
+  g_queue_clear_full (&self->events, (GDestroyNotify)_viva_remote_event_free);
+  g_clear_pointer (&self->client_id, g_free);
 
   G_OBJECT_CLASS (viva_remote_sitting_parent_class)->finalize (object);
 }
@@ -223,6 +226,23 @@ viva_remote_sitting_init (VivaRemoteSitting *self)
   self->cancellable = g_cancellable_new ();
   self->backoff_ms = FIRST_BACKOFF_MS;
   self->max_backoff_ms = DEFAULT_MAX_BACKOFF_MS;
+  self->copies = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify)_viva_remote_copy_free);
+  self->next_seq = 1;
+  {
+    guint32 bits[4] = { g_random_int (), g_random_int (), g_random_int (), g_random_int () };
+
+    self->client_id = g_strdup_printf ("%08x%08x%08x%08x", bits[0], bits[1], bits[2], bits[3]);
+  }
+}
+
+static gboolean
+events_cb (gpointer user_data)
+{
+  VivaRemoteSitting *self = user_data;
+
+  self->events_id = 0;
+  send_next (self);
+  return G_SOURCE_REMOVE;
 }
 
 /**
@@ -241,6 +261,66 @@ viva_remote_sitting_new (VivaExamServerClient *client)
   self = g_object_new (VIVA_TYPE_REMOTE_SITTING, NULL);
   self->client = g_object_ref (client);
   return self;
+}
+
+/**
+ * viva_remote_sitting_new_kept:
+ * @client: a client with the student's token
+ * @state: (nullable): what @keep_func was given last, at an earlier start
+ * @keep_func: called with the state each time it changes
+ * @user_data: for @keep_func
+ * @destroy: (nullable): frees @user_data with the sitting
+ *
+ * A sitting whose PC keeps its part: this PC's copy of each problem and
+ * what it knows the server holds (for viva_remote_sitting_reconcile() at
+ * the next start), and the integrity events not yet on the server, which
+ * are sent again (with their numbers, so they count once).
+ *
+ * Returns: (transfer full): the sitting
+ */
+VivaRemoteSitting *
+viva_remote_sitting_new_kept (VivaExamServerClient      *client,
+                              JsonNode                  *state,
+                              VivaRemoteSittingKeepFunc  keep_func,
+                              gpointer                   user_data,
+                              GDestroyNotify             destroy)
+{
+  VivaRemoteSitting *self;
+
+  g_return_val_if_fail (VIVA_IS_EXAM_SERVER_CLIENT (client), NULL);
+  g_return_val_if_fail (keep_func != NULL, NULL);
+
+  self = viva_remote_sitting_new (client);
+  if (state != NULL)
+    _viva_remote_sitting_restore (self, state);
+  self->keep_func = keep_func;
+  self->keep_data = user_data;
+  self->keep_destroy = destroy;
+  if (self->events.length > 0)
+    self->events_id = g_timeout_add (EVENTS_DELAY_MS, events_cb, self);
+  _viva_remote_sitting_keep (self);
+  return self;
+}
+
+/**
+ * viva_remote_sitting_get_client_id:
+ *
+ * Returns: this PC's id for its integrity events (kept across starts)
+ */
+const char *
+viva_remote_sitting_get_client_id (VivaRemoteSitting *self)
+{
+  g_return_val_if_fail (VIVA_IS_REMOTE_SITTING (self), NULL);
+
+  return self->client_id;
+}
+
+guint
+viva_remote_sitting_get_pending_events (VivaRemoteSitting *self)
+{
+  g_return_val_if_fail (VIVA_IS_REMOTE_SITTING (self), 0);
+
+  return self->events.length;
 }
 
 VivaExamServerClient *
@@ -351,6 +431,36 @@ retry_cb (gpointer user_data)
   return G_SOURCE_REMOVE;
 }
 
+/* The server is away, busy, or not the exam's just now: what was on the
+ * wire is kept, and tried again after the wait. */
+static void
+wait_and_retry (VivaRemoteSitting *self,
+                const GError      *error)
+{
+  set_error_message (self, error->message);
+  set_save_state (self, VIVA_REMOTE_SAVE_OFFLINE);
+  g_clear_handle_id (&self->retry_id, g_source_remove);
+  self->retry_id = g_timeout_add (self->backoff_ms, retry_cb, self);
+  self->backoff_ms = MIN (self->backoff_ms * 2, self->max_backoff_ms);
+}
+
+/* Signed in elsewhere, or the sitting handed in: nothing more goes from
+ * here; what is queued is kept, readable. TRUE when @error is one. */
+static gboolean
+stop_for (VivaRemoteSitting *self,
+          const GError      *error)
+{
+  if (!g_error_matches (error, VIVA_REMOTE_ERROR, VIVA_REMOTE_ERROR_SIGNED_OUT) &&
+      !g_error_matches (error, VIVA_REMOTE_ERROR, VIVA_REMOTE_ERROR_TIME_UP))
+    return FALSE;
+
+  set_error_message (self, error->message);
+  set_save_state (self, g_error_matches (error, VIVA_REMOTE_ERROR, VIVA_REMOTE_ERROR_SIGNED_OUT)
+                        ? VIVA_REMOTE_SAVE_SIGNED_OUT : VIVA_REMOTE_SAVE_CLOSED);
+  complete_flushes (self, error);
+  return TRUE;
+}
+
 static void
 save_cb (GObject      *object,
          GAsyncResult *result,
@@ -371,6 +481,7 @@ save_cb (GObject      *object,
     {
       gint64 saved_at = json_object_get_int_member_with_default (answer, "saved_at", 0);
 
+      _viva_remote_sitting_acked (self, entry->problem_id, entry->code);
       entry_free (entry);
       self->backoff_ms = FIRST_BACKOFF_MS;
       if (saved_at != self->saved_at)
@@ -384,18 +495,6 @@ save_cb (GObject      *object,
       return;
     }
 
-  if (g_error_matches (error, VIVA_REMOTE_ERROR, VIVA_REMOTE_ERROR_SIGNED_OUT) ||
-      g_error_matches (error, VIVA_REMOTE_ERROR, VIVA_REMOTE_ERROR_TIME_UP))
-    {
-      /* Kept, readable, never sent from here again. */
-      enqueue (self, entry, TRUE);
-      set_error_message (self, error->message);
-      set_save_state (self, g_error_matches (error, VIVA_REMOTE_ERROR, VIVA_REMOTE_ERROR_SIGNED_OUT)
-                            ? VIVA_REMOTE_SAVE_SIGNED_OUT : VIVA_REMOTE_SAVE_CLOSED);
-      complete_flushes (self, error);
-      return;
-    }
-
   if (g_error_matches (error, VIVA_REMOTE_ERROR, VIVA_REMOTE_ERROR_REJECTED))
     {
       /* This problem's code is not taken; the others still are. */
@@ -406,14 +505,75 @@ save_cb (GObject      *object,
       return;
     }
 
-  /* Away, busy, or a server that is not the exam's just now: kept, and
-   * tried again after the wait. */
   enqueue (self, entry, TRUE);
-  set_error_message (self, error->message);
-  set_save_state (self, VIVA_REMOTE_SAVE_OFFLINE);
-  g_clear_handle_id (&self->retry_id, g_source_remove);
-  self->retry_id = g_timeout_add (self->backoff_ms, retry_cb, self);
-  self->backoff_ms = MIN (self->backoff_ms * 2, self->max_backoff_ms);
+  if (!stop_for (self, error))
+    wait_and_retry (self, error);
+}
+
+static void
+events_sent_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  g_autoptr(VivaRemoteSitting) self = user_data;
+  g_autoptr(GError) error = NULL;
+  guint sent;
+
+  if (!viva_exam_server_client_add_timeline_finish (VIVA_EXAM_SERVER_CLIENT (object), result, &error) &&
+      g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+
+  sent = self->events_in_flight;
+  self->events_in_flight = 0;
+
+  if (error == NULL || g_error_matches (error, VIVA_REMOTE_ERROR, VIVA_REMOTE_ERROR_REJECTED))
+    {
+      /* On the server (or refused as they are: sent again they would be
+       * refused again, and hold back every later one). */
+      for (guint i = 0; i < sent; i++)
+        _viva_remote_event_free (g_queue_pop_head (&self->events));
+      _viva_remote_sitting_keep (self);
+      if (error == NULL)
+        {
+          self->backoff_ms = FIRST_BACKOFF_MS;
+          set_error_message (self, NULL);
+        }
+      else
+        set_error_message (self, error->message);
+      send_next (self);
+      return;
+    }
+
+  if (!stop_for (self, error))
+    wait_and_retry (self, error);
+}
+
+/* The oldest events, as many as one batch takes, numbered one after the
+ * other from the first. */
+static void
+send_events (VivaRemoteSitting *self)
+{
+  g_autoptr(JsonArray) batch = json_array_new ();
+  VivaRemoteEvent *first = g_queue_peek_head (&self->events);
+  gint64 seq = first->seq;
+  gsize bytes = 0;
+
+  for (GList *l = self->events.head; l != NULL && json_array_get_length (batch) < EVENTS_PER_BATCH; l = l->next)
+    {
+      VivaRemoteEvent *event = l->data;
+
+      if (event->seq != seq || (bytes > 0 && bytes + event->bytes > BATCH_BYTES))
+        break;
+      json_array_add_object_element (batch, json_object_ref (event->event));
+      bytes += event->bytes;
+      seq++;
+    }
+
+  self->events_in_flight = json_array_get_length (batch);
+  if (self->save_state != VIVA_REMOTE_SAVE_OFFLINE)
+    set_save_state (self, VIVA_REMOTE_SAVE_SAVING);
+  viva_exam_server_client_add_timeline_async (self->client, self->client_id, first->seq, batch,
+                                              self->cancellable, events_sent_cb, g_object_ref (self));
 }
 
 static void
@@ -421,11 +581,19 @@ send_next (VivaRemoteSitting *self)
 {
   const char *problem_id;
 
-  if (self->in_flight != NULL || self->retry_id != 0 || is_stopped (self))
+  if (busy (self) || self->retry_id != 0 || is_stopped (self))
     return;
 
   if (!(problem_id = g_queue_pop_head (&self->order)))
     {
+      /* The code is on the server: the events follow, at once when the
+       * code went (with the autosave) or the gathering wait is over. */
+      if (self->events.length > 0)
+        {
+          g_clear_handle_id (&self->events_id, g_source_remove);
+          send_events (self);
+          return;
+        }
       set_save_state (self, VIVA_REMOTE_SAVE_SAVED);
       complete_flushes (self, NULL);
       return;
@@ -434,6 +602,7 @@ send_next (VivaRemoteSitting *self)
   g_hash_table_steal_extended (self->queued, problem_id, NULL, (gpointer *)&self->in_flight);
   if (self->save_state != VIVA_REMOTE_SAVE_OFFLINE)
     set_save_state (self, VIVA_REMOTE_SAVE_SAVING);
+  _viva_remote_sitting_sent (self, self->in_flight->problem_id, self->in_flight->code);
   viva_exam_server_client_save_code_async (self->client, self->in_flight->problem_id, self->in_flight->code,
                                            self->in_flight->kind, self->cancellable, save_cb, g_object_ref (self));
 }
@@ -444,11 +613,19 @@ viva_remote_sitting_queue_code (VivaRemoteSitting *self,
                                 const char        *code,
                                 VivaCodeKind       kind)
 {
+  VivaRemoteCopy *copy;
   Entry *entry;
 
   g_return_if_fail (VIVA_IS_REMOTE_SITTING (self));
   g_return_if_fail (problem_id != NULL);
   g_return_if_fail (code != NULL);
+
+  copy = _viva_remote_sitting_copy (self, problem_id);
+  if (copy->mine != code)
+    {
+      g_free (copy->mine);
+      copy->mine = g_strdup (code);
+    }
 
   entry = g_new0 (Entry, 1);
   entry->problem_id = g_strdup (problem_id);
@@ -456,7 +633,29 @@ viva_remote_sitting_queue_code (VivaRemoteSitting *self,
   entry->kind = kind;
   enqueue (self, entry, FALSE);
   notify_pending (self);
+  _viva_remote_sitting_keep (self);
   send_next (self);
+}
+
+void
+viva_remote_sitting_queue_event (VivaRemoteSitting *self,
+                                 JsonObject        *event)
+{
+  g_return_if_fail (VIVA_IS_REMOTE_SITTING (self));
+  g_return_if_fail (event != NULL);
+
+  if (self->events.length >= VIVA_REMOTE_MAX_EVENTS)
+    {
+      g_debug ("remote: %u integrity events wait already; one more is dropped", self->events.length);
+      return;
+    }
+
+  g_queue_push_tail (&self->events, _viva_remote_event_new (self->next_seq++, event));
+  _viva_remote_sitting_keep (self);
+
+  /* A burst (a paste, then a run) goes as one batch. */
+  if (self->events_id == 0 && !is_stopped (self))
+    self->events_id = g_timeout_add (EVENTS_DELAY_MS, events_cb, self);
 }
 
 void
@@ -492,12 +691,18 @@ viva_remote_sitting_flush_async (VivaRemoteSitting   *self,
                                                          : _("The exam server takes no more code from this PC."));
       return;
     }
-  if (viva_remote_sitting_get_pending (self) == 0)
+  if (viva_remote_sitting_get_pending (self) == 0 && self->events.length == 0)
     {
       g_task_return_boolean (task, TRUE);
       return;
     }
   g_ptr_array_add (self->flushes, g_steal_pointer (&task));
+  /* A flush is now: the events do not wait for their batch. */
+  if (self->events_id != 0)
+    {
+      g_clear_handle_id (&self->events_id, g_source_remove);
+      send_next (self);
+    }
 }
 
 gboolean

@@ -31,6 +31,23 @@ typedef enum
 #define VIVA_TYPE_REMOTE_SAVE_STATE (viva_remote_save_state_get_type ())
 GType viva_remote_save_state_get_type (void) G_GNUC_CONST;
 
+/**
+ * VivaRemoteChoice:
+ * @VIVA_REMOTE_CHOICE_SERVER: the server's code: this PC holds nothing newer
+ * @VIVA_REMOTE_CHOICE_MINE: this PC's code, newer than what the server holds
+ *   (which is what this PC last had saved): it is sent again
+ * @VIVA_REMOTE_CHOICE_SERVER_NEWER: the server's code, saved since from
+ *   another PC; this PC's unsent code is given back to be set aside
+ *
+ * Whose code a problem opens with after a sign-in.
+ */
+typedef enum
+{
+  VIVA_REMOTE_CHOICE_SERVER,
+  VIVA_REMOTE_CHOICE_MINE,
+  VIVA_REMOTE_CHOICE_SERVER_NEWER,
+} VivaRemoteChoice;
+
 #define VIVA_TYPE_REMOTE_SITTING (viva_remote_sitting_get_type())
 
 G_DECLARE_FINAL_TYPE (VivaRemoteSitting, viva_remote_sitting, VIVA, REMOTE_SITTING, GObject)
@@ -41,7 +58,31 @@ G_DECLARE_FINAL_TYPE (VivaRemoteSitting, viva_remote_sitting, VIVA, REMOTE_SITTI
  * yet on the server), saved-at (the server's time of the last save, ms),
  * error-message (a sentence for the header, or NULL). The app decides
  * when to queue (autosave at most 30 s apart, every Run and Submit). */
+/* Called with the sitting's state (JSON) each time it changes: the
+ * front keeps it (a file of the account's) and gives it back at the next
+ * start. */
+typedef void (*VivaRemoteSittingKeepFunc) (VivaRemoteSitting *self,
+                                           JsonNode          *state,
+                                           gpointer           user_data);
+
 VivaRemoteSitting   *viva_remote_sitting_new               (VivaExamServerClient *client);
+VivaRemoteSitting   *viva_remote_sitting_new_kept          (VivaExamServerClient *client,
+                                                            JsonNode             *state,
+                                                            VivaRemoteSittingKeepFunc keep_func,
+                                                            gpointer              user_data,
+                                                            GDestroyNotify        destroy);
+VivaRemoteChoice     viva_remote_sitting_reconcile         (VivaRemoteSitting    *self,
+                                                            const char           *problem_id,
+                                                            const char           *server_code,
+                                                            char                **code,
+                                                            char                **aside);
+/* Records one integrity event (viva-timeline.h's shapes, with its
+ * `problem`): numbered, kept, and sent with the next save or within a
+ * few seconds, in batches. */
+void                 viva_remote_sitting_queue_event       (VivaRemoteSitting    *self,
+                                                            JsonObject           *event);
+guint                viva_remote_sitting_get_pending_events (VivaRemoteSitting   *self);
+const char          *viva_remote_sitting_get_client_id     (VivaRemoteSitting    *self);
 VivaExamServerClient *viva_remote_sitting_get_client       (VivaRemoteSitting    *self);
 VivaRemoteSaveState  viva_remote_sitting_get_save_state    (VivaRemoteSitting    *self);
 guint                viva_remote_sitting_get_pending       (VivaRemoteSitting    *self);
