@@ -181,6 +181,84 @@ test_sign_in_and_save (void)
 }
 
 static void
+add_timeline (VivaExamServerClient *client)
+{
+  g_autoptr(JsonArray) events = json_array_new ();
+  g_autoptr(JsonObject) event = json_object_new ();
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+
+  json_object_set_string_member (event, "kind", "focus");
+  json_array_add_object_element (events, g_steal_pointer (&event));
+  viva_exam_server_client_add_timeline_async (client, events, NULL, remote_store_result, &result);
+  g_assert_true (viva_exam_server_client_add_timeline_finish (client, remote_wait (&result), &error));
+  g_assert_no_error (error);
+}
+
+static void
+save (VivaExamServerClient *client,
+      const char           *code)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(JsonObject) saved = NULL;
+  g_autoptr(GError) error = NULL;
+
+  viva_exam_server_client_save_code_async (client, "double", code, VIVA_CODE_KIND_AUTOSAVE, NULL,
+                                           remote_store_result, &result);
+  saved = viva_exam_server_client_save_code_finish (client, remote_wait (&result), &error);
+  g_assert_no_error (error);
+}
+
+/* One connection, one handshake, for a sign-in and every call after it,
+ * POSTs too; a connection the server closed (it was restarted) is left
+ * for a new one and the call still goes through. */
+static void
+test_keep_alive (void)
+{
+  ServerFixture fixture;
+  g_autoptr(VivaExamServerClient) client = NULL;
+  g_autoptr(VivaExamServerClient) one_each = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *token = NULL;
+  g_autofree char *token2 = NULL;
+
+  server_fixture_setup (&fixture, one_exam);
+  client = remote_client (&fixture, "server-quiz", NULL);
+  g_assert_true (viva_exam_server_client_get_keep_alive (client));
+  token = remote_sign_in (client, &fixture, "s1", &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < 4; i++)
+    {
+      save (client, "def double(x):\n    return x * 2\n");
+      add_timeline (client);
+    }
+  g_assert_cmpuint (viva_exam_server_client_get_handshakes (client), ==, 1);
+
+  /* As before: libsoup keeps a connection for a PUT (a save), and opens
+   * one, with its handshake, for each POST (sign-in, timeline). */
+  one_each = remote_client (&fixture, "server-quiz", NULL);
+  viva_exam_server_client_set_keep_alive (one_each, FALSE);
+  token2 = remote_sign_in (one_each, &fixture, "s2", &error);
+  g_assert_no_error (error);
+  save (one_each, "def double(x):\n    return x\n");
+  g_assert_cmpuint (viva_exam_server_client_get_handshakes (one_each), ==, 1);
+  add_timeline (one_each);
+  add_timeline (one_each);
+  g_assert_cmpuint (viva_exam_server_client_get_handshakes (one_each), ==, 3);
+
+  /* The server restarted: the kept connection is dead; the POST is sent
+   * again on a new one, pinned again. */
+  server_fixture_kill (&fixture);
+  server_fixture_start (&fixture);
+  add_timeline (client);
+  g_assert_cmpuint (viva_exam_server_client_get_handshakes (client), ==, 2);
+  save (client, "def double(x):\n    return x + x\n");
+  g_assert_cmpuint (viva_exam_server_client_get_handshakes (client), ==, 2);
+
+  server_fixture_teardown (&fixture);
+}
+
+static void
 test_addresses (void)
 {
   ServerFixture fixture;
@@ -395,6 +473,7 @@ main (int   argc,
   g_test_add_func ("/viva/remote/client/addresses", test_addresses);
   g_test_add_func ("/viva/remote/client/handshake-cut", test_handshake_cut);
   g_test_add_func ("/viva/remote/client/save-queue", test_save_queue);
+  g_test_add_func ("/viva/remote/client/keep-alive", test_keep_alive);
 
   return g_test_run ();
 }

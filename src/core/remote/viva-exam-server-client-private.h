@@ -34,6 +34,10 @@ GInputStream *_viva_exam_server_client_open_finish (VivaExamServerClient  *self,
 GError       *_viva_exam_server_client_network_error (VivaExamServerClient *self,
                                                       const GError         *error);
 char         *_viva_exam_server_client_dup_address (VivaExamServerClient  *self);
+/* viva-exam-server-client-errors.c */
+GError       *_viva_exam_server_client_certificate_error (const char *address);
+GError       *_viva_exam_server_client_status_error      (guint       status,
+                                                         JsonNode   *body);
 
 /* One JSON call (viva-exam-server-client-calls.c has them all): @body
  * sent as JSON, the answer an object of at most @max_bytes. */

@@ -45,6 +45,10 @@ void                  viva_exam_server_client_set_token       (VivaExamServerCli
 guint                 viva_exam_server_client_get_timeout     (VivaExamServerClient  *self);
 void                  viva_exam_server_client_set_timeout     (VivaExamServerClient  *self,
                                                                guint                  seconds);
+gboolean              viva_exam_server_client_get_keep_alive  (VivaExamServerClient  *self);
+void                  viva_exam_server_client_set_keep_alive  (VivaExamServerClient  *self,
+                                                               gboolean               keep_alive);
+guint                 viva_exam_server_client_get_handshakes  (VivaExamServerClient  *self);
 
 /* Student: sign-in gives the token (also set on the client) and the
  * sitting, the same object get_sitting gives. */
