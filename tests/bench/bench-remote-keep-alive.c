@@ -88,7 +88,7 @@ timeline_ms (VivaExamServerClient *client)
 
   json_object_set_string_member (event, "kind", "focus");
   json_array_add_object_element (events, g_steal_pointer (&event));
-  viva_exam_server_client_add_timeline_async (client, events, NULL, store_cb, &result);
+  viva_exam_server_client_add_timeline_async (client, NULL, 0, events, NULL, store_cb, &result);
   g_assert_true (viva_exam_server_client_add_timeline_finish (client, wait_for (&result), &error));
   return (g_get_monotonic_time () - start) / 1000.0;
 }

@@ -190,7 +190,7 @@ add_timeline (VivaExamServerClient *client)
 
   json_object_set_string_member (event, "kind", "focus");
   json_array_add_object_element (events, g_steal_pointer (&event));
-  viva_exam_server_client_add_timeline_async (client, events, NULL, remote_store_result, &result);
+  viva_exam_server_client_add_timeline_async (client, NULL, 0, events, NULL, remote_store_result, &result);
   g_assert_true (viva_exam_server_client_add_timeline_finish (client, remote_wait (&result), &error));
   g_assert_no_error (error);
 }
