@@ -60,12 +60,18 @@ struct _VivaClassReport
   int         items_review;   /* its items that need a teacher's look; -1 without items */
 };
 
-void _viva_class_report_add_flag     (VivaClassReport *self,
-                                      const char      *flag,
-                                      const char      *note);
-void _viva_class_report_remove_flag  (VivaClassReport *self,
-                                      const char      *flag);
-void _viva_class_report_notify_score (VivaClassReport *self);
+/* viva-class-report.c */
+void _viva_class_report_add_flag              (VivaClassReport *self,
+                                               const char      *flag,
+                                               const char      *note);
+void _viva_class_report_remove_flag           (VivaClassReport *self,
+                                               const char      *flag);
+void _viva_class_report_notify_score          (VivaClassReport *self);
+void _viva_class_report_notify_flags          (VivaClassReport *self);
+void _viva_class_report_notify_regrade        (VivaClassReport *self);
+void _viva_class_report_update_contradiction  (VivaClassReport *self);
+int  _viva_class_report_get_count             (JsonObject      *object,
+                                               const char      *name);
 
 /* viva-class-report-teacher.c */
 void _viva_class_report_read_items   (VivaClassReport *self,

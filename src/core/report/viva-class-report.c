@@ -235,9 +235,10 @@ dup_member (JsonObject *object,
   return g_strdup (viva_json_member_string (object, name) ? viva_json_member_string (object, name) : "");
 }
 
-static int
-get_count (JsonObject *object,
-           const char *name)
+/* A member that counts something, or -1 when it is not a count. */
+int
+_viva_class_report_get_count (JsonObject *object,
+                              const char *name)
 {
   double value;
 
@@ -315,8 +316,8 @@ read_questions (VivaClassReport *self,
 /* A verdict contradicts the facts when it passes what the hidden tests
  * fail; a fail beside passing tests is the examiner's judgement of the
  * answers, which is allowed. */
-static void
-update_contradiction (VivaClassReport *self)
+void
+_viva_class_report_update_contradiction (VivaClassReport *self)
 {
   int passed = self->regraded_total >= 0 ? self->regraded_passed : self->hidden_passed;
   int total = self->regraded_total >= 0 ? self->regraded_total : self->hidden_total;
@@ -373,17 +374,17 @@ read_report (VivaClassReport *self,
 
   /* The engine's facts: the grade when the report has one, else the
    * verdict's summary of it. */
-  if (grade != NULL && get_count (grade, "total") >= 0)
+  if (grade != NULL && _viva_class_report_get_count (grade, "total") >= 0)
     {
-      self->hidden_passed = get_count (grade, "passed");
-      self->hidden_total = get_count (grade, "total");
+      self->hidden_passed = _viva_class_report_get_count (grade, "passed");
+      self->hidden_total = _viva_class_report_get_count (grade, "total");
       if (viva_json_member_array (grade, "tests") != NULL)
         self->recorded_tests = json_array_ref (viva_json_member_array (grade, "tests"));
     }
-  else if (hidden != NULL && get_count (hidden, "total") >= 0)
+  else if (hidden != NULL && _viva_class_report_get_count (hidden, "total") >= 0)
     {
-      self->hidden_passed = get_count (hidden, "passed");
-      self->hidden_total = get_count (hidden, "total");
+      self->hidden_passed = _viva_class_report_get_count (hidden, "passed");
+      self->hidden_total = _viva_class_report_get_count (hidden, "total");
     }
   if (self->hidden_passed < 0)
     self->hidden_total = -1;
@@ -405,7 +406,7 @@ read_report (VivaClassReport *self,
   read_timeline (self, root);
   _viva_class_report_read_score (self, root);
   read_questions (self, root);
-  update_contradiction (self);
+  _viva_class_report_update_contradiction (self);
 
   /* A revision the exam server made when it re-graded (signed as the
    * report is): its grade is the re-grade's, the verdict stays the
@@ -643,116 +644,20 @@ _viva_class_report_notify_score (VivaClassReport *self)
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FLAGS]);
 }
 
-static void
-notify_regrade (VivaClassReport *self)
+/* The flags changed, and with them the note. */
+void
+_viva_class_report_notify_flags (VivaClassReport *self)
+{
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FLAGS]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_NOTE]);
+}
+
+/* A re-grade's result or error changed the row. */
+void
+_viva_class_report_notify_regrade (VivaClassReport *self)
 {
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_REGRADED_PASSED]);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FLAGS]);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_NOTE]);
-}
-
-/**
- * viva_class_report_set_regrade:
- * @grade: a grade report's JSON (`passed`, `total`, `tests`), from the
- *   grader run on the teacher's machine
- *
- * Records the re-grade and flags a report whose recorded facts differ from
- * it, or whose verdict passes what it fails. Main thread.
- */
-void
-viva_class_report_set_regrade (VivaClassReport *self,
-                               JsonNode        *grade)
-{
-  JsonObject *object;
-
-  g_return_if_fail (VIVA_IS_CLASS_REPORT (self));
-  g_return_if_fail (grade != NULL && JSON_NODE_HOLDS_OBJECT (grade));
-
-  object = json_node_get_object (grade);
-  self->regraded_passed = get_count (object, "passed");
-  self->regraded_total = get_count (object, "total");
-  g_clear_pointer (&self->regraded_tests, json_array_unref);
-  if (viva_json_member_array (object, "tests") != NULL)
-    self->regraded_tests = json_array_ref (viva_json_member_array (object, "tests"));
-
-  _viva_class_report_remove_flag (self, VIVA_CLASS_FLAG_REGRADE_MISMATCH);
-  if (self->hidden_total >= 0 &&
-      (self->hidden_passed != self->regraded_passed || self->hidden_total != self->regraded_total))
-    {
-      g_autofree char *note = g_strdup_printf (_("Recorded %d/%d, re-graded %d/%d."),
-                                               self->hidden_passed, self->hidden_total,
-                                               self->regraded_passed, self->regraded_total);
-      _viva_class_report_add_flag (self, VIVA_CLASS_FLAG_REGRADE_MISMATCH, note);
-    }
-
-  update_contradiction (self);
-  notify_regrade (self);
-}
-
-/**
- * viva_class_report_set_regrade_error:
- * @flag: %VIVA_CLASS_FLAG_UNKNOWN_PACK or %VIVA_CLASS_FLAG_REGRADE_FAILED
- * @message: a sentence saying what went wrong and what to do
- *
- * Records that the report could not be re-graded. Main thread.
- */
-void
-viva_class_report_set_regrade_error (VivaClassReport *self,
-                                     const char      *flag,
-                                     const char      *message)
-{
-  g_return_if_fail (VIVA_IS_CLASS_REPORT (self));
-  g_return_if_fail (flag != NULL);
-
-  _viva_class_report_add_flag (self, flag, message);
-  notify_regrade (self);
-}
-
-/**
- * viva_class_report_set_signature:
- * @message: the sentence of what the check found
- *
- * Flags the report `unsigned` or `bad-signature` after its check against
- * the exam server's key (viva-report-signature.c). On the collecting
- * thread, before the row is shown.
- */
-void
-viva_class_report_set_signature (VivaClassReport     *self,
-                                 VivaReportSignature  status,
-                                 const char          *message)
-{
-  g_return_if_fail (VIVA_IS_CLASS_REPORT (self));
-
-  _viva_class_report_remove_flag (self, VIVA_CLASS_FLAG_UNSIGNED);
-  _viva_class_report_remove_flag (self, VIVA_CLASS_FLAG_BAD_SIGNATURE);
-  if (status == VIVA_REPORT_SIGNATURE_MISSING)
-    _viva_class_report_add_flag (self, VIVA_CLASS_FLAG_UNSIGNED, message);
-  else if (status == VIVA_REPORT_SIGNATURE_INVALID)
-    _viva_class_report_add_flag (self, VIVA_CLASS_FLAG_BAD_SIGNATURE, message);
-}
-
-/**
- * viva_class_report_set_duplicate:
- * @note: (nullable): the sentence naming the other reports that claim the
- *   same student and problem, or %NULL when none does (any more)
- *
- * Flags the report `duplicate-claim`, or clears the flag. Main thread.
- */
-void
-viva_class_report_set_duplicate (VivaClassReport *self,
-                                 const char      *note)
-{
-  g_return_if_fail (VIVA_IS_CLASS_REPORT (self));
-
-  if (note == NULL && !viva_class_report_has_flag (self, VIVA_CLASS_FLAG_DUPLICATE_CLAIM))
-    return;
-
-  if (note != NULL)
-    _viva_class_report_add_flag (self, VIVA_CLASS_FLAG_DUPLICATE_CLAIM, note);
-  else
-    _viva_class_report_remove_flag (self, VIVA_CLASS_FLAG_DUPLICATE_CLAIM);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FLAGS]);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_NOTE]);
+  _viva_class_report_notify_flags (self);
 }
 
 /**

@@ -20,22 +20,6 @@
 
 #define DEFAULT_MAX_PARALLEL 2
 
-struct _VivaClassResults
-{
-  GObject       parent_instance;
-
-  GListStore   *reports;
-  GPtrArray    *packs;
-  VivaExamFile *exam;           /* the teacher's copy of the exam, if given */
-  VivaTeacherScores *teacher_scores;    /* the teacher's own scores, if given */
-  char         *signing_key;    /* the exam server's public key (PEM), if given */
-  gulong        teacher_changed_id;
-  guint         max_parallel;
-  guint         n_regraded;
-  guint         n_to_regrade;
-  gboolean      busy;
-};
-
 enum {
   PROP_0,
   PROP_BUSY,
@@ -47,17 +31,6 @@ enum {
 G_DEFINE_FINAL_TYPE (VivaClassResults, viva_class_results, G_TYPE_OBJECT)
 
 static GParamSpec *properties[N_PROPS];
-
-void
-viva_class_stat_free (VivaClassStat *stat)
-{
-  if (stat == NULL)
-    return;
-
-  g_free (stat->problem_id);
-  g_free (stat->name);
-  g_free (stat);
-}
 
 static void
 viva_class_results_finalize (GObject *object)
@@ -247,9 +220,9 @@ viva_class_results_set_max_parallel (VivaClassResults *self,
   self->max_parallel = max_parallel > 0 ? max_parallel : DEFAULT_MAX_PARALLEL;
 }
 
-static void
-set_busy (VivaClassResults *self,
-          gboolean          busy)
+void
+_viva_class_results_set_busy (VivaClassResults *self,
+                              gboolean          busy)
 {
   if (self->busy == busy)
     return;
@@ -258,10 +231,10 @@ set_busy (VivaClassResults *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
 }
 
-static void
-set_progress (VivaClassResults *self,
-              guint             n_regraded,
-              guint             n_to_regrade)
+void
+_viva_class_results_set_progress (VivaClassResults *self,
+                                  guint             n_regraded,
+                                  guint             n_to_regrade)
 {
   if (self->n_to_regrade != n_to_regrade)
     {
@@ -407,7 +380,7 @@ viva_class_results_collect_async (VivaClassResults    *self,
   collect->paths = g_strdupv ((char **)paths);
   collect->signing_key = g_strdup (self->signing_key);
   g_task_set_task_data (task, collect, (GDestroyNotify)collect_free);
-  set_busy (self, TRUE);
+  _viva_class_results_set_busy (self, TRUE);
   g_task_run_in_thread (task, collect_thread);
 }
 
@@ -420,11 +393,11 @@ viva_class_results_collect_finish (VivaClassResults  *self,
 
   g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
 
-  set_busy (self, FALSE);
+  _viva_class_results_set_busy (self, FALSE);
   if (!(reports = g_task_propagate_pointer (G_TASK (result), error)))
     return FALSE;
 
-  set_progress (self, 0, 0);
+  _viva_class_results_set_progress (self, 0, 0);
   /* The rows are read in a thread and the exam file is a GObject: its
    * cost is applied here, on the main thread, before anyone sees them. */
   for (guint i = 0; self->exam != NULL && i < reports->len; i++)
@@ -494,375 +467,4 @@ viva_class_results_calibrate (VivaClassResults *self)
 {
   g_return_val_if_fail (VIVA_IS_CLASS_RESULTS (self), NULL);
   return _viva_class_results_calibrate (G_LIST_MODEL (self->reports));
-}
-
-/* Re-grading */
-
-typedef struct
-{
-  GPtrArray *queue;     /* VivaClassReport, with their problems in problems */
-  GPtrArray *problems;
-  guint      next;
-  guint      running;
-  guint      done;
-} RegradeAll;
-
-static void
-regrade_all_free (gpointer data)
-{
-  RegradeAll *ra = data;
-
-  g_ptr_array_unref (ra->queue);
-  g_ptr_array_unref (ra->problems);
-  g_free (ra);
-}
-
-static VivaProblem *
-find_problem (VivaClassResults *self,
-              VivaClassReport  *report,
-              char            **why)
-{
-  const char *pack_id = viva_class_report_get_pack_id (report);
-  const char *problem_id = viva_class_report_get_problem_id (report);
-
-  for (guint i = 0; i < self->packs->len; i++)
-    {
-      VivaPack *pack = g_ptr_array_index (self->packs, i);
-      VivaProblem *problem;
-
-      if (g_strcmp0 (viva_pack_get_id (pack), pack_id) != 0)
-        continue;
-      if ((problem = viva_pack_find_problem (pack, problem_id)) != NULL)
-        return problem;
-
-      *why = g_strdup_printf (_("Your copy of the pack “%s” has no problem “%s”; import the pack version the class used."),
-                              pack_id, problem_id);
-      return NULL;
-    }
-
-  *why = g_strdup_printf (_("You do not have the pack “%s”; import it or name it with --pack to re-grade this report."),
-                          pack_id[0] != '\0' ? pack_id : "?");
-  return NULL;
-}
-
-static void start_regrades (GTask *task);
-
-typedef struct
-{
-  GTask           *task;
-  VivaClassReport *report;
-} RegradeOne;
-
-static void
-regrade_one_cb (GObject      *object,
-                GAsyncResult *result,
-                gpointer      user_data)
-{
-  RegradeOne *one = user_data;
-  g_autoptr(GTask) task = one->task;
-  g_autoptr(VivaClassReport) report = one->report;
-  VivaClassResults *self = g_task_get_source_object (task);
-  RegradeAll *ra = g_task_get_task_data (task);
-  g_autoptr(JsonNode) grade = NULL;
-  g_autoptr(GError) error = NULL;
-
-  g_free (one);
-  ra->running--;
-  ra->done++;
-
-  if ((grade = viva_class_regrade_finish (result, &error)) != NULL)
-    viva_class_report_set_regrade (report, grade);
-  else if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    {
-      g_autofree char *message = g_strdup_printf (_("The re-grade could not run: %s"), error->message);
-      viva_class_report_set_regrade_error (report, VIVA_CLASS_FLAG_REGRADE_FAILED, message);
-    }
-
-  set_progress (self, ra->done, ra->queue->len);
-
-  if (g_task_get_cancellable (task) != NULL && g_cancellable_is_cancelled (g_task_get_cancellable (task)))
-    {
-      if (ra->running == 0)
-        {
-          set_busy (self, FALSE);
-          g_task_return_error_if_cancelled (task);
-        }
-      return;
-    }
-
-  start_regrades (g_steal_pointer (&task));
-}
-
-/* Keeps max_parallel re-grades running: each is a worker process, and a
- * lab PC has few cores. Takes the task's reference. */
-static void
-start_regrades (GTask *task)
-{
-  g_autoptr(GTask) owned = task;
-  VivaClassResults *self = g_task_get_source_object (task);
-  RegradeAll *ra = g_task_get_task_data (task);
-
-  while (ra->running < self->max_parallel && ra->next < ra->queue->len)
-    {
-      RegradeOne *one = g_new0 (RegradeOne, 1);
-      VivaClassReport *report = g_ptr_array_index (ra->queue, ra->next);
-
-      one->task = g_object_ref (task);
-      one->report = g_object_ref (report);
-      ra->running++;
-      viva_class_regrade_async (g_ptr_array_index (ra->problems, ra->next), viva_class_report_get_code (report),
-                                g_task_get_cancellable (task), regrade_one_cb, one);
-      ra->next++;
-    }
-
-  if (ra->running == 0 && ra->next == ra->queue->len)
-    {
-      set_busy (self, FALSE);
-      g_task_return_boolean (task, TRUE);
-    }
-}
-
-/**
- * viva_class_results_regrade_async:
- *
- * Re-grades every readable report against the added packs, at most
- * #VivaClassResults:max-parallel at a time, on the main loop (each re-grade
- * is a worker process). #VivaClassResults:n-regraded counts up as they end;
- * each report's row is updated and flagged as its re-grade ends. A report
- * whose pack or problem is missing is flagged `unknown-pack` at once.
- */
-void
-viva_class_results_regrade_async (VivaClassResults    *self,
-                                  GCancellable        *cancellable,
-                                  GAsyncReadyCallback  callback,
-                                  gpointer             user_data)
-{
-  g_autoptr(GTask) task = NULL;
-  RegradeAll *ra;
-  guint n;
-
-  g_return_if_fail (VIVA_IS_CLASS_RESULTS (self));
-
-  task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, viva_class_results_regrade_async);
-
-  ra = g_new0 (RegradeAll, 1);
-  ra->queue = g_ptr_array_new_with_free_func (g_object_unref);
-  ra->problems = g_ptr_array_new_with_free_func (g_object_unref);
-  g_task_set_task_data (task, ra, regrade_all_free);
-
-  n = g_list_model_get_n_items (G_LIST_MODEL (self->reports));
-  for (guint i = 0; i < n; i++)
-    {
-      g_autoptr(VivaClassReport) report = g_list_model_get_item (G_LIST_MODEL (self->reports), i);
-      g_autofree char *why = NULL;
-      VivaProblem *problem;
-
-      if (!viva_class_report_get_readable (report))
-        continue;
-
-      if (!(problem = find_problem (self, report, &why)))
-        {
-          viva_class_report_set_regrade_error (report, VIVA_CLASS_FLAG_UNKNOWN_PACK, why);
-          continue;
-        }
-
-      g_ptr_array_add (ra->queue, g_object_ref (report));
-      g_ptr_array_add (ra->problems, g_object_ref (problem));
-    }
-
-  set_progress (self, 0, ra->queue->len);
-  set_busy (self, TRUE);
-  start_regrades (g_steal_pointer (&task));
-}
-
-gboolean
-viva_class_results_regrade_finish (VivaClassResults  *self,
-                                   GAsyncResult      *result,
-                                   GError           **error)
-{
-  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
-
-  return g_task_propagate_boolean (G_TASK (result), error);
-}
-
-/* Counting */
-
-guint
-viva_class_results_count_students (VivaClassResults *self)
-{
-  g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
-  guint n;
-
-  g_return_val_if_fail (VIVA_IS_CLASS_RESULTS (self), 0);
-
-  n = g_list_model_get_n_items (G_LIST_MODEL (self->reports));
-  for (guint i = 0; i < n; i++)
-    {
-      g_autoptr(VivaClassReport) report = g_list_model_get_item (G_LIST_MODEL (self->reports), i);
-
-      /* A report that names nobody is nobody's: not a student more. */
-      if (viva_class_report_get_readable (report) && !viva_class_report_has_flag (report, VIVA_CLASS_FLAG_NO_STUDENT))
-        g_hash_table_add (seen, (gpointer)viva_class_report_get_student_key (report));
-    }
-
-  return g_hash_table_size (seen);
-}
-
-static guint
-count_where (VivaClassResults *self,
-             gboolean          unreadable)
-{
-  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->reports));
-  guint count = 0;
-
-  for (guint i = 0; i < n; i++)
-    {
-      g_autoptr(VivaClassReport) report = g_list_model_get_item (G_LIST_MODEL (self->reports), i);
-
-      if (unreadable ? !viva_class_report_get_readable (report) : viva_class_report_get_flags (report)[0] != '\0')
-        count++;
-    }
-
-  return count;
-}
-
-guint
-viva_class_results_count_flagged (VivaClassResults *self)
-{
-  g_return_val_if_fail (VIVA_IS_CLASS_RESULTS (self), 0);
-  return count_where (self, FALSE);
-}
-
-guint
-viva_class_results_count_unreadable (VivaClassResults *self)
-{
-  g_return_val_if_fail (VIVA_IS_CLASS_RESULTS (self), 0);
-  return count_where (self, TRUE);
-}
-
-/**
- * viva_class_results_summary:
- *
- * Returns: (transfer full): `reports`, `students`, `flagged`, `unreadable`
- *   and `regraded`, as the CLI's `summary` event has them
- */
-JsonObject *
-viva_class_results_summary (VivaClassResults *self)
-{
-  JsonObject *summary = json_object_new ();
-
-  g_return_val_if_fail (VIVA_IS_CLASS_RESULTS (self), NULL);
-
-  json_object_set_int_member (summary, "reports", g_list_model_get_n_items (G_LIST_MODEL (self->reports)));
-  json_object_set_int_member (summary, "students", viva_class_results_count_students (self));
-  json_object_set_int_member (summary, "flagged", viva_class_results_count_flagged (self));
-  json_object_set_int_member (summary, "unreadable", viva_class_results_count_unreadable (self));
-  json_object_set_int_member (summary, "regraded", self->n_regraded);
-
-  return summary;
-}
-
-static VivaClassStat *
-stat_for (GHashTable *index,
-          GPtrArray  *stats,
-          const char *problem_id,
-          const char *name,
-          gboolean    is_question)
-{
-  g_autofree char *key = g_strdup_printf ("%c\x1f%s\x1f%s", is_question ? 'q' : 't', problem_id, name);
-  VivaClassStat *stat = g_hash_table_lookup (index, key);
-
-  if (stat == NULL)
-    {
-      stat = g_new0 (VivaClassStat, 1);
-      stat->problem_id = g_strdup (problem_id);
-      stat->name = g_strdup (name);
-      stat->is_question = is_question;
-      g_ptr_array_add (stats, stat);
-      g_hash_table_insert (index, g_steal_pointer (&key), stat);
-    }
-
-  return stat;
-}
-
-static int
-compare_stats (gconstpointer a,
-               gconstpointer b)
-{
-  const VivaClassStat *sa = *(VivaClassStat **)a;
-  const VivaClassStat *sb = *(VivaClassStat **)b;
-  double ra = sa->total ? (double)sa->failed / sa->total : 0;
-  double rb = sb->total ? (double)sb->failed / sb->total : 0;
-
-  if (sa->is_question != sb->is_question)
-    return sa->is_question ? 1 : -1;
-  if (sa->failed != sb->failed)
-    return sa->failed > sb->failed ? -1 : 1;
-  if (ra != rb)
-    return ra > rb ? -1 : 1;
-  if (g_strcmp0 (sa->problem_id, sb->problem_id) != 0)
-    return g_strcmp0 (sa->problem_id, sb->problem_id);
-  return g_strcmp0 (sa->name, sb->name);
-}
-
-/**
- * viva_class_results_statistics:
- *
- * Which hidden tests and which questions the class failed most: the hidden
- * tests first, most failed first (re-graded results where there are any),
- * then the questions the examiner asked, by how many defenses that asked
- * them ended in a fail.
- *
- * Returns: (transfer container) (element-type VivaClassStat): the figures
- */
-GPtrArray *
-viva_class_results_statistics (VivaClassResults *self)
-{
-  g_autoptr(GHashTable) index = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  GPtrArray *stats = g_ptr_array_new_with_free_func ((GDestroyNotify)viva_class_stat_free);
-  guint n;
-
-  g_return_val_if_fail (VIVA_IS_CLASS_RESULTS (self), NULL);
-
-  n = g_list_model_get_n_items (G_LIST_MODEL (self->reports));
-  for (guint i = 0; i < n; i++)
-    {
-      g_autoptr(VivaClassReport) report = g_list_model_get_item (G_LIST_MODEL (self->reports), i);
-      const char *problem_id = viva_class_report_get_problem_id (report);
-      JsonArray *tests = viva_class_report_get_tests (report);
-      const char * const *questions = viva_class_report_get_questions (report);
-      gboolean failed_defense = g_str_equal (viva_class_report_get_verdict (report), "fail");
-
-      if (!viva_class_report_get_readable (report))
-        continue;
-
-      for (guint j = 0; tests != NULL && j < json_array_get_length (tests); j++)
-        {
-          JsonNode *node = json_array_get_element (tests, j);
-          JsonObject *test;
-          VivaClassStat *stat;
-
-          if (!JSON_NODE_HOLDS_OBJECT (node) || !json_object_has_member (json_node_get_object (node), "name"))
-            continue;
-          test = json_node_get_object (node);
-          stat = stat_for (index, stats, problem_id, json_object_get_string_member_with_default (test, "name", ""), FALSE);
-          stat->total++;
-          if (!json_object_get_boolean_member_with_default (test, "passed", FALSE))
-            stat->failed++;
-        }
-
-      for (guint j = 0; questions[j] != NULL; j++)
-        {
-          VivaClassStat *stat = stat_for (index, stats, problem_id, questions[j], TRUE);
-
-          stat->total++;
-          if (failed_defense)
-            stat->failed++;
-        }
-    }
-
-  g_ptr_array_sort (stats, compare_stats);
-
-  return stats;
 }
