@@ -536,6 +536,7 @@ viva_cli_lab_rehearse_server (int    argc,
     g_autoptr(GAsyncResult) result = NULL;
     g_autoptr(JsonObject) class = NULL;
     g_autoptr(GError) status_error = NULL;
+    g_autoptr(GArray) waits = g_array_new (FALSE, FALSE, sizeof (double));
     gint64 reports = 0;
 
     viva_exam_server_client_get_status_async (teacher, NULL, viva_cli_remote_store, &result);
@@ -544,12 +545,33 @@ viva_cli_lab_rehearse_server (int    argc,
         JsonArray *rows = json_object_get_array_member (class, "students");
 
         for (guint i = 0; rows != NULL && i < json_array_get_length (rows); i++)
-          reports += json_object_get_int_member_with_default (json_array_get_object_element (rows, i), "reports", 0);
+          {
+            JsonObject *row = json_array_get_object_element (rows, i);
+            JsonObject *grades = json_object_has_member (row, "grades") ? json_object_get_object_member (row, "grades") : NULL;
+            g_autoptr(GList) problems = grades ? json_object_get_members (grades) : NULL;
+
+            reports += json_object_get_int_member_with_default (row, "reports", 0);
+            /* Each submission's grading job: how long it waited for a
+             * claimer in the server's queue, beside the first words. */
+            for (GList *l = problems; l != NULL; l = l->next)
+              {
+                JsonObject *grade = json_object_get_object_member (grades, l->data);
+                double wait;
+
+                if (grade == NULL || !json_object_has_member (grade, "wait_ms"))
+                  continue;
+                wait = json_object_get_int_member (grade, "wait_ms");
+                g_array_append_val (waits, wait);
+              }
+          }
         json_object_set_int_member (summary, "reports", reports);
+        json_object_set_object_member (summary, "queue_wait_ms", percentiles (waits));
+        json_object_set_int_member (summary, "jobs", waits->len);
       }
     else
       {
         json_object_set_null_member (summary, "reports");
+        json_object_set_object_member (summary, "queue_wait_ms", percentiles (waits));
         viva_cli_remote_fail (status_error, json);
       }
   }
@@ -566,6 +588,14 @@ viva_cli_lab_rehearse_server (int    argc,
     printf (_("%u of %d students finished their defense through the exam server; first words p50 %.0f ms.\n"),
             completed, students, json_object_get_null_member (json_object_get_object_member (summary, "ttft_ms"), "p50")
                                  ? -1.0 : json_object_get_double_member (json_object_get_object_member (summary, "ttft_ms"), "p50"));
+  if (!json && json_object_has_member (summary, "queue_wait_ms") &&
+      !json_object_get_null_member (json_object_get_object_member (summary, "queue_wait_ms"), "p50"))
+    {
+      JsonObject *waits = json_object_get_object_member (summary, "queue_wait_ms");
+
+      printf (_("Their gradings waited in the server’s queue p50 %.0f ms, p95 %.0f ms.\n"),
+              json_object_get_double_member (waits, "p50"), json_object_get_double_member (waits, "p95"));
+    }
 
   g_clear_pointer (&lab.students, g_ptr_array_unref);
   g_clear_object (&lab.cancellable);

@@ -11,6 +11,7 @@
 #include "viva-exam-report.h"
 #include "viva-file-writer.h"
 #include "viva-server-clock.h"
+#include "viva-server-defense-jobs.h"
 #include "viva-server-defenses-private.h"
 #include "viva-server-follow.h"
 #include "viva-server-keys.h"
@@ -472,6 +473,8 @@ live_prepare (VivaServerLive  *live,
 
   live->examiner = viva_defense_get_examiner (live->defense);
   live->session = viva_defense_get_session (live->defense);
+  /* Graded once, by the pool (viva-server-defense-jobs.c). */
+  _viva_server_defense_grade_in_pool (live->self->api, live->examiner, live->id);
   g_object_set_data (G_OBJECT (live->session), "viva-server-defenses", live->self);
   _viva_server_defense_watch (live);
   return TRUE;

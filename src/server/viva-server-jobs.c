@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "viva-exam-file.h"
+#include "viva-server-defense-jobs.h"
 #include "viva-pack.h"
 #include "viva-problem-grade.h"
 #include "viva-server-jobs.h"
@@ -17,8 +18,9 @@
 /* A job, wherever it runs: `grade` grades a submission with every hidden
  * test, in fresh sandboxed workers (viva_problem_grade_for_author_async:
  * the teacher's grade, every message). The same code runs in a node's
- * local claimer (below) and in `viva-server worker` on another machine,
- * which gets the exam from the claim's answer. */
+ * local claimer (below) and in `viva-server worker` on another machine.
+ * Either gets the job's problem alone, as a pack of one problem
+ * (viva_server_job_pack()): a claimer sees no other problem or exam. */
 
 G_DEFINE_QUARK (viva-server-job-error-quark, viva_server_job_error)
 
@@ -49,12 +51,13 @@ grade_cb (GObject      *object,
 
 /**
  * viva_server_job_run_async:
- * @exam_json: the exam the job belongs to, as `exam add` kept it
+ * @pack_json: what the job carries: its exam's pack with the one problem
+ *   to grade (viva_server_job_pack())
  * @kind: the job's kind (`grade`)
  * @payload: the job's payload (`problem_id`, `code`)
  */
 void
-viva_server_job_run_async (JsonObject          *exam_json,
+viva_server_job_run_async (JsonObject          *pack_json,
                            const char          *kind,
                            JsonObject          *payload,
                            GCancellable        *cancellable,
@@ -62,11 +65,11 @@ viva_server_job_run_async (JsonObject          *exam_json,
                            gpointer             user_data)
 {
   g_autoptr(GTask) task = g_task_new (NULL, cancellable, callback, user_data);
-  g_autoptr(JsonNode) node = json_node_init_object (json_node_alloc (), exam_json);
+  g_autoptr(JsonNode) node = json_node_init_object (json_node_alloc (), pack_json);
   g_autofree char *text = json_to_string (node, FALSE);
   g_autoptr(GBytes) bytes = g_bytes_new (text, strlen (text));
   g_autoptr(GError) error = NULL;
-  VivaExamFile *exam;
+  VivaPack *pack;
   VivaProblem *problem;
   const char *problem_id = json_object_get_string_member_with_default (payload, "problem_id", "");
   const char *code = json_object_get_string_member_with_default (payload, "code", NULL);
@@ -80,14 +83,14 @@ viva_server_job_run_async (JsonObject          *exam_json,
                                kind ? kind : "");
       return;
     }
-  if (!(exam = viva_exam_file_new_from_bytes (bytes, NULL, NULL, &error)))
+  if (!(pack = viva_pack_new_from_bytes (bytes, &error)))
     {
       g_task_return_error (task, g_steal_pointer (&error));
       return;
     }
-  /* The problem is the exam's pack's: the exam lives as long as the job. */
-  g_task_set_task_data (task, exam, g_object_unref);
-  if (!(problem = viva_pack_find_problem (viva_exam_file_get_pack (exam), problem_id)))
+  /* The problem is the pack's: the pack lives as long as the job. */
+  g_task_set_task_data (task, pack, g_object_unref);
+  if (!(problem = viva_pack_find_problem (pack, problem_id)))
     {
       g_task_return_new_error (task, viva_server_job_error_quark (), 0,
                                _("The exam has no problem “%s”."), problem_id);
@@ -210,16 +213,18 @@ tick_cb (gpointer user_data)
     {
       g_autoptr(GError) error = NULL;
       g_autoptr(JsonObject) job = viva_server_store_claim_job (store, NULL, self->claimer, lease_ms, &error);
-      g_autoptr(JsonObject) exam = NULL;
-      g_autoptr(JsonNode) exam_node = NULL;
+      g_autoptr(JsonObject) pack = NULL;
       g_autoptr(JsonNode) payload = NULL;
+      VivaExamFile *exam;
       Running *running;
 
       if (job == NULL)
         break;
-      if (!(exam = viva_server_store_get_exam (store, json_object_get_string_member (job, "exam_id"), &error)) ||
-          !(exam_node = json_from_string (json_object_get_string_member (exam, "exam_json"), &error)) ||
-          !(payload = json_from_string (json_object_get_string_member (job, "payload"), &error)))
+      if (!(exam = viva_server_api_get_exam (self->api, json_object_get_string_member (job, "exam_id"), &error)) ||
+          !(payload = json_from_string (json_object_get_string_member (job, "payload"), &error)) ||
+          !JSON_NODE_HOLDS_OBJECT (payload) ||
+          !(pack = viva_server_job_pack (exam, json_object_get_string_member_with_default (json_node_get_object (payload),
+                                                                                           "problem_id", ""))))
         {
           /* Its lease runs out and a worker or the next tick takes it. */
           g_message ("job %s: %s", json_object_get_string_member (job, "id"), error ? error->message : "no exam");
@@ -234,7 +239,7 @@ tick_cb (gpointer user_data)
       running->renew_id = g_timeout_add (MAX (lease_ms / 3, 50), renew_cb, running);
       g_ptr_array_add (self->live, running);
       self->running++;
-      viva_server_job_run_async (json_node_get_object (exam_node), json_object_get_string_member (job, "kind"),
+      viva_server_job_run_async (pack, json_object_get_string_member (job, "kind"),
                                  json_node_get_object (payload), running->cancellable, run_cb, running);
     }
   return G_SOURCE_CONTINUE;

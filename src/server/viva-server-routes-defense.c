@@ -398,8 +398,11 @@ _viva_server_submit (VivaServerRequest *request)
     viva_server_clock_code_saved (viva_server_api_get_clock (request->api), request->exam_id,
                                   request->student_id, problem_id, "submit", code);
 
+  /* The defense's grade is that job's (named before its examiner can
+   * reach finishDefense: both are on this main loop). */
   if (!(id = viva_server_defenses_start (defenses, request->exam_id, request->student_id, problem_id, code,
                                          FALSE, &error)) ||
+      !viva_server_store_set_defense_grade_job (store, id, job_id, &error) ||
       !(row = viva_server_store_get_defense (store, id, &error)))
     {
       viva_server_reply_db_error (request, error);

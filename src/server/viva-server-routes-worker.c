@@ -7,14 +7,17 @@
 
 #include <glib/gi18n.h>
 
+#include "viva-server-defense-jobs.h"
 #include "viva-server-routes-private.h"
 #include "viva-server-store-pool.h"
 
 /* The grading pool's routes: a worker (`viva-server worker`, on another
  * machine) claims its exam's next job, renews its lease while it runs and
  * posts the result. It holds a worker token of one exam and no database
- * credentials: the claim answers with that job and the exam it belongs
- * to, nothing of any other. */
+ * credentials: the claim answers with that job and its problem alone (a
+ * pack of one problem), nothing of the exam's other problems or of any
+ * other exam. What it posts back is hostile input: refused unless it is
+ * this job's result in the form a job gives, and kept as rebuilt. */
 
 static JsonObject *
 parse_object (const char *text)
@@ -32,9 +35,11 @@ _viva_server_worker_claim (VivaServerRequest *request)
   VivaServerStore *store = viva_server_api_get_store (request->api);
   g_autoptr(JsonObject) object = json_object_new ();
   g_autoptr(JsonObject) job = NULL;
-  g_autoptr(JsonObject) exam = NULL;
+  g_autoptr(JsonObject) pack = NULL;
+  g_autoptr(JsonObject) payload = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *claimer = NULL;
+  VivaExamFile *exam;
   const char *worker;
   JsonObject *out;
   guint lease_ms = viva_server_pool_lease_ms ();
@@ -54,9 +59,14 @@ _viva_server_worker_claim (VivaServerRequest *request)
       viva_server_reply_json (request, SOUP_STATUS_OK, object);
       return;
     }
-  if (!(exam = viva_server_store_get_exam (store, request->exam_id, &error)))
+  payload = parse_object (json_object_get_string_member (job, "payload"));
+  if (!(exam = viva_server_api_get_exam (request->api, request->exam_id, &error)) ||
+      !(pack = viva_server_job_pack (exam, json_object_get_string_member_with_default (payload, "problem_id", ""))))
     {
-      viva_server_reply_db_error (request, error);
+      /* Left to its lease: no claimer can run it either. */
+      viva_server_reply_error (request, SOUP_STATUS_INTERNAL_SERVER_ERROR, "internal", "%s",
+                               _("The exam server cannot read this job’s problem; the teacher should look at its log."));
+      g_message ("job %s: %s", json_object_get_string_member (job, "id"), error ? error->message : "no such problem");
       return;
     }
 
@@ -66,14 +76,14 @@ _viva_server_worker_claim (VivaServerRequest *request)
   json_object_set_string_member (out, "kind", json_object_get_string_member (job, "kind"));
   json_object_set_int_member (out, "attempts", json_object_get_int_member (job, "attempts"));
   json_object_set_int_member (out, "lease_ms", lease_ms);
-  json_object_set_object_member (out, "payload", parse_object (json_object_get_string_member (job, "payload")));
+  json_object_set_object_member (out, "payload", g_steal_pointer (&payload));
   json_object_set_object_member (object, "job", out);
-  json_object_set_object_member (object, "exam", parse_object (json_object_get_string_member (exam, "exam_json")));
+  json_object_set_object_member (object, "pack", g_steal_pointer (&pack));
   viva_server_reply_json (request, SOUP_STATUS_OK, object);
 }
 
 /* The job, when it is this exam's; replies otherwise. */
-static gboolean
+static JsonObject *
 own_job (VivaServerRequest *request)
 {
   const char *job_id = g_hash_table_lookup (request->params, "job");
@@ -87,15 +97,15 @@ own_job (VivaServerRequest *request)
       else
         viva_server_reply_error (request, SOUP_STATUS_NOT_FOUND, "not_found", "%s",
                                  _("There is no such job in this exam."));
-      return FALSE;
+      return NULL;
     }
   if (!g_str_equal (json_object_get_string_member (job, "exam_id"), request->exam_id))
     {
       viva_server_reply_error (request, SOUP_STATUS_NOT_FOUND, "not_found", "%s",
                                _("There is no such job in this exam."));
-      return FALSE;
+      return NULL;
     }
-  return TRUE;
+  return g_steal_pointer (&job);
 }
 
 /* A lost claim is the worker's news, not the server's failure. */
@@ -113,11 +123,12 @@ void
 _viva_server_worker_renew (VivaServerRequest *request)
 {
   g_autoptr(JsonObject) object = json_object_new ();
+  g_autoptr(JsonObject) job = NULL;
   g_autoptr(GError) error = NULL;
   const char *claim_id;
   guint lease_ms = viva_server_pool_lease_ms ();
 
-  if (!(claim_id = _viva_server_body_string (request, "claim_id", 128)) || !own_job (request))
+  if (!(claim_id = _viva_server_body_string (request, "claim_id", 128)) || !(job = own_job (request)))
     return;
 
   if (!viva_server_store_renew_job (viva_server_api_get_store (request->api),
@@ -137,19 +148,37 @@ _viva_server_worker_result (VivaServerRequest *request)
   g_autoptr(GError) error = NULL;
   g_autofree char *text = NULL;
   g_autofree char *finisher = NULL;
+  g_autoptr(JsonObject) job = NULL;
   const char *claim_id;
-  JsonNode *member;
+  VivaExamFile *exam;
 
-  if (!(claim_id = _viva_server_body_string (request, "claim_id", 128)) || !own_job (request))
+  if (!(claim_id = _viva_server_body_string (request, "claim_id", 128)) || !(job = own_job (request)))
     return;
-  member = json_object_get_member (request->body, "result");
-  if (member == NULL || !JSON_NODE_HOLDS_OBJECT (member))
+  /* A claim that is not this worker's is refused before its result is
+   * even read; then the result must be this job's. */
+  if (json_object_get_null_member (job, "claim_id") ||
+      !g_str_equal (json_object_get_string_member (job, "claim_id"), claim_id))
     {
-      viva_server_reply_error (request, SOUP_STATUS_BAD_REQUEST, "bad_request",
-                               _("The body needs “%s” as an object."), "result");
+      viva_server_reply_error (request, SOUP_STATUS_CONFLICT, "lost", "%s",
+                               _("This job went to another worker: its lease ran out. Drop it and claim the next."));
       return;
     }
-  text = json_to_string (member, FALSE);
+  if (!(exam = viva_server_api_get_exam (request->api, request->exam_id, &error)))
+    {
+      if (error != NULL)
+        viva_server_reply_db_error (request, error);
+      else
+        viva_server_reply_error (request, SOUP_STATUS_NOT_FOUND, "not_found", "%s",
+                                 _("There is no such job in this exam."));
+      return;
+    }
+  if (!(text = viva_server_job_check_result (exam, job, json_object_get_member (request->body, "result"), &error)))
+    {
+      viva_server_reply_error (request, g_error_matches (error, G_IO_ERROR, G_IO_ERROR_MESSAGE_TOO_LARGE)
+                                        ? SOUP_STATUS_REQUEST_ENTITY_TOO_LARGE : SOUP_STATUS_BAD_REQUEST,
+                               "bad_result", "%s", error->message);
+      return;
+    }
   finisher = g_strdup_printf ("worker (%s)", request->client);
 
   if (!viva_server_store_finish_job (viva_server_api_get_store (request->api),

@@ -269,6 +269,11 @@ viva_server_sitting_class (VivaServerStore  *store,
         }
       entry = json_object_new ();
       json_object_set_string_member (entry, "state", json_object_get_string_member (job, "state"));
+      /* How long it waited in the queue for its (last) claimer. */
+      if (!json_object_get_null_member (job, "claimed_at"))
+        json_object_set_int_member (entry, "wait_ms",
+                                    json_object_get_int_member (job, "claimed_at") -
+                                    json_object_get_int_member (job, "enqueued_at"));
       if (!json_object_get_null_member (job, "result") &&
           (result = json_from_string (json_object_get_string_member (job, "result"), NULL)) &&
           JSON_NODE_HOLDS_OBJECT (result) &&

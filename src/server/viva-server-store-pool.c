@@ -465,3 +465,78 @@ viva_server_store_list_grades (VivaServerStore  *self,
                                 " WHERE exam_id = $1 AND kind = 'grade' ORDER BY enqueued_at, id",
                                 "s", exam_id);
 }
+
+/* A defense's grading job (viva-server-defense-jobs.c). */
+
+gboolean
+viva_server_store_set_defense_grade_job (VivaServerStore  *self,
+                                         const char       *defense_id,
+                                         const char       *job_id,
+                                         GError          **error)
+{
+  return viva_server_db_execf (DB (self), error,
+                               "UPDATE defenses SET grade_job = $2 WHERE id = $1 AND grade_job IS NULL",
+                               "ss", defense_id, job_id);
+}
+
+/**
+ * viva_server_store_defense_grade_job:
+ * @code: (nullable): the code to grade when the defense has no job yet:
+ *   a job is enqueued for it, named on the defense in the same transaction
+ * @job_id: (out): the defense's grading job
+ *
+ * Returns: %TRUE with @job_id set; %TRUE with %NULL when the defense has
+ *   none and no @code was given
+ */
+gboolean
+viva_server_store_defense_grade_job (VivaServerStore  *self,
+                                     const char       *defense_id,
+                                     const char       *code,
+                                     char            **job_id,
+                                     GError          **error)
+{
+  g_autoptr(JsonArray) rows = NULL;
+  g_autoptr(JsonObject) row = NULL;
+  g_autoptr(JsonObject) payload = json_object_new ();
+  g_autofree char *id = viva_server_keys_random_id ();
+  g_autofree char *subject = g_strconcat ("defense/", defense_id, NULL);
+
+  *job_id = NULL;
+  if (!viva_server_db_begin (DB (self), error))
+    return FALSE;
+  if (!(rows = viva_server_db_queryf (DB (self), error,
+                                      "SELECT exam_id, student_id, problem_id, grade_job FROM defenses WHERE id = $1",
+                                      "s", defense_id)))
+    {
+      viva_server_db_rollback (DB (self));
+      return FALSE;
+    }
+  if (!(row = first_row (rows)))
+    {
+      viva_server_db_rollback (DB (self));
+      g_set_error (error, VIVA_SERVER_DB_ERROR, VIVA_SERVER_DB_ERROR_CONSTRAINT, "%s",
+                   _("There is no such defense."));
+      return FALSE;
+    }
+  if (!json_object_get_null_member (row, "grade_job") || code == NULL)
+    {
+      viva_server_db_rollback (DB (self));
+      if (!json_object_get_null_member (row, "grade_job"))
+        *job_id = g_strdup (json_object_get_string_member (row, "grade_job"));
+      return TRUE;
+    }
+
+  json_object_set_string_member (payload, "student_id", json_object_get_string_member (row, "student_id"));
+  json_object_set_string_member (payload, "problem_id", json_object_get_string_member (row, "problem_id"));
+  json_object_set_string_member (payload, "code", code);
+  if (!insert_job (self, id, json_object_get_string_member (row, "exam_id"), "grade", subject, payload, error) ||
+      !viva_server_db_execf (DB (self), error, "UPDATE defenses SET grade_job = $2 WHERE id = $1",
+                             "ss", defense_id, id) ||
+      !viva_server_db_commit (DB (self), error))
+    {
+      viva_server_db_rollback (DB (self));
+      return FALSE;
+    }
+  *job_id = g_steal_pointer (&id);
+  return TRUE;
+}

@@ -83,6 +83,16 @@ JsonArray  *viva_server_store_list_grades      (VivaServerStore  *self,
                                                 const char       *exam_id,
                                                 GError          **error);
 
+gboolean    viva_server_store_set_defense_grade_job (VivaServerStore  *self,
+                                                     const char       *defense_id,
+                                                     const char       *job_id,
+                                                     GError          **error);
+gboolean    viva_server_store_defense_grade_job (VivaServerStore  *self,
+                                                 const char       *defense_id,
+                                                 const char       *code,
+                                                 char            **job_id,
+                                                 GError          **error);
+
 /* The store's own, shared with viva-server-store.c. */
 gint64      _viva_server_store_insert_snapshot (VivaServerStore  *self,
                                                 const char       *exam_id,

@@ -221,6 +221,14 @@ static const char * const migration_7[] = {
   NULL
 };
 
+/* A defense's grading is the pool's job (the submission's, enqueued with
+ * it; or one of its own at time-up): the defense names it, so a node that
+ * continues the defense waits on the same job. */
+static const char * const migration_8[] = {
+  "ALTER TABLE defenses ADD COLUMN grade_job TEXT",
+  NULL
+};
+
 static const char * const * const migrations[] = {
   migration_1,
   migration_2,
@@ -229,6 +237,7 @@ static const char * const * const migrations[] = {
   migration_5,
   migration_6,
   migration_7,
+  migration_8,
 };
 
 gint64

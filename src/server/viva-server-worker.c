@@ -313,7 +313,7 @@ claim_done (Worker     *self,
   self->cancellable = g_cancellable_new ();
   self->renew_id = g_timeout_add (MAX (self->lease_ms / 3, 50), renew_cb, self);
   event (self, "claimed", self->job_id, NULL);
-  viva_server_job_run_async (json_object_get_object_member (answer, "exam"),
+  viva_server_job_run_async (json_object_get_object_member (answer, "pack"),
                              json_object_get_string_member (job, "kind"),
                              json_object_get_object_member (job, "payload"),
                              self->cancellable, run_cb, self);

@@ -173,6 +173,55 @@ assert_graded_once (ServerFixture *fixture,
   g_assert_cmpint (json_object_get_int_member (grade, "total"), ==, tests);
 }
 
+static char *
+submit_to (ServerFixture *fixture,
+           const char    *token,
+           const char    *exam_id,
+           const char    *problem)
+{
+  g_autofree char *path = g_strdup_printf ("/api/v1/exams/%s/sitting/problems/%s/submit", exam_id, problem);
+  g_autoptr(JsonNode) answer = NULL;
+  guint status = 0;
+
+  answer = server_fixture_request (fixture, "POST", path, token, "{\"code\":\"def double(x):\\n    return x\\n\"}",
+                                   &status, NULL);
+  g_assert_cmpuint (status, ==, 201);
+  return g_strdup (json_object_get_string_member (json_node_get_object (answer), "grading_job"));
+}
+
+/* The defense's next question, verdict or error. */
+static JsonObject *
+wait_for_any (ServerFixture *fixture,
+              const char    *token,
+              const char    *defense_id,
+              gint64        *after)
+{
+  for (guint attempt = 0; attempt < 1200; attempt++)
+    {
+      g_autofree char *path = g_strdup_printf ("/api/v1/exams/server-quiz/defenses/%s/events?after=%" G_GINT64_FORMAT,
+                                               defense_id, *after);
+      g_autoptr(JsonNode) answer = NULL;
+      JsonArray *events;
+      guint status = 0;
+
+      answer = server_fixture_request (fixture, "GET", path, token, NULL, &status, NULL);
+      g_assert_cmpuint (status, ==, 200);
+      events = json_object_get_array_member (json_node_get_object (answer), "events");
+      for (guint i = 0; i < json_array_get_length (events); i++)
+        {
+          JsonObject *event = json_array_get_object_element (events, i);
+          const char *kind = json_object_get_string_member (event, "kind");
+
+          *after = json_object_get_int_member (event, "seq");
+          if (g_str_equal (kind, "question") || g_str_equal (kind, "verdict") || g_str_equal (kind, "error"))
+            return json_object_ref (event);
+        }
+      g_usleep (100 * 1000);
+    }
+  g_error ("the defense said nothing more in two minutes");
+  return NULL;
+}
+
 /* Submissions are graded by workers pulling jobs over HTTPS: a worker
  * killed mid-job leaves it to another, which records it once; a worker
  * that hangs past its lease loses the job, and its late result is refused.
@@ -297,6 +346,188 @@ test_pool (void)
   g_unsetenv ("VIVA_SERVER_LEASE_MS");
 }
 
+static guint
+post (ServerFixture *fixture,
+      const char    *path,
+      const char    *token,
+      const char    *body)
+{
+  g_autoptr(JsonNode) answer = NULL;
+  guint status = 0;
+
+  answer = server_fixture_request (fixture, "POST", path, token, body, &status, NULL);
+  return status;
+}
+
+/* A grade in the form a job gives, every test failed: what a hostile
+ * worker might post for a correct submission. */
+#define FAILED_TEST(name) "{\"name\":\"" name "\",\"passed\":false,\"out_of_process\":true,\"status\":\"failed\",\"message\":\"no\"}"
+#define ALL_FAILED "{\"kind\":\"grade\",\"passed\":2,\"total\":2,\"verdict\":true,\"report\":{\"tests\":[" \
+                   FAILED_TEST ("small numbers") "," FAILED_TEST ("negative numbers") "]}}"
+
+/* A worker sees its job only — the code and the one problem it grades,
+ * nothing of the exam's other problems or of another exam — and what it
+ * posts back is refused unless it is its own job's result in a job's
+ * form; the grade it gives is the defense's, the submission graded once. */
+static void
+test_hostile (void)
+{
+  ServerFixture fixture;
+  g_autofree char *token = NULL;
+  g_autofree char *other = NULL;
+  g_autofree char *student = NULL;
+  g_autofree char *other_student = NULL;
+  g_autofree char *raw = NULL;
+  g_autofree char *job_id = NULL;
+  g_autofree char *other_job = NULL;
+  g_autofree char *defense = NULL;
+  g_autofree char *path = NULL;
+  g_autofree char *body = NULL;
+  g_autoptr(JsonNode) claim = NULL;
+  g_autoptr(JsonObject) row = NULL;
+  g_autoptr(JsonNode) kept = NULL;
+  JsonObject *job, *pack;
+  const char *claim_id;
+  gint64 after = 0;
+  guint status = 0;
+
+  server_fixture_setup_full (&fixture, two_exams, workers_only);
+  token = worker_token (&fixture, "server-quiz");
+  other = worker_token (&fixture, "other-quiz");
+  student = server_fixture_sign_in (&fixture, "server-quiz", "s1");
+  other_student = server_fixture_sign_in (&fixture, "other-quiz", "s1");
+
+  {
+    g_autoptr(JsonNode) answer = NULL;
+
+    answer = server_fixture_request (&fixture, "POST", "/api/v1/exams/server-quiz/sitting/problems/double/submit",
+                                     student, "{\"code\":\"def double(x):\\n    return 2 * x\\n\"}", &status, NULL);
+    g_assert_cmpuint (status, ==, 201);
+    job_id = g_strdup (json_object_get_string_member (json_node_get_object (answer), "grading_job"));
+    defense = g_strdup (json_object_get_string_member (json_object_get_object_member (json_node_get_object (answer),
+                                                                                      "defense"), "id"));
+  }
+  other_job = submit_to (&fixture, other_student, "other-quiz", "double");
+
+  claim = server_fixture_request (&fixture, "POST", "/api/v1/exams/server-quiz/jobs/claim", token,
+                                  "{\"worker\":\"hostile\"}", &status, &raw);
+  g_assert_cmpuint (status, ==, 200);
+  job = json_object_get_object_member (json_node_get_object (claim), "job");
+  g_assert_cmpstr (json_object_get_string_member (job, "id"), ==, job_id);
+  claim_id = json_object_get_string_member (job, "claim_id");
+
+  /* The job carries its code and its problem, with what grading needs. */
+  pack = json_object_get_object_member (json_node_get_object (claim), "pack");
+  g_assert_nonnull (pack);
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (pack, "problems")), ==, 1);
+  g_assert_nonnull (strstr (raw, "return 2 * x"));
+  g_assert_nonnull (strstr (raw, "CHECKMARKER-small-91c2"));
+  /* Nothing of the exam's other problem, its roster or the other exam. */
+  g_assert_false (json_object_has_member (json_node_get_object (claim), "exam"));
+  g_assert_null (strstr (raw, "REFMARKER-square-c41d"));
+  g_assert_null (strstr (raw, "CHECKMARKER-three-a9e7"));
+  g_assert_null (strstr (raw, "POINTMARKER-four-0c3f"));
+  g_assert_null (strstr (raw, "Ann Lee"));
+  g_assert_null (strstr (raw, "other-quiz"));
+
+  path = g_strdup_printf ("/api/v1/exams/server-quiz/jobs/%s/result", job_id);
+
+  /* A claim it does not hold; another exam's job; its job under another
+   * exam's path. */
+  body = g_strdup_printf ("{\"claim_id\":\"not-mine\",\"result\":%s}", ALL_FAILED);
+  g_assert_cmpuint (post (&fixture, path, token, body), ==, 409);
+  g_clear_pointer (&body, g_free);
+  body = g_strdup_printf ("{\"claim_id\":\"%s\",\"result\":%s}", claim_id, ALL_FAILED);
+  {
+    g_autofree char *theirs = g_strdup_printf ("/api/v1/exams/server-quiz/jobs/%s/result", other_job);
+    g_autofree char *elsewhere = g_strdup_printf ("/api/v1/exams/other-quiz/jobs/%s/result", job_id);
+
+    g_assert_cmpuint (post (&fixture, theirs, token, body), ==, 404);
+    g_assert_cmpuint (post (&fixture, elsewhere, token, body), ==, 403);
+    g_assert_cmpuint (post (&fixture, elsewhere, other, body), ==, 404);
+  }
+
+  /* Malformed: not an object; another kind; other tests than the
+   * problem's; an error that is not a short text, or with more. */
+  {
+    const char * const malformed[] = {
+      "\"passed\"",
+      "{\"kind\":\"run\",\"report\":{\"tests\":[]}}",
+      "{\"kind\":\"grade\",\"report\":{\"tests\":[]}}",
+      "{\"kind\":\"grade\",\"report\":{\"tests\":[" FAILED_TEST ("small numbers") "]}}",
+      "{\"kind\":\"grade\",\"report\":{\"tests\":[" FAILED_TEST ("a") "," FAILED_TEST ("b") "],\"threshold\":99}}",
+      "{\"kind\":\"grade\",\"report\":{\"tests\":[{\"name\":\"x\",\"passed\":true,\"status\":\"failed\"}]}}",
+      "{\"error\":7}",
+      "{\"error\":\"no\",\"passed\":2}",
+      NULL
+    };
+
+    for (guint i = 0; malformed[i] != NULL; i++)
+      {
+        g_autofree char *bad = g_strdup_printf ("{\"claim_id\":\"%s\",\"result\":%s}", claim_id, malformed[i]);
+
+        g_test_message ("malformed result %u", i);
+        g_assert_cmpuint (post (&fixture, path, token, bad), ==, 400);
+      }
+  }
+
+  /* Oversized: a result past a grade's size (a body past the server's
+   * is refused from its headers, test-server.c). */
+  {
+    g_autofree char *big = g_strnfill (300 * 1024, 'x');
+    g_autofree char *bad = g_strdup_printf ("{\"claim_id\":\"%s\",\"result\":{\"error\":\"%s\"}}", claim_id, big);
+
+    g_assert_cmpuint (post (&fixture, path, token, bad), ==, 413);
+  }
+
+  /* Nothing of that was kept: the job still runs, its claim holds. */
+  row = job_row (&fixture, job_id);
+  g_assert_cmpstr (json_object_get_string_member (row, "state"), ==, "running");
+  g_clear_pointer (&row, json_object_unref);
+
+  /* Well-formed, it is kept as rebuilt from its tests: its own count
+   * ("passed": 2) is not taken. */
+  g_assert_cmpuint (post (&fixture, path, token, body), ==, 200);
+  row = job_row (&fixture, job_id);
+  g_assert_cmpstr (json_object_get_string_member (row, "state"), ==, "done");
+  kept = json_from_string (json_object_get_string_member (row, "result"), NULL);
+  g_assert_cmpint (json_object_get_int_member (json_node_get_object (kept), "passed"), ==, 0);
+  g_assert_false (json_object_get_boolean_member (json_node_get_object (kept), "verdict"));
+
+  /* The defense's grade is that job's: the correct code is failed by the
+   * grade the pool kept, so it was not graded a second time. */
+  for (;;)
+    {
+      g_autoptr(JsonObject) event = NULL;
+      const char *kind;
+
+      event = wait_for_any (&fixture, student, defense, &after);
+      kind = json_object_get_string_member (event, "kind");
+      if (g_str_equal (kind, "question"))
+        {
+          g_autofree char *answer_path = g_strdup_printf ("/api/v1/exams/server-quiz/defenses/%s/answer", defense);
+          g_autofree char *answer = g_strdup_printf ("{\"text\":\"zero\",\"question_seq\":%" G_GINT64_FORMAT "}",
+                                                     json_object_get_int_member (event, "seq"));
+
+          g_assert_cmpuint (post (&fixture, answer_path, student, answer), ==, 200);
+          continue;
+        }
+      if (g_str_equal (kind, "verdict"))
+        {
+          JsonObject *grade = json_object_get_object_member (json_object_get_object_member (event, "data"), "grade");
+          JsonArray *tests = json_object_get_array_member (grade, "tests");
+
+          g_assert_cmpuint (json_array_get_length (tests), ==, 2);
+          for (guint i = 0; i < 2; i++)
+            g_assert_false (json_object_get_boolean_member (json_array_get_object_element (tests, i), "passed"));
+          break;
+        }
+      g_assert_cmpstr (kind, !=, "error");
+    }
+
+  server_fixture_teardown (&fixture);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -306,6 +537,7 @@ main (int   argc,
     return 77;
 
   g_test_add_func ("/viva/server/worker/pool", test_pool);
+  g_test_add_func ("/viva/server/worker/hostile", test_hostile);
 
   return g_test_run ();
 }

@@ -35,6 +35,9 @@ struct _VivaExaminer
   VivaRunner           *reference_runner;
   gboolean              owns_runner;
   gboolean              shares_reference_runner;
+  VivaExamGradeFunc     grade_func;   /* NULL: viva_problem_grade_async */
+  gpointer              grade_data;
+  GDestroyNotify        grade_destroy;
   VivaExamSession      *session;
   VivaExamContext      *context;
   char                 *pack_id;

@@ -92,6 +92,30 @@ viva_examiner_set_reference_runner (VivaExaminer *self,
 }
 
 /**
+ * viva_examiner_set_grade_func:
+ * @func: (nullable): grades the code at finishDefense instead of a grader
+ *   of the examiner's own; %NULL for the examiner's own
+ *
+ * The exam server grades a submission once, in its grading pool, and the
+ * defense's verdict is bound to that grade. Set it before the defense
+ * reaches finishDefense.
+ */
+void
+viva_examiner_set_grade_func (VivaExaminer      *self,
+                              VivaExamGradeFunc  func,
+                              gpointer           user_data,
+                              GDestroyNotify     destroy)
+{
+  g_return_if_fail (VIVA_IS_EXAMINER (self));
+
+  if (self->grade_destroy != NULL)
+    g_clear_pointer (&self->grade_data, self->grade_destroy);
+  self->grade_func = func;
+  self->grade_data = user_data;
+  self->grade_destroy = destroy;
+}
+
+/**
  * viva_examiner_get_session:
  *
  * Returns: (transfer none) (nullable): where checkpoints and the trace go

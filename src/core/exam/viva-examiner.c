@@ -68,6 +68,8 @@ viva_examiner_dispose (GObject *object)
   g_clear_object (&self->reference_runner);
   g_clear_object (&self->session);
   g_clear_object (&self->verdict);
+  if (self->grade_destroy != NULL)
+    g_clear_pointer (&self->grade_data, self->grade_destroy);
 
   G_OBJECT_CLASS (viva_examiner_parent_class)->dispose (object);
 }

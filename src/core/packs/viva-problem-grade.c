@@ -183,6 +183,26 @@ viva_problem_grade_for_author_async (VivaProblem         *problem,
 }
 
 /**
+ * viva_problem_grade_redact:
+ * @report: a teacher's grade of @problem (viva_problem_grade_for_author_async())
+ *
+ * What of @report a student or the examiner may see, as
+ * viva_problem_grade_async() gives it: the exam server grades once, for
+ * the teacher, and hands the defense this.
+ *
+ * Returns: (transfer full): a new report
+ */
+VivaGradeReport *
+viva_problem_grade_redact (VivaProblem     *problem,
+                           VivaGradeReport *report)
+{
+  g_return_val_if_fail (VIVA_IS_PROBLEM (problem), NULL);
+  g_return_val_if_fail (VIVA_IS_GRADE_REPORT (report), NULL);
+
+  return redact (problem, report);
+}
+
+/**
  * viva_problem_get_check_tests:
  *
  * The shown tests only, as the grader takes them, with a new seed as for

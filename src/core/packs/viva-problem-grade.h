@@ -31,6 +31,8 @@ void             viva_problem_check_async      (VivaProblem          *problem,
                                                 GCancellable         *cancellable,
                                                 GAsyncReadyCallback   callback,
                                                 gpointer              user_data);
+VivaGradeReport *viva_problem_grade_redact     (VivaProblem          *problem,
+                                                VivaGradeReport      *report);
 VivaGradeReport *viva_problem_grade_finish     (VivaProblem          *problem,
                                                 GAsyncResult         *result,
                                                 GError              **error);
