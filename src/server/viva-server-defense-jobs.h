@@ -8,7 +8,7 @@
 #include <json-glib/json-glib.h>
 
 #include "viva-exam-file.h"
-#include "viva-examiner.h"
+#include "viva-examiner-grade.h"
 #include "viva-server-api.h"
 
 G_BEGIN_DECLS

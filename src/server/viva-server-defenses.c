@@ -611,6 +611,10 @@ _viva_server_defenses_resume_one (VivaServerDefenses  *self,
                                        json_object_get_string_member (fresh, "student_id"),
                                        json_object_get_string_member (fresh, "problem_id"), code,
                                        json_object_get_int_member (fresh, "handed_in") != 0, error);
+      /* The same submission: its grading job is the new defense's. */
+      if (id != NULL && json_object_has_member (fresh, "grade_job") && !json_object_get_null_member (fresh, "grade_job") &&
+          !viva_server_store_set_defense_grade_job (store, id, json_object_get_string_member (fresh, "grade_job"), error))
+        return FALSE;
       return id != NULL;
     }
 

@@ -55,13 +55,13 @@ viva_server_serve_command (int    argc,
   g_autofree char *node_id = NULL;
   VivaServerNode *node;
   guint port = 0, resumed, term_id, int_id;
-  int local_jobs = 1;
+  int local_jobs = -1;
   int status;
   GOptionEntry entries[] = {
     { "listen", 0, 0, G_OPTION_ARG_STRING, &listen, N_("Where to listen (default: as init was told; port 0 picks a free one)"), N_("ADDR:PORT") },
     { "base-url", 0, 0, G_OPTION_ARG_STRING, &base_url, N_("The lab’s model server, for exams that name none (default: the offline examiner)"), N_("URL") },
     { "model", 0, 0, G_OPTION_ARG_STRING, &model, N_("The model on that server"), N_("M") },
-    { "local-jobs", 0, 0, G_OPTION_ARG_INT, &local_jobs, N_("Grading jobs this node runs at once itself, besides its workers’ (default 1; 0: workers only)"), N_("N") },
+    { "local-jobs", 0, 0, G_OPTION_ARG_INT, &local_jobs, N_("Grading jobs this node runs at once itself, besides its workers’ (default: one per processor; 0: workers only)"), N_("N") },
     { NULL }
   };
 
@@ -148,6 +148,10 @@ viva_server_serve_command (int    argc,
       return VIVA_SERVER_EXIT_FAILED;
     }
   address = g_strdup_printf ("%s:%u", host, viva_server_api_get_port (api));
+  /* Every defense's grade is a job now: a node alone grades as many at
+   * once as it has processors, as its defenses' own graders did. */
+  if (local_jobs < 0)
+    local_jobs = (int)g_get_num_processors ();
   node = viva_server_node_start (api, node_id, common.state_dir, address, (guint)CLAMP (local_jobs, 0, 64));
 
   /* Before "listening" is said: a stop asked the moment after is a clean one. */

@@ -16,12 +16,16 @@
 #include "server-fixture.h"
 #include "server-postgres.h"
 #include "viva-core.h"
+#include "viva-server-defense-jobs.h"
 #include "viva-server-jobs.h"
 #include "viva-server-store-pool.h"
 
 #define ROUND_TRIPS 50
 #define JOBS        16
 #define CODE        "def double(x):\n    return 2 * x\n"
+#define PASSED_TEST(name) "{\"name\":\"" name "\",\"passed\":true,\"out_of_process\":true,\"status\":\"passed\",\"message\":\"\"}"
+#define GRADE_RESULT "{\"kind\":\"grade\",\"report\":{\"tests\":[" PASSED_TEST ("small numbers") "," \
+                     PASSED_TEST ("negative numbers") "]}}"
 
 static const char * const one_exam[] = { "exam.json", NULL };
 static const char * const workers_only[] = { "--local-jobs", "0", NULL };
@@ -157,7 +161,9 @@ claim_to_result_ms (ServerFixture *fixture,
       job = json_object_get_object_member (claim, "job");
       g_assert_nonnull (job);
       path = g_strdup_printf ("/api/v1/exams/server-quiz/jobs/%s/result", json_object_get_string_member (job, "id"));
-      body = g_strdup_printf ("{\"claim_id\":\"%s\",\"result\":{}}", json_object_get_string_member (job, "claim_id"));
+      /* A grade in a job's form, checked and rebuilt as any worker's. */
+      body = g_strdup_printf ("{\"claim_id\":\"%s\",\"result\":%s}", json_object_get_string_member (job, "claim_id"),
+                              GRADE_RESULT);
       done = worker_post (fixture, path, token, body);
       total += g_get_monotonic_time () - start;
     }
@@ -223,7 +229,10 @@ grading_ms (VivaServerStore *store)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(JsonObject) exam = viva_server_store_get_exam (store, "server-quiz", &error);
-  g_autoptr(JsonNode) exam_node = json_from_string (json_object_get_string_member (exam, "exam_json"), NULL);
+  const char *text = json_object_get_string_member (exam, "exam_json");
+  g_autoptr(GBytes) bytes = g_bytes_new (text, strlen (text));
+  g_autoptr(VivaExamFile) exam_file = viva_exam_file_new_from_bytes (bytes, NULL, NULL, &error);
+  g_autoptr(JsonObject) pack = viva_server_job_pack (exam_file, "double");
   g_autoptr(JsonObject) payload = json_object_new ();
   g_autoptr(GMainLoop) loop = g_main_loop_new (NULL, FALSE);
   gint64 start;
@@ -231,7 +240,7 @@ grading_ms (VivaServerStore *store)
   json_object_set_string_member (payload, "problem_id", "double");
   json_object_set_string_member (payload, "code", CODE);
   start = g_get_monotonic_time ();
-  viva_server_job_run_async (json_node_get_object (exam_node), "grade", payload, NULL, graded_cb, loop);
+  viva_server_job_run_async (pack, "grade", payload, NULL, graded_cb, loop);
   g_main_loop_run (loop);
   return (g_get_monotonic_time () - start) / 1000.0;
 }

@@ -73,6 +73,16 @@ test_rehearse (void)
     g_assert_cmpint (json_object_get_int_member (summary, "completed"), ==, 3);
     g_assert_cmpint (json_object_get_int_member (summary, "reports"), ==, 3);
     g_assert_false (json_object_get_null_member (json_object_get_object_member (summary, "ttft_ms"), "p50"));
+    /* Beside the first words, how long each grading waited in the
+     * server's queue: every defense's grade was a job, claimed. */
+    g_assert_cmpint (json_object_get_int_member (summary, "jobs"), ==, 3);
+    {
+      JsonObject *waits = json_object_get_object_member (summary, "queue_wait_ms");
+
+      g_assert_false (json_object_get_null_member (waits, "p50"));
+      g_assert_cmpfloat (json_object_get_double_member (waits, "p50"), >=, 0);
+      g_assert_cmpfloat (json_object_get_double_member (waits, "p95"), >=, json_object_get_double_member (waits, "p50"));
+    }
   }
 
   /* The server kept a signed report of every defense. */

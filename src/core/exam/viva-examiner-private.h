@@ -12,6 +12,7 @@
 #include "viva-exam-private.h"
 #include "viva-exam-protocol.h"
 #include "viva-examiner.h"
+#include "viva-examiner-grade.h"
 
 G_BEGIN_DECLS
 

@@ -46,22 +46,6 @@ const char *viva_examiner_state_to_string (VivaExaminerState state);
 
 #define VIVA_TYPE_EXAMINER (viva_examiner_get_type ())
 
-/**
- * VivaExamGradeFunc:
- * @problem: the problem defended
- * @code: the code to grade
- *
- * Grades @code as viva_problem_grade_async() does (a held-out test's
- * message replaced), somewhere else: the exam server's grading pool. It
- * completes a #GTask whose pointer is a #VivaGradeReport (transfer full).
- */
-typedef void (*VivaExamGradeFunc) (VivaProblem         *problem,
-                                   const char          *code,
-                                   GCancellable        *cancellable,
-                                   GAsyncReadyCallback  callback,
-                                   gpointer             callback_data,
-                                   gpointer             user_data);
-
 G_DECLARE_FINAL_TYPE (VivaExaminer, viva_examiner, VIVA, EXAMINER, GObject)
 
 VivaExaminer         *viva_examiner_new                  (VivaChatModel        *model,
@@ -75,10 +59,6 @@ void                  viva_examiner_set_runner           (VivaExaminer         *
                                                           VivaRunner           *runner);
 void                  viva_examiner_set_reference_runner (VivaExaminer         *self,
                                                           VivaRunner           *runner);
-void                  viva_examiner_set_grade_func       (VivaExaminer         *self,
-                                                          VivaExamGradeFunc     func,
-                                                          gpointer              user_data,
-                                                          GDestroyNotify        destroy);
 VivaExamSession      *viva_examiner_get_session          (VivaExaminer         *self);
 void                  viva_examiner_set_session          (VivaExaminer         *self,
                                                           VivaExamSession      *session);
