@@ -23,6 +23,10 @@ SoupMessage *server_fixture_message (ServerFixture *, const char *, const char *
 
 static const char * const one_exam[] = { "exam.json", NULL };
 static const char * const workers_only[] = { "--local-jobs", "0", NULL };
+/* Each node grades one job at a time itself: a defense's grade is the
+ * pool's job (it finishes only once graded), claimed by whichever node
+ * comes first. */
+static const char * const one_local_job[] = { "--local-jobs", "1", NULL };
 
 #define SLOW_DOUBLE "import time\ntime.sleep(2)\ndef double(x):\n    return 2 * x\n"
 
@@ -134,7 +138,7 @@ start_node (ServerFixture     *fixture,
   g_assert_cmpint (system (cp), ==, 0);
   {
     const char *argv[] = { server_fixture_binary (), "serve", "--state-dir", copy, "--listen", "127.0.0.1:0",
-                           "--local-jobs", "0", "--json", NULL };
+                           "--local-jobs", fixture->serve_args[1], "--json", NULL };
 
     process = spawn (G_SUBPROCESS_FLAGS_STDOUT_PIPE, argv);
   }
@@ -528,7 +532,7 @@ test_answer_anywhere (void)
   gint64 after, question_seq = 0;
   GString *kinds = g_string_new (NULL);
 
-  server_fixture_setup_full (&fixture, one_exam, workers_only);
+  server_fixture_setup_full (&fixture, one_exam, one_local_job);
   a_port = fixture.port;
   a_node = g_strdup (json_object_get_string_member (fixture.listening, "node"));
   node_b = start_node (&fixture, &b_dir, &b_port, &b_lines);
@@ -660,7 +664,7 @@ test_stalled_node (void)
   gboolean taken = FALSE;
 
   g_setenv ("VIVA_SERVER_LEASE_MS", "1500", TRUE);
-  server_fixture_setup_full (&fixture, one_exam, workers_only);
+  server_fixture_setup_full (&fixture, one_exam, one_local_job);
   a_port = fixture.port;
   a_node = g_strdup (json_object_get_string_member (fixture.listening, "node"));
   node_b = start_node (&fixture, &b_dir, &b_port, &b_lines);
