@@ -21,7 +21,12 @@
  * it with ::autosave-due and the window answers with send_code().
  *
  * The code goes to the server after a quiet spell in the typing, and at
- * most AUTOSAVE_MAX_S after the first change not yet sent. */
+ * most AUTOSAVE_MAX_S after the first change not yet sent. The integrity
+ * events (pastes, runs, hints…) go with the saves, numbered. With a
+ * VivaRemoteKept the queue's part is kept on this PC (its copy of each
+ * problem, what the server acknowledged, the events not yet sent), so a
+ * sign-in after a restart opens what this PC typed offline, unless the
+ * student saved from another PC since (viva_remote_seat_reconcile()). */
 
 #define AUTOSAVE_QUIET_MS 2000
 #define AUTOSAVE_MAX_S    30
@@ -36,6 +41,7 @@ struct _VivaRemoteSeat
   VivaExamServerClient *client;
   VivaRemoteExam       *exam;
   VivaRemoteSitting    *queue;
+  VivaRemoteKept       *kept;          /* where the queue keeps its part, or NULL */
   VivaDefenseStream    *stream;
   VivaRemoteDefense    *defense;       /* the one the window shows */
   GCancellable         *cancellable;
@@ -490,6 +496,124 @@ viva_remote_seat_flush_finish (VivaRemoteSeat  *self,
   return g_task_propagate_boolean (G_TASK (result), error);
 }
 
+/**
+ * viva_remote_seat_reconcile:
+ * @problem_id: a problem of the exam
+ * @aside_path: (out) (optional) (transfer full) (nullable): where this
+ *   PC's code was set aside, when the student saved newer code from
+ *   another PC since and this PC's never reached the server
+ *
+ * At the sign-in: the code @problem_id opens with — the server's, or this
+ * PC's when it is newer than what the server holds and the server holds
+ * what this PC last had saved (typed offline, then the app started
+ * again); this PC's is then sent.
+ *
+ * Returns: (transfer full) (nullable): the code, %NULL for the starter
+ */
+char *
+viva_remote_seat_reconcile (VivaRemoteSeat  *self,
+                            const char      *problem_id,
+                            char           **aside_path)
+{
+  g_autofree char *code = NULL;
+  g_autofree char *aside = NULL;
+
+  g_return_val_if_fail (VIVA_IS_REMOTE_SEAT (self), NULL);
+  g_return_val_if_fail (problem_id != NULL, NULL);
+
+  if (aside_path != NULL)
+    *aside_path = NULL;
+  if (viva_remote_sitting_reconcile (self->queue, problem_id, viva_remote_exam_get_saved_code (self->exam, problem_id),
+                                     &code, &aside) == VIVA_REMOTE_CHOICE_SERVER_NEWER &&
+      self->kept != NULL)
+    {
+      g_autofree char *path = viva_remote_kept_set_aside (self->kept, problem_id, aside);
+
+      if (aside_path != NULL)
+        *aside_path = g_steal_pointer (&path);
+    }
+  save_state_cb (self);
+  return g_steal_pointer (&code);
+}
+
+/**
+ * viva_remote_seat_add_event:
+ * @problem_id: the problem @event is of
+ * @event: an integrity event (viva-timeline.c's)
+ *
+ * Records @event: it goes to the server with the saves, numbered, and is
+ * kept on this PC until the server has it.
+ */
+void
+viva_remote_seat_add_event (VivaRemoteSeat *self,
+                            const char     *problem_id,
+                            JsonObject     *event)
+{
+  g_autoptr(JsonObject) copy = json_object_new ();
+  JsonObjectIter iter;
+  const char *name;
+  JsonNode *value;
+
+  g_return_if_fail (VIVA_IS_REMOTE_SEAT (self));
+  g_return_if_fail (problem_id != NULL);
+  g_return_if_fail (event != NULL);
+
+  if (viva_remote_seat_get_stopped (self))
+    return;
+
+  json_object_iter_init (&iter, event);
+  while (json_object_iter_next (&iter, &name, &value))
+    json_object_set_member (copy, name, json_node_copy (value));
+  json_object_set_string_member (copy, "problem", problem_id);
+  viva_remote_sitting_queue_event (self->queue, copy);
+}
+
+static void
+synced_cb (GObject      *object,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  GError *error = NULL;
+
+  if (viva_remote_sitting_flush_finish (VIVA_REMOTE_SITTING (object), result, &error))
+    g_task_return_boolean (task, TRUE);
+  else
+    g_task_return_error (task, error);
+}
+
+/**
+ * viva_remote_seat_sync_async:
+ *
+ * Completes once what is queued (code and events) is on the server, the
+ * way a Submit waits so its defense has the timeline; fails when nothing
+ * more is taken from here (signed out, handed in).
+ */
+void
+viva_remote_seat_sync_async (VivaRemoteSeat      *self,
+                             GCancellable        *cancellable,
+                             GAsyncReadyCallback  callback,
+                             gpointer             user_data)
+{
+  GTask *task;
+
+  g_return_if_fail (VIVA_IS_REMOTE_SEAT (self));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, viva_remote_seat_sync_async);
+  viva_remote_sitting_flush_async (self->queue, cancellable, synced_cb, task);
+}
+
+gboolean
+viva_remote_seat_sync_finish (VivaRemoteSeat  *self,
+                              GAsyncResult    *result,
+                              GError         **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
 VivaExamServerClient *
 viva_remote_seat_get_client (VivaRemoteSeat *self)
 {
@@ -602,6 +726,7 @@ viva_remote_seat_dispose (GObject *object)
   if (self->exam != NULL)
     g_signal_handlers_disconnect_by_data (self->exam, self);
   g_clear_object (&self->queue);
+  g_clear_object (&self->kept);
   g_clear_object (&self->exam);
   g_clear_object (&self->client);
   g_clear_object (&self->cancellable);
@@ -701,26 +826,45 @@ viva_remote_seat_init (VivaRemoteSeat *self)
   self->cancellable = g_cancellable_new ();
 }
 
+static void
+keep_cb (VivaRemoteSitting *queue,
+         JsonNode          *state,
+         gpointer           user_data)
+{
+  viva_remote_kept_keep (VIVA_REMOTE_KEPT (user_data), state);
+}
+
 /**
  * viva_remote_seat_new:
  * @client: the client signed in to the exam
  * @exam: the sitting the server answered at the sign-in
+ * @kept: (nullable): where this PC keeps its part of the sitting
+ * @kept_state: (nullable): what @kept held at the sign-in
  *
  * Returns: (transfer full): the seat, its clock and refresh running
  */
 VivaRemoteSeat *
 viva_remote_seat_new (VivaExamServerClient *client,
-                      VivaRemoteExam       *exam)
+                      VivaRemoteExam       *exam,
+                      VivaRemoteKept       *kept,
+                      JsonNode             *kept_state)
 {
   VivaRemoteSeat *self;
 
   g_return_val_if_fail (VIVA_IS_EXAM_SERVER_CLIENT (client), NULL);
   g_return_val_if_fail (VIVA_IS_REMOTE_EXAM (exam), NULL);
+  g_return_val_if_fail (!kept || VIVA_IS_REMOTE_KEPT (kept), NULL);
 
   self = g_object_new (VIVA_TYPE_REMOTE_SEAT, NULL);
   self->client = g_object_ref (client);
   self->exam = g_object_ref (exam);
-  self->queue = viva_remote_sitting_new (client);
+  if (kept != NULL)
+    {
+      self->kept = g_object_ref (kept);
+      self->queue = viva_remote_sitting_new_kept (client, kept_state, keep_cb, g_object_ref (kept), g_object_unref);
+    }
+  else
+    self->queue = viva_remote_sitting_new (client);
   g_signal_connect_object (self->queue, "notify::save-state", G_CALLBACK (save_state_cb), self, G_CONNECT_SWAPPED);
   /* Before the window's own handler, so its clock says the time is up. */
   g_signal_connect_object (self->exam, "notify::time-up", G_CALLBACK (tick), self, G_CONNECT_SWAPPED);

@@ -9,6 +9,7 @@
 
 #include "viva-remote-defense.h"
 #include "viva-remote-exam.h"
+#include "viva-remote-kept.h"
 #include "viva-remote.h"
 
 G_BEGIN_DECLS
@@ -18,7 +19,22 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (VivaRemoteSeat, viva_remote_seat, VIVA, REMOTE_SEAT, GObject)
 
 VivaRemoteSeat       *viva_remote_seat_new             (VivaExamServerClient  *client,
-                                                        VivaRemoteExam        *exam);
+                                                        VivaRemoteExam        *exam,
+                                                        VivaRemoteKept        *kept,
+                                                        JsonNode              *kept_state);
+char                 *viva_remote_seat_reconcile       (VivaRemoteSeat        *self,
+                                                        const char            *problem_id,
+                                                        char                 **aside_path);
+void                  viva_remote_seat_add_event       (VivaRemoteSeat        *self,
+                                                        const char            *problem_id,
+                                                        JsonObject            *event);
+void                  viva_remote_seat_sync_async      (VivaRemoteSeat        *self,
+                                                        GCancellable          *cancellable,
+                                                        GAsyncReadyCallback    callback,
+                                                        gpointer               user_data);
+gboolean              viva_remote_seat_sync_finish     (VivaRemoteSeat        *self,
+                                                        GAsyncResult          *result,
+                                                        GError               **error);
 VivaExamServerClient *viva_remote_seat_get_client      (VivaRemoteSeat        *self);
 VivaRemoteExam       *viva_remote_seat_get_exam        (VivaRemoteSeat        *self);
 gboolean              viva_remote_seat_get_signed_out  (VivaRemoteSeat        *self);

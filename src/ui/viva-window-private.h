@@ -251,6 +251,12 @@ gboolean    _viva_window_remote_is_active (VivaWindow *self);
 void        _viva_window_remote_code_changed (VivaWindow *self);
 void        _viva_window_remote_code_run (VivaWindow *self);
 void        _viva_window_remote_submit  (VivaWindow *self);
+gboolean    _viva_window_remote_take_event (VivaWindow *self,
+                                            JsonObject *event);
+double      _viva_window_hint_cost      (VivaWindow *self);
+gboolean    _viva_window_send_event     (VivaWindow *self,
+                                         JsonObject *event);
+double      _viva_window_remote_hint_cost (VivaWindow *self);
 void        _viva_window_remote_problem_opened (VivaWindow *self);
 void        _viva_window_remote_flush_async (VivaWindow          *self,
                                              GAsyncReadyCallback  callback,

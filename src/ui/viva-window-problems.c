@@ -307,7 +307,7 @@ reset_code_action (GtkWidget  *widget,
 void
 _viva_window_update_hint_button (VivaWindow *self)
 {
-  double cost = _viva_window_exam_mode_hint_cost (self);
+  double cost = _viva_window_hint_cost (self);
   g_autofree char *label = NULL;
   g_autofree char *tooltip = NULL;
 
@@ -354,7 +354,7 @@ hint_cost_response_cb (AdwMessageDialog *dialog,
 static gboolean
 confirm_hint_cost (VivaWindow *self)
 {
-  double cost = _viva_window_exam_mode_hint_cost (self);
+  double cost = _viva_window_hint_cost (self);
   AdwMessageDialog *dialog;
   g_autofree char *body = NULL;
   g_autofree char *show = NULL;
@@ -405,11 +405,11 @@ _viva_window_set_hint_visible (VivaWindow *self,
   self->hint_visible = visible;
   if (visible)
     {
-      if (_viva_window_exam_mode_hint_cost (self) > 0)
+      if (_viva_window_hint_cost (self) > 0)
         {
           g_autofree char *text = g_strdup_printf (_("%s\n\nThis hint costs %g points of 100 in this exam."),
                                                    viva_problem_get_hint (self->problem),
-                                                   _viva_window_exam_mode_hint_cost (self));
+                                                   _viva_window_hint_cost (self));
           gtk_label_set_label (self->hint_label, text);
         }
       else

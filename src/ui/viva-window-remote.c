@@ -36,6 +36,8 @@ struct _VivaWindowRemote
   VivaSignInDialog     *dialog;        /* while signing in; GTK owns it */
   VivaExamServerClient *client;        /* while signing in */
   VivaRemoteSeat       *seat;          /* once signed in */
+  VivaRemoteKept       *kept;          /* this PC's part, read at the sign-in */
+  JsonObject           *signed_in;     /* the sitting, while the kept part is read */
   GCancellable         *cancellable;
   GtkLabel             *clock_label;
   GtkLabel             *save_label;
@@ -100,6 +102,19 @@ save_text_cb (VivaWindow *self)
   gtk_widget_set_visible (GTK_WIDGET (remote->save_label), text != NULL);
   if (text != NULL)
     {
+      /* A sentence (offline: the one that reassures the student) goes on
+       * two small lines, read whole, the title making room; "Saved" stays
+       * one quiet word. */
+      gboolean sentence = g_utf8_strlen (text, -1) > 24;
+
+      gtk_label_set_wrap (remote->save_label, sentence);
+      gtk_label_set_lines (remote->save_label, sentence ? 2 : -1);
+      gtk_label_set_width_chars (remote->save_label, sentence ? 34 : 8);
+      gtk_label_set_max_width_chars (remote->save_label, sentence ? 34 : 48);
+      if (sentence)
+        gtk_widget_add_css_class (GTK_WIDGET (remote->save_label), "caption");
+      else
+        gtk_widget_remove_css_class (GTK_WIDGET (remote->save_label), "caption");
       gtk_label_set_label (remote->save_label, text);
       gtk_widget_set_tooltip_text (GTK_WIDGET (remote->save_label), text);
     }
@@ -268,47 +283,91 @@ submitted_cb (GObject      *object,
   viva_window_remote_show_defense (self, defense);
 }
 
+static void
+synced_cb (GObject      *object,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  g_autoptr(VivaWindow) self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *code = NULL;
+  VivaWindowRemote *remote = self->remote;
+
+  if (!viva_remote_seat_sync_finish (VIVA_REMOTE_SEAT (object), result, &error) &&
+      g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+  if (!active (self))
+    return;
+  if (error != NULL || !open_problem_is_exam (self) || stopped (self))
+    {
+      remote->submitting = FALSE;
+      _viva_window_update_actions (self);
+      return;
+    }
+
+  code = viva_editor_dup_text (self->editor);
+  viva_examiner_panel_show_error (self->examiner_panel, NULL);
+  viva_exam_server_client_submit_async (viva_remote_seat_get_client (remote->seat), viva_problem_get_id (self->problem), code,
+                                        remote->cancellable, submitted_cb, g_object_ref (self));
+}
+
 /**
  * _viva_window_remote_submit:
  *
- * Submit on an exam server: the timeline recorded since the last Submit
- * and the code go to the server, which runs the defense; the panel shows
- * what it streams.
+ * Submit on an exam server: what is queued (code, and the timeline the
+ * defense's report is to hold) goes first, then the Submit with the
+ * code; the server runs the defense, and the panel shows what it
+ * streams.
  */
 void
 _viva_window_remote_submit (VivaWindow *self)
 {
   VivaWindowRemote *remote = self->remote;
-  g_autoptr(JsonArray) timeline = NULL;
-  g_autofree char *code = NULL;
 
   g_assert (VIVA_IS_WINDOW (self));
 
   if (!open_problem_is_exam (self) || stopped (self) || remote->submitting)
     return;
 
-  /* The pastes, hints and focus changes since the last Submit, each for
-   * its problem, as the app records them for a defense on the PC. */
-  timeline = _viva_window_timeline_take_pending (self);
-  if (timeline != NULL && json_array_get_length (timeline) > 0)
-    {
-      for (guint i = 0; i < json_array_get_length (timeline); i++)
-        {
-          JsonObject *event = json_array_get_object_element (timeline, i);
-
-          if (event != NULL && !json_object_has_member (event, "problem"))
-            json_object_set_string_member (event, "problem", viva_problem_get_id (self->problem));
-        }
-      viva_exam_server_client_add_timeline_async (viva_remote_seat_get_client (remote->seat), NULL, 0, timeline, remote->cancellable, NULL, NULL);
-    }
-
   viva_remote_seat_send_code (remote->seat, NULL, NULL, VIVA_CODE_KIND_SUBMIT);
   remote->submitting = TRUE;
-  code = viva_editor_dup_text (self->editor);
-  viva_examiner_panel_show_error (self->examiner_panel, NULL);
-  viva_exam_server_client_submit_async (viva_remote_seat_get_client (remote->seat), viva_problem_get_id (self->problem), code,
-                                        remote->cancellable, submitted_cb, g_object_ref (self));
+  viva_remote_seat_sync_async (remote->seat, remote->cancellable, synced_cb, g_object_ref (self));
   _viva_window_update_actions (self);
+}
+
+/**
+ * _viva_window_remote_take_event:
+ * @event: an integrity event of the open problem (viva-timeline.c's)
+ *
+ * In a sitting on a server the timeline goes to the server with the
+ * saves, numbered, kept on this PC until the server has it.
+ *
+ * Returns: whether @event was taken
+ */
+gboolean
+_viva_window_remote_take_event (VivaWindow *self,
+                                JsonObject *event)
+{
+  g_assert (VIVA_IS_WINDOW (self));
+
+  if (!open_problem_is_exam (self))
+    return FALSE;
+
+  viva_remote_seat_add_event (self->remote->seat, viva_problem_get_id (self->problem), event);
+  return TRUE;
+}
+
+/**
+ * _viva_window_remote_hint_cost:
+ *
+ * Returns: the points a hint costs by the server's exam, or 0
+ */
+double
+_viva_window_remote_hint_cost (VivaWindow *self)
+{
+  g_assert (VIVA_IS_WINDOW (self));
+
+  return active (self) ? viva_remote_exam_get_hint_cost (viva_remote_seat_get_exam (self->remote->seat)) : 0;
 }
 
 /**
@@ -364,11 +423,14 @@ _viva_window_remote_problem_opened (VivaWindow *self)
  * the code as the server last saved it. */
 static void
 viva_window_remote_begin (VivaWindow *self,
-                          JsonObject *sitting)
+                          JsonObject *sitting,
+                          JsonNode   *kept_state)
 {
   VivaWindowRemote *remote = self->remote;
   g_autoptr(GError) error = NULL;
   g_autoptr(VivaRemoteExam) exam = NULL;
+  g_autoptr(GString) aside_titles = g_string_new (NULL);
+  g_autofree char *aside_folder = NULL;
   const char * const *ids;
   VivaPack *pack;
   VivaProblem *first;
@@ -381,19 +443,41 @@ viva_window_remote_begin (VivaWindow *self,
 
   pack = viva_remote_exam_get_pack (exam);
   ids = viva_remote_exam_get_problems (exam);
+  remote->seat = viva_remote_seat_new (remote->client, exam, remote->kept, kept_state);
+  g_clear_object (&remote->client);
 
-  /* The server's copy of the code is this PC's too: a second PC, or this
-   * one after a restart, opens each problem as it was last saved. */
+  /* Each problem opens as the server last saved it (a second PC), or as
+   * this PC had it when that is newer (typed offline, then the app
+   * started again: the seat sends it). This PC's code the server never
+   * had, where the student saved from another PC since, is set aside. */
   for (guint i = 0; ids != NULL && ids[i] != NULL; i++)
     {
-      const char *code = viva_remote_exam_get_saved_code (exam, ids[i]);
+      g_autofree char *aside = NULL;
+      g_autofree char *code = viva_remote_seat_reconcile (remote->seat, ids[i], &aside);
 
       if (code != NULL)
         viva_code_store_queue_save (self->code_store, viva_pack_get_id (pack), ids[i], code);
+      if (aside != NULL)
+        {
+          VivaProblem *problem = viva_pack_find_problem (pack, ids[i]);
+
+          g_free (aside_folder);
+          aside_folder = g_path_get_dirname (aside);
+          if (aside_titles->len > 0)
+            g_string_append (aside_titles, ", ");
+          g_string_append_printf (aside_titles, "“%s”", problem ? viva_problem_get_title (problem) : ids[i]);
+        }
+    }
+  if (aside_folder != NULL)
+    {
+      g_autofree char *text = NULL;
+
+      /* Translators: %s are problem titles, then a folder. */
+      text = g_strdup_printf (_("You saved %s on another PC since this one last reached the exam server, so that work is open here. What this PC had not sent is kept in %s."),
+                              aside_titles->str, aside_folder);
+      _viva_window_show_banner (self, text);
     }
 
-  remote->seat = viva_remote_seat_new (remote->client, exam);
-  g_clear_object (&remote->client);
   g_signal_connect_object (remote->seat, "notify::save-text", G_CALLBACK (save_text_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (remote->seat, "notify::clock-text", G_CALLBACK (clock_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (remote->seat, "notify::clock-style", G_CALLBACK (clock_cb), self, G_CONNECT_SWAPPED);
@@ -415,6 +499,28 @@ viva_window_remote_begin (VivaWindow *self,
     time_up_cb (self);
 
   _viva_window_update_actions (self);
+}
+
+static void
+kept_loaded_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  g_autoptr(VivaWindow) self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) state = NULL;
+  g_autoptr(JsonObject) sitting = NULL;
+
+  state = viva_remote_kept_load_finish (VIVA_REMOTE_KEPT (object), result, &error);
+  if (self->remote == NULL || g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) ||
+      self->remote->signed_in == NULL)
+    return;
+
+  /* Unreadable: the server's copy then, as on a PC that kept nothing. */
+  if (error != NULL)
+    g_debug ("remote: %s not read: %s", viva_remote_kept_get_path (VIVA_REMOTE_KEPT (object)), error->message);
+  sitting = g_steal_pointer (&self->remote->signed_in);
+  viva_window_remote_begin (self, sitting, state);
 }
 
 static void
@@ -450,7 +556,20 @@ signed_in_cb (GObject      *object,
       g_signal_handlers_disconnect_by_data (dialog, self);
       gtk_window_destroy (GTK_WINDOW (dialog));
     }
-  viva_window_remote_begin (self, sitting);
+
+  /* What this PC kept of the sitting at an earlier start, read first. */
+  {
+    VivaExamLink *link = viva_exam_server_client_get_link (remote->client);
+    JsonNode *node = json_object_get_member (sitting, "student");
+    JsonObject *student = node && JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+
+    g_clear_object (&remote->kept);
+    remote->kept = viva_remote_kept_new (NULL, viva_exam_link_get_exam_id (link), viva_exam_link_get_fingerprint (link),
+                                         student ? json_object_get_string_member_with_default (student, "id", "") : "");
+    g_clear_pointer (&remote->signed_in, json_object_unref);
+    remote->signed_in = g_steal_pointer (&sitting);
+    viva_remote_kept_load_async (remote->kept, remote->cancellable, kept_loaded_cb, g_object_ref (self));
+  }
 }
 
 static void
@@ -689,6 +808,8 @@ _viva_window_dispose_remote (VivaWindow *self)
   if (remote->dialog != NULL)
     g_signal_handlers_disconnect_by_data (remote->dialog, self);
   g_clear_object (&remote->seat);
+  g_clear_object (&remote->kept);
+  g_clear_pointer (&remote->signed_in, json_object_unref);
   g_clear_object (&remote->client);
   g_clear_object (&remote->cancellable);
   g_free (remote);

@@ -82,6 +82,10 @@ viva_window_timeline_add (VivaWindow *self,
   if (timeline == NULL || !(key = problem_key (self)))
     return;
 
+  /* A sitting on a server: to the server, with the saves. */
+  if (_viva_window_send_event (self, event))
+    return;
+
   if ((session = live_session (self)) != NULL)
     {
       viva_exam_session_add_timeline_event (session, event);
@@ -194,8 +198,8 @@ _viva_window_timeline_hint (VivaWindow *self)
     return;
 
   event = viva_timeline_event_hint (viva_problem_get_id (self->problem));
-  if (_viva_window_exam_mode_hint_cost (self) > 0)
-    json_object_set_double_member (event, "cost", _viva_window_exam_mode_hint_cost (self));
+  if (_viva_window_hint_cost (self) > 0)
+    json_object_set_double_member (event, "cost", _viva_window_hint_cost (self));
   viva_window_timeline_add (self, event);
 }
 

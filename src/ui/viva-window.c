@@ -138,6 +138,38 @@ _viva_window_submit_on_server (VivaWindow *self)
 }
 
 /**
+ * _viva_window_hint_cost:
+ *
+ * Returns: the points one hint costs in the exam sat in this window (the
+ *   exam file's, or the exam server's), or 0
+ */
+double
+_viva_window_hint_cost (VivaWindow *self)
+{
+  g_assert (VIVA_IS_WINDOW (self));
+
+  if (_viva_window_remote_is_active (self))
+    return _viva_window_remote_hint_cost (self);
+  return _viva_window_exam_mode_hint_cost (self);
+}
+
+/**
+ * _viva_window_send_event:
+ * @event: an integrity event of the open problem
+ *
+ * Returns: %TRUE when a sitting on an exam server took @event, to send it
+ *   with the saves; else the timeline keeps it for the next defense
+ */
+gboolean
+_viva_window_send_event (VivaWindow *self,
+                         JsonObject *event)
+{
+  g_assert (VIVA_IS_WINDOW (self));
+
+  return _viva_window_remote_take_event (self, event);
+}
+
+/**
  * _viva_window_exam_under_way:
  *
  * Returns: whether the window sits an exam, from a file or on a server

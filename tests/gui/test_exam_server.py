@@ -2,7 +2,9 @@
 """A graded exam on an exam server, as a student sits it: `viva --exam
 LINK` asks for the student id and the seat card's code (a wrong code is
 said in a sentence); the problems come from the server; the code is saved
-on the server at a Run ("Saved"); with the server stopped the typing is
+on the server at a Run ("Saved"); a hint that costs points asks first, as
+in a local exam, at the cost the server's exam sets, and the server's
+report counts it; with the server stopped the typing is
 kept ("Offline — …") and sent once it is back; Submit makes the server run
 the defense, which the panel shows streamed, with the same cards; the
 answer goes back to the server; and an exam that holds its verdicts says
@@ -11,6 +13,7 @@ answer goes back to the server; and an exam that holds its verdicts says
 A real viva-server on 127.0.0.1 with TLS, the app pinning its certificate
 by the link."""
 
+import json
 import os
 import re
 import sys
@@ -100,6 +103,38 @@ tap.ok(t is not None and re.match(r"4[45]:\d\d left", t.name), "45 minutes by th
 tap.ok(label(app, r"Ann Lee \(s1\)") is not None, "the header names the student as the server knows them")
 app.screenshot("exam-server-2-signed-in")
 
+# A hint costs points in this exam: the server's rule, asked first.
+def dialog_button(name):
+    # A message dialog keeps a second, hidden set of responses for narrow
+    # windows: the one laid out wins.
+    hits = find_all(app, lambda n: n.roleName == "push button" and (n.name or "").endswith(name))
+
+    def area(n):
+        try:
+            return n.size[0] * n.size[1]
+        except Exception:
+            return 0
+    hits.sort(key=area, reverse=True)
+    return hits[0] if hits else None
+
+
+def hint_button():
+    hits = find_all(app, lambda n: n.roleName in ("toggle button", "push button") and (n.name or "").startswith("Hint"))
+    return hits[0] if hits else None
+
+
+tap.ok(wait_for(lambda: hint_button() is not None and "10 points" in hint_button().name, 10),
+       "the Hint button says what the server's exam charges (%s)" % (hint_button().name if hint_button() else None))
+vivagui.click(hint_button())
+tap.ok(wait_for(lambda: dialog_button("Show Hint (−10)") is not None, 10), "pressing Hint asks first, with the cost")
+tap.ok(label(app, r"This hint costs 10 points of 100") is None, "and shows nothing yet")
+app.screenshot("exam-server-2b-hint-asked")
+vivagui.click(dialog_button("Show Hint (−10)"))
+tap.ok(wait_for(lambda: label(app, r"This hint costs 10 points of 100") is not None, 10),
+       "agreeing shows the hint and its cost")
+tap.ok(wait_for(lambda: hint_button().name == "Hint", 5), "the hint is counted: the button names no cost")
+vivagui.click(hint_button())
+
 # The student writes the function and runs it: the code is on the server.
 vivagui.click(editor)
 rawinput.keyCombo("<Control>a")
@@ -147,6 +182,20 @@ tap.ok(wait_for(lambda: label(app, r"^Handed in\. This exam shows its results af
 tap.ok(not find_all(app, lambda n: re.search(r"\bScore\b|/ ?100|Passed|Failed", n.name or "")),
        "no score and no verdict are shown")
 tap.ok(wait_for(lambda: server.status(EXAM).get("s1", {}).get("reports") == 1, 30), "the server keeps the report")
+
+
+def report_hints():
+    code, data = server.request("GET", "/api/v1/exams/%s/reports" % EXAM, server.teacher_tokens[EXAM])
+    hints = []
+    for entry in (data or {}).get("reports", []):
+        report = json.loads(entry.get("report") or "{}")
+        hints += [e for e in report.get("timeline", []) if e.get("kind") == "hint"]
+    return hints
+
+
+hints = report_hints()
+tap.ok(len(hints) == 1 and hints[0].get("cost") == 10,
+       "the server's report records the hint taken, at the exam's cost (%s)" % hints)
 app.screenshot("exam-server-5-handed-in")
 
 # The teacher closes the exam: the verdict is the student's now.
