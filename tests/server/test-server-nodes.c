@@ -204,6 +204,40 @@ events (ServerFixture *fixture,
  * once) are all there, since they are in the database; once a's lease
  * runs out b continues the defense, the same question pending, and takes
  * the answer; a worker on b re-runs the job, recorded once. */
+/* The defense's next question or verdict (an error fails). */
+static JsonObject *
+wait_for_any (ServerFixture *fixture,
+              const char    *token,
+              const char    *defense_id,
+              gint64        *after)
+{
+  for (guint attempt = 0; attempt < 1200; attempt++)
+    {
+      g_autofree char *path = g_strdup_printf ("/api/v1/exams/server-quiz/defenses/%s/events?after=%" G_GINT64_FORMAT,
+                                               defense_id, *after);
+      g_autoptr(JsonNode) answer = NULL;
+      JsonArray *events;
+      guint status = 0;
+
+      answer = server_fixture_request (fixture, "GET", path, token, NULL, &status, NULL);
+      g_assert_cmpuint (status, ==, 200);
+      events = json_object_get_array_member (json_node_get_object (answer), "events");
+      for (guint i = 0; i < json_array_get_length (events); i++)
+        {
+          JsonObject *event = json_array_get_object_element (events, i);
+          const char *kind = json_object_get_string_member (event, "kind");
+
+          *after = json_object_get_int_member (event, "seq");
+          g_assert_cmpstr (kind, !=, "error");
+          if (g_str_equal (kind, "question") || g_str_equal (kind, "verdict"))
+            return json_object_ref (event);
+        }
+      g_usleep (100 * 1000);
+    }
+  g_error ("the defense said nothing more in two minutes");
+  return NULL;
+}
+
 static void
 test_two_nodes (void)
 {
@@ -431,6 +465,51 @@ test_two_nodes (void)
     g_assert_cmpstr (json_object_get_string_member (row, "state"), ==, "done");
     g_assert_cmpint (json_object_get_int_member (row, "attempts"), ==, 2);
     g_assert_nonnull (strstr (json_object_get_string_member (row, "claimed_by"), "worker w2"));
+  }
+
+  /* Node b, which continued the defense, waited on that same job: the
+   * verdict is bound to its grade, and the submission was graded once. */
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(VivaServerStore) store = viva_server_store_open_database (fixture.state_dir, fixture.database, &error);
+    g_autoptr(JsonArray) named = NULL;
+    g_autoptr(JsonArray) count = NULL;
+    gint64 from = json_object_get_int_member (question, "seq");
+    JsonObject *grade = NULL;
+
+    while (grade == NULL)
+      {
+        g_autoptr(JsonObject) event = wait_for_any (&fixture, student, defense, &from);
+
+        if (g_str_equal (json_object_get_string_member (event, "kind"), "question"))
+          {
+            g_autofree char *answer_path = g_strdup_printf ("/api/v1/exams/server-quiz/defenses/%s/answer", defense);
+            g_autofree char *body = g_strdup_printf ("{\"text\":\"zero\",\"question_seq\":%" G_GINT64_FORMAT "}",
+                                                     json_object_get_int_member (event, "seq"));
+            g_autoptr(JsonNode) answered = server_fixture_request (&fixture, "POST", answer_path, student, body,
+                                                                   &status, NULL);
+
+            g_assert_cmpuint (status, ==, 200);
+            continue;
+          }
+        g_assert_cmpstr (json_object_get_string_member (event, "kind"), ==, "verdict");
+        grade = json_object_ref (json_object_get_object_member (json_object_get_object_member (event, "data"), "grade"));
+      }
+    g_assert_cmpuint (json_array_get_length (json_object_get_array_member (grade, "tests")), ==, 2);
+    for (guint i = 0; i < 2; i++)
+      g_assert_true (json_object_get_boolean_member (json_array_get_object_element (json_object_get_array_member (grade,
+                                                                                                                "tests"), i),
+                                                     "passed"));
+    json_object_unref (grade);
+
+    named = viva_server_db_queryf (viva_server_store_get_db (store), &error,
+                                   "SELECT grade_job FROM defenses WHERE id = $1", "s", defense);
+    g_assert_no_error (error);
+    g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (named, 0), "grade_job"), ==, job);
+    count = viva_server_db_queryf (viva_server_store_get_db (store), &error,
+                                   "SELECT COUNT(*) AS n FROM jobs WHERE kind = 'grade'", NULL);
+    g_assert_no_error (error);
+    g_assert_cmpint (json_object_get_int_member (json_array_get_object_element (count, 0), "n"), ==, 1);
   }
 
   kill_process (w2);
