@@ -266,6 +266,18 @@ test_time_up (void)
     g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (defenses, 0), "problem"), ==, "double");
     g_assert_true (json_object_get_boolean_member (json_array_get_object_element (defenses, 0), "handed_in"));
   }
+  /* No Submit enqueued its grading: the defense enqueued a job of its own
+   * and its verdict waited on it. The pool graded the code the server
+   * held, which passes. */
+  {
+    JsonObject *grade = json_object_get_object_member (json_object_get_object_member (row, "grades"), "double");
+
+    g_assert_nonnull (grade);
+    g_assert_cmpstr (json_object_get_string_member (grade, "state"), ==, "done");
+    g_assert_cmpint (json_object_get_int_member (grade, "total"), >, 0);
+    g_assert_cmpint (json_object_get_int_member (grade, "passed"), ==, json_object_get_int_member (grade, "total"));
+    g_assert_cmpint (json_object_get_int_member (grade, "wait_ms"), >=, 0);
+  }
   /* The waiting question was answered for the absent student. */
   g_assert_cmpint (json_object_get_int_member (student_row (status_node, "s2"), "reports"), ==, 1);
   g_assert_cmpstr (json_object_get_string_member (student_row (status_node, "s2"), "state"), ==, "handed_in");
