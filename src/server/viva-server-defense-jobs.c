@@ -36,7 +36,7 @@
 
 typedef struct
 {
-  VivaServerApi *api;
+  VivaServerApi *api;          /* unowned: the api owns the defenses, which own the examiner */
   char          *defense_id;
 } Hook;
 
@@ -51,7 +51,6 @@ typedef struct
 static void
 hook_free (Hook *hook)
 {
-  g_clear_object (&hook->api);
   g_free (hook->defense_id);
   g_free (hook);
 }
@@ -193,7 +192,7 @@ _viva_server_defense_grade_in_pool (VivaServerApi *api,
 {
   Hook *hook = g_new0 (Hook, 1);
 
-  hook->api = g_object_ref (api);
+  hook->api = api;
   hook->defense_id = g_strdup (defense_id);
   viva_examiner_set_grade_func (examiner, grade_in_pool, hook, (GDestroyNotify)hook_free);
 }
