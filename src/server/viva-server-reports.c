@@ -12,6 +12,7 @@
 
 #include "viva-exam-report.h"
 #include "viva-server-keys.h"
+#include "viva-server-store-regrade.h"
 #include "viva-server-util.h"
 
 /* viva-server reports EXAM-ID --output DIR: each report as the JSON that
@@ -99,7 +100,12 @@ viva_server_reports_command (int    argc,
   for (guint i = 0; i < json_array_get_length (rows); i++)
     {
       JsonObject *row = json_array_get_object_element (rows, i);
-      const char *text = json_object_get_string_member (row, "report_json");
+      /* A re-graded report is written as its newest signed revision (the
+       * database keeps every one before it). */
+      g_autoptr(JsonObject) newest = viva_server_store_newest_report (store, json_object_get_string_member (row, "defense_id"),
+                                                                      NULL);
+      JsonObject *chosen = newest != NULL ? newest : row;
+      const char *text = json_object_get_string_member (chosen, "report_json");
       g_autoptr(JsonNode) report = json_from_string (text, NULL);
       g_autofree char *base = NULL;
       g_autofree char *stem = NULL;
@@ -132,7 +138,7 @@ viva_server_reports_command (int    argc,
       html_path = g_strconcat (json_path, NULL);
       strcpy (html_path + strlen (html_path) - 4, "html");
       html = viva_exam_report_render_html (report);
-      sig = signature_file (json_name, json_object_get_string_member (row, "signature"), pub);
+      sig = signature_file (json_name, json_object_get_string_member (chosen, "signature"), pub);
 
       if (!viva_server_write_text (json_path, text, 0644, &error) ||
           !viva_server_write_text (sig_path, sig, 0644, &error) ||

@@ -34,6 +34,7 @@ struct _VivaClassResultsWindow
   GtkLabel             *summary_label;
   GtkListBox           *stats_list;
   GtkWidget            *exam_button;
+  GtkWidget            *regrade_button;
   GtkListBox           *review_list;
   GtkLabel             *review_summary_label;
   GtkListBox           *calibration_list;
@@ -64,6 +65,8 @@ void _viva_class_results_window_rebuild_review (VivaClassResultsWindow *self);
 /* viva-class-results-window-server.c */
 void _viva_class_results_window_server_class_init (GtkWidgetClass      *widget_class);
 void _viva_class_results_window_server_dispose (VivaClassResultsWindow *self);
+void     _viva_class_results_window_server_regrade   (VivaClassResultsWindow *self);
+gboolean _viva_class_results_window_server_regrading (VivaClassResultsWindow *self);
 
 /* viva-class-results-window-export.c */
 void _viva_class_results_window_export_class_init (GtkWidgetClass      *widget_class);

@@ -20,12 +20,15 @@
  * the pinned connection and written to the teacher's cache as the server's
  * `reports` command writes them (the JSON byte for byte as signed, its
  * signature beside it), so the table reads them as any folder and checks
- * each signature against the server's key; re-grading and the exports
- * are then the same as for a folder. The server offers no re-grading of
- * its own: Re-grade runs the reports' code through the teacher's copy of
- * the pack, here. Only the client (core/remote/) speaks to the server. */
+ * each signature against the server's key; the exports are then the same
+ * as for a folder. Re-grade goes to the server: its grading pool grades
+ * every report again from the code it holds, the progress shown as the
+ * server tells it, and each result comes back as the report's new signed
+ * revision (the old one kept there), read into the table like the rest.
+ * Only the client (core/remote/) speaks to the server. */
 
 #define POLL_S 5
+#define REGRADE_POLL_MS 500
 
 struct _VivaClassResultsServer
 {
@@ -36,8 +39,11 @@ struct _VivaClassResultsServer
   GtkLabel             *status_label;
   char                 *folder;
   guint                 poll_id;
+  guint                 regrade_poll_id;
+  char                 *regrade_id;  /* the re-grade the server runs */
   gint64                n_reports;   /* as last fetched */
   guint                 fetching : 1;
+  guint                 regrading : 1;
 };
 
 static const char *
@@ -57,7 +63,9 @@ server_free (VivaClassResultsServer *server)
 {
   g_cancellable_cancel (server->cancellable);
   g_clear_handle_id (&server->poll_id, g_source_remove);
+  g_clear_handle_id (&server->regrade_poll_id, g_source_remove);
   g_clear_object (&server->cancellable);
+  g_free (server->regrade_id);
   g_clear_object (&server->client);
   g_free (server->folder);
   g_free (server);
@@ -377,6 +385,8 @@ viva_class_results_window_connect (VivaClassResultsWindow  *self,
                               viva_exam_link_get_host (parsed, 0));
   adw_window_title_set_subtitle (self->window_title, subtitle);
   gtk_label_set_label (server->status_label, _("Asking the exam server…"));
+  gtk_widget_set_tooltip_text (self->regrade_button,
+                               _("Re-grade every report on the exam server: each result a new signed revision, the old one kept"));
 
   poll_cb (self);
   server->poll_id = g_timeout_add_seconds (POLL_S, poll_cb, self);
@@ -436,6 +446,130 @@ connect_action (GtkWidget  *widget,
   adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
   g_signal_connect_object (dialog, "response", G_CALLBACK (connect_response_cb), self, 0);
   gtk_window_present (GTK_WINDOW (dialog));
+}
+
+/* Re-grading on the server */
+
+static void regrade_polled_cb (GObject *object, GAsyncResult *result, gpointer user_data);
+
+static gboolean
+regrade_poll_cb (gpointer user_data)
+{
+  VivaClassResultsWindow *self = user_data;
+
+  self->server->regrade_poll_id = 0;
+  viva_exam_server_client_get_regrade_async (self->server->client, self->server->regrade_id,
+                                             self->server->cancellable, regrade_polled_cb, g_object_ref (self));
+  return G_SOURCE_REMOVE;
+}
+
+static void
+regrade_ended (VivaClassResultsWindow *self,
+               const char             *message)
+{
+  VivaClassResultsServer *server = self->server;
+
+  server->regrading = FALSE;
+  g_clear_pointer (&server->regrade_id, g_free);
+  gtk_revealer_set_reveal_child (self->progress_revealer, FALSE);
+  _viva_class_results_window_toast (self, message);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "class.regrade", TRUE);
+}
+
+/* What the server said of its re-grade, started or asked again. */
+static void
+regrade_told (VivaClassResultsWindow *self,
+              JsonObject             *answer,
+              GError                 *error)
+{
+  VivaClassResultsServer *server = self->server;
+  g_autofree char *text = NULL;
+  guint total, done, failed;
+
+  if (server == NULL || g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+  if (answer == NULL)
+    {
+      regrade_ended (self, error->message);
+      return;
+    }
+  if (server->regrade_id == NULL)
+    server->regrade_id = g_strdup (json_object_get_string_member (answer, "id"));
+
+  total = json_object_get_int_member_with_default (answer, "total", 0);
+  done = json_object_get_int_member_with_default (answer, "done", 0);
+  failed = json_object_get_int_member_with_default (answer, "failed", 0);
+  /* Translators: the exam server's re-grade, live: reports re-graded (or
+   * given up) of all. */
+  text = g_strdup_printf (_("Re-grading on the exam server: %u of %u"), done + failed, total);
+  gtk_label_set_text (self->progress_label, text);
+  gtk_progress_bar_set_fraction (self->progress_bar, total > 0 ? (double)(done + failed) / total : 1);
+
+  if (!json_object_get_boolean_member (answer, "finished"))
+    {
+      server->regrade_poll_id = g_timeout_add (REGRADE_POLL_MS, regrade_poll_cb, self);
+      return;
+    }
+
+  g_clear_pointer (&text, g_free);
+  text = failed > 0
+    ? g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "The exam server re-graded %u report; %u could not be.",
+                                    "The exam server re-graded %u reports; %u could not be.", done), done, failed)
+    : g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "The exam server re-graded %u report: a new signed revision, the old one kept.",
+                                    "The exam server re-graded %u reports: each a new signed revision, the old ones kept.", done),
+                       done);
+  regrade_ended (self, text);
+  /* The revisions replace the reports in the table. */
+  server->n_reports = -1;
+  fetch_reports (self);
+}
+
+static void
+regrade_started_cb (GObject      *object,
+                    GAsyncResult *result,
+                    gpointer      user_data)
+{
+  g_autoptr(VivaClassResultsWindow) self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonObject) answer = viva_exam_server_client_regrade_finish (VIVA_EXAM_SERVER_CLIENT (object), result, &error);
+
+  regrade_told (self, answer, error);
+}
+
+static void
+regrade_polled_cb (GObject      *object,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  g_autoptr(VivaClassResultsWindow) self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonObject) answer = viva_exam_server_client_get_regrade_finish (VIVA_EXAM_SERVER_CLIENT (object), result, &error);
+
+  regrade_told (self, answer, error);
+}
+
+/* Re-grade, connected to a server: the server's pool does it. */
+void
+_viva_class_results_window_server_regrade (VivaClassResultsWindow *self)
+{
+  VivaClassResultsServer *server = self->server;
+
+  g_assert (server != NULL);
+
+  if (server->regrading)
+    return;
+  server->regrading = TRUE;
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "class.regrade", FALSE);
+  gtk_label_set_text (self->progress_label, _("Re-grading on the exam server…"));
+  gtk_progress_bar_set_fraction (self->progress_bar, 0);
+  gtk_revealer_set_reveal_child (self->progress_revealer, TRUE);
+  viva_exam_server_client_regrade_async (server->client, server->cancellable, regrade_started_cb, g_object_ref (self));
+}
+
+gboolean
+_viva_class_results_window_server_regrading (VivaClassResultsWindow *self)
+{
+  return self->server != NULL && self->server->regrading;
 }
 
 void

@@ -43,7 +43,8 @@ update_actions (VivaClassResultsWindow *self)
   gboolean any = g_list_model_get_n_items (viva_class_results_get_reports (self->results)) > 0;
 
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "class.open", !busy);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "class.regrade", any && !busy);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "class.regrade",
+                                 any && !busy && !_viva_class_results_window_server_regrading (self));
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "class.stop", busy && self->regrade_cancellable != NULL);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "class.export-csv", any && !busy);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "class.export-gradebook", any && !busy);
@@ -493,6 +494,13 @@ regrade_action (GtkWidget  *widget,
   if (viva_class_results_get_busy (self->results))
     return;
 
+  /* Connected to an exam server, the server re-grades. */
+  if (self->server != NULL)
+    {
+      _viva_class_results_window_server_regrade (self);
+      return;
+    }
+
   /* Your copies of the packs: the library (and the bundled pack), read
    * at the first re-grade. */
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "class.regrade", FALSE);
@@ -650,6 +658,7 @@ viva_class_results_window_class_init (VivaClassResultsWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, VivaClassResultsWindow, summary_label);
   gtk_widget_class_bind_template_child (widget_class, VivaClassResultsWindow, stats_list);
   gtk_widget_class_bind_template_child (widget_class, VivaClassResultsWindow, exam_button);
+  gtk_widget_class_bind_template_child (widget_class, VivaClassResultsWindow, regrade_button);
   gtk_widget_class_bind_template_child (widget_class, VivaClassResultsWindow, review_list);
   gtk_widget_class_bind_template_child (widget_class, VivaClassResultsWindow, review_summary_label);
   gtk_widget_class_bind_template_child (widget_class, VivaClassResultsWindow, calibration_list);

@@ -5,7 +5,8 @@ from the exam server — the code as last saved, the question still
 pending — and the first is told it was signed out and stops. The answer
 given at the second PC reaches the server, whose verdict comes back in the
 same verdict card as a defense on the PC. The teacher's Class Results,
-connected to the server, shows the class live and the signed report.
+connected to the server, shows the class live and the signed report, and
+its Re-grade runs on the server.
 
 A real viva-server on 127.0.0.1 with TLS."""
 
@@ -171,6 +172,26 @@ tap.ok(wait_for(lambda: label(teacher, r"^Working — problems saved: 1, reports
        "live: the student's state, saved problems and reports")
 tap.ok(wait_for(lambda: label(teacher, r"^Bo, Chen$") is not None, 30), "the server's signed report is in the table")
 teacher.screenshot("exam-server-pc-4-class")
+
+
+def fractions(app):
+    return [n.name for n in find_all(app, lambda n: n.roleName == "label" and re.match(r"^\d+/2$", n.name or ""))]
+
+
+# Re-grade, connected: the exam server's pool re-grades, the window tells
+# its progress as the server does, and the report comes back as its new
+# signed revision, re-graded in the table (Hidden tests beside Re-graded).
+before = len(fractions(teacher))
+regrade = button(teacher, "Re-grade")
+tap.ok(regrade is not None, "Class Results offers Re-grade for the server's reports")
+if regrade is not None:
+    vivagui.click(regrade)
+tap.ok(wait_for(lambda: label(teacher, r"^Re-grading on the exam server") is not None, 20),
+       "the window shows the server's re-grade as it runs")
+tap.ok(wait_for(lambda: len(fractions(teacher)) > before, 60), "the table shows the server's re-grade")
+tap.ok(label(teacher, r"^Bo, Chen$") is not None and label(teacher, r"bad-signature|unsigned") is None,
+       "the re-graded report is the server's, signed")
+teacher.screenshot("exam-server-pc-5-regraded")
 teacher.quit()
 teacher_bus.terminate()
 teacher_bus.wait()

@@ -216,6 +216,32 @@ test_regrade (void)
   previous = json_object_get_object_member (json_object_get_object_member (revised, "regrade"), "previous");
   g_assert_cmpint (json_object_get_int_member (previous, "revision"), ==, 2);
 
+  /* `viva-server reports` writes the newest revision, as signed. */
+  {
+    g_autofree char *output = g_build_filename (fixture.state_dir, "out", NULL);
+    const char *args[] = { "reports", "server-quiz", "--output", output, "--json", NULL };
+    g_autofree char *out = NULL;
+    g_autoptr(GDir) dir = NULL;
+    const char *name;
+    guint written = 0;
+
+    g_assert_cmpint (server_fixture_run (&fixture, args, &out), ==, 0);
+    dir = g_dir_open (output, 0, NULL);
+    g_assert_nonnull (dir);
+    while ((name = g_dir_read_name (dir)))
+      {
+        g_autofree char *path = g_build_filename (output, name, NULL);
+        g_autofree char *text = NULL;
+
+        if (!g_str_has_suffix (name, ".json") || g_str_has_prefix (name, "viva-server"))
+          continue;
+        g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+        g_assert_cmpstr (text, ==, json_object_get_string_member (entry, "report"));
+        written++;
+      }
+    g_assert_cmpuint (written, ==, 1);
+  }
+
   /* A re-grade the exam does not have. */
   {
     g_autoptr(JsonNode) d = server_fixture_request (&fixture, "GET", "/api/v1/exams/server-quiz/regrades/nothing",
