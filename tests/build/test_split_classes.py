@@ -35,7 +35,7 @@ RATCHET = {
     "VivaExamFile": 0,
     "VivaExaminer": 0,
     "VivaOpenAIModel": 0,
-    "VivaPack": 6,
+    "VivaPack": 0,
     "VivaExamReport": 0,
     "VivaRunner": 0,
     "VivaServerDefenses": 0,

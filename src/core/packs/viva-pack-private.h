@@ -8,6 +8,9 @@
 #include <json-glib/json-glib.h>
 
 #include "viva-pack.h"
+#include "viva-pack-json.h"
+#include "viva-pack-parser.h"
+#include "viva-pack-validator.h"
 
 G_BEGIN_DECLS
 
@@ -17,34 +20,24 @@ G_BEGIN_DECLS
 #define VIVA_PACK_MAX_SIZE  (16 * 1024 * 1024)
 #define VIVA_PACK_MAX_DEPTH 32
 
-/* Thread-safe: they touch no shared state and no GObject leaves them. */
-JsonNode   *_viva_pack_parse              (const char   *data,
-                                           gsize         len,
-                                           GPtrArray    *issues);
-gboolean    _viva_pack_validate           (JsonNode     *root,
-                                           GPtrArray    *issues);
+/* Thread-safe: they touch no shared state and no GObject leaves them. The
+ * format's two passes are units of their own: viva-pack-parser.h (the
+ * bytes) and viva-pack-validator.h (the tree). */
 void        _viva_problem_exam_check      (JsonObject   *problem,
                                            const char   *path,
                                            GPtrArray    *issues);
 void        _viva_problem_template_check  (JsonObject   *problem,
                                            const char   *path,
                                            GPtrArray    *issues);
-gboolean    _viva_pack_validate_problem   (JsonNode     *problem,
-                                           GPtrArray    *issues);
-gboolean    _viva_pack_check_bytes        (const char   *data,
-                                           gsize         len,
-                                           GPtrArray    *issues);
 
-/* Main thread: builds the objects from a root that passed validation. */
-VivaPack   *_viva_pack_new_from_node      (JsonNode     *root);
+/* viva-pack.c: what the format's codec (viva-pack-json.h) and the loader
+ * keep on a pack beside its public properties. */
 void        _viva_pack_set_file           (VivaPack     *self,
                                            GFile        *file);
 JsonObject *_viva_pack_get_source         (VivaPack     *self);
 void        _viva_pack_set_source         (VivaPack     *self,
                                            JsonObject   *source);
 
-JsonObject  *_viva_problem_to_json       (VivaProblem  *problem);
-VivaProblem *_viva_problem_new_from_json (JsonObject   *object);
 JsonObject *_viva_problem_get_source      (VivaProblem  *self);
 void        _viva_problem_set_source      (VivaProblem  *self,
                                            JsonObject   *source);
