@@ -331,6 +331,52 @@ test_collect_server (void)
         revised++;
       }
     g_assert_cmpuint (revised, ==, 2);
+
+    /* A revision edited by hand — its re-grade made to say more — is
+     * flagged, and its re-grade no longer counts. */
+    {
+      g_autoptr(GDir) again_dir = g_dir_open (again, 0, NULL);
+      g_autofree char *key = g_build_filename (again, "viva-server-signing-key.pem", NULL);
+      const char *edited = NULL;
+      const char *collect[] = { "class", "collect", again, "--server-key", key, "--json", NULL };
+      g_auto(VivaTestCliRun) check = { 0 };
+      guint bad = 0, good = 0;
+
+      while ((edited = g_dir_read_name (again_dir)))
+        if (g_str_has_suffix (edited, ".json") && !g_str_has_prefix (edited, "viva-server"))
+          break;
+      g_assert_nonnull (edited);
+      {
+        g_autofree char *path = g_build_filename (again, edited, NULL);
+        g_autofree char *text = NULL;
+        g_autoptr(GString) forged = NULL;
+
+        g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+        forged = g_string_new (text);
+        g_assert_cmpuint (g_string_replace (forged, "\"regraded_at\"", "\"regraded_at \"", 1), ==, 1);
+        g_assert_true (g_file_set_contents (path, forged->str, -1, NULL));
+      }
+      viva_test_cli_run (&check, home, collect);
+      for (guint i = 0; i < check.events->len; i++)
+        {
+          JsonObject *event = g_ptr_array_index (check.events, i);
+
+          if (!g_str_equal (json_object_get_string_member (event, "event"), "row"))
+            continue;
+          if (has_flag (event, "bad-signature"))
+            {
+              bad++;
+              g_assert_true (json_object_get_null_member (event, "regraded_total"));
+            }
+          else
+            {
+              good++;
+              g_assert_cmpint (json_object_get_int_member (event, "regraded_total"), ==, 2);
+            }
+        }
+      g_assert_cmpuint (bad, ==, 1);
+      g_assert_cmpuint (good, ==, 1);
+    }
   }
 
   /* A student's token is not the teacher's: refused, exit 1. */

@@ -34,6 +34,7 @@ viva_class_report_set_regrade (VivaClassReport *self,
   g_return_if_fail (grade != NULL && JSON_NODE_HOLDS_OBJECT (grade));
 
   object = json_node_get_object (grade);
+  self->server_regrade = FALSE;
   self->regraded_passed = _viva_class_report_get_count (object, "passed");
   self->regraded_total = _viva_class_report_get_count (object, "total");
   g_clear_pointer (&self->regraded_tests, json_array_unref);
@@ -94,6 +95,17 @@ viva_class_report_set_signature (VivaClassReport     *self,
     _viva_class_report_add_flag (self, VIVA_CLASS_FLAG_UNSIGNED, message);
   else if (status == VIVA_REPORT_SIGNATURE_INVALID)
     _viva_class_report_add_flag (self, VIVA_CLASS_FLAG_BAD_SIGNATURE, message);
+
+  /* A server's re-grade counts only as the server signed it: one written
+   * into the file by hand is no re-grade. */
+  if (status != VIVA_REPORT_SIGNATURE_VALID && self->server_regrade)
+    {
+      self->server_regrade = FALSE;
+      self->regraded_passed = self->regraded_total = -1;
+      g_clear_pointer (&self->regraded_tests, json_array_unref);
+      _viva_class_report_remove_flag (self, VIVA_CLASS_FLAG_REGRADE_MISMATCH);
+      _viva_class_report_update_contradiction (self);
+    }
 }
 
 /**

@@ -47,6 +47,7 @@ struct _VivaClassReport
   char       *code;
   JsonArray  *recorded_tests;
   JsonArray  *regraded_tests;
+  gboolean    server_regrade; /* the re-grade is the report's own (an exam server's revision) */
   GStrv       questions;
   double      teacher_score;  /* the teacher's own, beside the examiner's; -1 when none */
   int         teacher_verdict;

@@ -412,7 +412,10 @@ read_report (VivaClassReport *self,
    * report is): its grade is the re-grade's, the verdict stays the
    * defense's. */
   if (viva_json_member_object (viva_json_member_object (root, "regrade"), "grade") != NULL)
-    viva_class_report_set_regrade (self, json_object_get_member (viva_json_member_object (root, "regrade"), "grade"));
+    {
+      viva_class_report_set_regrade (self, json_object_get_member (viva_json_member_object (root, "regrade"), "grade"));
+      self->server_regrade = TRUE;
+    }
 }
 
 static void
