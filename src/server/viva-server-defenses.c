@@ -707,6 +707,41 @@ viva_server_defenses_is_running (VivaServerDefenses *self,
   return FALSE;
 }
 
+/**
+ * viva_server_defenses_add_timeline:
+ * @events: integrity events the student's PC sent (each taken once)
+ *
+ * An event of a problem whose defense this node runs now goes into that
+ * defense's session, as the app's own defense records the window losing
+ * the focus while the examiner asks; its report has it.
+ */
+void
+viva_server_defenses_add_timeline (VivaServerDefenses *self,
+                                   const char         *exam_id,
+                                   const char         *student_id,
+                                   JsonArray          *events)
+{
+  GHashTableIter iter;
+  VivaServerLive *live;
+
+  g_return_if_fail (VIVA_IS_SERVER_DEFENSES (self));
+
+  g_hash_table_iter_init (&iter, self->live);
+  while (g_hash_table_iter_next (&iter, NULL, (gpointer *)&live))
+    {
+      if (live->session == NULL || !g_str_equal (live->exam_id, exam_id) ||
+          !g_str_equal (live->student_id, student_id))
+        continue;
+      for (guint i = 0; i < json_array_get_length (events); i++)
+        {
+          JsonObject *event = json_array_get_object_element (events, i);
+
+          if (g_strcmp0 (json_object_get_string_member_with_default (event, "problem", NULL), live->problem_id) == 0)
+            viva_exam_session_add_timeline_event (live->session, event);
+        }
+    }
+}
+
 guint
 viva_server_defenses_get_n_live (VivaServerDefenses *self)
 {

@@ -10,6 +10,7 @@
 
 #include "viva-server-api.h"
 #include "viva-server-clock.h"
+#include "viva-server-defenses.h"
 #include "viva-server-keys.h"
 #include "viva-server-limits.h"
 #include "viva-server-routes-private.h"
@@ -291,6 +292,7 @@ add_timeline (VivaServerRequest *request)
   JsonNode *node = json_object_get_member (request->body, "events");
   g_autoptr(JsonObject) object = json_object_new ();
   g_autoptr(GError) error = NULL;
+  g_autoptr(JsonArray) taken = json_array_new ();
   const char *client_id = NULL;
   gint64 first_seq = 0;
   VivaExamFile *exam;
@@ -366,11 +368,17 @@ add_timeline (VivaServerRequest *request)
     }
 
   if ((seq = viva_server_store_add_timeline (store, request->exam_id, request->student_id, client_id, first_seq,
-                                             events, &error)) < 0)
+                                             events, taken, &error)) < 0)
     {
       viva_server_reply_db_error (request, error);
       return;
     }
+
+  /* What comes during a defense of its problem is that defense's too
+   * (the window losing the focus while the examiner asks). */
+  if (viva_server_api_get_defenses (request->api) != NULL)
+    viva_server_defenses_add_timeline (viva_server_api_get_defenses (request->api), request->exam_id,
+                                       request->student_id, taken);
 
   json_object_set_int_member (object, "seq", seq);
   viva_server_reply_json (request, SOUP_STATUS_OK, object);

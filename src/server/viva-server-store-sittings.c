@@ -250,6 +250,7 @@ viva_server_store_latest_code (VivaServerStore  *self,
  * @first_seq: with @client_id, the PC's number of the first event (the
  *   others follow it one by one)
  * @events: the integrity timeline's events, as the app records them
+ * @taken: (nullable): gets the events taken now (not those kept before)
  *
  * An event whose PC's number is kept already is not taken again: a batch
  * sent again after its answer was lost counts once.
@@ -263,8 +264,10 @@ viva_server_store_add_timeline (VivaServerStore  *self,
                                 const char       *client_id,
                                 gint64            first_seq,
                                 JsonArray        *events,
+                                JsonArray        *taken,
                                 GError          **error)
 {
+  g_autoptr(JsonArray) now = json_array_new ();
   gint64 seq = 0;
 
   if (!viva_server_db_begin (self->db, error))
@@ -315,6 +318,7 @@ viva_server_store_add_timeline (VivaServerStore  *self,
           viva_server_db_rollback (self->db);
           return -1;
         }
+      json_array_add_element (now, json_node_copy (node));
     }
 
   if (!viva_server_db_commit (self->db, error))
@@ -322,6 +326,8 @@ viva_server_store_add_timeline (VivaServerStore  *self,
       viva_server_db_rollback (self->db);
       return -1;
     }
+  for (guint i = 0; taken != NULL && i < json_array_get_length (now); i++)
+    json_array_add_element (taken, json_node_copy (json_array_get_element (now, i)));
   return seq;
 }
 

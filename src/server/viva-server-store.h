@@ -91,6 +91,7 @@ gint64           viva_server_store_add_timeline      (VivaServerStore  *self,
                                                       const char       *client_id,
                                                       gint64            first_seq,
                                                       JsonArray        *events,
+                                                      JsonArray        *taken,
                                                       GError          **error);
 gboolean         viva_server_store_keep_sitting_state (VivaServerStore *self,
                                                       const char       *exam_id,

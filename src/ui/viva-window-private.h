@@ -254,6 +254,8 @@ void        _viva_window_remote_submit  (VivaWindow *self);
 gboolean    _viva_window_remote_take_event (VivaWindow *self,
                                             JsonObject *event);
 double      _viva_window_hint_cost      (VivaWindow *self);
+gboolean    _viva_window_defending_on_server (VivaWindow *self);
+gboolean    _viva_window_remote_defending (VivaWindow *self);
 gboolean    _viva_window_send_event     (VivaWindow *self,
                                          JsonObject *event);
 double      _viva_window_remote_hint_cost (VivaWindow *self);

@@ -358,6 +358,24 @@ _viva_window_remote_take_event (VivaWindow *self,
 }
 
 /**
+ * _viva_window_remote_defending:
+ *
+ * Returns: whether the server runs a defense of the open problem now
+ */
+gboolean
+_viva_window_remote_defending (VivaWindow *self)
+{
+  VivaRemoteDefense *defense;
+
+  g_assert (VIVA_IS_WINDOW (self));
+
+  if (!open_problem_is_exam (self) || !(defense = viva_remote_seat_get_defense (self->remote->seat)))
+    return FALSE;
+  return g_strcmp0 (viva_remote_defense_get_problem_id (defense), viva_problem_get_id (self->problem)) == 0 &&
+         !viva_remote_defense_get_ended (defense);
+}
+
+/**
  * _viva_window_remote_hint_cost:
  *
  * Returns: the points a hint costs by the server's exam, or 0

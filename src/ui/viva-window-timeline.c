@@ -280,7 +280,8 @@ insert_text_cb (VivaWindow  *self,
   viva_window_timeline_add (self, event);
 }
 
-/* The window losing the focus counts only during a defense. */
+/* The window losing the focus counts only during a defense, the PC's or
+ * the exam server's. */
 static void
 active_cb (VivaWindow *self)
 {
@@ -291,7 +292,8 @@ active_cb (VivaWindow *self)
   if (timeline == NULL)
     return;
 
-  if (!active && timeline->focus_lost_at == 0 && live_session (self) != NULL)
+  if (!active && timeline->focus_lost_at == 0 &&
+      (live_session (self) != NULL || _viva_window_defending_on_server (self)))
     {
       timeline->focus_lost_at = g_get_monotonic_time ();
       event = viva_timeline_event_focus (TRUE, 0);

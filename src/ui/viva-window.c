@@ -154,6 +154,20 @@ _viva_window_hint_cost (VivaWindow *self)
 }
 
 /**
+ * _viva_window_defending_on_server:
+ *
+ * Returns: whether the exam server runs a defense of the open problem
+ *   now (the window losing the focus then is on its timeline)
+ */
+gboolean
+_viva_window_defending_on_server (VivaWindow *self)
+{
+  g_assert (VIVA_IS_WINDOW (self));
+
+  return _viva_window_remote_defending (self);
+}
+
+/**
  * _viva_window_send_event:
  * @event: an integrity event of the open problem
  *

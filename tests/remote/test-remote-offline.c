@@ -393,6 +393,123 @@ test_timeline_at_time_up (void)
   server_fixture_teardown (&fixture);
 }
 
+/* The defense's next question, or NULL once its verdict came. */
+static JsonObject *
+next_question (ServerFixture *fixture,
+               const char    *token,
+               const char    *defense_id,
+               gint64        *after)
+{
+  for (;;)
+    {
+      g_autofree char *path = g_strdup_printf ("/api/v1/exams/server-quiz/defenses/%s/events?after=%" G_GINT64_FORMAT,
+                                               defense_id, *after);
+      g_autoptr(JsonNode) answer = NULL;
+      JsonArray *events;
+      guint status = 0;
+
+      answer = server_fixture_request (fixture, "GET", path, token, NULL, &status, NULL);
+      g_assert_cmpuint (status, ==, 200);
+      events = json_object_get_array_member (json_node_get_object (answer), "events");
+      for (guint i = 0; i < json_array_get_length (events); i++)
+        {
+          JsonObject *event = json_array_get_object_element (events, i);
+          const char *kind = json_object_get_string_member (event, "kind");
+
+          *after = json_object_get_int_member (event, "seq");
+          if (g_str_equal (kind, "question"))
+            return json_object_ref (event);
+          if (g_str_equal (kind, "verdict"))
+            return NULL;
+        }
+      g_usleep (100 * 1000);
+    }
+}
+
+/* Every report the server keeps of the exam, as the teacher reads them. */
+static JsonArray *
+server_reports (ServerFixture *fixture,
+                const char    *exam_id)
+{
+  g_autofree char *path = g_strdup_printf ("/api/v1/exams/%s/reports", exam_id);
+  g_autoptr(JsonNode) answer = NULL;
+  guint status = 0;
+
+  answer = server_fixture_request (fixture, "GET", path, g_hash_table_lookup (fixture->teacher_tokens, exam_id),
+                                   NULL, &status, NULL);
+  g_assert_cmpuint (status, ==, 200);
+  return json_array_ref (json_object_get_array_member (json_node_get_object (answer), "reports"));
+}
+
+static void
+test_events_during_defense (void)
+{
+  ServerFixture fixture;
+  g_autofree char *dir = g_dir_make_tmp ("viva-remote-offline-XXXXXX", NULL);
+  g_autofree char *defense = NULL;
+  g_autoptr(JsonObject) question = NULL;
+  g_autoptr(JsonObject) lost = NULL;
+  g_autoptr(JsonObject) back = NULL;
+  g_autoptr(JsonArray) reports = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  const char *token;
+  JsonArray *timeline;
+  gint64 after = 0;
+  Pc pc;
+
+  server_fixture_setup (&fixture, one_exam);
+  pc_start (&pc, &fixture, "server-quiz", dir, "s1", NULL);
+  token = viva_exam_server_client_get_token (pc.client);
+  defense = server_fixture_submit (&fixture, token, "server-quiz", "double", "def double(x):\n    return 2 * x\n");
+  question = server_fixture_wait_for (&fixture, token, "server-quiz", defense, "question", &after, NULL);
+
+  /* While the examiner asks, the window loses the focus and gets it back:
+   * the PC sends it with its saves, and the defense's report has it. */
+  lost = viva_timeline_event_focus (TRUE, 0);
+  json_object_set_string_member (lost, "problem", "double");
+  viva_remote_sitting_queue_event (pc.queue, lost);
+  back = viva_timeline_event_focus (FALSE, 4000);
+  json_object_set_string_member (back, "problem", "double");
+  viva_remote_sitting_queue_event (pc.queue, back);
+  pc_flush (&pc);
+
+  /* Every question answered, until the verdict; then the report is kept. */
+  while (question != NULL)
+    {
+      g_autofree char *path = g_strdup_printf ("/api/v1/exams/server-quiz/defenses/%s/answer", defense);
+      g_autofree char *body = g_strdup_printf ("{\"text\":\"zero\",\"question_seq\":%" G_GINT64_FORMAT "}",
+                                               json_object_get_int_member (question, "seq"));
+      g_autoptr(JsonNode) reply = NULL;
+      guint status = 0;
+
+      reply = server_fixture_request (&fixture, "POST", path, token, body, &status, NULL);
+      g_assert_cmpuint (status / 100, ==, 2);
+      g_clear_pointer (&question, json_object_unref);
+      question = next_question (&fixture, token, defense, &after);
+    }
+  for (guint i = 0; i < 600; i++)
+    {
+      g_clear_pointer (&reports, json_array_unref);
+      reports = server_reports (&fixture, "server-quiz");
+      if (json_array_get_length (reports) > 0)
+        break;
+      g_usleep (100 * 1000);
+    }
+  pc_stop (&pc);
+
+  g_assert_cmpuint (json_array_get_length (reports), ==, 1);
+  json_parser_load_from_data (parser, json_object_get_string_member (json_array_get_object_element (reports, 0), "report"),
+                              -1, &error);
+  g_assert_no_error (error);
+  timeline = json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)), "timeline");
+  g_assert_nonnull (timeline);
+  g_assert_cmpuint (count_kind (timeline, "focus-lost"), ==, 1);
+  g_assert_cmpuint (count_kind (timeline, "focus-back"), ==, 1);
+
+  server_fixture_teardown (&fixture);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -402,6 +519,7 @@ main (int   argc,
   g_test_add_func ("/viva/remote/offline/restart-keeps-typing", test_restart_keeps_typing);
   g_test_add_func ("/viva/remote/offline/other-pc-wins", test_other_pc_wins);
   g_test_add_func ("/viva/remote/offline/timeline-at-time-up", test_timeline_at_time_up);
+  g_test_add_func ("/viva/remote/offline/events-during-defense", test_events_during_defense);
 
   return g_test_run ();
 }
