@@ -50,6 +50,8 @@ write_failed (VivaServerLive *live,
 {
   if (g_error_matches (error, VIVA_SERVER_DB_ERROR, VIVA_SERVER_DB_ERROR_FENCED))
     _viva_server_defenses_fenced (live, error);
+  else if (g_error_matches (error, VIVA_SERVER_DB_ERROR, VIVA_SERVER_DB_ERROR_BUSY))
+    g_message ("defense %s: %s not kept, the database busy: %s", live->id, what, error->message);
   else
     g_warning ("defense %s: %s not kept: %s", live->id, what, error->message);
 }

@@ -41,7 +41,7 @@ _viva_server_defenses_lease_resource (const char *defense_id)
  * holder every defense is this node's, at epoch 1. */
 gint64
 _viva_server_defenses_take_lease (VivaServerDefenses *self,
-            const char         *defense_id)
+                                  const char         *defense_id)
 {
   g_autofree char *resource = _viva_server_defenses_lease_resource (defense_id);
   g_autoptr(GError) error = NULL;
@@ -67,10 +67,14 @@ guint
 viva_server_defenses_resume_all (VivaServerDefenses  *self,
                                  GError             **error)
 {
+  VivaServerStore *store = viva_server_api_get_store (self->api);
   g_autoptr(JsonArray) rows = NULL;
   guint n = 0;
 
-  if (!(rows = viva_server_store_list_live_defenses (viva_server_api_get_store (self->api), error)))
+  /* Only those nobody holds: the others' defenses are not tried, one
+   * transaction each, at every tick. */
+  if (!(rows = self->holder != NULL ? viva_server_store_list_unheld_defenses (store, error)
+                                    : viva_server_store_list_live_defenses (store, error)))
     return 0;
 
   for (guint i = 0; i < json_array_get_length (rows); i++)
@@ -101,19 +105,52 @@ lease_tick_cb (gpointer user_data)
 {
   VivaServerDefenses *self = user_data;
   g_autoptr(GPtrArray) lost = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GHashTable) renewed = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr(JsonArray) rows = NULL;
   g_autoptr(GError) error = NULL;
   GHashTableIter iter;
   const char *id;
   VivaServerLive *live;
 
-  g_hash_table_iter_init (&iter, self->live);
-  while (g_hash_table_iter_next (&iter, (gpointer *)&id, (gpointer *)&live))
+  /* Every lease still this node's, renewed at once; a database away
+   * renews none, and the defenses go on (nobody can take them either). */
+  if (g_hash_table_size (self->live) > 0 &&
+      !(rows = viva_server_store_renew_leases (viva_server_api_get_store (self->api), self->holder,
+                                               defense_lease_ms (), &error)))
     {
-      gint64 epoch = live->fenced ? -1 : _viva_server_defenses_take_lease (self, id);
+      g_message ("defenses: leases not renewed: %s", error->message);
+      g_clear_error (&error);
+    }
+  for (guint i = 0; rows != NULL && i < json_array_get_length (rows); i++)
+    {
+      JsonObject *row = json_array_get_object_element (rows, i);
 
-      /* Another epoch is another holder in between (or a lapse): what this
-       * node holds of the defense is stale, so it is read again from the
-       * database, by resume_all below if the lease is this node's now. */
+      g_hash_table_insert (renewed, g_strdup (json_object_get_string_member (row, "resource")),
+                           GINT_TO_POINTER ((int)json_object_get_int_member (row, "epoch")));
+    }
+
+  g_hash_table_iter_init (&iter, self->live);
+  while (rows != NULL && g_hash_table_iter_next (&iter, (gpointer *)&id, (gpointer *)&live))
+    {
+      gint64 epoch;
+
+      if (live->fenced)
+        continue;
+      /* One that ran out while this node stalled is taken again, if
+       * nobody took it meanwhile. */
+      if (g_hash_table_contains (renewed, live->resource))
+        epoch = GPOINTER_TO_INT (g_hash_table_lookup (renewed, live->resource));
+      else
+        epoch = _viva_server_defenses_take_lease (self, id);
+
+      /* The same epoch: still this node's. One more: this node's lease ran
+       * out and it took it back, nobody in between (a take by another
+       * node raises it too, so theirs and this node's would be two): what
+       * it holds of the defense is still true. Else another node held it
+       * in between: what this node holds is stale, read again from the
+       * database by resume_all below if the lease is this node's now. */
+      if (epoch == live->epoch + 1)
+        live->epoch = epoch;
       if (epoch == 0 || (epoch > 0 && epoch != live->epoch))
         g_ptr_array_add (lost, g_strdup (id));
       else if (epoch > 0)
@@ -122,7 +159,7 @@ lease_tick_cb (gpointer user_data)
   for (guint i = 0; i < lost->len; i++)
     {
       live = g_hash_table_lookup (self->live, lost->pdata[i]);
-      g_message ("defense %s: another node holds it now; dropping it here", (char *)lost->pdata[i]);
+      g_message ("defense %s: another node held it meanwhile; dropping it here", (char *)lost->pdata[i]);
       /* Nothing more from here: the other node writes from now on. */
       _viva_server_defenses_drop_now (live);
     }

@@ -176,7 +176,12 @@ viva_server_store_save_report (VivaServerStore  *self,
 
   return viva_server_db_execf (self->db, error,
                                "INSERT INTO reports (defense_id, exam_id, student_id, problem_id, report_json,"
-                               " signature, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                               " signature, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)"
+                               /* A node that took the defense over at its very end
+                                * (the first stalled between its report and its
+                                * state) builds the same report again: the first
+                                * kept stands. */
+                               " ON CONFLICT (defense_id) DO NOTHING",
                                "ssssssi", defense_id,
                                json_object_get_string_member (defense, "exam_id"),
                                json_object_get_string_member (defense, "student_id"),

@@ -329,3 +329,47 @@ viva_server_store_waiting_answer (VivaServerStore  *self,
     g_propagate_error (error, g_steal_pointer (&local));
   return row;
 }
+
+/**
+ * viva_server_store_renew_leases:
+ * @holder: this node's id
+ *
+ * Renews, in one statement, every lease @holder holds that has not run
+ * out: a node with sixty live defenses renews them with one statement per
+ * tick, not sixty transactions.
+ *
+ * Returns: (transfer full): the leases renewed (`resource`, `epoch`), or
+ *   %NULL on error
+ */
+JsonArray *
+viva_server_store_renew_leases (VivaServerStore  *self,
+                                const char       *holder,
+                                guint             ttl_ms,
+                                GError          **error)
+{
+  gint64 now = viva_server_store_now ();
+
+  return viva_server_db_queryf (DB (self), error,
+                                "UPDATE leases SET expires_at = $2 WHERE holder = $1 AND expires_at >= $3"
+                                " RETURNING resource, epoch",
+                                "sii", holder, now + ttl_ms, now);
+}
+
+/**
+ * viva_server_store_list_unheld_defenses:
+ *
+ * Returns: (transfer full): the live defenses whose lease is missing or
+ *   has run out (whole rows): what a node's tick may take over, without
+ *   trying the ones another node holds
+ */
+JsonArray *
+viva_server_store_list_unheld_defenses (VivaServerStore  *self,
+                                        GError          **error)
+{
+  return viva_server_db_queryf (DB (self), error,
+                                "SELECT d.* FROM defenses d LEFT JOIN leases l ON l.resource = 'defense/' || d.id"
+                                " WHERE d.state IN ('starting', 'running', 'waiting')"
+                                " AND (l.resource IS NULL OR l.expires_at < $1)"
+                                " ORDER BY d.created_at, d.id",
+                                "i", viva_server_store_now ());
+}

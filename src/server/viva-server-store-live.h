@@ -65,4 +65,11 @@ gboolean    viva_server_store_defense_is_live  (VivaServerStore        *self,
                                                 const char             *defense_id,
                                                 GError                **error);
 
+JsonArray  *viva_server_store_renew_leases     (VivaServerStore        *self,
+                                                const char             *holder,
+                                                guint                   ttl_ms,
+                                                GError                **error);
+JsonArray  *viva_server_store_list_unheld_defenses (VivaServerStore    *self,
+                                                GError                **error);
+
 G_END_DECLS
