@@ -84,6 +84,8 @@ viva_server_defenses_resume_all (VivaServerDefenses  *self,
       g_autoptr(GError) local = NULL;
       gint64 epoch;
 
+      /* Taking over many is long: this node's own leases go on meanwhile. */
+      _viva_server_defenses_renew_if_due (self);
       /* Another node's, while it lives; or running here already; or one
        * that could not continue (said once). */
       if (g_hash_table_contains (self->live, id) || g_hash_table_contains (self->unresumable, id) ||
@@ -100,6 +102,35 @@ viva_server_defenses_resume_all (VivaServerDefenses  *self,
   return n;
 }
 
+static guint
+tick_ms (void)
+{
+  return MIN (2000, defense_lease_ms () / 3);
+}
+
+/**
+ * _viva_server_defenses_renew_if_due:
+ *
+ * Renews this node's leases when a tick's worth of time passed since the
+ * last renewal. A room pressing Submit at once keeps the main loop busy
+ * starting defenses for seconds; the tick's timer waits behind it, and
+ * the leases would run out under a node that is only busy.
+ */
+void
+_viva_server_defenses_renew_if_due (VivaServerDefenses *self)
+{
+  g_autoptr(JsonArray) rows = NULL;
+  g_autoptr(GError) error = NULL;
+  gint64 now = g_get_monotonic_time ();
+
+  if (self->holder == NULL || now - self->renewed_at < (gint64)tick_ms () * 1000)
+    return;
+  self->renewed_at = now;
+  if (!(rows = viva_server_store_renew_leases (viva_server_api_get_store (self->api), self->holder,
+                                               defense_lease_ms (), &error)))
+    g_message ("defenses: leases not renewed: %s", error->message);
+}
+
 static gboolean
 lease_tick_cb (gpointer user_data)
 {
@@ -114,6 +145,7 @@ lease_tick_cb (gpointer user_data)
 
   /* Every lease still this node's, renewed at once; a database away
    * renews none, and the defenses go on (nobody can take them either). */
+  self->renewed_at = g_get_monotonic_time ();
   if (g_hash_table_size (self->live) > 0 &&
       !(rows = viva_server_store_renew_leases (viva_server_api_get_store (self->api), self->holder,
                                                defense_lease_ms (), &error)))
@@ -187,7 +219,7 @@ viva_server_defenses_set_holder (VivaServerDefenses *self,
   g_return_if_fail (self->holder == NULL);
 
   self->holder = g_strdup (holder);
-  self->lease_id = g_timeout_add (MIN (2000, defense_lease_ms () / 3), lease_tick_cb, self);
+  self->lease_id = g_timeout_add (tick_ms (), lease_tick_cb, self);
   self->answers_listen_id = viva_server_db_listen (viva_server_store_get_db (viva_server_api_get_store (self->api)),
                                                    VIVA_SERVER_ANSWERS_CHANNEL, _viva_server_defense_answer_told,
                                                    self);
@@ -293,6 +325,49 @@ viva_server_defenses_unfollow (VivaServerDefenses *self,
 
   if (self->follow != NULL)
     viva_server_follow_remove (self->follow, defense_id);
+}
+
+/**
+ * viva_server_defenses_answer:
+ * @question_seq: the question answered, or 0 for the one pending
+ *
+ * Takes a student's answer on any node: the examiner gets it at once when
+ * this node runs the defense and asks that question now; else it is kept
+ * in the database for the node that runs it (committed when this
+ * returns).
+ */
+gboolean
+viva_server_defenses_answer (VivaServerDefenses  *self,
+                             const char          *defense_id,
+                             const char          *text,
+                             gint64               question_seq,
+                             GError             **error)
+{
+  VivaServerLive *live = g_hash_table_lookup (self->live, defense_id);
+
+  if (live == NULL || live->pending == NULL || live->fenced)
+    {
+      if (!_viva_server_defense_queue_answer (self, defense_id, text, question_seq, error))
+        return FALSE;
+      if (live != NULL)
+        _viva_server_defenses_take_answer_later (live);
+      return TRUE;
+    }
+  if (question_seq > 0 && question_seq != live->pending_seq)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_PENDING,
+                   _("That question was answered already: fetch the defense’s events for the one waiting now."));
+      return FALSE;
+    }
+  if (!viva_examiner_answer (live->examiner, text, error))
+    return FALSE;
+  /* Its answer event was refused (another node took the defense while
+   * this one stalled): the answer is kept for that node instead, the
+   * question still pending there, so what the student is told was taken
+   * is never lost. */
+  if (live->fenced)
+    return _viva_server_defense_queue_answer (self, defense_id, text, question_seq, error);
+  return TRUE;
 }
 
 /* Every node takes every student's answer. A node that does not run the

@@ -21,6 +21,7 @@ struct _VivaServerDefenses
   char          *holder;           /* this node's id, the leases' holder */
   guint          lease_id;
   guint          answers_listen_id;
+  gint64         renewed_at;       /* monotonic µs of the last renewal of all leases */
   GHashTable    *unresumable;      /* ids that could not continue: not tried again */
   struct _VivaServerFollow *follow; /* the events of defenses another node runs */
 };
@@ -92,6 +93,7 @@ JsonObject    *_viva_server_defense_verdict_data  (VivaExamVerdict    *verdict);
 char          *_viva_server_defenses_lease_resource (const char       *defense_id);
 gint64         _viva_server_defenses_take_lease   (VivaServerDefenses *self,
                                                    const char         *defense_id);
+void           _viva_server_defenses_renew_if_due (VivaServerDefenses *self);
 gboolean       _viva_server_defense_queue_answer  (VivaServerDefenses *self,
                                                    const char         *defense_id,
                                                    const char         *text,

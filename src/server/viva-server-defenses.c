@@ -510,6 +510,60 @@ problem_timeline (VivaServerStore *store,
   return events;
 }
 
+/* Runs the defense of @row from its start, in a new session stamped by
+ * the sitting, as the app's is. @again: its first run stopped before it
+ * kept a checkpoint (the node that ran it died or lost its lease): it
+ * starts over under the same id, so the student's app following it
+ * follows the new run, and the tool steps told already are not told
+ * again. */
+static gboolean
+start_row (VivaServerDefenses  *self,
+           JsonObject          *row,
+           gint64               epoch,
+           VivaExamSitting     *sitting,
+           gboolean             again,
+           GError             **error)
+{
+  VivaServerStore *store = viva_server_api_get_store (self->api);
+  VivaServerClock *clock = viva_server_api_get_clock (self->api);
+  const char *id = json_object_get_string_member (row, "id");
+  g_autofree char *dir = sessions_dir (self);
+  g_autoptr(VivaExamSession) session = NULL;
+  g_autoptr(JsonArray) timeline = NULL;
+  VivaServerLive *live;
+
+  if (!(live = live_new (self, row, json_object_get_string_member (row, "code"), NULL, error)))
+    return FALSE;
+  live->epoch = epoch;
+
+  /* What the student's PC recorded on the problem (pastes, runs, hints),
+   * sent with its saves: the report's timeline, also at time-up. */
+  timeline = problem_timeline (store, live->exam_id, live->student_id, live->problem_id);
+  viva_defense_set_timeline (live->defense, timeline);
+  for (guint i = 0; i < json_array_get_length (timeline); i++)
+    if (g_strcmp0 (json_object_get_string_member_with_default (json_array_get_object_element (timeline, i),
+                                                               "kind", NULL), "hint") == 0)
+      viva_defense_set_hint_used (live->defense, TRUE);
+
+  /* The session is stamped by the sitting, as the app's is. */
+  session = viva_exam_session_new (dir);
+  viva_exam_sitting_stamp_session (sitting, session);
+  viva_defense_set_session (live->defense, session);
+
+  if (!live_prepare (live, error) ||
+      !viva_server_store_set_defense_session (store, id, viva_exam_session_get_id (session), error))
+    {
+      g_hash_table_remove (self->live, id);
+      return FALSE;
+    }
+  if (again)
+    _viva_server_defense_recall (live);
+  else
+    viva_server_clock_defense_started (clock, live->exam_id, live->student_id, live->problem_id);
+  viva_defense_run_async (live->defense, live->cancellable, done_cb, g_strdup (id));
+  return TRUE;
+}
+
 /**
  * viva_server_defenses_start:
  * @handed_in: started at time-up: questions are answered for the student
@@ -528,12 +582,8 @@ viva_server_defenses_start (VivaServerDefenses  *self,
   VivaServerStore *store = viva_server_api_get_store (self->api);
   VivaServerClock *clock = viva_server_api_get_clock (self->api);
   g_autofree char *id = viva_server_keys_random_id ();
-  g_autofree char *dir = sessions_dir (self);
   g_autoptr(JsonObject) row = NULL;
-  g_autoptr(VivaExamSession) session = NULL;
-  g_autoptr(JsonArray) timeline = NULL;
   VivaExamSitting *sitting;
-  VivaServerLive *live;
   gint64 epoch;
 
   g_return_val_if_fail (VIVA_IS_SERVER_DEFENSES (self), NULL);
@@ -541,6 +591,7 @@ viva_server_defenses_start (VivaServerDefenses  *self,
 
   /* The lease first: no other node's tick can take the new row for one
    * left by a dead node. */
+  _viva_server_defenses_renew_if_due (self);
   if ((epoch = _viva_server_defenses_take_lease (self, id)) <= 0)
     {
       g_set_error (error, VIVA_SERVER_DB_ERROR, VIVA_SERVER_DB_ERROR_BUSY, "%s",
@@ -550,33 +601,8 @@ viva_server_defenses_start (VivaServerDefenses  *self,
   if (!(sitting = viva_server_clock_get_sitting (clock, exam_id, student_id, error)) ||
       !viva_server_store_add_defense (store, id, exam_id, student_id, problem_id, code, handed_in, error) ||
       !(row = viva_server_store_get_defense (store, id, error)) ||
-      !(live = live_new (self, row, code, NULL, error)))
+      !start_row (self, row, epoch, sitting, FALSE, error))
     return NULL;
-  live->epoch = epoch;
-
-  /* What the student's PC recorded on the problem (pastes, runs, hints),
-   * sent with its saves: the report's timeline, also at time-up. */
-  timeline = problem_timeline (store, exam_id, student_id, problem_id);
-  viva_defense_set_timeline (live->defense, timeline);
-  for (guint i = 0; i < json_array_get_length (timeline); i++)
-    if (g_strcmp0 (json_object_get_string_member_with_default (json_array_get_object_element (timeline, i),
-                                                               "kind", NULL), "hint") == 0)
-      viva_defense_set_hint_used (live->defense, TRUE);
-
-  /* The session is stamped by the sitting, as the app's is. */
-  session = viva_exam_session_new (dir);
-  viva_exam_sitting_stamp_session (sitting, session);
-  viva_defense_set_session (live->defense, session);
-
-  if (!live_prepare (live, error) ||
-      !viva_server_store_set_defense_session (store, id, viva_exam_session_get_id (session), error))
-    {
-      g_hash_table_remove (self->live, id);
-      return NULL;
-    }
-
-  viva_server_clock_defense_started (clock, exam_id, student_id, problem_id);
-  viva_defense_run_async (live->defense, live->cancellable, done_cb, g_strdup (id));
   return g_steal_pointer (&id);
 }
 
@@ -599,23 +625,20 @@ _viva_server_defenses_resume_one (VivaServerDefenses  *self,
 
   if (session_id == NULL || checkpoint == NULL)
     {
-      /* Killed before its first step was kept: it starts again, from the
-       * code the student submitted. */
-      g_autoptr(JsonObject) fresh = json_object_ref (row);
-      VivaServerStore *store = viva_server_api_get_store (self->api);
-      g_autofree char *id = NULL;
+      /* Stopped before its first step was kept: it starts over, from the
+       * code the student submitted, under the same id. */
+      VivaServerClock *clock = viva_server_api_get_clock (self->api);
+      VivaExamSitting *sitting;
 
-      if (!viva_server_store_set_defense_state (store, json_object_get_string_member (row, "id"), "restarted", error))
+      if (clock == NULL)
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s", _("The defense could not go on."));
+          return FALSE;
+        }
+      if (!(sitting = viva_server_clock_get_sitting (clock, json_object_get_string_member (row, "exam_id"),
+                                                     json_object_get_string_member (row, "student_id"), error)))
         return FALSE;
-      id = viva_server_defenses_start (self, json_object_get_string_member (fresh, "exam_id"),
-                                       json_object_get_string_member (fresh, "student_id"),
-                                       json_object_get_string_member (fresh, "problem_id"), code,
-                                       json_object_get_int_member (fresh, "handed_in") != 0, error);
-      /* The same submission: its grading job is the new defense's. */
-      if (id != NULL && json_object_has_member (fresh, "grade_job") && !json_object_get_null_member (fresh, "grade_job") &&
-          !viva_server_store_set_defense_grade_job (store, id, json_object_get_string_member (fresh, "grade_job"), error))
-        return FALSE;
-      return id != NULL;
+      return start_row (self, row, epoch, sitting, TRUE, error);
     }
 
   /* The database's checkpoint is the one that counts. */
@@ -639,49 +662,6 @@ _viva_server_defenses_resume_one (VivaServerDefenses  *self,
   _viva_server_defense_recall (live);
 
   viva_defense_run_async (live->defense, live->cancellable, done_cb, g_strdup (live->id));
-  return TRUE;
-}
-
-/**
- * viva_server_defenses_answer:
- * @question_seq: the question answered, or 0 for the one pending
- *
- * Takes a student's answer on any node: the examiner gets it at once when
- * this node runs the defense and asks that question now; else it is kept
- * in the database for the node that runs it (committed when this
- * returns).
- */
-gboolean
-viva_server_defenses_answer (VivaServerDefenses  *self,
-                             const char          *defense_id,
-                             const char          *text,
-                             gint64               question_seq,
-                             GError             **error)
-{
-  VivaServerLive *live = g_hash_table_lookup (self->live, defense_id);
-
-  if (live == NULL || live->pending == NULL || live->fenced)
-    {
-      if (!_viva_server_defense_queue_answer (self, defense_id, text, question_seq, error))
-        return FALSE;
-      if (live != NULL)
-        _viva_server_defenses_take_answer_later (live);
-      return TRUE;
-    }
-  if (question_seq > 0 && question_seq != live->pending_seq)
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_PENDING,
-                   _("That question was answered already: fetch the defense’s events for the one waiting now."));
-      return FALSE;
-    }
-  if (!viva_examiner_answer (live->examiner, text, error))
-    return FALSE;
-  /* Its answer event was refused (another node took the defense while
-   * this one stalled): the answer is kept for that node instead, the
-   * question still pending there, so what the student is told was taken
-   * is never lost. */
-  if (live->fenced)
-    return _viva_server_defense_queue_answer (self, defense_id, text, question_seq, error);
   return TRUE;
 }
 

@@ -825,6 +825,56 @@ test_stalled_node (void)
   g_unsetenv ("VIVA_SERVER_LEASE_MS");
 }
 
+/* A node that died between a Submit and the defense's first kept step
+ * leaves a live defense with no checkpoint: the next node to run it
+ * starts it over under the same id, so the student following that id
+ * gets its question and ends it. */
+static void
+test_restart_unkept (void)
+{
+  ServerFixture fixture;
+  g_autofree char *student = NULL;
+  g_autoptr(VivaServerStore) store = NULL;
+  g_autoptr(JsonObject) question = NULL;
+  g_autoptr(JsonObject) finished = NULL;
+  g_autoptr(JsonObject) row = NULL;
+  g_autoptr(GError) error = NULL;
+  gint64 after = 0;
+  guint status = 0;
+
+  server_fixture_setup (&fixture, one_exam);
+  student = server_fixture_sign_in (&fixture, "server-quiz", "s2");
+  server_fixture_kill (&fixture);
+
+  /* What the dead node had kept: the row, nothing of the run. */
+  store = viva_server_store_open_database (fixture.state_dir, fixture.database, &error);
+  g_assert_no_error (error);
+  g_assert_true (viva_server_store_add_defense (store, "unkept-1", "server-quiz", "s2", "double",
+                                                "def double(x):\n    return 2 * x\n", FALSE, &error));
+  g_assert_no_error (error);
+
+  server_fixture_start (&fixture);
+  g_assert_cmpint (json_object_get_int_member (fixture.listening, "resumed"), ==, 1);
+  question = server_fixture_wait_for (&fixture, student, "server-quiz", "unkept-1", "question", &after, NULL);
+  {
+    g_autofree char *body = g_strdup_printf ("{\"text\":\"zero\",\"question_seq\":%" G_GINT64_FORMAT "}",
+                                             json_object_get_int_member (question, "seq"));
+    g_autoptr(JsonNode) answered = server_fixture_request (&fixture, "POST",
+                                                           "/api/v1/exams/server-quiz/defenses/unkept-1/answer",
+                                                           student, body, &status, NULL);
+
+    g_assert_cmpuint (status, ==, 200);
+  }
+  finished = server_fixture_wait_for (&fixture, student, "server-quiz", "unkept-1", "finished", &after, NULL);
+  g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (finished, "data"), "state"),
+                   ==, "finished");
+  row = viva_server_store_get_defense (store, "unkept-1", &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (json_object_get_string_member (row, "state"), ==, "finished");
+
+  server_fixture_teardown (&fixture);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -843,6 +893,7 @@ main (int   argc,
   g_test_add_func ("/viva/server/nodes/two-nodes", test_two_nodes);
   g_test_add_func ("/viva/server/nodes/answer-anywhere", test_answer_anywhere);
   g_test_add_func ("/viva/server/nodes/stalled-node", test_stalled_node);
+  g_test_add_func ("/viva/server/nodes/restart-unkept", test_restart_unkept);
 
   return g_test_run ();
 }
