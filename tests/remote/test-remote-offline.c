@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "remote-util.h"
+#include "viva-test-util.h"
 #include "viva-file-writer.h"
 #include "viva-remote-kept.h"
 #include "viva-timeline.h"
@@ -203,6 +204,7 @@ test_restart_keeps_typing (void)
   pc_stop (&pc);
 
   server_fixture_teardown (&fixture);
+  viva_test_remove_tree (dir);
 }
 
 static void
@@ -268,6 +270,8 @@ test_other_pc_wins (void)
   pc_stop (&a);
 
   server_fixture_teardown (&fixture);
+  viva_test_remove_tree (dir_a);
+  viva_test_remove_tree (dir_b);
 }
 
 static JsonObject *
@@ -391,6 +395,7 @@ test_timeline_at_time_up (void)
     }
 
   server_fixture_teardown (&fixture);
+  viva_test_remove_tree (dir);
 }
 
 /* The defense's next question, or NULL once its verdict came. */
@@ -508,6 +513,7 @@ test_events_during_defense (void)
   g_assert_cmpuint (count_kind (timeline, "focus-back"), ==, 1);
 
   server_fixture_teardown (&fixture);
+  viva_test_remove_tree (dir);
 }
 
 int
