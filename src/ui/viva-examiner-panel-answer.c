@@ -18,10 +18,13 @@
  * loses at most this much of it. */
 #define DRAFT_SAVE_DELAY_MS 500
 
+/* The draft is kept in the session of an examiner on this PC. */
 static VivaExamSession *
 answer_session (VivaExaminerPanel *self)
 {
-  return self->examiner ? viva_examiner_get_session (self->examiner) : NULL;
+  VivaExaminer *examiner = _viva_examiner_panel_get_local (self);
+
+  return examiner ? viva_examiner_get_session (examiner) : NULL;
 }
 
 static void
@@ -58,7 +61,7 @@ save_draft_cb (gpointer user_data)
 static void
 answer_changed_cb (VivaExaminerPanel *self)
 {
-  if (self->restoring_draft || self->examiner == NULL ||
+  if (self->restoring_draft || _viva_examiner_panel_get_local (self) == NULL ||
       _viva_examiner_panel_get_state (self) != VIVA_EXAMINER_STATE_WAITING_FOR_STUDENT)
     return;
 
@@ -75,9 +78,9 @@ _viva_examiner_panel_restore_draft (VivaExaminerPanel *self)
   VivaExamSession *session = answer_session (self);
   g_autofree char *draft = NULL;
 
-  if (session == NULL || self->examiner == NULL ||
-      viva_examiner_get_state (self->examiner) != VIVA_EXAMINER_STATE_WAITING_FOR_STUDENT ||
-      viva_examiner_get_pending_question (self->examiner) == NULL ||
+  if (session == NULL ||
+      _viva_examiner_panel_get_state (self) != VIVA_EXAMINER_STATE_WAITING_FOR_STUDENT ||
+      _viva_examiner_panel_get_question (self) == NULL ||
       gtk_text_buffer_get_char_count (buffer) > 0)
     return;
 
@@ -114,8 +117,8 @@ _viva_examiner_panel_can_send (VivaExaminerPanel *self)
 
   /* Questions after the verdict go to an examiner on this PC only. */
   return state == VIVA_EXAMINER_STATE_WAITING_FOR_STUDENT ||
-         (state == VIVA_EXAMINER_STATE_FINISHED && !self->no_followup && self->examiner != NULL &&
-          viva_examiner_get_verdict (self->examiner) != NULL);
+         (state == VIVA_EXAMINER_STATE_FINISHED && !self->no_followup &&
+          _viva_examiner_panel_get_local (self) != NULL && _viva_examiner_panel_get_verdict (self) != NULL);
 }
 
 static void
@@ -204,7 +207,7 @@ send_action (GtkWidget  *widget,
   self->asked = g_strdup (text);
   _viva_examiner_panel_update (self);
 
-  viva_examiner_ask_async (self->examiner, text, self->cancellable, ask_cb, g_object_ref (self));
+  viva_examiner_ask_async (_viva_examiner_panel_get_local (self), text, self->cancellable, ask_cb, g_object_ref (self));
 }
 
 /**
@@ -338,8 +341,6 @@ _viva_examiner_panel_init_answer (VivaExaminerPanel *self)
 
   g_signal_connect_object (gtk_text_view_get_buffer (self->answer_view), "changed",
                            G_CALLBACK (answer_changed_cb), self, G_CONNECT_SWAPPED);
-  g_signal_group_connect_object (self->signals, "notify::pending-question",
-                                 G_CALLBACK (_viva_examiner_panel_restore_draft), self, G_CONNECT_SWAPPED);
-  g_signal_group_connect_object (self->signals, "notify::state",
-                                 G_CALLBACK (_viva_examiner_panel_restore_draft), self, G_CONNECT_SWAPPED);
+  _viva_examiner_panel_connect (self, "notify::pending-question", G_CALLBACK (_viva_examiner_panel_restore_draft));
+  _viva_examiner_panel_connect (self, "notify::state", G_CALLBACK (_viva_examiner_panel_restore_draft));
 }

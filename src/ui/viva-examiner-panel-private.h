@@ -43,10 +43,9 @@ struct _VivaExaminerPanel
   GtkLabel       *hint_label;
 
   /* State */
-  VivaExaminer   *examiner;
-  GSignalGroup   *signals;
-  VivaRemoteDefense *remote;     /* or a defense the exam server runs */
-  GSignalGroup   *remote_signals;
+  VivaDefenseView *defense;      /* the examiner here, or the exam server's */
+  GSignalGroup   *signals;       /* its events */
+  GSignalGroup   *notify_signals; /* its properties' notifications */
   VivaMessageRow *current;       /* the examiner message streaming now */
   GHashTable     *cards;         /* step id → VivaToolCard, owned by the view */
   char           *running_tool;
@@ -68,6 +67,7 @@ VivaExaminerState  _viva_examiner_panel_get_state    (VivaExaminerPanel *self);
 const char        *_viva_examiner_panel_get_error    (VivaExaminerPanel *self);
 const char        *_viva_examiner_panel_get_question (VivaExaminerPanel *self);
 VivaExamVerdict   *_viva_examiner_panel_get_verdict  (VivaExaminerPanel *self);
+VivaExaminer      *_viva_examiner_panel_get_local    (VivaExaminerPanel *self);
 gboolean           _viva_examiner_panel_answer       (VivaExaminerPanel *self,
                                                       const char        *text,
                                                       GError           **error);

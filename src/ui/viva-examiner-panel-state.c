@@ -50,6 +50,8 @@ _viva_examiner_panel_update (VivaExaminerPanel *self)
   const char *error = _viva_examiner_panel_get_error (self);
   const char *question = _viva_examiner_panel_get_question (self);
   gboolean shown = _viva_examiner_panel_has_defense (self);
+  /* A defense on the exam server: the server's to stop or retry. */
+  gboolean remote = shown && _viva_examiner_panel_get_local (self) == NULL;
   const char *text = NULL, *icon = NULL, *hint;
   gboolean busy = FALSE, can_send, waiting;
   g_autofree char *busy_text = NULL;
@@ -65,9 +67,9 @@ _viva_examiner_panel_update (VivaExaminerPanel *self)
       if (self->model_loading)
         text = _("Loading the model… the first answer can take a minute");
       /* A lab's shared server with a queue: calm, counting, with Stop. */
-      else if (self->examiner != NULL && viva_examiner_get_busy (self->examiner))
+      else if (viva_defense_view_get_busy (self->defense))
         text = busy_text = g_strdup_printf (_("The lab’s model server is busy — waiting (%u s)"),
-                                            (guint)((g_get_monotonic_time () - viva_examiner_get_busy_since (self->examiner)) / G_USEC_PER_SEC));
+                                            (guint)((g_get_monotonic_time () - viva_defense_view_get_busy_since (self->defense)) / G_USEC_PER_SEC));
       else
         text = self->asking ? _("The examiner is answering…") : _("Thinking…");
       busy = TRUE;
@@ -115,14 +117,14 @@ _viva_examiner_panel_update (VivaExaminerPanel *self)
 
   /* A failed follow-up is sent again from the answer box instead; the
    * exam server's defense is the server's to retry. */
-  gtk_widget_set_visible (GTK_WIDGET (self->retry_button), state == VIVA_EXAMINER_STATE_FAILED && self->remote == NULL);
+  gtk_widget_set_visible (GTK_WIDGET (self->retry_button), state == VIVA_EXAMINER_STATE_FAILED && !remote);
   /* Stopping is for a defense on this PC: a graded one goes on. */
-  if (self->remote != NULL)
+  if (remote)
     gtk_widget_set_visible (GTK_WIDGET (self->stop_button), FALSE);
 
   if (error != NULL && state == VIVA_EXAMINER_STATE_FAILED)
     viva_examiner_panel_show_error (self, error);
-  else if (error != NULL && self->remote != NULL)
+  else if (error != NULL && remote)
     viva_examiner_panel_show_error (self, error);
   else if (state != VIVA_EXAMINER_STATE_FAILED && shown)
     viva_examiner_panel_show_error (self, NULL);
@@ -164,7 +166,7 @@ _viva_examiner_panel_update (VivaExaminerPanel *self)
     hint = _("Ask the examiner about the verdict. Ctrl+Enter sends.");
   else if (state == VIVA_EXAMINER_STATE_FAILED)
     hint = _("What you typed is kept. Retry when the examiner is reachable again.");
-  else if (state == VIVA_EXAMINER_STATE_FINISHED && (self->no_followup || self->remote != NULL))
+  else if (state == VIVA_EXAMINER_STATE_FINISHED && (self->no_followup || remote))
     hint = _("Questions after the verdict are off in this exam.");
   else
     hint = _("You can answer when the examiner asks you a question.");
@@ -198,7 +200,7 @@ busy_tick_cb (gpointer user_data)
 static void
 busy_cb (VivaExaminerPanel *self)
 {
-  if (self->examiner != NULL && viva_examiner_get_busy (self->examiner))
+  if (self->defense != NULL && viva_defense_view_get_busy (self->defense))
     {
       if (self->busy_tick == 0)
         self->busy_tick = g_timeout_add_seconds (1, busy_tick_cb, self);
@@ -247,7 +249,7 @@ viva_examiner_panel_set_unreachable (VivaExaminerPanel *self,
 void
 _viva_examiner_panel_init_state (VivaExaminerPanel *self)
 {
-  g_signal_group_connect_object (self->signals, "notify::busy", G_CALLBACK (busy_cb), self, G_CONNECT_SWAPPED);
+  _viva_examiner_panel_connect (self, "notify::busy", G_CALLBACK (busy_cb));
   _viva_examiner_panel_connect (self, "notify::state", G_CALLBACK (state_cb));
   _viva_examiner_panel_connect (self, "notify::error-message", G_CALLBACK (_viva_examiner_panel_update));
   _viva_examiner_panel_connect (self, "notify::pending-question", G_CALLBACK (_viva_examiner_panel_update));

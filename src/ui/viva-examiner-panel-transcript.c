@@ -401,7 +401,7 @@ viva_examiner_panel_get_chat_view (VivaExaminerPanel *self)
 void
 _viva_examiner_panel_init_transcript (VivaExaminerPanel *self)
 {
-  g_signal_group_connect_object (self->signals, "reply", G_CALLBACK (reply_cb), self, G_CONNECT_SWAPPED);
+  _viva_examiner_panel_connect (self, "reply", G_CALLBACK (reply_cb));
   _viva_examiner_panel_connect (self, "delta", G_CALLBACK (delta_cb));
   _viva_examiner_panel_connect (self, "tool-started", G_CALLBACK (tool_started_cb));
   _viva_examiner_panel_connect (self, "tool-finished", G_CALLBACK (tool_finished_cb));

@@ -15,18 +15,16 @@
 #include "viva-chat-view.h"
 #include "viva-examiner-panel-private.h"
 
-/* The panel shows a VivaExaminer and answers it; it does not create or run
- * one. The window does that (viva-window-exam.c) and owns `exam.stop` and
- * `exam.retry`, which the state line and the error banner trigger. A
- * graded defense runs on the exam server: then the panel shows a
- * VivaRemoteDefense, which tells the same signals and properties from the
- * server's stream, and the panel's parts ask through the accessors below,
- * never either object directly. */
+/* The panel shows a defense and answers it; it does not create or run one.
+ * The window does that (viva-window-exam.c) and owns `exam.stop` and
+ * `exam.retry`, which the state line and the error banner trigger. The
+ * defense is a VivaDefenseView: a VivaExaminer on this PC, or, for a graded
+ * defense on the exam server, a VivaRemoteDefense told by the server's
+ * stream. The panel's parts ask through the accessors below. */
 
 enum {
   PROP_0,
-  PROP_EXAMINER,
-  PROP_REMOTE,
+  PROP_DEFENSE,
   PROP_MODEL_LOADING,
   N_PROPS
 };
@@ -38,47 +36,31 @@ static GParamSpec *properties[N_PROPS];
 gboolean
 _viva_examiner_panel_has_defense (VivaExaminerPanel *self)
 {
-  return self->examiner != NULL || self->remote != NULL;
+  return self->defense != NULL;
 }
 
 VivaExaminerState
 _viva_examiner_panel_get_state (VivaExaminerPanel *self)
 {
-  if (self->examiner != NULL)
-    return viva_examiner_get_state (self->examiner);
-  if (self->remote != NULL)
-    return viva_remote_defense_get_state (self->remote);
-  return VIVA_EXAMINER_STATE_IDLE;
+  return self->defense ? viva_defense_view_get_state (self->defense) : VIVA_EXAMINER_STATE_IDLE;
 }
 
 const char *
 _viva_examiner_panel_get_error (VivaExaminerPanel *self)
 {
-  if (self->examiner != NULL)
-    return viva_examiner_get_error_message (self->examiner);
-  if (self->remote != NULL)
-    return viva_remote_defense_get_error_message (self->remote);
-  return NULL;
+  return self->defense ? viva_defense_view_get_error_message (self->defense) : NULL;
 }
 
 const char *
 _viva_examiner_panel_get_question (VivaExaminerPanel *self)
 {
-  if (self->examiner != NULL)
-    return viva_examiner_get_pending_question (self->examiner);
-  if (self->remote != NULL)
-    return viva_remote_defense_get_pending_question (self->remote);
-  return NULL;
+  return self->defense ? viva_defense_view_get_pending_question (self->defense) : NULL;
 }
 
 VivaExamVerdict *
 _viva_examiner_panel_get_verdict (VivaExaminerPanel *self)
 {
-  if (self->examiner != NULL)
-    return viva_examiner_get_verdict (self->examiner);
-  if (self->remote != NULL)
-    return viva_remote_defense_get_verdict (self->remote);
-  return NULL;
+  return self->defense ? viva_defense_view_get_verdict (self->defense) : NULL;
 }
 
 gboolean
@@ -86,28 +68,60 @@ _viva_examiner_panel_answer (VivaExaminerPanel  *self,
                              const char         *text,
                              GError            **error)
 {
-  if (self->examiner != NULL)
-    return viva_examiner_answer (self->examiner, text, error);
-  if (self->remote != NULL)
-    return viva_remote_defense_answer (self->remote, text, error);
+  if (self->defense != NULL)
+    return viva_defense_view_answer (self->defense, text, error);
   g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_PENDING, "no defense");
   return FALSE;
 }
 
-/* One handler for the same signal of either kind of defense. */
+/* The defense when it runs on this PC, else %NULL. */
+VivaExaminer *
+_viva_examiner_panel_get_local (VivaExaminerPanel *self)
+{
+  return VIVA_IS_EXAMINER (self->defense) ? VIVA_EXAMINER (self->defense) : NULL;
+}
+
+/* One handler for a signal of the defense shown. GLib 2.74 cannot parse
+ * "notify::…" on an interface type, so property notifications go through
+ * a group over GObject. */
 void
 _viva_examiner_panel_connect (VivaExaminerPanel *self,
                               const char        *signal,
                               GCallback          callback)
 {
-  g_signal_group_connect_object (self->signals, signal, callback, self, G_CONNECT_SWAPPED);
-  g_signal_group_connect_object (self->remote_signals, signal, callback, self, G_CONNECT_SWAPPED);
+  GSignalGroup *group = g_str_has_prefix (signal, "notify::") ? self->notify_signals : self->signals;
+
+  g_signal_group_connect_object (group, signal, callback, self, G_CONNECT_SWAPPED);
 }
 
-/* What both kinds of defense share when the panel takes one or lets it go. */
-static void
-viva_examiner_panel_take (VivaExaminerPanel *self)
+VivaDefenseView *
+viva_examiner_panel_get_defense (VivaExaminerPanel *self)
 {
+  g_return_val_if_fail (VIVA_IS_EXAMINER_PANEL (self), NULL);
+
+  return self->defense;
+}
+
+/**
+ * viva_examiner_panel_set_defense:
+ * @defense: (nullable): the defense to show: a #VivaExaminer on this PC,
+ *   or a #VivaRemoteDefense the exam server runs
+ *
+ * Shows @defense as it happens. The conversation so far stays (a retried
+ * defense carries on); call viva_examiner_panel_clear() first for a new
+ * one. Questions after the verdict, Stop and Retry are for an examiner on
+ * this PC only: a defense on the exam server has none.
+ */
+void
+viva_examiner_panel_set_defense (VivaExaminerPanel *self,
+                                 VivaDefenseView   *defense)
+{
+  g_return_if_fail (VIVA_IS_EXAMINER_PANEL (self));
+  g_return_if_fail (!defense || VIVA_IS_DEFENSE_VIEW (defense));
+
+  if (self->defense == defense)
+    return;
+
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
   self->cancellable = g_cancellable_new ();
@@ -117,97 +131,19 @@ viva_examiner_panel_take (VivaExaminerPanel *self)
   g_clear_pointer (&self->running_tool, g_free);
   _viva_examiner_panel_drop_draft_save (self);
   g_clear_handle_id (&self->busy_tick, g_source_remove);
-}
 
-VivaExaminer *
-viva_examiner_panel_get_examiner (VivaExaminerPanel *self)
-{
-  g_return_val_if_fail (VIVA_IS_EXAMINER_PANEL (self), NULL);
+  g_set_object (&self->defense, defense);
+  g_signal_group_set_target (self->signals, defense);
+  g_signal_group_set_target (self->notify_signals, defense);
 
-  return self->examiner;
-}
-
-/**
- * viva_examiner_panel_set_examiner:
- * @examiner: (nullable): the defense to show
- *
- * Shows @examiner's defense as it happens. The conversation so far stays
- * (a retried defense carries on); call viva_examiner_panel_clear() first
- * for a new one.
- */
-void
-viva_examiner_panel_set_examiner (VivaExaminerPanel *self,
-                                  VivaExaminer      *examiner)
-{
-  g_return_if_fail (VIVA_IS_EXAMINER_PANEL (self));
-  g_return_if_fail (!examiner || VIVA_IS_EXAMINER (examiner));
-
-  if (self->examiner == examiner && (examiner != NULL || self->remote == NULL))
-    return;
-
-  viva_examiner_panel_take (self);
-  if (self->remote != NULL)
-    {
-      g_signal_group_set_target (self->remote_signals, NULL);
-      g_clear_object (&self->remote);
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_REMOTE]);
-    }
-
-  g_set_object (&self->examiner, examiner);
-  g_signal_group_set_target (self->signals, examiner);
-
-  if (examiner != NULL)
+  if (defense != NULL)
     {
       _viva_examiner_panel_show_chat (self);
       _viva_examiner_panel_restore_draft (self);
     }
 
   _viva_examiner_panel_update (self);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_EXAMINER]);
-}
-
-VivaRemoteDefense *
-viva_examiner_panel_get_remote (VivaExaminerPanel *self)
-{
-  g_return_val_if_fail (VIVA_IS_EXAMINER_PANEL (self), NULL);
-
-  return self->remote;
-}
-
-/**
- * viva_examiner_panel_set_remote:
- * @remote: (nullable): a defense the exam server runs
- *
- * Shows @remote's defense as the server streams it, in place of an
- * examiner on this PC. Questions after the verdict are the examiner's on
- * the PC only: a remote defense has none.
- */
-void
-viva_examiner_panel_set_remote (VivaExaminerPanel *self,
-                                VivaRemoteDefense *remote)
-{
-  g_return_if_fail (VIVA_IS_EXAMINER_PANEL (self));
-  g_return_if_fail (!remote || VIVA_IS_REMOTE_DEFENSE (remote));
-
-  if (self->remote == remote && (remote != NULL || self->examiner == NULL))
-    return;
-
-  viva_examiner_panel_take (self);
-  if (self->examiner != NULL)
-    {
-      g_signal_group_set_target (self->signals, NULL);
-      g_clear_object (&self->examiner);
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_EXAMINER]);
-    }
-
-  g_set_object (&self->remote, remote);
-  g_signal_group_set_target (self->remote_signals, remote);
-
-  if (remote != NULL)
-    _viva_examiner_panel_show_chat (self);
-
-  _viva_examiner_panel_update (self);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_REMOTE]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DEFENSE]);
 }
 
 gboolean
@@ -250,8 +186,8 @@ viva_examiner_panel_dispose (GObject *object)
   _viva_examiner_panel_drop_draft_save (self);
   if (self->signals != NULL)
     g_signal_group_set_target (self->signals, NULL);
-  if (self->remote_signals != NULL)
-    g_signal_group_set_target (self->remote_signals, NULL);
+  if (self->notify_signals != NULL)
+    g_signal_group_set_target (self->notify_signals, NULL);
   g_clear_handle_id (&self->busy_tick, g_source_remove);
 
   gtk_widget_dispose_template (GTK_WIDGET (object), VIVA_TYPE_EXAMINER_PANEL);
@@ -261,9 +197,8 @@ viva_examiner_panel_dispose (GObject *object)
   self->current = NULL;
   g_clear_object (&self->cancellable);
   g_clear_object (&self->signals);
-  g_clear_object (&self->remote_signals);
-  g_clear_object (&self->examiner);
-  g_clear_object (&self->remote);
+  g_clear_object (&self->notify_signals);
+  g_clear_object (&self->defense);
   g_clear_pointer (&self->cards, g_hash_table_unref);
 
   G_OBJECT_CLASS (viva_examiner_panel_parent_class)->dispose (object);
@@ -290,12 +225,8 @@ viva_examiner_panel_get_property (GObject    *object,
 
   switch (prop_id)
     {
-    case PROP_EXAMINER:
-      g_value_set_object (value, self->examiner);
-      break;
-
-    case PROP_REMOTE:
-      g_value_set_object (value, self->remote);
+    case PROP_DEFENSE:
+      g_value_set_object (value, self->defense);
       break;
 
     case PROP_MODEL_LOADING:
@@ -317,12 +248,8 @@ viva_examiner_panel_set_property (GObject      *object,
 
   switch (prop_id)
     {
-    case PROP_EXAMINER:
-      viva_examiner_panel_set_examiner (self, g_value_get_object (value));
-      break;
-
-    case PROP_REMOTE:
-      viva_examiner_panel_set_remote (self, g_value_get_object (value));
+    case PROP_DEFENSE:
+      viva_examiner_panel_set_defense (self, g_value_get_object (value));
       break;
 
     case PROP_MODEL_LOADING:
@@ -345,11 +272,8 @@ viva_examiner_panel_class_init (VivaExaminerPanelClass *klass)
   object_class->get_property = viva_examiner_panel_get_property;
   object_class->set_property = viva_examiner_panel_set_property;
 
-  properties[PROP_EXAMINER] =
-    g_param_spec_object ("examiner", NULL, NULL, VIVA_TYPE_EXAMINER,
-                         (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
-  properties[PROP_REMOTE] =
-    g_param_spec_object ("remote", NULL, NULL, VIVA_TYPE_REMOTE_DEFENSE,
+  properties[PROP_DEFENSE] =
+    g_param_spec_object ("defense", NULL, NULL, VIVA_TYPE_DEFENSE_VIEW,
                          (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
   properties[PROP_MODEL_LOADING] =
     g_param_spec_boolean ("model-loading", NULL, NULL, FALSE,
@@ -393,8 +317,8 @@ viva_examiner_panel_init (VivaExaminerPanel *self)
   self->cards = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->cancellable = g_cancellable_new ();
 
-  self->signals = g_signal_group_new (VIVA_TYPE_EXAMINER);
-  self->remote_signals = g_signal_group_new (VIVA_TYPE_REMOTE_DEFENSE);
+  self->signals = g_signal_group_new (VIVA_TYPE_DEFENSE_VIEW);
+  self->notify_signals = g_signal_group_new (G_TYPE_OBJECT);
   _viva_examiner_panel_init_transcript (self);
   _viva_examiner_panel_init_state (self);
   _viva_examiner_panel_init_answer (self);

@@ -8,8 +8,7 @@
 #include <gtk/gtk.h>
 
 #include "viva-chat-view.h"
-#include "viva-examiner.h"
-#include "viva-remote-defense.h"
+#include "viva-defense-view.h"
 
 G_BEGIN_DECLS
 
@@ -17,12 +16,9 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (VivaExaminerPanel, viva_examiner_panel, VIVA, EXAMINER_PANEL, GtkWidget)
 
-VivaExaminer *viva_examiner_panel_get_examiner      (VivaExaminerPanel *self);
-void          viva_examiner_panel_set_examiner      (VivaExaminerPanel *self,
-                                                     VivaExaminer      *examiner);
-VivaRemoteDefense *viva_examiner_panel_get_remote    (VivaExaminerPanel *self);
-void          viva_examiner_panel_set_remote        (VivaExaminerPanel *self,
-                                                     VivaRemoteDefense *remote);
+VivaDefenseView *viva_examiner_panel_get_defense   (VivaExaminerPanel *self);
+void          viva_examiner_panel_set_defense       (VivaExaminerPanel *self,
+                                                     VivaDefenseView   *defense);
 void          viva_examiner_panel_clear             (VivaExaminerPanel *self);
 gboolean      viva_examiner_panel_get_model_loading (VivaExaminerPanel *self);
 void          viva_examiner_panel_set_model_loading (VivaExaminerPanel *self,

@@ -170,7 +170,7 @@ viva_window_exam_set_examiner (VivaWindow   *self,
   if (examiner != NULL)
     g_signal_connect_object (examiner, "notify::state", G_CALLBACK (examiner_state_cb),
                              self, G_CONNECT_SWAPPED);
-  viva_examiner_panel_set_examiner (self->examiner_panel, examiner);
+  viva_examiner_panel_set_defense (self->examiner_panel, VIVA_DEFENSE_VIEW (examiner));
   /* A defense opens the examiner; back to another problem, it closes. */
   _viva_window_set_examiner_visible (self, examiner != NULL);
 }
@@ -215,7 +215,7 @@ viva_window_exam_show (VivaWindow  *self,
     {
     case OPENING_START:
       _viva_window_exam_mode_session_started (self, session);
-      viva_examiner_panel_set_examiner (self->examiner_panel, NULL);
+      viva_examiner_panel_set_defense (self->examiner_panel, NULL);
       viva_examiner_panel_clear (self->examiner_panel);
       viva_window_exam_set_examiner (self, viva_defense_get_examiner (defense));
       /* The same words viva-cli prints. */
@@ -228,7 +228,7 @@ viva_window_exam_show (VivaWindow  *self,
       break;
 
     case OPENING_RESUME:
-      viva_examiner_panel_set_examiner (self->examiner_panel, NULL);
+      viva_examiner_panel_set_defense (self->examiner_panel, NULL);
       viva_examiner_panel_clear (self->examiner_panel);
       viva_window_exam_set_examiner (self, viva_defense_get_examiner (defense));
       if (viva_exam_session_get_checkpoint (session) != NULL)

@@ -236,9 +236,9 @@ viva_window_remote_show_defense (VivaWindow        *self,
   g_signal_connect_object (defense, "notify::state", G_CALLBACK (defense_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (defense, "notify::held", G_CALLBACK (held_cb), self, G_CONNECT_SWAPPED);
 
-  viva_examiner_panel_set_remote (self->examiner_panel, NULL);
+  viva_examiner_panel_set_defense (self->examiner_panel, NULL);
   viva_examiner_panel_clear (self->examiner_panel);
-  viva_examiner_panel_set_remote (self->examiner_panel, defense);
+  viva_examiner_panel_set_defense (self->examiner_panel, VIVA_DEFENSE_VIEW (defense));
   _viva_window_set_examiner_visible (self, TRUE);
 
   _viva_window_update_actions (self);
@@ -432,7 +432,7 @@ _viva_window_remote_problem_opened (VivaWindow *self)
     }
 
   drop_defense (self);
-  viva_examiner_panel_set_remote (self->examiner_panel, NULL);
+  viva_examiner_panel_set_defense (self->examiner_panel, NULL);
   viva_examiner_panel_clear (self->examiner_panel);
   _viva_window_set_examiner_visible (self, FALSE);
 }

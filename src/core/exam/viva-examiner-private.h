@@ -5,6 +5,7 @@
 
 #pragma once
 
+#include "viva-defense-view.h"
 #include "viva-exam-context.h"
 #include "viva-exam-conversation.h"
 #include "viva-exam-plan.h"
@@ -83,18 +84,18 @@ struct _VivaExaminer
   guint                 code_edit_source;
 };
 
+/* The examiner's signals are its view's (viva-defense-view.h). */
 typedef enum
 {
-  DELTA,
-  REPLY,
-  TOOL_STARTED,
-  TOOL_FINISHED,
-  QUESTION,
-  ANSWER,
-  MESSAGE,
-  REFUSED,
-  VERDICT,
-  N_SIGNALS
+  DELTA         = VIVA_DEFENSE_VIEW_SIGNAL_DELTA,
+  REPLY         = VIVA_DEFENSE_VIEW_SIGNAL_REPLY,
+  TOOL_STARTED  = VIVA_DEFENSE_VIEW_SIGNAL_TOOL_STARTED,
+  TOOL_FINISHED = VIVA_DEFENSE_VIEW_SIGNAL_TOOL_FINISHED,
+  QUESTION      = VIVA_DEFENSE_VIEW_SIGNAL_QUESTION,
+  ANSWER        = VIVA_DEFENSE_VIEW_SIGNAL_ANSWER,
+  MESSAGE       = VIVA_DEFENSE_VIEW_SIGNAL_MESSAGE,
+  REFUSED       = VIVA_DEFENSE_VIEW_SIGNAL_REFUSED,
+  VERDICT       = VIVA_DEFENSE_VIEW_SIGNAL_VERDICT,
 } VivaExamSignal;
 
 void      _viva_examiner_emit                 (VivaExaminer        *self,
@@ -123,17 +124,19 @@ enum {
   PROP_MODEL,
   PROP_PROBLEM,
   PROP_CODE_SOURCE,
-  PROP_STATE,
-  PROP_PENDING_QUESTION,
-  PROP_ERROR_MESSAGE,
-  PROP_VERDICT,
   PROP_N_STEPS,
   PROP_LANGUAGE,
   PROP_PACK_ID,
   PROP_SESSION,
   PROP_N_WITHHELD,
-  PROP_BUSY,
   PROP_BUSY_SINCE,
+  N_OWN_PROPS,
+  /* #VivaDefenseView's, in its order */
+  PROP_STATE = N_OWN_PROPS,
+  PROP_PENDING_QUESTION,
+  PROP_ERROR_MESSAGE,
+  PROP_VERDICT,
+  PROP_BUSY,
   N_PROPS
 };
 

@@ -476,18 +476,6 @@ _viva_examiner_install_properties (GObjectClass *object_class)
   _viva_examiner_properties[PROP_CODE_SOURCE] =
     g_param_spec_object ("code-source", NULL, NULL, VIVA_TYPE_CODE_SOURCE,
                          G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
-  _viva_examiner_properties[PROP_STATE] =
-    g_param_spec_enum ("state", NULL, NULL, VIVA_TYPE_EXAMINER_STATE, VIVA_EXAMINER_STATE_IDLE,
-                       G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
-  _viva_examiner_properties[PROP_PENDING_QUESTION] =
-    g_param_spec_string ("pending-question", NULL, NULL, NULL,
-                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
-  _viva_examiner_properties[PROP_ERROR_MESSAGE] =
-    g_param_spec_string ("error-message", NULL, NULL, NULL,
-                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
-  _viva_examiner_properties[PROP_VERDICT] =
-    g_param_spec_object ("verdict", NULL, NULL, VIVA_TYPE_EXAM_VERDICT,
-                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   _viva_examiner_properties[PROP_N_STEPS] =
     g_param_spec_uint ("n-steps", NULL, NULL, 0, G_MAXUINT, 0,
                        G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
@@ -512,19 +500,11 @@ _viva_examiner_install_properties (GObjectClass *object_class)
     g_param_spec_uint ("n-withheld", NULL, NULL, 0, G_MAXUINT, 0,
                        G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
 
-  /**
-   * VivaExaminer:busy:
-   *
-   * Whether its model waits for a busy server (#VivaChatModel:busy,
-   * relayed): a state, not an error, shown while it lasts.
-   */
-  _viva_examiner_properties[PROP_BUSY] =
-    g_param_spec_boolean ("busy", NULL, NULL, FALSE,
-                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   /* g_get_monotonic_time() when it became busy; 0 when it is not. */
   _viva_examiner_properties[PROP_BUSY_SINCE] =
     g_param_spec_int64 ("busy-since", NULL, NULL, 0, G_MAXINT64, 0,
                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
 
-  g_object_class_install_properties (object_class, N_PROPS, _viva_examiner_properties);
+  g_object_class_install_properties (object_class, N_OWN_PROPS, _viva_examiner_properties);
+  viva_defense_view_override_properties (object_class, PROP_STATE, _viva_examiner_properties);
 }

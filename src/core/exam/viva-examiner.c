@@ -38,11 +38,26 @@ viva_examiner_state_to_string (VivaExaminerState state)
   return value ? value->value_nick : NULL;
 }
 
-G_DEFINE_FINAL_TYPE (VivaExaminer, viva_examiner, G_TYPE_OBJECT)
+static void viva_examiner_defense_view_init (VivaDefenseViewInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (VivaExaminer, viva_examiner, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (VIVA_TYPE_DEFENSE_VIEW, viva_examiner_defense_view_init))
 
 GParamSpec *_viva_examiner_properties[N_PROPS];
 
-static guint signals[N_SIGNALS];
+/* A front shows the examiner through its view: the public accessors are
+ * the view's. */
+static void
+viva_examiner_defense_view_init (VivaDefenseViewInterface *iface)
+{
+  iface->get_state = (gpointer)viva_examiner_get_state;
+  iface->get_pending_question = (gpointer)viva_examiner_get_pending_question;
+  iface->get_error_message = (gpointer)viva_examiner_get_error_message;
+  iface->get_verdict = (gpointer)viva_examiner_get_verdict;
+  iface->get_busy = (gpointer)viva_examiner_get_busy;
+  iface->get_busy_since = (gpointer)viva_examiner_get_busy_since;
+  iface->answer = (gpointer)viva_examiner_answer;
+}
 
 static void
 viva_examiner_dispose (GObject *object)
@@ -131,92 +146,8 @@ viva_examiner_class_init (VivaExaminerClass *klass)
   object_class->get_property = _viva_examiner_get_property;
   object_class->set_property = _viva_examiner_set_property;
 
+  /* The signals are #VivaDefenseView's. */
   _viva_examiner_install_properties (object_class);
-
-  /**
-   * VivaExaminer::delta:
-   * @delta: (transfer none): a piece of the reply streaming now
-   *
-   * Content, reasoning and tool-call fragments, as they arrive.
-   */
-  signals[DELTA] =
-    g_signal_new ("delta", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
-                  G_TYPE_NONE, 1, VIVA_TYPE_CHAT_DELTA | G_SIGNAL_TYPE_STATIC_SCOPE);
-
-  /**
-   * VivaExaminer::reply:
-   * @message: (transfer none): the assembled assistant message
-   *
-   * A reply finished streaming and joined the transcript.
-   */
-  signals[REPLY] =
-    g_signal_new ("reply", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
-                  G_TYPE_NONE, 1, VIVA_TYPE_CHAT_MESSAGE | G_SIGNAL_TYPE_STATIC_SCOPE);
-
-  /**
-   * VivaExaminer::tool-started:
-   * @step_id: the step's id (`S3`)
-   * @name: the tool
-   * @arguments: the arguments as JSON text
-   */
-  signals[TOOL_STARTED] =
-    g_signal_new ("tool-started", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
-                  G_TYPE_NONE, 3, G_TYPE_STRING, G_TYPE_STRING, G_TYPE_STRING);
-
-  /**
-   * VivaExaminer::tool-finished:
-   * @step_id: the step's id
-   * @name: the tool
-   * @result: (transfer none): the tool's data as a JSON object node, as
-   *   the model sees it (with `error` when it failed)
-   * @ok: whether the tool did its job
-   */
-  signals[TOOL_FINISHED] =
-    g_signal_new ("tool-finished", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
-                  G_TYPE_NONE, 4, G_TYPE_STRING, G_TYPE_STRING,
-                  JSON_TYPE_NODE | G_SIGNAL_TYPE_STATIC_SCOPE, G_TYPE_BOOLEAN);
-
-  /**
-   * VivaExaminer::question:
-   * @step_id: the askStudent step
-   * @question: what the examiner asks; answer with viva_examiner_answer()
-   */
-  signals[QUESTION] =
-    g_signal_new ("question", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
-                  G_TYPE_NONE, 2, G_TYPE_STRING, G_TYPE_STRING);
-
-  /**
-   * VivaExaminer::answer:
-   * @answer: the student's answer, as recorded
-   */
-  signals[ANSWER] =
-    g_signal_new ("answer", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
-                  G_TYPE_NONE, 1, G_TYPE_STRING);
-
-  /**
-   * VivaExaminer::message:
-   * @text: something the examiner tells the student, without waiting
-   */
-  signals[MESSAGE] =
-    g_signal_new ("message", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
-                  G_TYPE_NONE, 1, G_TYPE_STRING);
-
-  /**
-   * VivaExaminer::refused:
-   * @name: the tool the engine would not run
-   * @reason: why, as the model was told
-   */
-  signals[REFUSED] =
-    g_signal_new ("refused", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
-                  G_TYPE_NONE, 2, G_TYPE_STRING, G_TYPE_STRING);
-
-  /**
-   * VivaExaminer::verdict:
-   * @verdict: the end of the defense (finished, incomplete or failed)
-   */
-  signals[VERDICT] =
-    g_signal_new ("verdict", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
-                  G_TYPE_NONE, 1, VIVA_TYPE_EXAM_VERDICT);
 }
 
 static void
@@ -234,7 +165,7 @@ _viva_examiner_emit (VivaExaminer    *self,
   va_list args;
 
   va_start (args, signal);
-  g_signal_emit_valist (self, signals[signal], 0, args);
+  viva_defense_view_emit_valist (VIVA_DEFENSE_VIEW (self), (VivaDefenseViewSignal)signal, args);
   va_end (args);
 }
 

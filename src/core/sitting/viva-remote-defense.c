@@ -8,17 +8,17 @@
 #include <glib/gi18n.h>
 
 #include "viva-chat-model.h"
+#include "viva-defense-view.h"
 #include "viva-json-member.h"
 #include "viva-remote-defense.h"
 
 /* A graded defense runs on the exam server; the student's PC only shows it.
  * This object is that view's state, fed the events the server streams
  * (each with its sequence number, so one told twice after a reconnection
- * is dropped here) and shaped as a #VivaExaminer is to a front: the same
- * signals with the same arguments, and the `state`, `pending-question`,
- * `error-message` and `busy` properties. So the app's examiner panel shows
- * a defense on the server with the same cards, questions and verdict card
- * as one on the PC. What the server leaves out for a student (a tool's
+ * is dropped here) and shown as a #VivaExaminer is, through the
+ * #VivaDefenseView both implement. So the app's examiner panel shows a
+ * defense on the server with the same cards, questions and verdict card as
+ * one on the PC. What the server leaves out for a student (a tool's
  * arguments and results, the model's reasoning) is not here either.
  *
  * An answer is not sent from here: viva_remote_defense_answer() emits
@@ -42,38 +42,38 @@ struct _VivaRemoteDefense
   guint              ended : 1;
 };
 
-G_DEFINE_FINAL_TYPE (VivaRemoteDefense, viva_remote_defense, G_TYPE_OBJECT)
+static void viva_remote_defense_view_init (VivaDefenseViewInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (VivaRemoteDefense, viva_remote_defense, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (VIVA_TYPE_DEFENSE_VIEW, viva_remote_defense_view_init))
 
 enum {
   PROP_0,
   PROP_ID,
   PROP_PROBLEM_ID,
   PROP_LAST_SEQ,
-  PROP_STATE,
+  PROP_HELD,
+  PROP_ENDED,
+  N_OWN_PROPS,
+  /* #VivaDefenseView's, in its order */
+  PROP_STATE = N_OWN_PROPS,
   PROP_PENDING_QUESTION,
   PROP_ERROR_MESSAGE,
   PROP_VERDICT,
-  PROP_HELD,
-  PROP_ENDED,
   PROP_BUSY,
   N_PROPS
 };
 
 enum {
-  DELTA,
-  TOOL_STARTED,
-  TOOL_FINISHED,
-  QUESTION,
-  ANSWER,
-  MESSAGE,
-  REFUSED,
-  VERDICT,
   SEND_ANSWER,
   N_SIGNALS
 };
 
 static GParamSpec *properties[N_PROPS];
 static guint signals[N_SIGNALS];
+
+#define emit_view(self, signal, ...) \
+  viva_defense_view_emit (VIVA_DEFENSE_VIEW (self), VIVA_DEFENSE_VIEW_SIGNAL_##signal, __VA_ARGS__)
 
 static void
 set_state (VivaRemoteDefense *self,
@@ -221,7 +221,7 @@ take_verdict (VivaRemoteDefense *self,
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HELD]);
     }
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_VERDICT]);
-  g_signal_emit (self, signals[VERDICT], 0, verdict);
+  emit_view (self, VERDICT, verdict);
 }
 
 /**
@@ -272,38 +272,38 @@ viva_remote_defense_feed (VivaRemoteDefense *self,
   else if (g_str_equal (kind, "content") && member (data, "text") != NULL)
     {
       if (g_strcmp0 (member (data, "source"), "message") == 0)
-        g_signal_emit (self, signals[MESSAGE], 0, member (data, "text"));
+        emit_view (self, MESSAGE, member (data, "text"));
       else
         {
           VivaChatDelta delta = { .kind = VIVA_CHAT_DELTA_CONTENT, .text = member (data, "text") };
 
-          g_signal_emit (self, signals[DELTA], 0, &delta);
+          emit_view (self, DELTA, &delta);
         }
     }
   else if (g_str_equal (kind, "tool_call"))
-    g_signal_emit (self, signals[TOOL_STARTED], 0, member (data, "step"), member (data, "name"), NULL);
+    emit_view (self, TOOL_STARTED, member (data, "step"), member (data, "name"), NULL);
   else if (g_str_equal (kind, "tool_result"))
     {
       g_autoptr(JsonNode) result = step_result (data);
       gboolean ok = data ? json_object_get_boolean_member_with_default (data, "ok", TRUE) : TRUE;
 
-      g_signal_emit (self, signals[TOOL_FINISHED], 0, member (data, "step"), member (data, "name"), result, ok);
+      emit_view (self, TOOL_FINISHED, member (data, "step"), member (data, "name"), result, ok);
     }
   else if (g_str_equal (kind, "question") && member (data, "question") != NULL)
     {
       set_pending (self, member (data, "question"), seq);
       set_state (self, VIVA_EXAMINER_STATE_WAITING_FOR_STUDENT);
-      g_signal_emit (self, signals[QUESTION], 0, member (data, "step"), member (data, "question"));
+      emit_view (self, QUESTION, member (data, "step"), member (data, "question"));
     }
   else if (g_str_equal (kind, "answer"))
     {
       set_pending (self, NULL, 0);
       if (self->state == VIVA_EXAMINER_STATE_WAITING_FOR_STUDENT)
         set_state (self, VIVA_EXAMINER_STATE_THINKING);
-      g_signal_emit (self, signals[ANSWER], 0, member (data, "text") ? member (data, "text") : "");
+      emit_view (self, ANSWER, member (data, "text") ? member (data, "text") : "");
     }
   else if (g_str_equal (kind, "refused"))
-    g_signal_emit (self, signals[REFUSED], 0, member (data, "name"), member (data, "reason"));
+    emit_view (self, REFUSED, member (data, "name"), member (data, "reason"));
   else if (g_str_equal (kind, "verdict") && data != NULL)
     take_verdict (self, seq, data);
   else if (g_str_equal (kind, "error"))
@@ -508,6 +508,24 @@ viva_remote_defense_get_busy (VivaRemoteDefense *self)
   return FALSE;
 }
 
+static gint64
+get_busy_since (VivaRemoteDefense *self)
+{
+  return 0;
+}
+
+static void
+viva_remote_defense_view_init (VivaDefenseViewInterface *iface)
+{
+  iface->get_state = (gpointer)viva_remote_defense_get_state;
+  iface->get_pending_question = (gpointer)viva_remote_defense_get_pending_question;
+  iface->get_error_message = (gpointer)viva_remote_defense_get_error_message;
+  iface->get_verdict = (gpointer)viva_remote_defense_get_verdict;
+  iface->get_busy = (gpointer)viva_remote_defense_get_busy;
+  iface->get_busy_since = (gpointer)get_busy_since;
+  iface->answer = (gpointer)viva_remote_defense_answer;
+}
+
 /**
  * viva_remote_defense_new:
  * @id: the defense's id, as Submit returned it
@@ -634,43 +652,12 @@ viva_remote_defense_class_init (VivaRemoteDefenseClass *klass)
     g_param_spec_string ("problem-id", NULL, NULL, NULL,
                          G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
   properties[PROP_LAST_SEQ] = g_param_spec_int64 ("last-seq", NULL, NULL, 0, G_MAXINT64, 0, ro);
-  properties[PROP_STATE] =
-    g_param_spec_enum ("state", NULL, NULL, VIVA_TYPE_EXAMINER_STATE, VIVA_EXAMINER_STATE_IDLE, ro);
-  properties[PROP_PENDING_QUESTION] = g_param_spec_string ("pending-question", NULL, NULL, NULL, ro);
-  properties[PROP_ERROR_MESSAGE] = g_param_spec_string ("error-message", NULL, NULL, NULL, ro);
-  properties[PROP_VERDICT] = g_param_spec_object ("verdict", NULL, NULL, VIVA_TYPE_EXAM_VERDICT, ro);
   properties[PROP_HELD] = g_param_spec_boolean ("held", NULL, NULL, FALSE, ro);
   properties[PROP_ENDED] = g_param_spec_boolean ("ended", NULL, NULL, FALSE, ro);
-  properties[PROP_BUSY] = g_param_spec_boolean ("busy", NULL, NULL, FALSE, ro);
-  g_object_class_install_properties (object_class, N_PROPS, properties);
+  g_object_class_install_properties (object_class, N_OWN_PROPS, properties);
+  viva_defense_view_override_properties (object_class, PROP_STATE, properties);
 
-  /* The signals of a #VivaExaminer that a view shows, with its arguments.
-   * A tool's arguments are never sent to a student: %NULL. */
-  signals[DELTA] =
-    g_signal_new ("delta", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
-                  G_TYPE_NONE, 1, VIVA_TYPE_CHAT_DELTA | G_SIGNAL_TYPE_STATIC_SCOPE);
-  signals[TOOL_STARTED] =
-    g_signal_new ("tool-started", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
-                  G_TYPE_NONE, 3, G_TYPE_STRING, G_TYPE_STRING, G_TYPE_STRING);
-  signals[TOOL_FINISHED] =
-    g_signal_new ("tool-finished", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
-                  G_TYPE_NONE, 4, G_TYPE_STRING, G_TYPE_STRING,
-                  JSON_TYPE_NODE | G_SIGNAL_TYPE_STATIC_SCOPE, G_TYPE_BOOLEAN);
-  signals[QUESTION] =
-    g_signal_new ("question", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
-                  G_TYPE_NONE, 2, G_TYPE_STRING, G_TYPE_STRING);
-  signals[ANSWER] =
-    g_signal_new ("answer", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
-                  G_TYPE_NONE, 1, G_TYPE_STRING);
-  signals[MESSAGE] =
-    g_signal_new ("message", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
-                  G_TYPE_NONE, 1, G_TYPE_STRING);
-  signals[REFUSED] =
-    g_signal_new ("refused", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
-                  G_TYPE_NONE, 2, G_TYPE_STRING, G_TYPE_STRING);
-  signals[VERDICT] =
-    g_signal_new ("verdict", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
-                  G_TYPE_NONE, 1, VIVA_TYPE_EXAM_VERDICT);
+  /* The signals a view shows are #VivaDefenseView's. */
 
   /**
    * VivaRemoteDefense::send-answer:
