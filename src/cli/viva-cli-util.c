@@ -11,7 +11,7 @@
 
 #include "viva-cli-util.h"
 #include "viva-exam-session.h"
-#include "viva-json-line.h"
+#include "viva-command-line.h"
 #include "viva-model-address.h"
 #include "viva-model-error.h"
 #include "viva-file-writer.h"
@@ -27,54 +27,7 @@ viva_cli_parse_options (GOptionContext   *context,
                         int              *argc,
                         char           ***argv)
 {
-  g_autoptr(GError) error = NULL;
-
-  if (!g_option_context_parse (context, argc, argv, &error))
-    {
-      viva_cli_usage_error (context, "%s", error->message);
-      return VIVA_CLI_EXIT_USAGE;
-    }
-
-  return VIVA_CLI_EXIT_OK;
-}
-
-/**
- * viva_cli_print_event:
- * @event: the value of the `"event"` key
- * @object: (transfer none): the rest of the event
- *
- * Prints one JSON object on one line and flushes, so a script reading the
- * pipe sees each event as it happens.
- */
-void
-viva_cli_print_event (const char *event,
-                      JsonObject *object)
-{
-  g_autofree char *text = viva_json_line (event, object);
-
-  fputs (text, stdout);
-  fputc ('\n', stdout);
-  fflush (stdout);
-}
-
-void
-viva_cli_usage_error (GOptionContext *context,
-                      const char     *format,
-                      ...)
-{
-  g_autofree char *message = NULL;
-  va_list args;
-
-  va_start (args, format);
-  message = g_strdup_vprintf (format, args);
-  va_end (args);
-
-  g_printerr ("viva-cli: %s\n", message);
-  if (context != NULL)
-    {
-      g_autofree char *help = g_option_context_get_help (context, TRUE, NULL);
-      g_printerr ("\n%s", help);
-    }
+  return viva_command_line_parse ("viva-cli", context, argc, argv) ? VIVA_CLI_EXIT_OK : VIVA_CLI_EXIT_USAGE;
 }
 
 void

@@ -8,6 +8,8 @@
 #include <gio/gio.h>
 #include <json-glib/json-glib.h>
 
+#include "viva-command-line.h"
+
 G_BEGIN_DECLS
 
 /* Exit statuses of the CLI contract in DESIGN.md. */
@@ -21,11 +23,9 @@ typedef int (*VivaCliCommand) (int    argc,
 int   viva_cli_parse_options (GOptionContext  *context,
                               int             *argc,
                               char          ***argv);
-void  viva_cli_print_event   (const char      *event,
-                              JsonObject      *object);
-void  viva_cli_usage_error   (GOptionContext  *context,
-                              const char      *format,
-                              ...) G_GNUC_PRINTF (2, 3);
+/* Said as viva-server says them (viva-command-line.h). */
+#define viva_cli_print_event(event, object) viva_command_line_print_event (event, object)
+#define viva_cli_usage_error(context, ...)  viva_command_line_usage_error ("viva-cli", context, __VA_ARGS__)
 void  viva_cli_fail          (const char      *format,
                               ...) G_GNUC_PRINTF (1, 2);
 gboolean viva_cli_write_text (const char      *path,

@@ -9,9 +9,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "viva-command-line.h"
 #include "viva-file-writer.h"
 #include "viva-json-bytes.h"
-#include "viva-json-line.h"
 #include "viva-server-keys.h"
 #include "viva-server-util.h"
 
@@ -58,13 +58,8 @@ viva_server_parse_options (GOptionContext    *context,
                            int               *argc,
                            char            ***argv)
 {
-  g_autoptr(GError) error = NULL;
-
-  if (!g_option_context_parse (context, argc, argv, &error))
-    {
-      viva_server_usage_error (context, "%s", error->message);
-      return VIVA_SERVER_EXIT_USAGE;
-    }
+  if (!viva_command_line_parse ("viva-server", context, argc, argv))
+    return VIVA_SERVER_EXIT_USAGE;
 
   if (common->state_dir == NULL)
     common->state_dir = default_state_dir ();
@@ -212,43 +207,6 @@ viva_server_parse_address (const char  *text,
   *host = name[0] ? g_steal_pointer (&name) : g_strdup ("0.0.0.0");
   *port = value;
   return TRUE;
-}
-
-/**
- * viva_server_print_event:
- *
- * One JSON object on one line, flushed, as viva-cli prints them.
- */
-void
-viva_server_print_event (const char *event,
-                         JsonObject *object)
-{
-  g_autofree char *text = viva_json_line (event, object);
-
-  fputs (text, stdout);
-  fputc ('\n', stdout);
-  fflush (stdout);
-}
-
-void
-viva_server_usage_error (GOptionContext *context,
-                         const char     *format,
-                         ...)
-{
-  g_autofree char *message = NULL;
-  va_list args;
-
-  va_start (args, format);
-  message = g_strdup_vprintf (format, args);
-  va_end (args);
-
-  g_printerr ("viva-server: %s\n", message);
-  if (context != NULL)
-    {
-      g_autofree char *help = g_option_context_get_help (context, TRUE, NULL);
-
-      g_printerr ("\n%s", help);
-    }
 }
 
 /* Says why a command failed: on stderr, and as the last `error` event with

@@ -8,6 +8,7 @@
 #include <gio/gio.h>
 #include <json-glib/json-glib.h>
 
+#include "viva-command-line.h"
 #include "viva-server-store.h"
 
 G_BEGIN_DECLS
@@ -47,11 +48,9 @@ GTlsCertificate *viva_server_load_certificate   (const char        *state_dir,
 char            *viva_server_exam_link          (JsonObject        *config,
                                                  const char        *exam_id,
                                                  const char        *fingerprint);
-void             viva_server_print_event        (const char        *event,
-                                                 JsonObject        *object);
-void             viva_server_usage_error        (GOptionContext    *context,
-                                                 const char        *format,
-                                                 ...) G_GNUC_PRINTF (2, 3);
+/* Said as viva-cli says them (viva-command-line.h). */
+#define viva_server_print_event(event, object) viva_command_line_print_event (event, object)
+#define viva_server_usage_error(context, ...)  viva_command_line_usage_error ("viva-server", context, __VA_ARGS__)
 void             viva_server_fail               (VivaServerCommon  *common,
                                                  const char        *format,
                                                  ...) G_GNUC_PRINTF (2, 3);
