@@ -369,46 +369,22 @@ static void
 print_verdict (Defense         *defense,
                VivaExamVerdict *verdict)
 {
-  g_autoptr(JsonObject) object = json_object_new ();
-  g_autoptr(JsonArray) steps = json_array_new ();
+  g_autoptr(JsonObject) object = viva_exam_event_verdict (verdict);
   g_autoptr(JsonNode) facts = viva_exam_verdict_to_json (verdict);
-  const char * const *names = viva_exam_verdict_get_steps (verdict);
 
   end_content (defense);
 
-  for (guint i = 0; names && names[i]; i++)
-    json_array_add_string_element (steps, names[i]);
-
-  json_object_set_string_member (object, "verdict", viva_exam_verdict_get_passed (verdict) ? "pass" : "fail");
-  if (viva_exam_verdict_get_score (verdict) >= 0)
-    json_object_set_int_member (object, "score", viva_exam_verdict_get_score (verdict));
-  else
-    json_object_set_null_member (object, "score");
-  if (viva_exam_verdict_get_comment (verdict))
-    json_object_set_string_member (object, "comment", viva_exam_verdict_get_comment (verdict));
-  else
+  /* The CLI contract names every key: an absent one is null here. */
+  if (!json_object_has_member (object, "comment"))
     json_object_set_null_member (object, "comment");
-  json_object_set_array_member (object, "steps", g_steal_pointer (&steps));
+  if (!json_object_has_member (object, "hidden_tests"))
+    json_object_set_null_member (object, "hidden_tests");
   json_object_set_string_member (object, "session", viva_exam_session_get_id (defense->session));
-  json_object_set_string_member (object, "status", viva_exam_status_to_string (viva_exam_verdict_get_status (verdict)));
-  if (viva_exam_verdict_get_reason (verdict))
-    json_object_set_string_member (object, "reason", viva_exam_verdict_get_reason (verdict));
   json_object_set_int_member (object, "probes_passed", viva_exam_verdict_get_n_passed (verdict));
   json_object_set_int_member (object, "probes_failed", viva_exam_verdict_get_n_failed (verdict));
   json_object_set_int_member (object, "probes_invalid", viva_exam_verdict_get_n_invalid (verdict));
   json_object_set_member (object, "probes",
                           json_object_dup_member (json_node_get_object (facts), "probes"));
-  /* The engine's facts beside the examiner's verdict (issue 13). */
-  json_object_set_string_member (object, "model_verdict", viva_exam_verdict_get_model_passed (verdict) ? "pass" : "fail");
-  json_object_set_boolean_member (object, "engine_pass", viva_exam_verdict_get_engine_pass (verdict));
-  json_object_set_boolean_member (object, "consistent", viva_exam_verdict_get_consistent (verdict));
-  if (json_object_has_member (json_node_get_object (facts), "hidden_tests"))
-    json_object_set_member (object, "hidden_tests",
-                            json_object_dup_member (json_node_get_object (facts), "hidden_tests"));
-  else
-    json_object_set_null_member (object, "hidden_tests");
-  if (viva_exam_verdict_get_explanation (verdict))
-    json_object_set_string_member (object, "explanation", viva_exam_verdict_get_explanation (verdict));
   json_object_set_int_member (object, "withheld", viva_exam_verdict_get_n_withheld (verdict));
   /* The score part by part: each item's points and who judged it. */
   json_object_set_array_member (object, "items", viva_exam_items_to_json (viva_exam_verdict_get_items (verdict)));

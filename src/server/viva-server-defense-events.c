@@ -391,35 +391,16 @@ _viva_server_defense_recall (VivaServerLive *live)
 JsonObject *
 _viva_server_defense_verdict_data (VivaExamVerdict *verdict)
 {
-  JsonObject *data = json_object_new ();
+  JsonObject *data = viva_exam_event_verdict (verdict);
   g_autoptr(JsonNode) facts = viva_exam_verdict_to_json (verdict);
   JsonObject *object = json_node_get_object (facts);
 
-  json_object_set_string_member (data, "verdict", viva_exam_verdict_get_passed (verdict) ? "pass" : "fail");
-  if (viva_exam_verdict_get_score (verdict) >= 0)
-    json_object_set_int_member (data, "score", viva_exam_verdict_get_score (verdict));
-  else
-    json_object_set_null_member (data, "score");
-  json_object_set_string_member (data, "status", viva_exam_status_to_string (viva_exam_verdict_get_status (verdict)));
-  if (viva_exam_verdict_get_comment (verdict))
-    json_object_set_string_member (data, "comment", viva_exam_verdict_get_comment (verdict));
-  if (viva_exam_verdict_get_reason (verdict))
-    json_object_set_string_member (data, "reason", viva_exam_verdict_get_reason (verdict));
-  if (viva_exam_verdict_get_explanation (verdict))
-    json_object_set_string_member (data, "explanation", viva_exam_verdict_get_explanation (verdict));
-  json_object_set_boolean_member (data, "engine_pass", viva_exam_verdict_get_engine_pass (verdict));
-  json_object_set_boolean_member (data, "consistent", viva_exam_verdict_get_consistent (verdict));
-  if (json_object_has_member (object, "hidden_tests"))
-    json_object_set_member (data, "hidden_tests", json_object_dup_member (object, "hidden_tests"));
-  /* What the verdict card says beside the outcome, so the student's app
-   * shows the card a defense on the PC shows: the model's own word, the
-   * tools that ran, each probe's facts — never a probe's code or error,
+  /* What the verdict card says beside the outcome and the model's own
+   * word (the shared part, viva_exam_event_verdict()), so the student's
+   * app shows the card a defense on the PC shows: each probe's facts —
+   * never a probe's code or error,
    * which may quote the reference's values — and each hidden test's name
    * and pass, its message staying here (a held-out check's text). */
-  if (json_object_has_member (object, "model_verdict"))
-    json_object_set_member (data, "model_verdict", json_object_dup_member (object, "model_verdict"));
-  if (json_object_has_member (object, "steps"))
-    json_object_set_member (data, "steps", json_object_dup_member (object, "steps"));
   {
     JsonArray *probes = json_object_has_member (object, "probes") ? json_object_get_array_member (object, "probes") : NULL;
     JsonArray *facts_list = json_array_new ();

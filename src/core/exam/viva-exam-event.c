@@ -95,3 +95,48 @@ viva_exam_event_message (const char *text)
   json_object_set_string_member (data, "source", "message");
   return data;
 }
+
+/**
+ * viva_exam_event_verdict:
+ *
+ * The part of a `verdict` event both fronts send: the outcome (`verdict`,
+ * `score` or null, `status`, `comment`, `reason`, `explanation` when
+ * there are), the engine's facts beside it (`model_verdict`,
+ * `engine_pass`, `consistent`, `hidden_tests` when graded) and the tools
+ * that ran (`steps`). What only one front sends (the CLI's session and
+ * whole probes, the server's probe facts for a student) it adds.
+ *
+ * Returns: (transfer full): the event's data
+ */
+JsonObject *
+viva_exam_event_verdict (VivaExamVerdict *verdict)
+{
+  g_autoptr(JsonNode) facts = NULL;
+  JsonObject *data = json_object_new ();
+  JsonObject *object;
+
+  g_return_val_if_fail (VIVA_IS_EXAM_VERDICT (verdict), data);
+
+  facts = viva_exam_verdict_to_json (verdict);
+  object = json_node_get_object (facts);
+
+  json_object_set_string_member (data, "verdict", viva_exam_verdict_get_passed (verdict) ? "pass" : "fail");
+  if (viva_exam_verdict_get_score (verdict) >= 0)
+    json_object_set_int_member (data, "score", viva_exam_verdict_get_score (verdict));
+  else
+    json_object_set_null_member (data, "score");
+  json_object_set_string_member (data, "status", viva_exam_status_to_string (viva_exam_verdict_get_status (verdict)));
+  if (viva_exam_verdict_get_comment (verdict))
+    json_object_set_string_member (data, "comment", viva_exam_verdict_get_comment (verdict));
+  if (viva_exam_verdict_get_reason (verdict))
+    json_object_set_string_member (data, "reason", viva_exam_verdict_get_reason (verdict));
+  if (viva_exam_verdict_get_explanation (verdict))
+    json_object_set_string_member (data, "explanation", viva_exam_verdict_get_explanation (verdict));
+  json_object_set_string_member (data, "model_verdict", viva_exam_verdict_get_model_passed (verdict) ? "pass" : "fail");
+  json_object_set_boolean_member (data, "engine_pass", viva_exam_verdict_get_engine_pass (verdict));
+  json_object_set_boolean_member (data, "consistent", viva_exam_verdict_get_consistent (verdict));
+  if (json_object_has_member (object, "hidden_tests"))
+    json_object_set_member (data, "hidden_tests", json_object_dup_member (object, "hidden_tests"));
+  json_object_set_member (data, "steps", json_object_dup_member (object, "steps"));
+  return data;
+}

@@ -7,6 +7,7 @@
 
 #include <json-glib/json-glib.h>
 
+#include "viva-exam-verdict.h"
 #include "viva-examiner.h"
 
 G_BEGIN_DECLS
@@ -22,5 +23,6 @@ JsonObject *viva_exam_event_tool_result (const char        *step,
 JsonObject *viva_exam_event_refused     (const char        *name,
                                          const char        *reason);
 JsonObject *viva_exam_event_message     (const char        *text);
+JsonObject *viva_exam_event_verdict     (VivaExamVerdict   *verdict);
 
 G_END_DECLS
