@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "viva-cli-commands.h"
+#include "viva-cli-problem.h"
 #include "viva-cli-util.h"
 #include "viva-pack.h"
 #include "viva-problem-grade.h"
@@ -84,64 +85,35 @@ viva_cli_check (int    argc,
                 char **argv)
 {
   g_autoptr(GOptionContext) context = NULL;
-  g_autofree char *pack_path = NULL;
-  g_autofree char *problem_id = NULL;
-  g_autofree char *code_path = NULL;
-  g_autofree char *code = NULL;
-  g_autofree char *pack_text = NULL;
-  g_autoptr(GBytes) bytes = NULL;
-  g_autoptr(VivaPack) pack = NULL;
+  g_auto(VivaCliProblem) args = { 0 };
   g_autoptr(GMainLoop) loop = NULL;
-  g_autoptr(GError) error = NULL;
-  VivaProblem *problem;
   CheckState state = { 0 };
   gboolean json = FALSE;
-  gsize length;
   int status;
   GOptionEntry entries[] = {
-    { "pack", 0, 0, G_OPTION_ARG_FILENAME, &pack_path, N_("The problem pack (viva-pack/1 JSON)"), N_("FILE") },
-    { "problem", 0, 0, G_OPTION_ARG_STRING, &problem_id, N_("The problem’s id in the pack"), N_("ID") },
-    { "code", 0, 0, G_OPTION_ARG_FILENAME, &code_path, N_("The student’s code"), N_("FILE") },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print one JSON event a line"), NULL },
     { NULL }
   };
 
   context = g_option_context_new (_("— run a problem’s shown tests on code, as Check does"));
+  viva_cli_problem_add_entries (&args, context);
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   if ((status = viva_cli_parse_options (context, &argc, &argv)) != VIVA_CLI_EXIT_OK)
     return status;
 
-  if (argc != 1 || pack_path == NULL || problem_id == NULL || code_path == NULL)
-    {
-      viva_cli_usage_error (context, "%s", _("Give --pack, --problem and --code, and nothing else."));
-      return VIVA_CLI_EXIT_USAGE;
-    }
-
-  if (!g_file_get_contents (pack_path, &pack_text, &length, &error) ||
-      !(pack = viva_pack_new_from_bytes ((bytes = g_bytes_new_take (g_steal_pointer (&pack_text), length)), &error)))
-    {
-      viva_cli_fail (_("Could not load the pack %s: %s"), pack_path, error->message);
-      return VIVA_CLI_EXIT_FAILED;
-    }
-  if (!(problem = viva_pack_find_problem (pack, problem_id)))
-    {
-      viva_cli_fail (_("The pack %s has no problem “%s”."), pack_path, problem_id);
-      return VIVA_CLI_EXIT_FAILED;
-    }
-  if (viva_problem_get_n_shown_tests (problem) == 0)
+  if (!viva_cli_problem_check_usage (&args, context, argc))
+    return VIVA_CLI_EXIT_USAGE;
+  if (!viva_cli_problem_load (&args))
+    return VIVA_CLI_EXIT_FAILED;
+  if (viva_problem_get_n_shown_tests (args.problem) == 0)
     {
       viva_cli_fail (_("The problem “%s” has no shown tests to check against; mark some of its tests “shown”."),
-                     problem_id);
-      return VIVA_CLI_EXIT_FAILED;
-    }
-  if (!g_file_get_contents (code_path, &code, NULL, &error))
-    {
-      viva_cli_fail (_("Could not read the code: %s"), error->message);
+                     args.problem_id);
       return VIVA_CLI_EXIT_FAILED;
     }
 
   state.loop = loop = g_main_loop_new (NULL, FALSE);
-  viva_problem_check_async (problem, code, NULL, check_cb, &state);
+  viva_problem_check_async (args.problem, args.code, NULL, check_cb, &state);
   g_main_loop_run (loop);
 
   if (state.report == NULL)

@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "viva-cli-commands.h"
+#include "viva-cli-problem.h"
 #include "viva-answer-program.h"
 #include "viva-cli-util.h"
 #include "viva-defense.h"
@@ -555,9 +556,7 @@ viva_cli_defend (int    argc,
                  char **argv)
 {
   g_autoptr(GOptionContext) context = NULL;
-  g_autofree char *pack_path = NULL;
-  g_autofree char *problem_id = NULL;
-  g_autofree char *code_path = NULL;
+  g_auto(VivaCliProblem) args = { 0 };
   g_autofree char *answers_path = NULL;
   g_autofree char *answer_with = NULL;
   g_autofree char *base_url = NULL;
@@ -565,11 +564,6 @@ viva_cli_defend (int    argc,
   g_autofree char *session_dir = NULL;
   g_autofree char *student_name = NULL;
   g_autofree char *student_id = NULL;
-  g_autofree char *pack_text = NULL;
-  g_autofree char *code = NULL;
-  g_autoptr(GBytes) bytes = NULL;
-  g_autoptr(VivaPack) pack = NULL;
-  g_autoptr(VivaProblem) problem = NULL;
   g_autoptr(GError) error = NULL;
   g_auto(Defense) defense = { 0 };
   g_autoptr(VivaExamEndpoint) endpoint = NULL;
@@ -577,12 +571,8 @@ viva_cli_defend (int    argc,
   g_autoptr(VivaDefense) self = NULL;
   gboolean offline = FALSE;
   gboolean json = FALSE;
-  gsize length;
   int status;
   GOptionEntry entries[] = {
-    { "pack", 0, 0, G_OPTION_ARG_FILENAME, &pack_path, N_("The problem pack (viva-pack/1 JSON)"), N_("FILE") },
-    { "problem", 0, 0, G_OPTION_ARG_STRING, &problem_id, N_("The problem’s id in the pack"), N_("ID") },
-    { "code", 0, 0, G_OPTION_ARG_FILENAME, &code_path, N_("The student’s code"), N_("FILE") },
     { "answers", 0, 0, G_OPTION_ARG_FILENAME, &answers_path, N_("A JSON array of answers, given in order (default: read lines from standard input)"), N_("FILE") },
     { "answer-with", 0, 0, G_OPTION_ARG_STRING, &answer_with, N_("A program that answers each question: the question as one JSON object on its standard input (text, kind, and for a prediction the call), the answer on its standard output"), N_("PROGRAM") },
     { "offline", 0, 0, G_OPTION_ARG_NONE, &offline, N_("Use the offline examiner"), NULL },
@@ -601,15 +591,13 @@ viva_cli_defend (int    argc,
       return viva_cli_defend_server (argc, argv);
 
   context = g_option_context_new (_("— run a whole defense headless"));
+  viva_cli_problem_add_entries (&args, context);
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   if ((status = viva_cli_parse_options (context, &argc, &argv)) != VIVA_CLI_EXIT_OK)
     return status;
 
-  if (argc != 1 || pack_path == NULL || problem_id == NULL || code_path == NULL)
-    {
-      viva_cli_usage_error (context, "%s", _("Give --pack, --problem and --code, and nothing else."));
-      return VIVA_CLI_EXIT_USAGE;
-    }
+  if (!viva_cli_problem_check_usage (&args, context, argc))
+    return VIVA_CLI_EXIT_USAGE;
   if (offline && (base_url != NULL || model_name != NULL))
     {
       viva_cli_usage_error (context, "%s", _("--offline cannot be combined with --base-url or --model."));
@@ -624,25 +612,8 @@ viva_cli_defend (int    argc,
       return VIVA_CLI_EXIT_USAGE;
     }
 
-  if (!g_file_get_contents (pack_path, &pack_text, &length, &error) ||
-      !(pack = viva_pack_new_from_bytes ((bytes = g_bytes_new_take (g_steal_pointer (&pack_text), length)), &error)))
-    {
-      viva_cli_fail (_("Could not load the pack %s: %s"), pack_path, error->message);
-      return VIVA_CLI_EXIT_FAILED;
-    }
-
-  if (!(problem = viva_pack_find_problem (pack, problem_id)))
-    {
-      viva_cli_fail (_("The pack %s has no problem “%s”."), pack_path, problem_id);
-      return VIVA_CLI_EXIT_FAILED;
-    }
-  g_object_ref (problem);
-
-  if (!g_file_get_contents (code_path, &code, NULL, &error))
-    {
-      viva_cli_fail (_("Could not read the code: %s"), error->message);
-      return VIVA_CLI_EXIT_FAILED;
-    }
+  if (!viva_cli_problem_load (&args))
+    return VIVA_CLI_EXIT_FAILED;
 
   if (answers_path != NULL && answer_with != NULL)
     {
@@ -662,16 +633,16 @@ viva_cli_defend (int    argc,
 
   defense.json = json;
   endpoint = endpoint_new (offline, base_url, model_name);
-  self = viva_defense_new (endpoint, problem, VIVA_CODE_SOURCE (source = viva_text_code_source_new (code)));
+  self = viva_defense_new (endpoint, args.problem, VIVA_CODE_SOURCE (source = viva_text_code_source_new (args.code)));
   viva_defense_set_sessions_dir (self, session_dir);
   viva_defense_set_student (self, student_name, student_id);
 
   /* The session names the pack by path and digest; a resume reads it again. */
   {
-    g_autofree char *absolute = g_canonicalize_filename (pack_path, NULL);
-    g_autoptr(JsonObject) pack_ref = viva_exam_pack_ref_new (viva_pack_get_id (pack), bytes, absolute);
+    g_autofree char *absolute = g_canonicalize_filename (args.pack_path, NULL);
+    g_autoptr(JsonObject) pack_ref = viva_exam_pack_ref_new (viva_pack_get_id (args.pack), args.pack_bytes, absolute);
 
-    viva_defense_set_pack_ref (self, viva_pack_get_id (pack), pack_ref, viva_pack_get_language (pack));
+    viva_defense_set_pack_ref (self, viva_pack_get_id (args.pack), pack_ref, viva_pack_get_language (args.pack));
   }
 
   return run_defense (&defense, self);
