@@ -22,21 +22,6 @@
  * NAME.json.sig, the key), so the usual collect reads them and checks
  * each signature. */
 
-#define MAX_NAME_PART 64
-
-/* A file name part from a server's text: letters, digits, dot, dash. */
-static void
-append_safe (GString    *out,
-             const char *text)
-{
-  gsize n = 0;
-
-  for (const char *p = text; *p && n < MAX_NAME_PART; p++, n++)
-    g_string_append_c (out, g_ascii_isalnum (*p) || *p == '-' || *p == '.' ? *p : '_');
-  if (n == 0)
-    g_string_append_c (out, '_');
-}
-
 static gboolean
 write_file (const char  *dir,
             const char  *name,
@@ -65,8 +50,7 @@ viva_cli_class_fetch (const char  *link,
   g_autoptr(VivaExamServerClient) client = NULL;
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(JsonObject) answer = NULL;
-  JsonArray *reports;
-  const char *key;
+  g_auto(GStrv) files = NULL;
 
   if (!(client = viva_cli_remote_client (link, teacher_token, error)))
     return -1;
@@ -75,9 +59,7 @@ viva_cli_class_fetch (const char  *link,
   if (!(answer = viva_exam_server_client_get_reports_finish (client, viva_cli_remote_wait (&result), error)))
     return -1;
 
-  if (!json_object_has_member (answer, "reports") ||
-      !JSON_NODE_HOLDS_ARRAY (json_object_get_member (answer, "reports")) ||
-      !(key = json_object_get_string_member_with_default (answer, "public_key", NULL)))
+  if (!(files = viva_report_signature_page_files (answer)))
     {
       g_set_error_literal (error, VIVA_REMOTE_ERROR, VIVA_REMOTE_ERROR_PROTOCOL,
                            _("The exam server’s answer is not the exam server’s API: check the exam link."));
@@ -89,39 +71,12 @@ viva_cli_class_fetch (const char  *link,
                    _("Could not make the folder %s: %s"), dir, g_strerror (errno));
       return -1;
     }
-  if (!write_file (dir, "viva-server-signing-key.pem", key, error))
-    return -1;
+  for (guint i = 0; files[i] != NULL; i += 2)
+    if (!write_file (dir, files[i], files[i + 1], error))
+      return -1;
 
-  reports = json_object_get_array_member (answer, "reports");
-  for (guint i = 0; i < json_array_get_length (reports); i++)
-    {
-      JsonNode *element = json_array_get_element (reports, i);
-      JsonObject *entry;
-      const char *text, *signature;
-      g_autoptr(GString) name = g_string_new (NULL);
-      g_autofree char *sig_name = NULL;
-      g_autofree char *sig = NULL;
-
-      if (!JSON_NODE_HOLDS_OBJECT (element) ||
-          !(text = json_object_get_string_member_with_default ((entry = json_node_get_object (element)), "report", NULL)) ||
-          !(signature = json_object_get_string_member_with_default (entry, "signature", NULL)))
-        continue;
-
-      append_safe (name, json_object_get_string_member_with_default (entry, "student_id", ""));
-      g_string_append_c (name, '-');
-      append_safe (name, json_object_get_string_member_with_default (entry, "problem", ""));
-      g_string_append_c (name, '-');
-      append_safe (name, json_object_get_string_member_with_default (entry, "defense", ""));
-      g_string_append (name, ".json");
-      sig_name = g_strconcat (name->str, ".sig", NULL);
-      sig = viva_report_signature_file (name->str, signature, key);
-
-      if (!write_file (dir, name->str, text, error) || !write_file (dir, sig_name, sig, error))
-        return -1;
-    }
-
-  *key_pem = g_strdup (key);
-  return json_array_get_length (reports);
+  *key_pem = g_strdup (files[1]);
+  return json_array_get_length (json_object_get_array_member (answer, "reports"));
 }
 
 /* How long class collect --regrade waits for the server's re-grade: a

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "viva-exam-report.h"
+#include "viva-report-signature.h"
 #include "viva-server-keys.h"
 #include "viva-server-store-regrade.h"
 #include "viva-server-util.h"
@@ -20,23 +21,6 @@
  * JSON: the algorithm, the public key, the base64 Ed25519 signature of
  * NAME.json's bytes) and its HTML; the server's public key as
  * `viva-server-signing-key.pem`. */
-
-static char *
-signature_file (const char *json_name,
-                const char *signature,
-                const char *public_key)
-{
-  g_autoptr(JsonObject) object = json_object_new ();
-  g_autoptr(JsonNode) node = NULL;
-
-  json_object_set_string_member (object, "format", "viva-signature/1");
-  json_object_set_string_member (object, "algorithm", "ed25519");
-  json_object_set_string_member (object, "file", json_name);
-  json_object_set_string_member (object, "signature", signature);
-  json_object_set_string_member (object, "public_key", public_key);
-  node = json_node_init_object (json_node_alloc (), object);
-  return json_to_string (node, TRUE);
-}
 
 int
 viva_server_reports_command (int    argc,
@@ -138,7 +122,7 @@ viva_server_reports_command (int    argc,
       html_path = g_strconcat (json_path, NULL);
       strcpy (html_path + strlen (html_path) - 4, "html");
       html = viva_exam_report_render_html (report);
-      sig = signature_file (json_name, json_object_get_string_member (chosen, "signature"), pub);
+      sig = viva_report_signature_file (json_name, json_object_get_string_member (chosen, "signature"), pub);
 
       if (!viva_server_write_text (json_path, text, 0644, &error) ||
           !viva_server_write_text (sig_path, sig, 0644, &error) ||

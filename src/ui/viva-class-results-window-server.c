@@ -71,19 +71,6 @@ server_free (VivaClassResultsServer *server)
   g_free (server);
 }
 
-/* A file name part from a server's text: letters, digits, dot, dash. */
-static void
-append_safe (GString    *out,
-             const char *text)
-{
-  gsize n = 0;
-
-  for (const char *p = text; *p && n < 64; p++, n++)
-    g_string_append_c (out, g_ascii_isalnum (*p) || *p == '-' || *p == '.' ? *p : '_');
-  if (n == 0)
-    g_string_append_c (out, '_');
-}
-
 typedef struct
 {
   VivaClassResultsWindow *self;
@@ -152,17 +139,14 @@ reports_cb (GObject      *object,
   g_autoptr(GError) error = NULL;
   g_autoptr(JsonObject) answer = NULL;
   VivaClassResultsServer *server = self->server;
-  JsonArray *reports;
-  const char *key;
+  g_auto(GStrv) files = NULL;
   Writing *writing;
 
   answer = viva_exam_server_client_get_reports_finish (VIVA_EXAM_SERVER_CLIENT (object), result, &error);
   if (server == NULL || g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     return;
 
-  if (answer == NULL || !json_object_has_member (answer, "reports") ||
-      !JSON_NODE_HOLDS_ARRAY (json_object_get_member (answer, "reports")) ||
-      !(key = json_object_get_string_member_with_default (answer, "public_key", NULL)))
+  if (answer == NULL || !(files = viva_report_signature_page_files (answer)))
     {
       server->fetching = FALSE;
       _viva_class_results_window_toast (self, error ? error->message
@@ -172,35 +156,10 @@ reports_cb (GObject      *object,
 
   writing = g_new0 (Writing, 1);
   writing->self = g_object_ref (self);
-  writing->key = g_strdup (key);
+  writing->key = g_strdup (files[1]);
   writing->pending = 1;  /* held until every write is queued */
-  reports = json_object_get_array_member (answer, "reports");
-  write_file (writing, server->folder, "viva-server-signing-key.pem", key);
-  for (guint i = 0; i < json_array_get_length (reports); i++)
-    {
-      JsonNode *element = json_array_get_element (reports, i);
-      JsonObject *entry;
-      const char *text, *signature;
-      g_autoptr(GString) name = g_string_new (NULL);
-      g_autofree char *sig_name = NULL;
-      g_autofree char *sig = NULL;
-
-      if (!JSON_NODE_HOLDS_OBJECT (element) ||
-          !(text = json_object_get_string_member_with_default ((entry = json_node_get_object (element)), "report", NULL)) ||
-          !(signature = json_object_get_string_member_with_default (entry, "signature", NULL)))
-        continue;
-
-      append_safe (name, json_object_get_string_member_with_default (entry, "student_id", ""));
-      g_string_append_c (name, '-');
-      append_safe (name, json_object_get_string_member_with_default (entry, "problem", ""));
-      g_string_append_c (name, '-');
-      append_safe (name, json_object_get_string_member_with_default (entry, "defense", ""));
-      g_string_append (name, ".json");
-      sig_name = g_strconcat (name->str, ".sig", NULL);
-      sig = viva_report_signature_file (name->str, signature, key);
-      write_file (writing, server->folder, name->str, text);
-      write_file (writing, server->folder, sig_name, sig);
-    }
+  for (guint i = 0; files[i] != NULL; i += 2)
+    write_file (writing, server->folder, files[i], files[i + 1]);
   if (--writing->pending == 0)
     writing_done (writing);
 }

@@ -227,3 +227,80 @@ viva_report_signature_file (const char *json_name,
   node = json_node_init_object (json_node_alloc (), object);
   return json_to_string (node, TRUE);
 }
+
+/* A file name part from a server's text: letters, digits, dot, dash. */
+static void
+append_safe (GString    *out,
+             const char *text)
+{
+  gsize n = 0;
+
+  for (const char *p = text; *p && n < 64; p++, n++)
+    g_string_append_c (out, g_ascii_isalnum (*p) || *p == '-' || *p == '.' ? *p : '_');
+  if (n == 0)
+    g_string_append_c (out, '_');
+}
+
+/**
+ * viva_report_signature_page_files:
+ * @page: an exam server's reports page (`reports`, `public_key`)
+ *
+ * The files a teacher keeps of the page (Class Results and `viva-cli
+ * class collect --server` alike): the server's key as
+ * `viva-server-signing-key.pem`, then each report byte for byte as signed
+ * and its signature beside it, named `STUDENT-PROBLEM-DEFENSE.json` and
+ * `.json.sig`, each part made safe for a file name. An entry without a
+ * report or a signature is passed over.
+ *
+ * Returns: (transfer full) (nullable): names and texts, alternately, the
+ *   key's first; %NULL when @page is not the server's API
+ */
+char **
+viva_report_signature_page_files (JsonObject *page)
+{
+  g_autoptr(GStrvBuilder) files = NULL;
+  JsonArray *reports;
+  const char *key;
+
+  g_return_val_if_fail (page != NULL, NULL);
+
+  if (!json_object_has_member (page, "reports") ||
+      !JSON_NODE_HOLDS_ARRAY (json_object_get_member (page, "reports")) ||
+      !(key = json_object_get_string_member_with_default (page, "public_key", NULL)))
+    return NULL;
+
+  files = g_strv_builder_new ();
+  g_strv_builder_add (files, "viva-server-signing-key.pem");
+  g_strv_builder_add (files, key);
+
+  reports = json_object_get_array_member (page, "reports");
+  for (guint i = 0; i < json_array_get_length (reports); i++)
+    {
+      JsonNode *element = json_array_get_element (reports, i);
+      JsonObject *entry;
+      const char *text, *signature;
+      g_autoptr(GString) name = g_string_new (NULL);
+      g_autofree char *sig_name = NULL;
+      g_autofree char *sig = NULL;
+
+      if (!JSON_NODE_HOLDS_OBJECT (element) ||
+          !(text = json_object_get_string_member_with_default ((entry = json_node_get_object (element)), "report", NULL)) ||
+          !(signature = json_object_get_string_member_with_default (entry, "signature", NULL)))
+        continue;
+
+      append_safe (name, json_object_get_string_member_with_default (entry, "student_id", ""));
+      g_string_append_c (name, '-');
+      append_safe (name, json_object_get_string_member_with_default (entry, "problem", ""));
+      g_string_append_c (name, '-');
+      append_safe (name, json_object_get_string_member_with_default (entry, "defense", ""));
+      g_string_append (name, ".json");
+      sig_name = g_strconcat (name->str, ".sig", NULL);
+      sig = viva_report_signature_file (name->str, signature, key);
+
+      g_strv_builder_add (files, name->str);
+      g_strv_builder_add (files, text);
+      g_strv_builder_add (files, sig_name);
+      g_strv_builder_add (files, sig);
+    }
+  return g_strv_builder_end (files);
+}

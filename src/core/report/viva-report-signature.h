@@ -6,6 +6,7 @@
 #pragma once
 
 #include <gio/gio.h>
+#include <json-glib/json-glib.h>
 
 G_BEGIN_DECLS
 
@@ -43,5 +44,6 @@ char                *viva_report_signature_read_key  (const char           *path
 char                *viva_report_signature_file      (const char           *json_name,
                                                       const char           *signature,
                                                       const char           *key_pem);
+char               **viva_report_signature_page_files (JsonObject          *page);
 
 G_END_DECLS
