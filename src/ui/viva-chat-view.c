@@ -20,7 +20,7 @@ struct _VivaChatView
   GtkBox            *box;
 
   guint              n_rows;
-  guint              reallocate_id;
+  guint              follow_id;
   guint              follow : 1;
   guint              scrolling : 1;
 };
@@ -48,13 +48,28 @@ viva_chat_view_set_follow (VivaChatView *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FOLLOW]);
 }
 
+/* Keeps the end in sight. Only ever called outside a frame's layout. */
+static void
+move_to_end (VivaChatView *self)
+{
+  GtkAdjustment *adjustment = gtk_scrolled_window_get_vadjustment (self->scroller);
+  double end = gtk_adjustment_get_upper (adjustment) - gtk_adjustment_get_page_size (adjustment);
+
+  if (!self->follow || gtk_adjustment_get_value (adjustment) >= end)
+    return;
+
+  self->scrolling = TRUE;
+  gtk_adjustment_set_value (adjustment, end);
+  self->scrolling = FALSE;
+}
+
 static gboolean
-reallocate_cb (gpointer user_data)
+follow_cb (gpointer user_data)
 {
   VivaChatView *self = VIVA_CHAT_VIEW (user_data);
 
-  self->reallocate_id = 0;
-  gtk_widget_queue_allocate (gtk_scrolled_window_get_child (self->scroller));
+  self->follow_id = 0;
+  move_to_end (self);
 
   return G_SOURCE_REMOVE;
 }
@@ -65,22 +80,17 @@ adjustment_changed_cb (VivaChatView  *self,
 {
   double end = gtk_adjustment_get_upper (adjustment) - gtk_adjustment_get_page_size (adjustment);
 
-  /* The content grew: keep the end in sight if the student was there. */
-  if (self->follow && gtk_adjustment_get_value (adjustment) < end)
-    {
-      self->scrolling = TRUE;
-      gtk_adjustment_set_value (adjustment, end);
-      self->scrolling = FALSE;
-
-      /* The viewport configures its adjustment while it allocates, so it
-       * is there that the content grows; it asks to be allocated again
-       * for the new position, and GTK drops a request made during the
-       * widget's own allocation. The content would stay where it was until
-       * something else moved, and the end of a finished reply stay below
-       * the fold. */
-      if (self->reallocate_id == 0)
-        self->reallocate_id = g_idle_add_full (G_PRIORITY_HIGH_IDLE, reallocate_cb, self, NULL);
-    }
+  /* The content grew: keep the end in sight if the student was there, but
+   * not from here. The viewport configures its adjustment at the end of its
+   * own allocation, so this runs inside the frame's layout; moving the
+   * value now makes the viewport ask to be allocated again at a moment GTK
+   * 4.8 does not carry the request up to the window. The viewport was then
+   * drawn without an allocation ("Trying to snapshot GtkViewport without a
+   * current allocation", seen in the GUI suite under load) and new rows
+   * stayed unplaced until something else moved. Before the next frame the
+   * request goes up the normal way. */
+  if (self->follow && gtk_adjustment_get_value (adjustment) < end && self->follow_id == 0)
+    self->follow_id = g_idle_add_full (G_PRIORITY_HIGH_IDLE, follow_cb, self, NULL);
 }
 
 static void
@@ -181,13 +191,10 @@ viva_chat_view_get_follow (VivaChatView *self)
 void
 viva_chat_view_scroll_to_end (VivaChatView *self)
 {
-  GtkAdjustment *adjustment;
-
   g_return_if_fail (VIVA_IS_CHAT_VIEW (self));
 
   viva_chat_view_set_follow (self, TRUE);
-  adjustment = gtk_scrolled_window_get_vadjustment (self->scroller);
-  adjustment_changed_cb (self, adjustment);
+  move_to_end (self);
 }
 
 static void
@@ -195,7 +202,7 @@ viva_chat_view_dispose (GObject *object)
 {
   GtkWidget *child;
 
-  g_clear_handle_id (&VIVA_CHAT_VIEW (object)->reallocate_id, g_source_remove);
+  g_clear_handle_id (&VIVA_CHAT_VIEW (object)->follow_id, g_source_remove);
   gtk_widget_dispose_template (GTK_WIDGET (object), VIVA_TYPE_CHAT_VIEW);
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (object))))
     gtk_widget_unparent (child);
