@@ -14,6 +14,7 @@
 #include "viva-exam-scorer.h"
 #include "viva-problem-grade.h"
 #include "viva-scripted-model.h"
+#include "viva-scripted-scorer.h"
 #include "viva-text.h"
 
 /* The offline examiner. It keeps no state of its own: each reply is
@@ -215,85 +216,6 @@ read_progress (VivaScriptedModel *self,
     }
 }
 
-static char *to_json_text (JsonBuilder *builder);
-
-static gboolean
-is_scoring (VivaChatRequest *request)
-{
-  GPtrArray *messages = viva_chat_request_get_messages (request);
-  VivaChatMessage *first = messages->len > 0 ? g_ptr_array_index (messages, 0) : NULL;
-
-  return first != NULL && viva_chat_message_get_role (first) == VIVA_CHAT_ROLE_SYSTEM &&
-         g_str_has_prefix (viva_chat_message_get_content (first) ?: "", VIVA_EXAM_SCORER_MARKER);
-}
-
-/* Where @word (lower case) is in @text, case aside; -1 when it is not. */
-static gssize
-find_word (const char *text,
-           const char *word)
-{
-  g_autofree char *folded = g_ascii_strdown (text, -1);
-  const char *at = strstr (folded, word);
-
-  return at ? at - folded : -1;
-}
-
-/* The offline scorer: a point counts as made when the answer holds a third
- * of its longer words. Crude, and the same every time, so a teacher reads
- * what it gave; a model scorer does better. */
-static char *
-score_by_words (VivaChatRequest *request)
-{
-  GPtrArray *messages = viva_chat_request_get_messages (request);
-  const char *prompt = viva_chat_message_get_content (g_ptr_array_index (messages, messages->len - 1));
-  const char *open = prompt ? strstr (prompt, "<<<\n") : NULL;
-  const char *close = open ? strstr (open, "\n>>>") : NULL;
-  g_autofree char *answer = open && close ? g_strndup (open + 4, close - open - 4) : g_strdup ("");
-  g_auto(GStrv) lines = g_strsplit (prompt ? prompt : "", "\n", -1);
-  g_autofree char *evidence = NULL;
-  g_autoptr(JsonBuilder) builder = json_builder_new ();
-  guint made = 0;
-
-  for (guint i = 0; lines[i] != NULL; i++)
-    {
-      const char *dot = strstr (lines[i], ". ");
-      g_auto(GStrv) words = NULL;
-      guint n_words = 0, found = 0;
-
-      if (g_str_has_prefix (lines[i], "<<<"))
-        break;
-      if (!g_ascii_isdigit (lines[i][0]) || dot == NULL)
-        continue;
-      words = g_strsplit_set (dot + 2, " ,.;:()'\"-—–/", -1);
-      for (guint j = 0; words[j] != NULL; j++)
-        {
-          g_autofree char *word = g_ascii_strdown (words[j], -1);
-          gssize at;
-
-          if (g_utf8_strlen (word, -1) < 5)
-            continue;
-          n_words++;
-          if ((at = find_word (answer, word)) >= 0)
-            {
-              found++;
-              if (evidence == NULL)
-                evidence = g_strndup (answer + at, strlen (word));
-            }
-        }
-      if (n_words > 0 && found * 3 >= n_words)
-        made++;
-    }
-
-  json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "score");
-  json_builder_add_int_value (builder, made);
-  json_builder_set_member_name (builder, "evidence");
-  json_builder_add_string_value (builder, evidence ? evidence : "");
-  json_builder_end_object (builder);
-
-  return to_json_text (builder);
-}
-
 static char *
 to_json_text (JsonBuilder *builder)
 {
@@ -324,9 +246,9 @@ decide (VivaScriptedModel  *self,
   viva_chat_reply_set_model (reply, "viva-offline");
 
   /* A scoring request: the offline examiner only matches words. */
-  if (is_scoring (request))
+  if (_viva_scripted_scorer_is_asked (request))
     {
-      viva_chat_reply_take_content (reply, score_by_words (request));
+      viva_chat_reply_take_content (reply, _viva_scripted_scorer_score (request));
       viva_chat_reply_set_finish_reason (reply, "stop");
       return g_steal_pointer (&reply);
     }
