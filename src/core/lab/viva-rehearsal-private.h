@@ -5,9 +5,69 @@
 
 #pragma once
 
+#include <json-glib/json-glib.h>
+
 #include "viva-chat-model.h"
+#include "viva-rehearsal.h"
 
 G_BEGIN_DECLS
+
+/* The rehearsal, shared by viva-rehearsal.c (running it) and
+ * viva-rehearsal-figures.c (summing it up). */
+typedef struct
+{
+  char  *reason;
+  char  *kind;
+  guint  count;
+} Failure;
+
+struct _VivaRehearsal
+{
+  GObject       parent_instance;
+
+  char         *base_url;
+  char         *model;
+  guint         n_students;
+  GPtrArray    *problems;
+  guint         duration;
+  guint         retry_delay;
+
+  GTask        *task;
+  GCancellable *cancellable;
+  gulong        cancelled_id;
+  GHashTable   *runners;      /* code or "reference\n" + problem id → VivaRunner */
+  GPtrArray    *students;
+  guint         n_starting;
+  gint64        started;
+
+  guint         n_running;
+  guint         n_completed;
+  guint         n_failed;
+  guint         n_cancelled;
+  guint         n_busy;
+  guint         n_defenses;
+
+  GArray       *ttft_ms;
+  GArray       *turn_ms;
+  GArray       *defense_s;
+  guint64       tokens;
+  guint         turns;
+  guint         retries;
+  guint         largest_prompt;
+  GPtrArray    *failures;
+};
+
+/* viva-rehearsal-figures.c */
+void        _viva_rehearsal_count_failure (VivaRehearsal *self,
+                                           const char    *reason,
+                                           const char    *kind);
+JsonObject *_viva_rehearsal_summary       (VivaRehearsal *self,
+                                           gboolean       interrupted);
+JsonObject *_viva_rehearsal_percentiles   (GArray        *values,
+                                           double         scale,
+                                           guint          decimals);
+double      _viva_rehearsal_rounded       (double         value,
+                                           guint          decimals);
 
 /* What one defense's model turns measured. */
 typedef struct

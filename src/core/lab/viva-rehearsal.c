@@ -48,49 +48,6 @@ typedef struct
   gboolean             busy;
 } Student;
 
-typedef struct
-{
-  char  *reason;
-  char  *kind;
-  guint  count;
-} Failure;
-
-struct _VivaRehearsal
-{
-  GObject       parent_instance;
-
-  char         *base_url;
-  char         *model;
-  guint         n_students;
-  GPtrArray    *problems;
-  guint         duration;
-  guint         retry_delay;
-
-  GTask        *task;
-  GCancellable *cancellable;
-  gulong        cancelled_id;
-  GHashTable   *runners;      /* code or "reference\n" + problem id → VivaRunner */
-  GPtrArray    *students;
-  guint         n_starting;
-  gint64        started;
-
-  guint         n_running;
-  guint         n_completed;
-  guint         n_failed;
-  guint         n_cancelled;
-  guint         n_busy;
-  guint         n_defenses;
-
-  GArray       *ttft_ms;
-  GArray       *turn_ms;
-  GArray       *defense_s;
-  guint64       tokens;
-  guint         turns;
-  guint         retries;
-  guint         largest_prompt;
-  GPtrArray    *failures;
-};
-
 G_DEFINE_FINAL_TYPE (VivaRehearsal, viva_rehearsal, G_TYPE_OBJECT)
 
 enum {
@@ -290,124 +247,6 @@ viva_rehearsal_get_n_workers (VivaRehearsal *self)
   return g_hash_table_size (self->runners);
 }
 
-/* Figures. */
-
-static int
-compare_doubles (gconstpointer a,
-                 gconstpointer b)
-{
-  double x = *(const double *)a;
-  double y = *(const double *)b;
-
-  return x < y ? -1 : x > y;
-}
-
-/* Nearest rank; 0 for no values. */
-static double
-percentile (GArray *values,
-            double  p)
-{
-  g_autoptr(GArray) sorted = NULL;
-  guint rank;
-
-  if (values->len == 0)
-    return 0;
-
-  sorted = g_array_copy (values);
-  g_array_sort (sorted, compare_doubles);
-  rank = (guint)ceil (p * sorted->len);
-  return g_array_index (sorted, double, CLAMP (rank, 1, sorted->len) - 1);
-}
-
-static JsonObject *
-percentiles (GArray *values,
-             double  scale,
-             guint   decimals)
-{
-  JsonObject *object = json_object_new ();
-  double factor = pow (10, decimals);
-
-  json_object_set_double_member (object, "p50", round (percentile (values, 0.50) * scale * factor) / factor);
-  json_object_set_double_member (object, "p95", round (percentile (values, 0.95) * scale * factor) / factor);
-  return object;
-}
-
-static double
-rounded (double value,
-         guint  decimals)
-{
-  double factor = pow (10, decimals);
-
-  return round (value * factor) / factor;
-}
-
-static void
-count_failure (VivaRehearsal *self,
-               const char    *reason,
-               const char    *kind)
-{
-  Failure *failure;
-
-  for (guint i = 0; i < self->failures->len; i++)
-    {
-      failure = g_ptr_array_index (self->failures, i);
-      if (g_str_equal (failure->reason, reason))
-        {
-          failure->count++;
-          return;
-        }
-    }
-
-  failure = g_new0 (Failure, 1);
-  failure->reason = g_strdup (reason);
-  failure->kind = g_strdup (kind);
-  failure->count = 1;
-  g_ptr_array_add (self->failures, failure);
-}
-
-static JsonObject *
-summary (VivaRehearsal *self,
-         gboolean       interrupted)
-{
-  JsonObject *object = json_object_new ();
-  JsonArray *failures = json_array_new ();
-  double wall = self->started > 0 ? (g_get_monotonic_time () - self->started) / (double)G_USEC_PER_SEC : 0;
-
-  json_object_set_string_member (object, "base_url", self->base_url);
-  json_object_set_string_member (object, "model", self->model);
-  json_object_set_int_member (object, "students", self->n_students);
-  json_object_set_int_member (object, "defenses", self->n_defenses);
-  json_object_set_int_member (object, "completed", self->n_completed);
-  json_object_set_int_member (object, "failed", self->n_failed);
-  json_object_set_int_member (object, "cancelled", self->n_cancelled);
-  json_object_set_boolean_member (object, "interrupted", interrupted);
-  json_object_set_boolean_member (object, "held", !interrupted && self->n_failed == 0 && self->n_completed > 0);
-  json_object_set_object_member (object, "ttft_ms", percentiles (self->ttft_ms, 1, 0));
-  json_object_set_object_member (object, "turn_ms", percentiles (self->turn_ms, 1, 0));
-  json_object_set_object_member (object, "defense_s", percentiles (self->defense_s, 1, 1));
-  json_object_set_int_member (object, "turns", self->turns);
-  json_object_set_int_member (object, "tokens", self->tokens);
-  json_object_set_double_member (object, "tokens_per_s", wall > 0 ? rounded (self->tokens / wall, 1) : 0);
-  json_object_set_int_member (object, "retries", self->retries);
-  json_object_set_int_member (object, "largest_prompt_tokens", self->largest_prompt);
-  json_object_set_int_member (object, "workers", g_hash_table_size (self->runners));
-  json_object_set_double_member (object, "duration_s", rounded (wall, 1));
-
-  for (guint i = 0; i < self->failures->len; i++)
-    {
-      Failure *failure = g_ptr_array_index (self->failures, i);
-      JsonObject *item = json_object_new ();
-
-      json_object_set_string_member (item, "reason", failure->reason);
-      json_object_set_string_member (item, "kind", failure->kind);
-      json_object_set_int_member (item, "count", failure->count);
-      json_array_add_object_element (failures, item);
-    }
-  json_object_set_array_member (object, "failures", failures);
-
-  return object;
-}
-
 /* The end. */
 
 static void
@@ -425,7 +264,7 @@ finish (VivaRehearsal *self)
     g_cancellable_disconnect (g_task_get_cancellable (task), self->cancelled_id);
   self->cancelled_id = 0;
 
-  g_task_return_pointer (task, summary (self, g_cancellable_is_cancelled (self->cancellable)),
+  g_task_return_pointer (task, _viva_rehearsal_summary (self, g_cancellable_is_cancelled (self->cancellable)),
                          (GDestroyNotify)json_object_unref);
 }
 
@@ -468,7 +307,7 @@ defense_cb (GObject      *object,
     {
       status = "failed";
       self->n_failed++;
-      count_failure (self, error->message, viva_model_error_kind (error));
+      _viva_rehearsal_count_failure (self, error->message, viva_model_error_kind (error));
     }
 
   self->n_defenses++;
@@ -488,13 +327,13 @@ defense_cb (GObject      *object,
   else
     json_object_set_null_member (event, "verdict");
   json_object_set_int_member (event, "turns", student->turns.turn_ms->len);
-  json_object_set_double_member (event, "duration_s", rounded (seconds, 1));
-  json_object_set_object_member (event, "ttft_ms", percentiles (student->turns.ttft_ms, 1, 0));
-  json_object_set_object_member (event, "turn_ms", percentiles (student->turns.turn_ms, 1, 0));
+  json_object_set_double_member (event, "duration_s", _viva_rehearsal_rounded (seconds, 1));
+  json_object_set_object_member (event, "ttft_ms", _viva_rehearsal_percentiles (student->turns.ttft_ms, 1, 0));
+  json_object_set_object_member (event, "turn_ms", _viva_rehearsal_percentiles (student->turns.turn_ms, 1, 0));
   json_object_set_int_member (event, "tokens", student->turns.tokens);
   json_object_set_double_member (event, "tokens_per_s",
                                  student->turns.generating_s > 0
-                                 ? rounded (student->turns.tokens / student->turns.generating_s, 1) : 0);
+                                 ? _viva_rehearsal_rounded (student->turns.tokens / student->turns.generating_s, 1) : 0);
   json_object_set_int_member (event, "retries", retries);
   json_object_set_int_member (event, "largest_prompt_tokens", student->turns.largest_prompt);
   if (error != NULL && !g_str_equal (status, "cancelled"))
