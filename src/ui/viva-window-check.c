@@ -97,8 +97,8 @@ check_cb (GObject      *object,
       else
         {
           show_report (self, report);
-          _viva_window_code_checked (self, data->code, viva_grade_report_get_n_passed (report),
-                                     viva_grade_report_get_n_tests (report));
+          viva_timeline_recorder_check (self->timeline, data->code, viva_grade_report_get_n_passed (report),
+                                        viva_grade_report_get_n_tests (report));
         }
     }
   _viva_window_update_actions (self);
@@ -165,5 +165,6 @@ _viva_window_check_stop (VivaWindow *self)
 void
 _viva_window_class_init_check (GtkWidgetClass *widget_class)
 {
+  gtk_widget_class_bind_template_child (widget_class, VivaWindow, check_button);
   gtk_widget_class_install_action (widget_class, "runner.check", NULL, check_action);
 }

@@ -22,9 +22,10 @@
 
 struct _VivaWindowHandIn
 {
-  VivaExamHandIn *hand_in;
+  VivaExamHandIn *hand_in;      /* the sitting's, whose changes refresh the page */
   VivaExaminer   *ended;        /* weak: the last defense whose end was told */
   GCancellable   *cancellable;  /* reading the saved code at the start */
+  GCancellable   *report_cancellable;
   GtkStack       *stack;        /* the work, or the page of what was handed in */
   GtkBox         *list;         /* a box, not a list: the Problems list is the one list of problems */
   GtkLabel       *folder_label;
@@ -38,17 +39,17 @@ struct _VivaWindowHandIn
 static VivaExamHandIn *
 core (VivaWindow *self)
 {
-  if (self->hand_in == NULL || _viva_window_exam_mode_get_sitting (self) == NULL)
+  if (self->hand_in == NULL || self->sitting == NULL)
     return NULL;
 
-  return self->hand_in->hand_in;
+  return viva_exam_sitting_get_hand_in (self->sitting);
 }
 
 /* The open problem is the exam's, of the exam's pack. */
 static const char *
 open_exam_problem (VivaWindow *self)
 {
-  VivaExamFile *exam = _viva_window_exam_mode_get_exam (self);
+  VivaExamFile *exam = self->sitting ? viva_exam_sitting_get_exam (self->sitting) : NULL;
 
   if (exam == NULL || self->pack == NULL || self->problem == NULL ||
       g_strcmp0 (viva_pack_get_id (self->pack), viva_pack_get_id (viva_exam_file_get_pack (exam))) != 0 ||
@@ -64,8 +65,8 @@ static void
 sync_defending (VivaWindow *self)
 {
   VivaExamHandIn *hand_in = core (self);
-  VivaExaminer *examiner = _viva_window_exam_get_examiner (self);
-  VivaExamFile *exam = _viva_window_exam_mode_get_exam (self);
+  VivaExaminer *examiner = self->examiner;
+  VivaExamFile *exam = self->sitting ? viva_exam_sitting_get_exam (self->sitting) : NULL;
   const char *id = NULL;
 
   if (hand_in == NULL)
@@ -162,7 +163,7 @@ refresh_page (VivaWindow *self)
 {
   VivaWindowHandIn *view = self->hand_in;
   VivaExamHandIn *hand_in = core (self);
-  VivaExamFile *exam = _viva_window_exam_mode_get_exam (self);
+  VivaExamFile *exam = self->sitting ? viva_exam_sitting_get_exam (self->sitting) : NULL;
   g_autofree char *folder = NULL;
 
   if (hand_in == NULL || view->list == NULL)
@@ -207,7 +208,7 @@ static void
 add_rows (VivaWindow *self)
 {
   VivaWindowHandIn *view = self->hand_in;
-  VivaExamFile *exam = _viva_window_exam_mode_get_exam (self);
+  VivaExamFile *exam = self->sitting ? viva_exam_sitting_get_exam (self->sitting) : NULL;
   GListModel *problems = viva_pack_get_problems (viva_exam_file_get_pack (exam));
 
   for (guint i = 0; i < g_list_model_get_n_items (problems); i++)
@@ -344,24 +345,6 @@ hand_in_changed_cb (VivaWindow *self)
 }
 
 /**
- * _viva_window_hand_in_sitting_created:
- * @sitting: the window's sitting, begun or not
- */
-void
-_viva_window_hand_in_sitting_created (VivaWindow      *self,
-                                      VivaExamSitting *sitting)
-{
-  VivaWindowHandIn *view = self->hand_in;
-
-  g_assert (VIVA_IS_WINDOW (self));
-
-  if (view->hand_in != NULL)
-    g_signal_handlers_disconnect_by_func (view->hand_in, hand_in_changed_cb, self);
-  g_set_object (&view->hand_in, viva_exam_sitting_get_hand_in (sitting));
-  g_signal_connect_object (view->hand_in, "changed", G_CALLBACK (hand_in_changed_cb), self, G_CONNECT_SWAPPED);
-}
-
-/**
  * _viva_window_hand_in_exam_began:
  *
  * The sitting runs: the hand-in is told what the open problem shows now
@@ -372,12 +355,18 @@ _viva_window_hand_in_sitting_created (VivaWindow      *self,
 void
 _viva_window_hand_in_exam_began (VivaWindow *self)
 {
+  VivaWindowHandIn *view = self->hand_in;
   VivaExamHandIn *hand_in = core (self);
 
   g_assert (VIVA_IS_WINDOW (self));
 
   if (hand_in == NULL)
     return;
+
+  if (view->hand_in != NULL)
+    g_signal_handlers_disconnect_by_func (view->hand_in, hand_in_changed_cb, self);
+  g_set_object (&view->hand_in, hand_in);
+  g_signal_connect_object (view->hand_in, "changed", G_CALLBACK (hand_in_changed_cb), self, G_CONNECT_SWAPPED);
 
   if (viva_exam_hand_in_is_closed (hand_in))
     {
@@ -400,7 +389,7 @@ static void
 viva_window_hand_in_next (VivaWindow *self)
 {
   VivaExamHandIn *hand_in = core (self);
-  VivaExamFile *exam = _viva_window_exam_mode_get_exam (self);
+  VivaExamFile *exam = self->sitting ? viva_exam_sitting_get_exam (self->sitting) : NULL;
   g_autofree char *id = NULL;
   g_autofree char *code = NULL;
   g_autofree char *shown = NULL;
@@ -432,11 +421,11 @@ viva_window_hand_in_next (VivaWindow *self)
     {
       shown = viva_editor_dup_text (self->editor);
       if (g_strcmp0 (shown, code) != 0)
-        _viva_window_timeline_replace_code (self, code);
+        _viva_window_replace_code (self, code);
     }
   else
     _viva_window_open_problem_with_code (self, pack, problem, code);
-  _viva_window_exam_submit_now (self);
+  _viva_window_submit_now (self);
 
   /* Said by the header bar (which problem, and which defense of how
    * many), not a toast: toasts queue, and would name it after the fact. */
@@ -510,13 +499,42 @@ _viva_window_hand_in_time_up (VivaWindow *self)
     viva_window_hand_in_next (self);
 }
 
+static void
+report_handed_in_cb (GObject      *object,
+                     GAsyncResult *result,
+                     gpointer      user_data)
+{
+  g_autoptr(VivaWindow) self = user_data;
+  VivaExamSitting *sitting = VIVA_EXAM_SITTING (object);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = viva_exam_sitting_hand_in_report_finish (sitting, result, &error);
+
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) || self->hand_in == NULL)
+    return;
+
+  if (path == NULL)
+    {
+      g_autofree char *message = g_strdup_printf (_("Your report could not be written to %s: %s. Tell the teacher before you leave."),
+                                                  viva_exam_file_get_report_folder (viva_exam_sitting_get_exam (sitting)),
+                                                  error->message);
+      _viva_window_show_banner (self, message);
+      g_free (self->hand_in->report_error);
+      self->hand_in->report_error = g_strdup (error->message);
+      hand_in_changed_cb (self);
+      return;
+    }
+
+  adw_toast_overlay_add_toast (self->toast_overlay, adw_toast_new (_("Your report was handed in to the exam’s folder")));
+}
+
 /**
  * _viva_window_hand_in_defense_ended:
  * @examiner: the defense that ended
  * @reported: whether it reached a verdict, so that its report is handed in
  *
  * Called for every defense that ends, with a verdict, failed or stopped:
- * the hand-in is told; after the time, the next problem waiting is
+ * one with a verdict has its report (HTML and JSON) handed in to the
+ * exam's report folder by the sitting; the hand-in is told; after the time, the next problem waiting is
  * submitted (a failed one does not hold the others back), and after the
  * last the window shows what was handed in.
  */
@@ -526,11 +544,17 @@ _viva_window_hand_in_defense_ended (VivaWindow   *self,
                                     gboolean      reported)
 {
   VivaExamHandIn *hand_in = core (self);
-  VivaExamFile *exam = _viva_window_exam_mode_get_exam (self);
+  VivaExamFile *exam = self->sitting ? viva_exam_sitting_get_exam (self->sitting) : NULL;
   VivaProblem *problem;
 
   g_assert (VIVA_IS_WINDOW (self));
   g_assert (VIVA_IS_EXAMINER (examiner));
+
+  if (reported && self->sitting != NULL && viva_examiner_get_session (examiner) != NULL)
+    viva_exam_sitting_hand_in_report_async (self->sitting, viva_examiner_get_session (examiner),
+                                            viva_problem_get_id (viva_examiner_get_problem (examiner)),
+                                            self->hand_in->report_cancellable, report_handed_in_cb,
+                                            g_object_ref (self));
 
   if (hand_in == NULL)
     return;
@@ -541,7 +565,7 @@ _viva_window_hand_in_defense_ended (VivaWindow   *self,
     viva_exam_hand_in_defense_ended (hand_in, viva_problem_get_id (problem), reported);
   sync_defending (self);
 
-  if (!self->hand_in->time_up || _viva_window_exam_is_busy (self))
+  if (!self->hand_in->time_up || _viva_window_defense_busy (self))
     return;
 
   /* The panel moves on, so the failure is said here, short enough for a
@@ -556,21 +580,6 @@ _viva_window_hand_in_defense_ended (VivaWindow   *self,
     }
 
   viva_window_hand_in_advance (self);
-}
-
-/**
- * _viva_window_hand_in_report_failed:
- * @message: why the report could not be written
- */
-void
-_viva_window_hand_in_report_failed (VivaWindow *self,
-                                    const char *message)
-{
-  g_assert (VIVA_IS_WINDOW (self));
-
-  g_free (self->hand_in->report_error);
-  self->hand_in->report_error = g_strdup (message);
-  hand_in_changed_cb (self);
 }
 
 /**
@@ -706,6 +715,7 @@ _viva_window_init_hand_in (VivaWindow *self)
 
   view = self->hand_in = g_new0 (VivaWindowHandIn, 1);
   view->cancellable = g_cancellable_new ();
+  view->report_cancellable = g_cancellable_new ();
 
   /* The problem, editor and console share the start of the examiner's
    * pane with the page that ends an exam. */
@@ -727,12 +737,14 @@ _viva_window_dispose_hand_in (VivaWindow *self)
     return;
 
   g_cancellable_cancel (view->cancellable);
+  g_cancellable_cancel (view->report_cancellable);
   g_clear_handle_id (&view->advance_id, g_source_remove);
   g_clear_weak_pointer (&view->ended);
   if (view->hand_in != NULL)
     g_signal_handlers_disconnect_by_func (view->hand_in, hand_in_changed_cb, self);
   g_clear_object (&view->hand_in);
   g_clear_object (&view->cancellable);
+  g_clear_object (&view->report_cancellable);
   g_clear_pointer (&view->report_error, g_free);
   g_free (view);
 }

@@ -41,37 +41,12 @@ struct _VivaWindowExamMode
 };
 
 static void viva_window_exam_mode_tick_now (VivaWindow *self);
+static void viva_window_exam_mode_ask_identity (VivaWindow *self);
 
 static gboolean
 begun (VivaWindowExamMode *mode)
 {
   return mode != NULL && mode->sitting != NULL && viva_exam_sitting_has_begun (mode->sitting);
-}
-
-/**
- * _viva_window_exam_mode_get_exam:
- *
- * Returns: (transfer none) (nullable): the exam under way, if any
- */
-VivaExamFile *
-_viva_window_exam_mode_get_exam (VivaWindow *self)
-{
-  g_assert (VIVA_IS_WINDOW (self));
-
-  return begun (self->exam_mode) ? self->exam_mode->exam : NULL;
-}
-
-/**
- * _viva_window_exam_mode_get_sitting:
- *
- * Returns: (transfer none) (nullable): the sitting under way, if any
- */
-VivaExamSitting *
-_viva_window_exam_mode_get_sitting (VivaWindow *self)
-{
-  g_assert (VIVA_IS_WINDOW (self));
-
-  return begun (self->exam_mode) ? self->exam_mode->sitting : NULL;
 }
 
 static char *
@@ -90,7 +65,7 @@ time_up_cb (VivaWindow      *self,
   if (self->running)
     viva_runner_stop (self->runner);
 
-  _viva_window_hand_in_time_up (self);
+  _viva_window_exam_time_up (self);
   _viva_window_update_actions (self);
   viva_window_exam_mode_tick_now (self);
 }
@@ -128,7 +103,7 @@ viva_window_exam_mode_tick_now (VivaWindow *self)
     }
 
   /* While several problems are handed in, which one is defended. */
-  state = _viva_window_hand_in_dup_state (self);
+  state = _viva_window_dup_exam_state (self);
   gtk_label_set_label (mode->timer_label, state ? state : _("Time is up"));
   gtk_widget_add_css_class (GTK_WIDGET (mode->timer_label), "error");
 
@@ -186,6 +161,8 @@ viva_window_exam_mode_begin (VivaWindow *self)
   g_autofree char *note = NULL;
   VivaProblem *first = NULL;
 
+  /* The window's from now: the rest of the window asks it. */
+  g_set_object (&self->sitting, mode->sitting);
   viva_exam_sitting_fix_settings (mode->sitting, viva_settings_get_default ());
   viva_problems_popover_set_exam (self->problems_popover, pack, problems);
   viva_examiner_panel_set_followup_allowed (self->examiner_panel, viva_exam_file_get_followup_allowed (mode->exam));
@@ -200,7 +177,7 @@ viva_window_exam_mode_begin (VivaWindow *self)
   if (first != NULL && (self->problem == NULL || !viva_exam_file_has_problem (mode->exam, viva_problem_get_id (self->problem))))
     viva_window_open_problem (self, pack, first);
   _viva_window_exam_mode_update_title (self);
-  _viva_window_hand_in_exam_began (self);
+  _viva_window_exam_began (self);
 
   if (viva_exam_file_get_time_limit (mode->exam) > 0)
     {
@@ -241,7 +218,7 @@ identity_response_cb (VivaIdentityDialog *dialog,
     {
       /* A lab that locks the exam in: there is nothing else to do here. */
       if (viva_settings_is_exam_file_locked (viva_settings_get_default ()))
-        _viva_window_exam_mode_ask_identity (self);
+        viva_window_exam_mode_ask_identity (self);
       else
         {
           g_clear_object (&mode->sitting);
@@ -256,8 +233,8 @@ identity_response_cb (VivaIdentityDialog *dialog,
   viva_window_exam_mode_begin (self);
 }
 
-void
-_viva_window_exam_mode_ask_identity (VivaWindow *self)
+static void
+viva_window_exam_mode_ask_identity (VivaWindow *self)
 {
   VivaWindowExamMode *mode = self->exam_mode;
   VivaIdentityDialog *dialog;
@@ -289,7 +266,7 @@ sitting_restored_cb (GObject      *object,
   if (restored)
     viva_window_exam_mode_begin (self);
   else
-    _viva_window_exam_mode_ask_identity (self);
+    viva_window_exam_mode_ask_identity (self);
 }
 
 /* The exam's pack is ready: go on where the student left off, or ask who
@@ -313,7 +290,6 @@ viva_window_exam_mode_pack_ready (VivaWindow *self,
     }
 
   mode->sitting = viva_exam_sitting_new (mode->exam, NULL);
-  _viva_window_hand_in_sitting_created (self, mode->sitting);
   viva_exam_sitting_restore_async (mode->sitting, mode->cancellable, sitting_restored_cb, g_object_ref (self));
 }
 
@@ -419,84 +395,6 @@ viva_window_open_exam (VivaWindow *self,
 }
 
 /**
- * _viva_window_exam_mode_session_started:
- *
- * Stamps a new defense with the exam and who sits it.
- */
-void
-_viva_window_exam_mode_session_started (VivaWindow      *self,
-                                        VivaExamSession *session)
-{
-  VivaExamSitting *sitting = _viva_window_exam_mode_get_sitting (self);
-
-  g_assert (VIVA_IS_WINDOW (self));
-
-  if (sitting != NULL)
-    viva_exam_sitting_stamp_session (sitting, session);
-}
-
-/**
- * _viva_window_exam_mode_hint_cost:
- *
- * Returns: the points one hint costs in the exam, or 0
- */
-double
-_viva_window_exam_mode_hint_cost (VivaWindow *self)
-{
-  VivaExamFile *exam = _viva_window_exam_mode_get_exam (self);
-
-  return exam ? viva_exam_file_get_hint_cost (exam) : 0;
-}
-
-static void
-report_handed_in_cb (GObject      *object,
-                     GAsyncResult *result,
-                     gpointer      user_data)
-{
-  g_autoptr(VivaWindow) self = user_data;
-  VivaExamSitting *sitting = VIVA_EXAM_SITTING (object);
-  g_autoptr(GError) error = NULL;
-  g_autofree char *path = viva_exam_sitting_hand_in_report_finish (sitting, result, &error);
-
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) || self->exam_mode == NULL)
-    return;
-
-  if (path == NULL)
-    {
-      g_autofree char *message = g_strdup_printf (_("Your report could not be written to %s: %s. Tell the teacher before you leave."),
-                                                  viva_exam_file_get_report_folder (viva_exam_sitting_get_exam (sitting)),
-                                                  error->message);
-      _viva_window_show_banner (self, message);
-      _viva_window_hand_in_report_failed (self, error->message);
-      return;
-    }
-
-  adw_toast_overlay_add_toast (self->toast_overlay, adw_toast_new (_("Your report was handed in to the exam’s folder")));
-}
-
-/**
- * _viva_window_exam_mode_defense_finished:
- *
- * A defense of the exam ended with a verdict: the sitting hands its
- * report (HTML and JSON) in to the exam's report folder.
- */
-void
-_viva_window_exam_mode_defense_finished (VivaWindow   *self,
-                                         VivaExaminer *examiner)
-{
-  VivaExamSitting *sitting = _viva_window_exam_mode_get_sitting (self);
-  VivaExamSession *session = viva_examiner_get_session (examiner);
-
-  g_assert (VIVA_IS_WINDOW (self));
-
-  if (sitting == NULL || session == NULL)
-    return;
-
-  viva_exam_sitting_hand_in_report_async (sitting, session, viva_problem_get_id (viva_examiner_get_problem (examiner)),
-                                          self->exam_mode->cancellable, report_handed_in_cb, g_object_ref (self));
-}
-
-/**
  * _viva_window_update_exam_mode_actions:
  *
  * The exam's part of _viva_window_update_actions(): hints as the exam
@@ -510,7 +408,7 @@ _viva_window_update_exam_mode_actions (VivaWindow *self)
 
   g_assert (VIVA_IS_WINDOW (self));
 
-  if (self->exam_mode == NULL || (sitting = _viva_window_exam_mode_get_sitting (self)) == NULL)
+  if (self->exam_mode == NULL || (sitting = self->sitting) == NULL)
     return;
 
   exam = viva_exam_sitting_get_exam (sitting);
@@ -562,6 +460,7 @@ _viva_window_dispose_exam_mode (VivaWindow *self)
   g_clear_handle_id (&mode->tick_id, g_source_remove);
   if (mode->packs_handler != 0 && self->library != NULL)
     g_clear_signal_handler (&mode->packs_handler, viva_pack_library_get_packs (self->library));
+  g_clear_object (&self->sitting);
   g_clear_object (&mode->sitting);
   g_clear_object (&mode->exam);
   g_clear_object (&mode->cancellable);

@@ -28,58 +28,15 @@ typedef enum
   OPENING_RETRY,
 } Opening;
 
+/* The endpoint, the examiner shown and whether a Submit waits for its
+ * model are the window's (viva-window-private.h): Explain and the hand-in
+ * read them too. */
 struct _VivaWindowExam
 {
-  VivaExamEndpoint *endpoint;
   VivaDefense      *defense;          /* the one shown, or being prepared */
-  VivaExaminer     *examiner;         /* its examiner, once prepared */
   GCancellable     *cancellable;      /* the defense running now */
   Opening           opening;
-  guint             submit_pending : 1; /* the defense waits for its model's check */
 };
-
-/**
- * _viva_window_exam_get_endpoint:
- *
- * Returns: (transfer none) (nullable): the examiner's endpoint, which
- *   Explain this error asks too
- */
-VivaExamEndpoint *
-_viva_window_exam_get_endpoint (VivaWindow *self)
-{
-  return self->exam != NULL ? self->exam->endpoint : NULL;
-}
-
-static gboolean
-viva_window_exam_busy (VivaWindow *self)
-{
-  VivaWindowExam *exam = self->exam;
-  VivaExaminerState state;
-
-  if (exam->submit_pending)
-    return TRUE;
-  if (exam->examiner == NULL)
-    return FALSE;
-
-  state = viva_examiner_get_state (exam->examiner);
-
-  return state == VIVA_EXAMINER_STATE_THINKING ||
-         state == VIVA_EXAMINER_STATE_RUNNING_TOOL ||
-         state == VIVA_EXAMINER_STATE_WAITING_FOR_STUDENT;
-}
-
-/**
- * _viva_window_exam_is_busy:
- *
- * Returns: whether a defense runs, or waits to start
- */
-gboolean
-_viva_window_exam_is_busy (VivaWindow *self)
-{
-  g_assert (VIVA_IS_WINDOW (self));
-
-  return self->exam != NULL && viva_window_exam_busy (self);
-}
 
 /**
  * _viva_window_update_exam_actions:
@@ -98,9 +55,9 @@ _viva_window_update_exam_actions (VivaWindow *self)
   if (exam == NULL)
     return;
 
-  busy = viva_window_exam_busy (self);
-  failed = exam->examiner != NULL &&
-           viva_examiner_get_state (exam->examiner) == VIVA_EXAMINER_STATE_FAILED;
+  busy = _viva_window_defense_busy (self);
+  failed = self->examiner != NULL &&
+           viva_examiner_get_state (self->examiner) == VIVA_EXAMINER_STATE_FAILED;
 
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "exam.submit",
                                  self->problem != NULL && self->code_loaded &&
@@ -147,14 +104,11 @@ run_cb (GObject      *object,
                                      viva_exam_verdict_get_score (verdict),
                                      viva_exam_verdict_get_passed (verdict));
 
-  if (verdict != NULL)
-    _viva_window_exam_mode_defense_finished (self, examiner);
-
   if (error != NULL && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) &&
       viva_examiner_get_state (examiner) != VIVA_EXAMINER_STATE_FAILED)
     viva_examiner_panel_show_error (self->examiner_panel, error->message);
 
-  _viva_window_hand_in_defense_ended (self, examiner, verdict != NULL);
+  _viva_window_defense_ended (self, examiner, verdict != NULL);
   _viva_window_update_actions (self);
 }
 
@@ -162,17 +116,16 @@ static void
 viva_window_exam_set_examiner (VivaWindow   *self,
                                VivaExaminer *examiner)
 {
-  VivaWindowExam *exam = self->exam;
-
-  if (exam->examiner != NULL)
-    g_signal_handlers_disconnect_by_func (exam->examiner, examiner_state_cb, self);
-  g_set_object (&exam->examiner, examiner);
+  if (self->examiner != NULL)
+    g_signal_handlers_disconnect_by_func (self->examiner, examiner_state_cb, self);
+  g_set_object (&self->examiner, examiner);
+  viva_timeline_recorder_set_examiner (self->timeline, examiner);
   if (examiner != NULL)
     g_signal_connect_object (examiner, "notify::state", G_CALLBACK (examiner_state_cb),
                              self, G_CONNECT_SWAPPED);
   viva_examiner_panel_set_defense (self->examiner_panel, VIVA_DEFENSE_VIEW (examiner));
   /* A defense opens the examiner; back to another problem, it closes. */
-  _viva_window_set_examiner_visible (self, examiner != NULL);
+  g_object_set (self, "examiner-visible", examiner != NULL, NULL);
 }
 
 /* The defense over the editor's buffer, the window's runner and the open
@@ -182,20 +135,19 @@ viva_window_exam_new_defense (VivaWindow       *self,
                               VivaExamSession  *session,
                               GError          **error)
 {
-  VivaWindowExam *exam = self->exam;
   g_autoptr(VivaBufferCodeSource) code = NULL;
   g_autoptr(VivaDefense) defense = NULL;
 
   code = viva_buffer_code_source_new (GTK_TEXT_BUFFER (viva_editor_get_buffer (self->editor)));
   if (session != NULL)
-    defense = viva_defense_new_for_session (exam->endpoint, session, self->problem,
+    defense = viva_defense_new_for_session (self->endpoint, session, self->problem,
                                             VIVA_CODE_SOURCE (code), error);
   else
-    defense = viva_defense_new (exam->endpoint, self->problem, VIVA_CODE_SOURCE (code));
+    defense = viva_defense_new (self->endpoint, self->problem, VIVA_CODE_SOURCE (code));
   if (defense == NULL)
     return NULL;
 
-  viva_defense_set_runner (defense, _viva_window_ensure_runner (self));
+  viva_defense_set_runner (defense, self->runner);
   viva_defense_set_pack (defense, self->pack);
 
   return g_steal_pointer (&defense);
@@ -209,12 +161,14 @@ viva_window_exam_show (VivaWindow  *self,
   VivaWindowExam *exam = self->exam;
   VivaExamSession *session = viva_defense_get_session (defense);
 
-  exam->submit_pending = FALSE;
+  self->submit_pending = FALSE;
 
   switch (exam->opening)
     {
     case OPENING_START:
-      _viva_window_exam_mode_session_started (self, session);
+      /* Stamped with the exam and who sits it. */
+      if (self->sitting != NULL)
+        viva_exam_sitting_stamp_session (self->sitting, session);
       viva_examiner_panel_set_defense (self->examiner_panel, NULL);
       viva_examiner_panel_clear (self->examiner_panel);
       viva_window_exam_set_examiner (self, viva_defense_get_examiner (defense));
@@ -270,7 +224,7 @@ prepared_cb (GObject      *object,
 
   if (!prepared)
     {
-      self->exam->submit_pending = FALSE;
+      self->submit_pending = FALSE;
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         viva_examiner_panel_show_error (self->examiner_panel, error->message);
       _viva_window_update_actions (self);
@@ -300,7 +254,7 @@ viva_window_exam_open (VivaWindow  *self,
   if (viva_defense_prepare_now (defense))
     return viva_window_exam_show (self, defense);
 
-  exam->submit_pending = TRUE;
+  self->submit_pending = TRUE;
   viva_defense_prepare_async (defense, exam->cancellable, prepared_cb, g_object_ref (self));
   _viva_window_update_actions (self);
 }
@@ -322,7 +276,7 @@ _viva_window_exam_resume (VivaWindow      *self,
   g_assert (VIVA_IS_WINDOW (self));
   g_return_if_fail (VIVA_IS_EXAM_SESSION (session));
 
-  if (self->problem == NULL || viva_window_exam_busy (self))
+  if (self->problem == NULL || _viva_window_defense_busy (self))
     return;
 
   if (!(defense = viva_window_exam_new_defense (self, session, &error)))
@@ -344,7 +298,7 @@ submit_action (GtkWidget  *widget,
   g_autoptr(JsonArray) pending = NULL;
   g_autoptr(GError) error = NULL;
 
-  if (self->problem == NULL || viva_window_exam_busy (self))
+  if (self->problem == NULL || _viva_window_defense_busy (self))
     return;
 
   /* A graded exam's defense runs on its server. */
@@ -365,7 +319,7 @@ submit_action (GtkWidget  *widget,
   defense = viva_window_exam_new_defense (self, NULL, NULL);
   /* What was recorded on the problem since its last defense, then the
    * Submit; and whether the hint was seen. */
-  pending = _viva_window_timeline_take_pending (self);
+  pending = viva_timeline_recorder_take_pending (self->timeline);
   viva_defense_set_timeline (defense, pending);
   viva_defense_set_hint_used (defense, _viva_window_hint_used (self));
 
@@ -395,9 +349,9 @@ stop_action (GtkWidget  *widget,
   VivaWindowExam *exam = self->exam;
 
   /* A Submit waiting for the check is forgotten at once. */
-  if (exam->submit_pending)
+  if (self->submit_pending)
     {
-      exam->submit_pending = FALSE;
+      self->submit_pending = FALSE;
       g_clear_object (&exam->defense);
       g_cancellable_cancel (exam->cancellable);
       _viva_window_update_actions (self);
@@ -416,7 +370,7 @@ focus_answer_action (GtkWidget  *widget,
 {
   VivaWindow *self = VIVA_WINDOW (widget);
 
-  _viva_window_set_examiner_visible (self, TRUE);
+  g_object_set (self, "examiner-visible", TRUE, NULL);
   if (!viva_examiner_panel_focus_answer (self->examiner_panel))
     gtk_widget_error_bell (widget);
 }
@@ -427,19 +381,18 @@ retry_action (GtkWidget  *widget,
               GVariant   *param)
 {
   VivaWindow *self = VIVA_WINDOW (widget);
-  VivaWindowExam *exam = self->exam;
   g_autoptr(VivaDefense) defense = NULL;
   g_autoptr(GError) error = NULL;
   VivaExamSession *session;
 
-  if (exam->examiner == NULL || viva_examiner_get_state (exam->examiner) != VIVA_EXAMINER_STATE_FAILED)
+  if (self->examiner == NULL || viva_examiner_get_state (self->examiner) != VIVA_EXAMINER_STATE_FAILED)
     return;
 
   viva_examiner_panel_show_error (self->examiner_panel, NULL);
 
   /* Every defense of the window has a session: it carries on from its
    * checkpoint, with the examiner it had. */
-  session = viva_examiner_get_session (exam->examiner);
+  session = viva_examiner_get_session (self->examiner);
   if (session == NULL || !(defense = viva_window_exam_new_defense (self, session, &error)))
     {
       if (error != NULL)
@@ -515,26 +468,13 @@ _viva_window_exam_problem_opened (VivaWindow *self)
   if (exam->defense != NULL && viva_defense_get_problem (exam->defense) != self->problem)
     {
       g_cancellable_cancel (exam->cancellable);
-      exam->submit_pending = FALSE;
+      self->submit_pending = FALSE;
       g_clear_object (&exam->defense);
       viva_window_exam_set_examiner (self, NULL);
       viva_examiner_panel_clear (self->examiner_panel);
     }
 
-  viva_exam_endpoint_warm (exam->endpoint);
-}
-
-/**
- * _viva_window_exam_get_examiner:
- *
- * Returns: (transfer none) (nullable): the defense shown, if any
- */
-VivaExaminer *
-_viva_window_exam_get_examiner (VivaWindow *self)
-{
-  g_assert (VIVA_IS_WINDOW (self));
-
-  return self->exam ? self->exam->examiner : NULL;
+  viva_exam_endpoint_warm (self->endpoint);
 }
 
 void
@@ -558,8 +498,8 @@ _viva_window_init_exam (VivaWindow *self)
   exam = self->exam = g_new0 (VivaWindowExam, 1);
   exam->cancellable = g_cancellable_new ();
   /* Follows the settings: a new server or model is checked again. */
-  exam->endpoint = viva_exam_endpoint_new (viva_settings_get_default ());
-  g_signal_connect_object (exam->endpoint, "notify::reachability", G_CALLBACK (reachability_cb),
+  self->endpoint = viva_exam_endpoint_new (viva_settings_get_default ());
+  g_signal_connect_object (self->endpoint, "notify::reachability", G_CALLBACK (reachability_cb),
                            self, G_CONNECT_SWAPPED);
 
   _viva_window_update_exam_actions (self);
@@ -576,13 +516,13 @@ _viva_window_dispose_exam (VivaWindow *self)
   /* Cancelled, a defense stays resumable from its checkpoint. */
   g_cancellable_cancel (exam->cancellable);
 
-  if (exam->examiner != NULL)
-    g_signal_handlers_disconnect_by_func (exam->examiner, examiner_state_cb, self);
-  g_signal_handlers_disconnect_by_func (exam->endpoint, reachability_cb, self);
+  if (self->examiner != NULL)
+    g_signal_handlers_disconnect_by_func (self->examiner, examiner_state_cb, self);
+  g_signal_handlers_disconnect_by_func (self->endpoint, reachability_cb, self);
 
-  g_clear_object (&exam->examiner);
+  g_clear_object (&self->examiner);
   g_clear_object (&exam->defense);
   g_clear_object (&exam->cancellable);
-  g_clear_object (&exam->endpoint);
+  g_clear_object (&self->endpoint);
   g_free (exam);
 }

@@ -32,8 +32,7 @@ struct _VivaWindowExplain
 static gboolean
 in_exam (VivaWindow *self)
 {
-  return _viva_window_exam_mode_get_exam (self) != NULL || _viva_window_exam_mode_get_sitting (self) != NULL ||
-         _viva_window_remote_is_active (self);
+  return _viva_window_exam_under_way (self);
 }
 
 static gboolean
@@ -70,7 +69,7 @@ static VivaExplainer *
 viva_window_explainer_new (VivaWindow *self)
 {
   VivaSettings *settings = viva_settings_get_default ();
-  VivaExamEndpoint *endpoint = _viva_window_exam_get_endpoint (self);
+  VivaExamEndpoint *endpoint = self->endpoint;
   g_autoptr(VivaOpenAIModel) client = NULL;
   g_autofree char *language = NULL;
 
@@ -145,7 +144,7 @@ viva_window_explain_error_action (GtkWidget  *widget,
   event = viva_timeline_event_explain (self->problem ? viva_problem_get_id (self->problem) : NULL, "error");
   json_object_set_string_member (event, "error_type", viva_run_result_get_error_type (explain->result));
   json_object_set_string_member (event, "detail", detail);
-  _viva_window_timeline_add (self, g_steal_pointer (&event));
+  viva_timeline_recorder_add (self->timeline, event);
 
   if (explain->error_button != NULL)
     gtk_widget_set_sensitive (explain->error_button, FALSE);
@@ -183,7 +182,7 @@ viva_window_explain_selection_action (GtkWidget  *widget,
   event = viva_timeline_event_explain (self->problem ? viva_problem_get_id (self->problem) : NULL, "selection");
   json_object_set_int_member (event, "first_line", first);
   json_object_set_int_member (event, "last_line", last);
-  _viva_window_timeline_add (self, g_steal_pointer (&event));
+  viva_timeline_recorder_add (self->timeline, event);
 
   self->explain->cancellable = g_cancellable_new ();
   viva_console_set_status (self->console, _("Asking for an explanation…"));
@@ -254,6 +253,7 @@ selection_changed_cb (VivaWindow    *self,
 void
 _viva_window_class_init_explain (GtkWidgetClass *widget_class)
 {
+  gtk_widget_class_bind_template_child (widget_class, VivaWindow, explain_button);
   gtk_widget_class_install_action (widget_class, "practice.explain-error", NULL, viva_window_explain_error_action);
   gtk_widget_class_install_action (widget_class, "practice.explain-selection", NULL, viva_window_explain_selection_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_x, GDK_CONTROL_MASK | GDK_SHIFT_MASK,

@@ -282,10 +282,22 @@ _viva_window_get_problem_visible (VivaWindow *self)
   return self->problem_visible && (!self->problem_folded || self->problem_unfolded);
 }
 
+/* The window's size and the panes as the student left them. */
 void
 _viva_window_init_layout (VivaWindow *self)
 {
   VivaSettings *settings = viva_settings_get_default ();
+  int width, height;
+  gboolean maximized;
+
+  g_object_get (settings,
+                "window-width", &width,
+                "window-height", &height,
+                "window-maximized", &maximized,
+                NULL);
+  gtk_window_set_default_size (GTK_WINDOW (self), width, height);
+  if (maximized)
+    gtk_window_maximize (GTK_WINDOW (self));
 
   self->problem_visible = viva_settings_get_problem_pane_visible (settings);
   gtk_paned_set_position (self->problem_paned, viva_settings_get_problem_pane_position (settings));
@@ -307,4 +319,20 @@ void
 _viva_window_dispose_layout (VivaWindow *self)
 {
   g_clear_handle_id (&self->layout_source, g_source_remove);
+}
+
+void
+_viva_window_save_layout (VivaWindow *self)
+{
+  VivaSettings *settings = viva_settings_get_default ();
+  gboolean maximized = gtk_window_is_maximized (GTK_WINDOW (self));
+
+  g_object_set (settings, "window-maximized", maximized, NULL);
+  if (!maximized)
+    {
+      int width, height;
+
+      gtk_window_get_default_size (GTK_WINDOW (self), &width, &height);
+      g_object_set (settings, "window-width", width, "window-height", height, NULL);
+    }
 }

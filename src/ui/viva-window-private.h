@@ -17,12 +17,12 @@
 #include "viva-problems-popover.h"
 #include "viva-status-store.h"
 #include "viva-runner.h"
+#include "viva-timeline-recorder.h"
 #include "viva-window.h"
 
 G_BEGIN_DECLS
 
 typedef struct _VivaWindowExam VivaWindowExam;
-typedef struct _VivaWindowTimeline VivaWindowTimeline;
 typedef struct _VivaWindowExamMode VivaWindowExamMode;
 typedef struct _VivaWindowHandIn VivaWindowHandIn;
 typedef struct _VivaWindowRemote VivaWindowRemote;
@@ -74,9 +74,14 @@ struct _VivaWindow
   GHashTable           *hints_used;    /* "pack/problem" */
   GCancellable         *resume_cancellable;
   char                 *resume_id;     /* the unfinished defense offered */
-  VivaRunner           *runner;
+  VivaRunner           *runner;        /* made by viva-window-runner.c */
+
+  /* Shared by the satellites, each made and dropped by the one named. */
+  VivaExamEndpoint     *endpoint;      /* viva-window-exam.c */
+  VivaExaminer         *examiner;      /* the defense shown: viva-window-exam.c */
+  VivaExamSitting      *sitting;       /* the exam sat from a file, once begun: viva-window-exam-mode.c */
   VivaWindowExam       *exam;          /* viva-window-exam.c */
-  VivaWindowTimeline   *timeline;      /* viva-window-timeline.c */
+  VivaTimelineRecorder *timeline;
   VivaWindowExamMode   *exam_mode;     /* viva-window-exam-mode.c */
   VivaWindowHandIn     *hand_in;       /* viva-window-exam-hand-in.c */
   VivaWindowRemote     *remote;        /* viva-window-remote.c */
@@ -96,6 +101,7 @@ struct _VivaWindow
   guint                 hint_visible : 1;
   guint                 hint_cost_accepted : 1;
   guint                 sandbox_noted : 1;
+  guint                 submit_pending : 1;  /* a Submit waits for its model's check */
 
   /* viva-window-layout.c */
   guint                 layout_source;
@@ -126,22 +132,18 @@ void        _viva_window_check_stop     (VivaWindow *self);
 gboolean    _viva_window_request_grading (VivaWindow  *self,
                                           gboolean     check,
                                           GError     **error);
-void        _viva_window_code_checked   (VivaWindow *self,
-                                         const char *code,
-                                         guint       passed,
-                                         guint       total);
 void        _viva_window_class_init_exam (GtkWidgetClass *widget_class);
 void        _viva_window_init_exam      (VivaWindow *self);
 void        _viva_window_dispose_exam   (VivaWindow *self);
 void        _viva_window_update_exam_actions (VivaWindow *self);
 void        _viva_window_exam_problem_opened (VivaWindow *self);
-VivaExaminer *_viva_window_exam_get_examiner (VivaWindow *self);
-gboolean    _viva_window_exam_is_busy   (VivaWindow *self);
+gboolean    _viva_window_defense_busy   (VivaWindow *self);
 void        _viva_window_exam_resume    (VivaWindow      *self,
                                          VivaExamSession *session);
 void        _viva_window_resume_problem_opened (VivaWindow *self);
 void        _viva_window_class_init_resume (GtkWidgetClass *widget_class);
 void        _viva_window_init_layout    (VivaWindow *self);
+void        _viva_window_save_layout    (VivaWindow *self);
 void        _viva_window_dispose_layout (VivaWindow *self);
 void        _viva_window_layout_allocated (VivaWindow *self);
 void        _viva_window_set_examiner_visible (VivaWindow *self,
@@ -153,26 +155,15 @@ void        _viva_window_show_banner    (VivaWindow *self,
                                          const char *message);
 void        _viva_window_init_problems  (VivaWindow *self);
 void        _viva_window_class_init_problems (GtkWidgetClass *widget_class);
-void        _viva_window_problem_activated_cb (VivaWindow  *self,
-                                               VivaPack    *pack,
-                                               VivaProblem *problem);
 void        _viva_window_set_hint_visible (VivaWindow *self,
                                            gboolean    visible);
 gboolean    _viva_window_hint_used      (VivaWindow *self);
 void        _viva_window_update_hint_button (VivaWindow *self);
-VivaRunner *_viva_window_ensure_runner  (VivaWindow *self);
 void        _viva_window_exam_submit_now (VivaWindow *self);
 void        _viva_window_open_problem_with_code (VivaWindow  *self,
                                                  VivaPack    *pack,
                                                  VivaProblem *problem,
                                                  const char  *code);
-
-/* viva-window-pause.c */
-void        _viva_window_class_init_pause (GtkWidgetClass *widget_class);
-void        _viva_window_pause_connect  (VivaWindow *self,
-                                         VivaRunner *runner);
-void        _viva_window_pause_set_running (VivaWindow *self,
-                                            gboolean    running);
 
 /* viva-window-explain.c */
 void        _viva_window_class_init_explain (GtkWidgetClass *widget_class);
@@ -183,39 +174,14 @@ void        _viva_window_explain_offer_error (VivaWindow    *self,
                                               const char    *code,
                                               VivaRunResult *result);
 void        _viva_window_explain_forget (VivaWindow *self);
-VivaExamEndpoint *_viva_window_exam_get_endpoint (VivaWindow *self);
 
-void        _viva_window_timeline_add   (VivaWindow *self,
-                                         JsonObject *event);
-void        _viva_window_init_timeline  (VivaWindow *self);
-void        _viva_window_dispose_timeline (VivaWindow *self);
-void        _viva_window_timeline_run   (VivaWindow *self,
-                                         const char *code);
-const char *_viva_window_timeline_get_last_run (VivaWindow *self);
-void        _viva_window_timeline_check (VivaWindow *self,
-                                         const char *code,
-                                         guint       passed,
-                                         guint       total);
-const char *_viva_window_timeline_get_problem_last_run (VivaWindow  *self,
-                                                        VivaPack    *pack,
-                                                        VivaProblem *problem);
-void        _viva_window_timeline_hint  (VivaWindow *self);
-JsonArray  *_viva_window_timeline_take_pending (VivaWindow *self);
-void        _viva_window_timeline_replace_code (VivaWindow *self,
-                                                const char *text);
+void        _viva_window_replace_code   (VivaWindow *self,
+                                         const char *text);
 
 void        _viva_window_init_exam_mode (VivaWindow *self);
 void        _viva_window_dispose_exam_mode (VivaWindow *self);
 void        _viva_window_update_exam_mode_actions (VivaWindow *self);
-void        _viva_window_exam_mode_ask_identity (VivaWindow *self);
-VivaExamFile *_viva_window_exam_mode_get_exam (VivaWindow *self);
-VivaExamSitting *_viva_window_exam_mode_get_sitting (VivaWindow *self);
 void        _viva_window_exam_mode_update_title (VivaWindow *self);
-double      _viva_window_exam_mode_hint_cost (VivaWindow *self);
-void        _viva_window_exam_mode_session_started (VivaWindow      *self,
-                                                    VivaExamSession *session);
-void        _viva_window_exam_mode_defense_finished (VivaWindow   *self,
-                                                     VivaExaminer *examiner);
 
 void        _viva_window_init_hand_in   (VivaWindow *self);
 void        _viva_window_dispose_hand_in (VivaWindow *self);
@@ -225,10 +191,6 @@ void        _viva_window_hand_in_code_seen (VivaWindow *self,
                                             gboolean    worked);
 void        _viva_window_hand_in_code_run (VivaWindow *self,
                                            const char *code);
-void        _viva_window_hand_in_sitting_created (VivaWindow      *self,
-                                                  VivaExamSitting *sitting);
-void        _viva_window_hand_in_report_failed (VivaWindow *self,
-                                                const char *message);
 void        _viva_window_hand_in_exam_began (VivaWindow *self);
 void        _viva_window_hand_in_problem_shown (VivaWindow *self);
 void        _viva_window_hand_in_time_up (VivaWindow *self);
@@ -254,10 +216,7 @@ void        _viva_window_remote_submit  (VivaWindow *self);
 gboolean    _viva_window_remote_take_event (VivaWindow *self,
                                             JsonObject *event);
 double      _viva_window_hint_cost      (VivaWindow *self);
-gboolean    _viva_window_defending_on_server (VivaWindow *self);
 gboolean    _viva_window_remote_defending (VivaWindow *self);
-gboolean    _viva_window_send_event     (VivaWindow *self,
-                                         JsonObject *event);
 double      _viva_window_remote_hint_cost (VivaWindow *self);
 void        _viva_window_remote_problem_opened (VivaWindow *self);
 void        _viva_window_remote_flush_async (VivaWindow          *self,
@@ -267,9 +226,26 @@ gboolean    _viva_window_remote_flush_finish (VivaWindow    *self,
                                               GAsyncResult  *result,
                                               GError       **error);
 
+void        _viva_window_class_init_runner (GtkWidgetClass *widget_class);
+void        _viva_window_init_runner    (VivaWindow *self);
 void        _viva_window_warm_runner    (VivaWindow *self);
 void        _viva_window_run_action     (GtkWidget  *widget,
                                          const char *action_name,
                                          GVariant   *param);
+
+/* The main file tells the satellites what happened, so they need not call
+ * each other. */
+void        _viva_window_code_failed    (VivaWindow    *self,
+                                         VivaRunResult *result);
+void        _viva_window_defense_ended  (VivaWindow   *self,
+                                         VivaExaminer *examiner,
+                                         gboolean      reported);
+void        _viva_window_submit_now     (VivaWindow *self);
+void        _viva_window_resume_defense (VivaWindow      *self,
+                                         VivaExamSession *session);
+void        _viva_window_exam_began     (VivaWindow *self);
+void        _viva_window_exam_time_up   (VivaWindow *self);
+char       *_viva_window_dup_exam_state (VivaWindow *self);
+gboolean    _viva_window_handing_in     (VivaWindow *self);
 
 G_END_DECLS

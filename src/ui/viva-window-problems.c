@@ -72,6 +72,7 @@ library_loaded_cb (GObject      *object,
         {
           g_set_object (&self->pack, pack);
           g_set_object (&self->problem, problem);
+          viva_timeline_recorder_set_problem (self->timeline, pack, problem);
           return;
         }
     }
@@ -93,10 +94,10 @@ status_loaded_cb (GObject      *object,
     g_debug ("status: %s", error->message);
 }
 
-void
-_viva_window_problem_activated_cb (VivaWindow  *self,
-                                   VivaPack    *pack,
-                                   VivaProblem *problem)
+static void
+viva_window_problem_activated_cb (VivaWindow  *self,
+                                  VivaPack    *pack,
+                                  VivaProblem *problem)
 {
   g_assert (VIVA_IS_WINDOW (self));
 
@@ -107,7 +108,7 @@ _viva_window_problem_activated_cb (VivaWindow  *self,
     return;
 
   /* Opening another problem would stop the defense under way. */
-  if (_viva_window_hand_in_is_active (self) && problem != self->problem)
+  if (_viva_window_handing_in (self) && problem != self->problem)
     {
       adw_toast_overlay_add_toast (self->toast_overlay,
                                    adw_toast_new (_("Your problems are being handed in; you can open another one when the last defense ends")));
@@ -264,7 +265,7 @@ reset_response_cb (AdwMessageDialog *dialog,
   if (g_strcmp0 (response, "reset") != 0 || self->problem == NULL)
     return;
 
-  _viva_window_timeline_replace_code (self, viva_problem_get_starter_code (self->problem));
+  _viva_window_replace_code (self, viva_problem_get_starter_code (self->problem));
 
   toast = adw_toast_new (_("Your code was replaced by the starter code"));
   adw_toast_set_button_label (toast, _("_Undo"));
@@ -414,7 +415,7 @@ _viva_window_set_hint_visible (VivaWindow *self,
         }
       else
         gtk_label_set_label (self->hint_label, viva_problem_get_hint (self->problem));
-      _viva_window_timeline_hint (self);
+      viva_timeline_recorder_hint (self->timeline, _viva_window_hint_cost (self));
       g_hash_table_add (self->hints_used,
                         g_strdup_printf ("%s/%s", viva_pack_get_id (self->pack),
                                          viva_problem_get_id (self->problem)));
@@ -453,6 +454,11 @@ show_history_action (GtkWidget  *widget,
 void
 _viva_window_class_init_problems (GtkWidgetClass *widget_class)
 {
+  gtk_widget_class_bind_template_child (widget_class, VivaWindow, problem_view);
+  gtk_widget_class_bind_template_child (widget_class, VivaWindow, hint_revealer);
+  gtk_widget_class_bind_template_child (widget_class, VivaWindow, hint_label);
+  gtk_widget_class_bind_template_child (widget_class, VivaWindow, hint_button);
+  gtk_widget_class_bind_template_child (widget_class, VivaWindow, hint_button_content);
   gtk_widget_class_install_action (widget_class, "win.show-history", NULL, show_history_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_h, GDK_CONTROL_MASK, "win.show-history", NULL);
   gtk_widget_class_install_action (widget_class, "win.import-pack", NULL, import_pack_action);
@@ -461,7 +467,7 @@ _viva_window_class_init_problems (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.show-problems", NULL, show_problems_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F9, 0, "win.show-problems", NULL);
   gtk_widget_class_bind_template_callback_full (widget_class, "problem_activated_cb",
-                                                G_CALLBACK (_viva_window_problem_activated_cb));
+                                                G_CALLBACK (viva_window_problem_activated_cb));
 }
 
 void

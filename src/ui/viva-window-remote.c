@@ -239,7 +239,7 @@ viva_window_remote_show_defense (VivaWindow        *self,
   viva_examiner_panel_set_defense (self->examiner_panel, NULL);
   viva_examiner_panel_clear (self->examiner_panel);
   viva_examiner_panel_set_defense (self->examiner_panel, VIVA_DEFENSE_VIEW (defense));
-  _viva_window_set_examiner_visible (self, TRUE);
+  g_object_set (self, "examiner-visible", TRUE, NULL);
 
   _viva_window_update_actions (self);
 }
@@ -271,7 +271,7 @@ submitted_cb (GObject      *object,
   problem = object_defense ? json_object_get_string_member_with_default (object_defense, "problem", NULL) : NULL;
   if (id == NULL || problem == NULL)
     {
-      _viva_window_set_examiner_visible (self, TRUE);
+      g_object_set (self, "examiner-visible", TRUE, NULL);
       viva_examiner_panel_show_error (self->examiner_panel,
                                       error ? error->message
                                             : _("The exam server did not start the defense. Submit again."));
@@ -434,7 +434,7 @@ _viva_window_remote_problem_opened (VivaWindow *self)
   drop_defense (self);
   viva_examiner_panel_set_defense (self->examiner_panel, NULL);
   viva_examiner_panel_clear (self->examiner_panel);
-  _viva_window_set_examiner_visible (self, FALSE);
+  g_object_set (self, "examiner-visible", FALSE, NULL);
 }
 
 /* Signed in: the exam's problems in the window, its clock in the header,

@@ -72,7 +72,7 @@ list_unfinished_cb (GObject      *object,
 
   for (guint i = 0; ids[i] != NULL; i++)
     {
-      VivaExaminer *running = _viva_window_exam_get_examiner (self);
+      VivaExaminer *running = self->examiner;
       VivaExamSession *session = running ? viva_examiner_get_session (running) : NULL;
 
       if (session != NULL && g_strcmp0 (viva_exam_session_get_id (session), ids[i]) == 0)
@@ -135,7 +135,7 @@ load_cb (GObject      *object,
     }
 
   viva_window_offer_resume (self, NULL);
-  _viva_window_exam_resume (self, session);
+  _viva_window_resume_defense (self, session);
 }
 
 static void
@@ -209,6 +209,9 @@ discard_action (GtkWidget  *widget,
 void
 _viva_window_class_init_resume (GtkWidgetClass *widget_class)
 {
+  gtk_widget_class_bind_template_child (widget_class, VivaWindow, resume_revealer);
+  gtk_widget_class_bind_template_child (widget_class, VivaWindow, resume_label);
+  gtk_widget_class_bind_template_child (widget_class, VivaWindow, resume_continue);
   gtk_widget_class_install_action (widget_class, "win.continue-defense", NULL, continue_action);
   /* Not a mnemonic: GTK 4.8 reads a mnemonic's underscore into the
    * button's accessible name. */

@@ -8,13 +8,83 @@
 #include <glib/gi18n.h>
 
 #include "viva-duration.h"
+#include "viva-stack-view.h"
 #include "viva-window-private.h"
 
 /* The Run/Stop button and the console: the window's side of VivaRunner.
  * Output is appended as the worker streams it; the result becomes the
- * console's status line and decides whether Submit is offered. */
+ * console's status line and decides whether Submit is offered.
+ *
+ * Pause and Resume beside Run, for a program that runs: paused, the
+ * editor highlights the line it is on and the console shows the stack,
+ * each frame with its variables (VivaStackView); Resume goes on, Stop
+ * (the Run button) stops it as ever. The runner's side is
+ * viva_runner_pause(). */
 
 #define STUDENT_RUN_TIMEOUT_MS 30000
+
+static void
+viva_window_pause_update (VivaWindow *self)
+{
+  gboolean paused = self->runner != NULL && viva_runner_get_paused (self->runner);
+
+  gtk_widget_set_visible (GTK_WIDGET (self->pause_button), self->running);
+  adw_button_content_set_label (self->pause_button_content, paused ? _("Res_ume") : _("_Pause"));
+  adw_button_content_set_icon_name (self->pause_button_content,
+                                    paused ? "media-playback-start-symbolic" : "media-playback-pause-symbolic");
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->pause_button),
+                               paused ? _("Let your code go on from where it stopped (F6)")
+                                      : _("Pause your code and see the line it is on and its variables (F6)"));
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "runner.pause", self->running);
+}
+
+static void
+runner_paused_cb (VivaWindow   *self,
+                  VivaRunStack *stack,
+                  VivaRunner   *runner)
+{
+  g_autofree char *status = NULL;
+
+  if (!self->running)
+    return;
+
+  viva_editor_mark_line (self->editor, viva_run_stack_get_line (stack));
+  viva_console_append_widget (self->console, viva_stack_view_new (stack));
+  if (viva_run_stack_get_line (stack) > 0)
+    status = g_strdup_printf (_("Paused on line %d"), viva_run_stack_get_line (stack));
+  else
+    status = g_strdup (_("Paused"));
+  viva_console_set_status (self->console, status);
+}
+
+static void
+runner_notify_paused_cb (VivaWindow *self,
+                         GParamSpec *pspec,
+                         VivaRunner *runner)
+{
+  if (!viva_runner_get_paused (runner))
+    viva_editor_mark_line (self->editor, 0);
+  viva_window_pause_update (self);
+}
+
+static void
+viva_window_pause_action (GtkWidget  *widget,
+                          const char *action_name,
+                          GVariant   *param)
+{
+  VivaWindow *self = VIVA_WINDOW (widget);
+
+  if (!self->running || self->runner == NULL)
+    return;
+
+  if (viva_runner_get_paused (self->runner))
+    {
+      if (viva_runner_resume (self->runner))
+        viva_console_set_status (self->console, _("Running…"));
+    }
+  else if (viva_runner_pause (self->runner))
+    viva_console_set_status (self->console, _("Pausing…"));
+}
 
 static void
 viva_window_set_running (VivaWindow *self,
@@ -28,7 +98,9 @@ viva_window_set_running (VivaWindow *self,
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->run_button),
                                running ? _("Stop your code (Ctrl+Enter)") : _("Run your code (Ctrl+Enter)"));
   viva_console_set_busy (self->console, running);
-  _viva_window_pause_set_running (self, running);
+  if (!running)
+    viva_editor_mark_line (self->editor, 0);
+  viva_window_pause_update (self);
   _viva_window_update_actions (self);
 }
 
@@ -88,7 +160,7 @@ viva_window_show_result (VivaWindow    *self,
         else
           text = g_strdup_printf (_("%s: %s\n"), type, message ? message : "");
         viva_console_append_error_at (self->console, text, line > 0 ? line : 0);
-        _viva_window_explain_offer_error (self, _viva_window_timeline_get_last_run (self), result);
+        _viva_window_code_failed (self, result);
 
         status = g_strdup_printf (_("Stopped by an error after %s"), duration);
       }
@@ -195,28 +267,32 @@ sandbox_message_cb (VivaWindow *self,
     }
 }
 
-/**
- * _viva_window_ensure_runner:
- *
- * Returns: (transfer none): the window's Python worker, started in the
- *   background on first use.
- */
-VivaRunner *
-_viva_window_ensure_runner (VivaWindow *self)
+/* An error's line in the console takes the editor there. */
+static void
+line_activated_cb (VivaWindow  *self,
+                   guint        line,
+                   VivaConsole *console)
+{
+  viva_editor_jump_to_line (self->editor, line);
+}
+
+void
+_viva_window_init_runner (VivaWindow *self)
 {
   g_assert (VIVA_IS_WINDOW (self));
+  g_assert (self->runner == NULL);
 
-  if (self->runner == NULL)
-    {
-      self->runner = viva_runner_new ();
-      g_signal_connect_object (self->runner, "stdout", G_CALLBACK (runner_stdout_cb), self, G_CONNECT_SWAPPED);
-      g_signal_connect_object (self->runner, "stderr", G_CALLBACK (runner_stderr_cb), self, G_CONNECT_SWAPPED);
-      g_signal_connect_object (self->runner, "image", G_CALLBACK (runner_image_cb), self, G_CONNECT_SWAPPED);
-      g_signal_connect_object (self->runner, "notify::sandbox-message", G_CALLBACK (sandbox_message_cb), self, G_CONNECT_SWAPPED);
-      _viva_window_pause_connect (self, self->runner);
-    }
-
-  return self->runner;
+  /* Its worker starts on first use, or after the first frame
+   * (_viva_window_warm_runner()). */
+  self->runner = viva_runner_new ();
+  g_signal_connect_object (self->runner, "stdout", G_CALLBACK (runner_stdout_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->runner, "stderr", G_CALLBACK (runner_stderr_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->runner, "image", G_CALLBACK (runner_image_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->runner, "notify::sandbox-message", G_CALLBACK (sandbox_message_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->runner, "paused", G_CALLBACK (runner_paused_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->runner, "notify::paused", G_CALLBACK (runner_notify_paused_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->console, "line-activated",
+                           G_CALLBACK (line_activated_cb), self, G_CONNECT_SWAPPED);
 }
 
 static void
@@ -248,7 +324,7 @@ _viva_window_warm_runner (VivaWindow *self)
 {
   g_assert (VIVA_IS_WINDOW (self));
 
-  viva_runner_start_async (_viva_window_ensure_runner (self), self->cancellable,
+  viva_runner_start_async (self->runner, self->cancellable,
                            start_cb, g_object_ref (self));
 }
 
@@ -273,12 +349,24 @@ _viva_window_run_action (GtkWidget  *widget,
   code = viva_editor_dup_text (self->editor);
   _viva_window_code_run (self, code);
 
-  _viva_window_explain_forget (self);
   viva_console_clear (self->console);
   viva_console_set_status (self->console, _("Running…"));
   viva_window_set_running (self, TRUE);
   self->ran_ok = FALSE;
 
-  viva_runner_run_async (_viva_window_ensure_runner (self), code, STUDENT_RUN_TIMEOUT_MS,
+  viva_runner_run_async (self->runner, code, STUDENT_RUN_TIMEOUT_MS,
                          self->cancellable, run_cb, g_object_ref (self));
+}
+
+void
+_viva_window_class_init_runner (GtkWidgetClass *widget_class)
+{
+  gtk_widget_class_bind_template_child (widget_class, VivaWindow, run_button);
+  gtk_widget_class_bind_template_child (widget_class, VivaWindow, run_button_content);
+  gtk_widget_class_bind_template_child (widget_class, VivaWindow, pause_button);
+  gtk_widget_class_bind_template_child (widget_class, VivaWindow, pause_button_content);
+  gtk_widget_class_bind_template_child (widget_class, VivaWindow, sandbox_revealer);
+  gtk_widget_class_bind_template_child (widget_class, VivaWindow, sandbox_label);
+  gtk_widget_class_install_action (widget_class, "runner.pause", NULL, viva_window_pause_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F6, 0, "runner.pause", NULL);
 }

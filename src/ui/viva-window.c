@@ -24,21 +24,17 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
-/**
- * _viva_window_update_actions:
- *
- * Recomputes which commands are available; the one place that does.
- */
+/* Recomputes which commands are available; the one place that does. */
 void
 _viva_window_update_actions (VivaWindow *self)
 {
-  VivaExamSitting *sitting = _viva_window_exam_mode_get_sitting (self);
+  VivaExamSitting *sitting = self->sitting;
   VivaExamFile *exam = sitting ? viva_exam_sitting_get_exam (sitting) : NULL;
   VivaWindowWhy why = { 0 };
 
   g_assert (VIVA_IS_WINDOW (self));
 
-  why.defending = _viva_window_exam_is_busy (self);
+  why.defending = _viva_window_defense_busy (self);
   why.time_up = sitting != NULL && viva_exam_sitting_get_time_up (sitting);
   why.check_forbidden = exam != NULL && !viva_exam_file_get_check_allowed (exam);
   why.hints_forbidden = exam != NULL && !viva_exam_file_get_hints_allowed (exam);
@@ -60,16 +56,10 @@ _viva_window_update_actions (VivaWindow *self)
   _viva_window_update_reasons (self, &why);
 }
 
-/**
- * _viva_window_request_grading:
- * @check: a Check, rather than a Submit
- *
- * Asks the exam sat from a file, if any, whether the open problem may be
- * graded now (VivaExamSitting knows what the exam allows and its grading
- * limit); practice grades freely.
- *
- * Returns: %TRUE when the grading may run; %FALSE with @error saying why
- */
+/* Asks the exam sat from a file, if any, whether the open problem may be
+ * graded now by a Check (@check) or a Submit (VivaExamSitting knows what
+ * the exam allows and its grading limit); practice grades freely. %FALSE
+ * with @error saying why. */
 gboolean
 _viva_window_request_grading (VivaWindow  *self,
                               gboolean     check,
@@ -79,52 +69,124 @@ _viva_window_request_grading (VivaWindow  *self,
 
   g_assert (VIVA_IS_WINDOW (self));
 
-  if (self->problem == NULL || (sitting = _viva_window_exam_mode_get_sitting (self)) == NULL)
+  if (self->problem == NULL || (sitting = self->sitting) == NULL)
     return TRUE;
 
   return viva_exam_sitting_request_grading (sitting, viva_problem_get_id (self->problem), check, NULL, error);
 }
 
-/**
- * _viva_window_code_checked:
- *
- * A Check of @code ended with @passed of @total shown tests: the timeline
- * hears it from here.
- */
-void
-_viva_window_code_checked (VivaWindow *self,
-                           const char *code,
-                           guint       passed,
-                           guint       total)
-{
-  g_assert (VIVA_IS_WINDOW (self));
-
-  _viva_window_timeline_check (self, code, passed, total);
-}
-
-/**
- * _viva_window_code_run:
- *
- * The student pressed Run with @code: the satellites that keep what ran
- * hear it from here.
- */
+/* The student pressed Run with @code: the satellites that keep what ran
+ * hear it from here. */
 void
 _viva_window_code_run (VivaWindow *self,
                        const char *code)
 {
   g_assert (VIVA_IS_WINDOW (self));
 
-  _viva_window_timeline_run (self, code);
+  viva_timeline_recorder_run (self->timeline, code);
   _viva_window_hand_in_code_run (self, code);
   _viva_window_remote_code_run (self);
+  _viva_window_explain_forget (self);
 }
 
-/**
- * _viva_window_submit_on_server:
- *
- * Returns: %TRUE when the window sits an exam on an exam server, which
- *   took the Submit: the server runs the defense, not this PC
- */
+/* What a satellite tells the others goes through here, so that none calls
+ * another: a Run that stopped at an error (Explain offers to explain it,
+ * with the code as it ran), a defense that ended (the hand-in hears it and
+ * hands in its report), the hand-in's Submit of the next problem (the
+ * action may be off by then), a defense continued from the resume banner,
+ * and the exam sat from a file beginning and running out of time. */
+void
+_viva_window_code_failed (VivaWindow    *self,
+                          VivaRunResult *result)
+{
+  g_assert (VIVA_IS_WINDOW (self));
+
+  _viva_window_explain_offer_error (self, viva_timeline_recorder_get_last_run (self->timeline), result);
+}
+
+void
+_viva_window_defense_ended (VivaWindow   *self,
+                            VivaExaminer *examiner,
+                            gboolean      reported)
+{
+  g_assert (VIVA_IS_WINDOW (self));
+
+  _viva_window_hand_in_defense_ended (self, examiner, reported);
+}
+
+void
+_viva_window_submit_now (VivaWindow *self)
+{
+  g_assert (VIVA_IS_WINDOW (self));
+
+  _viva_window_exam_submit_now (self);
+}
+
+void
+_viva_window_resume_defense (VivaWindow      *self,
+                             VivaExamSession *session)
+{
+  g_assert (VIVA_IS_WINDOW (self));
+
+  _viva_window_exam_resume (self, session);
+}
+
+void
+_viva_window_exam_began (VivaWindow *self)
+{
+  g_assert (VIVA_IS_WINDOW (self));
+  g_assert (self->sitting != NULL);
+
+  _viva_window_hand_in_exam_began (self);
+}
+
+void
+_viva_window_exam_time_up (VivaWindow *self)
+{
+  g_assert (VIVA_IS_WINDOW (self));
+
+  _viva_window_hand_in_time_up (self);
+}
+
+/* The time-up hand-in: where it stands, and whether it still runs. */
+char *
+_viva_window_dup_exam_state (VivaWindow *self)
+{
+  g_assert (VIVA_IS_WINDOW (self));
+
+  return _viva_window_hand_in_dup_state (self);
+}
+
+gboolean
+_viva_window_handing_in (VivaWindow *self)
+{
+  g_assert (VIVA_IS_WINDOW (self));
+
+  return _viva_window_hand_in_is_active (self);
+}
+
+/* Whether a defense runs, or waits to start. */
+gboolean
+_viva_window_defense_busy (VivaWindow *self)
+{
+  VivaExaminerState state;
+
+  g_assert (VIVA_IS_WINDOW (self));
+
+  if (self->submit_pending)
+    return TRUE;
+  if (self->examiner == NULL)
+    return FALSE;
+
+  state = viva_examiner_get_state (self->examiner);
+
+  return state == VIVA_EXAMINER_STATE_THINKING ||
+         state == VIVA_EXAMINER_STATE_RUNNING_TOOL ||
+         state == VIVA_EXAMINER_STATE_WAITING_FOR_STUDENT;
+}
+
+/* Returns %TRUE when the window sits an exam on an exam server, which took
+ * the Submit: the server runs the defense, not this PC */
 gboolean
 _viva_window_submit_on_server (VivaWindow *self)
 {
@@ -137,12 +199,8 @@ _viva_window_submit_on_server (VivaWindow *self)
   return TRUE;
 }
 
-/**
- * _viva_window_hint_cost:
- *
- * Returns: the points one hint costs in the exam sat in this window (the
- *   exam file's, or the exam server's), or 0
- */
+/* Returns the points one hint costs in the exam sat in this window (the
+ * exam file's, or the exam server's), or 0 */
 double
 _viva_window_hint_cost (VivaWindow *self)
 {
@@ -150,50 +208,46 @@ _viva_window_hint_cost (VivaWindow *self)
 
   if (_viva_window_remote_is_active (self))
     return _viva_window_remote_hint_cost (self);
-  return _viva_window_exam_mode_hint_cost (self);
+  return self->sitting ? viva_exam_file_get_hint_cost (viva_exam_sitting_get_exam (self->sitting)) : 0;
 }
 
-/**
- * _viva_window_defending_on_server:
- *
- * Returns: whether the exam server runs a defense of the open problem
- *   now (the window losing the focus then is on its timeline)
- */
-gboolean
-_viva_window_defending_on_server (VivaWindow *self)
-{
-  g_assert (VIVA_IS_WINDOW (self));
-
-  return _viva_window_remote_defending (self);
-}
-
-/**
- * _viva_window_send_event:
- * @event: an integrity event of the open problem
- *
- * Returns: %TRUE when a sitting on an exam server took @event, to send it
- *   with the saves; else the timeline keeps it for the next defense
- */
-gboolean
-_viva_window_send_event (VivaWindow *self,
-                         JsonObject *event)
-{
-  g_assert (VIVA_IS_WINDOW (self));
-
-  return _viva_window_remote_take_event (self, event);
-}
-
-/**
- * _viva_window_exam_under_way:
- *
- * Returns: whether the window sits an exam, from a file or on a server
- */
+/* Returns whether the window sits an exam, from a file or on a server */
 gboolean
 _viva_window_exam_under_way (VivaWindow *self)
 {
   g_assert (VIVA_IS_WINDOW (self));
 
-  return _viva_window_exam_mode_get_exam (self) != NULL || _viva_window_remote_is_active (self);
+  return self->sitting != NULL || _viva_window_remote_is_active (self);
+}
+
+/* Replaces the student's code without recording it as their paste (a reset
+ * to the starter code, the code last run when time runs out). */
+void
+_viva_window_replace_code (VivaWindow *self,
+                           const char *text)
+{
+  g_assert (VIVA_IS_WINDOW (self));
+
+  viva_timeline_recorder_set_quiet (self->timeline, TRUE);
+  viva_editor_replace_text (self->editor, text);
+  viva_timeline_recorder_set_quiet (self->timeline, FALSE);
+}
+
+/* A sitting on a server takes the timeline's events, sent with the saves. */
+static gboolean
+take_event_cb (VivaWindow           *self,
+               JsonObject           *event,
+               VivaTimelineRecorder *recorder)
+{
+  return _viva_window_remote_take_event (self, event);
+}
+
+/* The window losing the focus is on the timeline during a defense. */
+static void
+active_cb (VivaWindow *self)
+{
+  viva_timeline_recorder_set_focused (self->timeline, gtk_window_is_active (GTK_WINDOW (self)),
+                                      _viva_window_remote_defending (self));
 }
 
 void
@@ -311,7 +365,7 @@ load_code_cb (GObject      *object,
 
   /* The student types code next, unless a defense has the focus or one
    * is offered back (its Continue has it). */
-  if (!_viva_window_exam_get_examiner (self) && self->resume_id == NULL)
+  if (self->examiner == NULL && self->resume_id == NULL)
     gtk_widget_grab_focus (GTK_WIDGET (self->editor));
 }
 
@@ -326,6 +380,7 @@ viva_window_show_problem (VivaWindow  *self,
 
   g_set_object (&self->pack, pack);
   g_set_object (&self->problem, problem);
+  viva_timeline_recorder_set_problem (self->timeline, pack, problem);
   _viva_window_set_hint_visible (self, FALSE);
   self->code_loaded = FALSE;
   self->ran_ok = FALSE;
@@ -385,13 +440,9 @@ viva_window_open_problem (VivaWindow  *self,
   _viva_window_update_actions (self);
 }
 
-/**
- * _viva_window_open_problem_with_code:
- * @code: the code to show
- *
- * Shows @problem with @code instead of its saved code: an exam's hand-in
- * after the time, which must not read what is on disk by then.
- */
+/* @code: the code to show Shows @problem with @code instead of its saved
+ * code: an exam's hand-in after the time, which must not read what is on
+ * disk by then. */
 void
 _viva_window_open_problem_with_code (VivaWindow  *self,
                                      VivaPack    *pack,
@@ -472,22 +523,6 @@ flush_cb (GObject      *object,
   _viva_window_remote_flush_async (self, remote_flush_cb, g_object_ref (self));
 }
 
-static void
-viva_window_save_state (VivaWindow *self)
-{
-  VivaSettings *settings = viva_settings_get_default ();
-  gboolean maximized = gtk_window_is_maximized (GTK_WINDOW (self));
-
-  g_object_set (settings, "window-maximized", maximized, NULL);
-  if (!maximized)
-    {
-      int width, height;
-
-      gtk_window_get_default_size (GTK_WINDOW (self), &width, &height);
-      g_object_set (settings, "window-width", width, "window-height", height, NULL);
-    }
-}
-
 static gboolean
 viva_window_close_request (GtkWindow *window)
 {
@@ -503,38 +538,11 @@ viva_window_close_request (GtkWindow *window)
   if (!self->closing)
     {
       self->closing = TRUE;
-      viva_window_save_state (self);
+      _viva_window_save_layout (self);
       viva_code_store_flush_async (self->code_store, NULL, flush_cb, g_object_ref (self));
     }
 
   return TRUE;
-}
-
-static void
-line_activated_cb (VivaWindow  *self,
-                   guint        line,
-                   VivaConsole *console)
-{
-  viva_editor_jump_to_line (self->editor, line);
-}
-
-static void
-viva_window_restore_state (VivaWindow *self)
-{
-  VivaSettings *settings = viva_settings_get_default ();
-  int width, height;
-  gboolean maximized;
-
-  g_object_get (settings,
-                "window-width", &width,
-                "window-height", &height,
-                "window-maximized", &maximized,
-                NULL);
-  gtk_window_set_default_size (GTK_WINDOW (self), width, height);
-  if (maximized)
-    gtk_window_maximize (GTK_WINDOW (self));
-
-  _viva_window_init_layout (self);
 }
 
 static void
@@ -565,7 +573,13 @@ viva_window_dispose (GObject *object)
   _viva_window_dispose_exam_mode (self);
   _viva_window_dispose_exam (self);
   _viva_window_dispose_hand_in (self);
-  _viva_window_dispose_timeline (self);
+  /* The recorder lives until finalize: what still ends now records
+   * nowhere, rather than into a freed window. */
+  if (self->timeline != NULL)
+    {
+      viva_timeline_recorder_set_examiner (self->timeline, NULL);
+      viva_timeline_recorder_set_problem (self->timeline, NULL, NULL);
+    }
   _viva_window_dispose_explain (self);
   _viva_window_dispose_layout (self);
   gtk_widget_dispose_template (GTK_WIDGET (self), VIVA_TYPE_WINDOW);
@@ -584,6 +598,16 @@ viva_window_dispose (GObject *object)
   g_clear_object (&self->pack);
 
   G_OBJECT_CLASS (viva_window_parent_class)->dispose (object);
+}
+
+static void
+viva_window_finalize (GObject *object)
+{
+  VivaWindow *self = (VivaWindow *)object;
+
+  g_clear_object (&self->timeline);
+
+  G_OBJECT_CLASS (viva_window_parent_class)->finalize (object);
 }
 
 static void
@@ -648,6 +672,7 @@ viva_window_class_init (VivaWindowClass *klass)
   GtkWindowClass *window_class = GTK_WINDOW_CLASS (klass);
 
   object_class->dispose = viva_window_dispose;
+  object_class->finalize = viva_window_finalize;
   object_class->get_property = viva_window_get_property;
   object_class->set_property = viva_window_set_property;
 
@@ -670,29 +695,13 @@ viva_window_class_init (VivaWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, VivaWindow, window_title);
   gtk_widget_class_bind_template_child (widget_class, VivaWindow, problems_button);
   gtk_widget_class_bind_template_child (widget_class, VivaWindow, problems_popover);
-  gtk_widget_class_bind_template_child (widget_class, VivaWindow, run_button);
-  gtk_widget_class_bind_template_child (widget_class, VivaWindow, run_button_content);
-  gtk_widget_class_bind_template_child (widget_class, VivaWindow, check_button);
-  gtk_widget_class_bind_template_child (widget_class, VivaWindow, pause_button);
-  gtk_widget_class_bind_template_child (widget_class, VivaWindow, pause_button_content);
-  gtk_widget_class_bind_template_child (widget_class, VivaWindow, explain_button);
   gtk_widget_class_bind_template_child (widget_class, VivaWindow, submit_button);
   gtk_widget_class_bind_template_child (widget_class, VivaWindow, banner_revealer);
   gtk_widget_class_bind_template_child (widget_class, VivaWindow, banner_label);
-  gtk_widget_class_bind_template_child (widget_class, VivaWindow, sandbox_revealer);
-  gtk_widget_class_bind_template_child (widget_class, VivaWindow, sandbox_label);
-  gtk_widget_class_bind_template_child (widget_class, VivaWindow, resume_revealer);
-  gtk_widget_class_bind_template_child (widget_class, VivaWindow, resume_label);
-  gtk_widget_class_bind_template_child (widget_class, VivaWindow, resume_continue);
   gtk_widget_class_bind_template_child (widget_class, VivaWindow, examiner_paned);
   gtk_widget_class_bind_template_child (widget_class, VivaWindow, problem_paned);
   gtk_widget_class_bind_template_child (widget_class, VivaWindow, console_paned);
   gtk_widget_class_bind_template_child (widget_class, VivaWindow, problem_box);
-  gtk_widget_class_bind_template_child (widget_class, VivaWindow, problem_view);
-  gtk_widget_class_bind_template_child (widget_class, VivaWindow, hint_revealer);
-  gtk_widget_class_bind_template_child (widget_class, VivaWindow, hint_label);
-  gtk_widget_class_bind_template_child (widget_class, VivaWindow, hint_button);
-  gtk_widget_class_bind_template_child (widget_class, VivaWindow, hint_button_content);
   gtk_widget_class_bind_template_child (widget_class, VivaWindow, editor);
   gtk_widget_class_bind_template_child (widget_class, VivaWindow, console);
   gtk_widget_class_bind_template_child (widget_class, VivaWindow, examiner_panel);
@@ -706,7 +715,7 @@ viva_window_class_init (VivaWindowClass *klass)
   _viva_window_class_init_resume (widget_class);
   _viva_window_class_init_exam (widget_class);
   _viva_window_class_init_check (widget_class);
-  _viva_window_class_init_pause (widget_class);
+  _viva_window_class_init_runner (widget_class);
   _viva_window_class_init_explain (widget_class);
 
   g_type_ensure (VIVA_TYPE_PROBLEMS_POPOVER);
@@ -731,15 +740,16 @@ viva_window_init (VivaWindow *self)
   self->changed_handler =
     g_signal_connect_object (viva_editor_get_buffer (self->editor), "changed",
                              G_CALLBACK (buffer_changed_cb), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->console, "line-activated",
-                           G_CALLBACK (line_activated_cb), self, G_CONNECT_SWAPPED);
 
   viva_markdown_attach_links (self->problem_view);
   g_signal_connect_object (adw_style_manager_get_default (), "notify::dark",
                            G_CALLBACK (render_description), self, G_CONNECT_SWAPPED);
-  viva_window_restore_state (self);
+  _viva_window_init_layout (self);
+  _viva_window_init_runner (self);
   _viva_window_init_exam (self);
-  _viva_window_init_timeline (self);
+  self->timeline = viva_timeline_recorder_new (GTK_TEXT_BUFFER (viva_editor_get_buffer (self->editor)));
+  g_signal_connect_object (self->timeline, "take-event", G_CALLBACK (take_event_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect (self, "notify::is-active", G_CALLBACK (active_cb), NULL);
   _viva_window_init_exam_mode (self);
   _viva_window_init_hand_in (self);
   _viva_window_init_remote (self);
@@ -748,11 +758,7 @@ viva_window_init (VivaWindow *self)
   _viva_window_init_problems (self);
 }
 
-/**
- * _viva_window_hint_used:
- *
- * Returns: whether the student looked at the open problem's hint
- */
+/* Returns whether the student looked at the open problem's hint */
 gboolean
 _viva_window_hint_used (VivaWindow *self)
 {

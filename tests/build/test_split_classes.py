@@ -27,7 +27,7 @@ import tempfile
 # remove arrows; a class that is not listed must be a star (0).
 RATCHET = {
     # ui (engineer "star")
-    "VivaWindow": 34,
+    "VivaWindow": 0,
     "VivaClassResultsWindow": 0,
     "VivaExaminerPanel": 10,
     "VivaPackEditor": 17,
