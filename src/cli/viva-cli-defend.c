@@ -283,7 +283,7 @@ on_question (VivaExaminer *examiner,
 
   if (defense->answer_with != NULL)
     {
-      g_autoptr(JsonObject) asked = viva_answer_program_question (question, item);
+      g_autoptr(JsonObject) asked = viva_answer_program_question_for_examiner (examiner, question);
 
       viva_answer_program_run_async ((const char * const *)defense->answer_with, asked,
                                      VIVA_ANSWER_PROGRAM_TIMEOUT_MS, defense->cancellable,
@@ -561,6 +561,8 @@ viva_cli_defend (int    argc,
   g_autofree char *answer_with = NULL;
   g_autofree char *base_url = NULL;
   g_autofree char *model_name = NULL;
+  g_autofree char *scorer_base_url = NULL;
+  g_autofree char *scorer_model = NULL;
   g_autofree char *session_dir = NULL;
   g_autofree char *student_name = NULL;
   g_autofree char *student_id = NULL;
@@ -578,6 +580,8 @@ viva_cli_defend (int    argc,
     { "offline", 0, 0, G_OPTION_ARG_NONE, &offline, N_("Use the offline examiner"), NULL },
     { "base-url", 0, 0, G_OPTION_ARG_STRING, &base_url, N_("The endpoint (default: the configured one)"), N_("URL") },
     { "model", 0, 0, G_OPTION_ARG_STRING, &model_name, N_("The model (default: the configured one, then the endpoint’s first)"), N_("M") },
+    { "scorer-base-url", 0, 0, G_OPTION_ARG_STRING, &scorer_base_url, N_("The endpoint of a second model that scores the conceptual answers (default: the configured scorer, then the examiner’s)"), N_("URL") },
+    { "scorer-model", 0, 0, G_OPTION_ARG_STRING, &scorer_model, N_("The model that scores the conceptual answers (default: the configured scorer, then the examiner’s model)"), N_("M") },
     { "session-dir", 0, 0, G_OPTION_ARG_FILENAME, &session_dir, N_("Where sessions are kept (default: $XDG_DATA_HOME/viva/sessions)"), N_("DIR") },
     { "student-name", 0, 0, G_OPTION_ARG_STRING, &student_name, N_("The student’s name, stamped on the session and its report"), N_("NAME") },
     { "student-id", 0, 0, G_OPTION_ARG_STRING, &student_id, N_("The student’s id, stamped on the session and its report"), N_("ID") },
@@ -636,6 +640,8 @@ viva_cli_defend (int    argc,
   self = viva_defense_new (endpoint, args.problem, VIVA_CODE_SOURCE (source = viva_text_code_source_new (args.code)));
   viva_defense_set_sessions_dir (self, session_dir);
   viva_defense_set_student (self, student_name, student_id);
+  if (scorer_base_url != NULL || scorer_model != NULL)
+    viva_defense_set_scorer (self, scorer_base_url ? scorer_base_url : "", scorer_model ? scorer_model : "");
 
   /* The session names the pack by path and digest; a resume reads it again. */
   {

@@ -179,6 +179,8 @@ viva_cli_eval (int    argc,
   g_autoptr(VivaEvalCorpus) corpus = NULL;
   g_autoptr(VivaOpenAIModel) model = NULL;
   g_autoptr(VivaEvaluation) evaluation = NULL;
+  g_autofree char *answer_with = NULL;
+  g_auto(GStrv) answer_argv = NULL;
   g_autoptr(VivaEvalCard) card = NULL;
   g_autoptr(GPtrArray) cases = NULL;
   g_autoptr(GError) error = NULL;
@@ -197,6 +199,7 @@ viva_cli_eval (int    argc,
     { "short", 0, 0, G_OPTION_ARG_NONE, &short_card, N_("Only the short card’s few cases, as Preferences runs"), NULL },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print one JSON event a line"), NULL },
     { "html", 0, 0, G_OPTION_ARG_FILENAME, &html_path, N_("Write the report card as an HTML page"), N_("FILE") },
+    { "answer-with", 0, 0, G_OPTION_ARG_STRING, &answer_with, N_("A program that answers each question: the question as one JSON object on its standard input (text, kind, and for a prediction the call), the answer on its standard output"), N_("PROGRAM") },
     { NULL }
   };
 
@@ -204,6 +207,12 @@ viva_cli_eval (int    argc,
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   if ((status = viva_cli_parse_options (context, &argc, &argv)) != VIVA_CLI_EXIT_OK)
     return status;
+
+  if (answer_with != NULL && !g_shell_parse_argv (answer_with, NULL, &answer_argv, &error))
+    {
+      viva_cli_usage_error (context, _("--answer-with is not a command line: %s"), error->message);
+      return VIVA_CLI_EXIT_USAGE;
+    }
 
   if (argc != 1)
     {
@@ -250,6 +259,8 @@ viva_cli_eval (int    argc,
   viva_evaluation_set_endpoint (evaluation, viva_openai_model_get_base_url (model), model_name);
   viva_evaluation_set_repeat (evaluation, repeat);
   viva_evaluation_set_short (evaluation, short_card);
+  /* The scripted students answer as `defend --answer-with` has a program answer. */
+  viva_evaluation_set_answer_program (evaluation, (const char * const *)answer_argv);
 
   eval.json = json;
   eval.cancellable = g_cancellable_new ();

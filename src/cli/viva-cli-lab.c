@@ -238,6 +238,8 @@ rehearse (int    argc,
   g_autofree char *model = NULL;
   g_autofree char *problems = NULL;
   g_autofree char *pack_path = NULL;
+  g_autofree char *answer_with = NULL;
+  g_auto(GStrv) answer_argv = NULL;
   g_autoptr(VivaPack) pack = NULL;
   g_autoptr(VivaRehearsal) rehearsal = NULL;
   g_autoptr(GCancellable) cancellable = g_cancellable_new ();
@@ -260,6 +262,7 @@ rehearse (int    argc,
     { "pack", 0, 0, G_OPTION_ARG_FILENAME, &pack_path, N_("The problem pack (default: the bundled one)"), N_("FILE") },
     { "duration", 0, 0, G_OPTION_ARG_INT, &duration, N_("Keep starting new defenses for this many seconds (default: one each)"), N_("S") },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print one JSON event a line"), NULL },
+    { "answer-with", 0, 0, G_OPTION_ARG_STRING, &answer_with, N_("A program that answers each question: the question as one JSON object on its standard input (text, kind, and for a prediction the call), the answer on its standard output"), N_("PROGRAM") },
     { NULL }
   };
 
@@ -267,6 +270,12 @@ rehearse (int    argc,
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   if ((status = viva_cli_parse_options (context, &argc, &argv)) != VIVA_CLI_EXIT_OK)
     return status;
+
+  if (answer_with != NULL && !g_shell_parse_argv (answer_with, NULL, &answer_argv, &error))
+    {
+      viva_cli_usage_error (context, _("--answer-with is not a command line: %s"), error->message);
+      return VIVA_CLI_EXIT_USAGE;
+    }
 
   if (argc != 1 || students < 1 || students > 1000 || duration < 0)
     {
@@ -297,6 +306,8 @@ rehearse (int    argc,
 
   rehearsal = viva_rehearsal_new (base_url, model, (guint)students);
   viva_rehearsal_set_duration (rehearsal, (guint)duration);
+  /* The scripted students answer as `defend --answer-with` has a program answer. */
+  viva_rehearsal_set_answer_program (rehearsal, (const char * const *)answer_argv);
   if (!add_problems (rehearsal, pack, problems, &error))
     {
       viva_cli_usage_error (NULL, "%s", error->message);

@@ -35,6 +35,8 @@ enum {
   PROP_TEACHER_MODE,
   PROP_RUN_WITHOUT_SANDBOX,
   PROP_EXAM_FILE,
+  PROP_SCORER_BASE_URL,
+  PROP_SCORER_MODEL,
   N_PROPS
 };
 
@@ -222,6 +224,11 @@ viva_settings_class_init (VivaSettingsClass *klass)
     g_param_spec_boolean ("run-without-sandbox", NULL, NULL, FALSE, flags);
   properties[PROP_EXAM_FILE] =
     g_param_spec_string ("exam-file", NULL, NULL, "", flags);
+  /* A second model that scores conceptual answers; empty: the examiner's. */
+  properties[PROP_SCORER_BASE_URL] =
+    g_param_spec_string ("scorer-base-url", NULL, NULL, "", flags);
+  properties[PROP_SCORER_MODEL] =
+    g_param_spec_string ("scorer-model", NULL, NULL, "", flags);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
@@ -307,6 +314,40 @@ viva_settings_set_model (VivaSettings *self,
   g_return_if_fail (VIVA_IS_SETTINGS (self));
 
   g_object_set (self, "model", model ? model : "", NULL);
+}
+
+const char *
+viva_settings_get_scorer_base_url (VivaSettings *self)
+{
+  g_return_val_if_fail (VIVA_IS_SETTINGS (self), NULL);
+
+  return g_value_get_string (VALUE (self, PROP_SCORER_BASE_URL));
+}
+
+void
+viva_settings_set_scorer_base_url (VivaSettings *self,
+                                   const char   *base_url)
+{
+  g_return_if_fail (VIVA_IS_SETTINGS (self));
+
+  g_object_set (self, "scorer-base-url", base_url ? base_url : "", NULL);
+}
+
+const char *
+viva_settings_get_scorer_model (VivaSettings *self)
+{
+  g_return_val_if_fail (VIVA_IS_SETTINGS (self), NULL);
+
+  return g_value_get_string (VALUE (self, PROP_SCORER_MODEL));
+}
+
+void
+viva_settings_set_scorer_model (VivaSettings *self,
+                                const char   *model)
+{
+  g_return_if_fail (VIVA_IS_SETTINGS (self));
+
+  g_object_set (self, "scorer-model", model ? model : "", NULL);
 }
 
 double

@@ -29,6 +29,12 @@ void              viva_settings_set_base_url           (VivaSettings     *self,
 const char       *viva_settings_get_model              (VivaSettings     *self);
 void              viva_settings_set_model              (VivaSettings     *self,
                                                         const char       *model);
+const char       *viva_settings_get_scorer_base_url    (VivaSettings     *self);
+void              viva_settings_set_scorer_base_url    (VivaSettings     *self,
+                                                        const char       *base_url);
+const char       *viva_settings_get_scorer_model       (VivaSettings     *self);
+void              viva_settings_set_scorer_model       (VivaSettings     *self,
+                                                        const char       *model);
 double            viva_settings_get_temperature        (VivaSettings     *self);
 void              viva_settings_set_temperature        (VivaSettings     *self,
                                                         double            temperature);

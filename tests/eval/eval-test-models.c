@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "eval-test-models.h"
+#include "viva-exam-scorer.h"
 
 /* Each reply is decided from the request alone, like a model: which tools
  * already answered and what (the tool message after each assistant
@@ -21,6 +22,8 @@ typedef struct
   GPtrArray *probes;       /* step ids */
   gboolean   all_passed;
   guint      asked;
+  GHashTable *items;       /* the planned items asked */
+  JsonNode  *plan;         /* the engine's plan, from the code's result */
   GPtrArray *evidence;
   GString   *student;      /* the code read and the answers given */
 } Progress;
@@ -30,6 +33,8 @@ progress_clear (Progress *progress)
 {
   g_clear_pointer (&progress->probes, g_ptr_array_unref);
   g_clear_pointer (&progress->evidence, g_ptr_array_unref);
+  g_clear_pointer (&progress->items, g_hash_table_unref);
+  g_clear_pointer (&progress->plan, json_node_unref);
   if (progress->student)
     g_string_free (progress->student, TRUE);
 }
@@ -61,6 +66,7 @@ read_progress (JsonArray *messages,
   progress->probes = g_ptr_array_new_with_free_func (g_free);
   progress->evidence = g_ptr_array_new_with_free_func (g_free);
   progress->student = g_string_new (NULL);
+  progress->items = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   progress->all_passed = TRUE;
 
   for (guint i = 0; i < json_array_get_length (messages); i++)
@@ -89,8 +95,20 @@ read_progress (JsonArray *messages,
 
       if (g_str_equal (last_call, "readStudentCode"))
         {
+          const char *planned = json_object_get_string_member_with_default (result, "planned_questions", NULL);
+          const char *open = planned ? strstr (planned, "```json\n") : NULL;
+          const char *close = open ? strstr (open + 8, "\n```") : NULL;
+
           progress->read++;
           g_string_append (progress->student, json_object_get_string_member_with_default (result, "code", ""));
+          /* The questions the engine planned, as a model reads them. */
+          if (close != NULL)
+            {
+              g_autofree char *json = g_strndup (open + 8, close - (open + 8));
+
+              g_clear_pointer (&progress->plan, json_node_unref);
+              progress->plan = json_from_string (json, NULL);
+            }
         }
       else if (g_str_equal (last_call, "runPython"))
         progress->ran++;
@@ -105,6 +123,8 @@ read_progress (JsonArray *messages,
       else if (g_str_equal (last_call, "askStudent"))
         {
           progress->asked++;
+          if (json_object_has_member (result, "item"))
+            g_hash_table_add (progress->items, g_strdup (json_object_get_string_member (result, "item")));
           g_ptr_array_add (progress->evidence, g_strdup (step));
           g_string_append (progress->student, json_object_get_string_member_with_default (result, "answer", ""));
         }
@@ -178,6 +198,41 @@ object_text (JsonBuilder *builder)
   return json_to_string (root, FALSE);
 }
 
+/* The first planned item no question asked yet. */
+static JsonObject *
+next_planned (Progress *progress)
+{
+  JsonArray *plan = progress->plan && JSON_NODE_HOLDS_ARRAY (progress->plan)
+                  ? json_node_get_array (progress->plan) : NULL;
+
+  for (guint i = 0; plan != NULL && i < json_array_get_length (plan); i++)
+    {
+      JsonObject *item = json_array_get_object_element (plan, i);
+
+      if (!g_hash_table_contains (progress->items, json_object_get_string_member (item, "item")))
+        return item;
+    }
+
+  return NULL;
+}
+
+/* A scoring request of a conceptual answer: two of the three points,
+ * every time; a model whose scorings disagree scores every other answer
+ * 0, 3 and 1 (the first, the third, …: answers are scored three times in
+ * a row, one defense after another). */
+static VivaTestResponse *
+score (EvalModel *model)
+{
+  static const guint spread[] = { 0, 3, 1 };
+  gboolean disagree = model->scores_disagree && (model->n_scorings / 3) % 2 == 0;
+  g_autofree char *content = NULL;
+
+  content = g_strdup_printf ("{\"score\": %u, \"evidence\": \"\"}",
+                             disagree ? spread[model->n_scorings % 3] : 2);
+  model->n_scorings++;
+  return viva_test_response_new_chat_stream (content, NULL, NULL, NULL);
+}
+
 static VivaTestResponse *
 respond (VivaTestServer        *server,
          const VivaTestRequest *request,
@@ -201,6 +256,9 @@ respond (VivaTestServer        *server,
     return viva_test_response_new_json (500, "{\"error\":{\"message\":\"CUDA error: out of memory\","
                                              "\"type\":\"InternalServerError\",\"code\":500}}");
 
+  if (g_str_has_prefix (system ? system : "", VIVA_EXAM_SCORER_MARKER))
+    return score (model);
+
   if (model->kind == EVAL_MODEL_NO_TOOLS)
     return viva_test_response_new_chat_stream ("The code looks correct to me. Verdict: pass.", NULL, NULL, NULL);
 
@@ -221,11 +279,21 @@ respond (VivaTestServer        *server,
       json_builder_set_member_name (builder, "code");
       json_builder_add_string_value (builder, g_ptr_array_index (tests, progress.probes->len));
     }
-  else if (progress.asked == 0)
+  else if (progress.asked == 0 || next_planned (&progress) != NULL)
     {
+      JsonObject *item = next_planned (&progress);
+
       tool = "askStudent";
+      /* Each planned question in turn, with its item, as the plan asks. */
+      if (item != NULL)
+        {
+          json_builder_set_member_name (builder, "item");
+          json_builder_add_string_value (builder, json_object_get_string_member (item, "item"));
+        }
       json_builder_set_member_name (builder, "question");
-      if (model->kind == EVAL_MODEL_LEAKY)
+      if (item != NULL && g_str_equal (json_object_get_string_member (item, "kind"), "prediction"))
+        json_builder_add_string_value (builder, "What does this call return on your code?");
+      else if (model->kind == EVAL_MODEL_LEAKY)
         {
           g_autofree char *question = g_strdup_printf ("Would your code pass this hidden test?\n\n%s",
                                                       (char *)g_ptr_array_index (tests, 0));

@@ -27,6 +27,8 @@ typedef struct
   guint         n_requests;
   const char   *comment;      /* the verdict's comment, or NULL for a plain one */
   guint         delay_ms;     /* before each reply's headers */
+  gboolean      scores_disagree; /* its scorings of every other answer spread (0, 3, 1 of 3 points) */
+  guint         n_scorings;
 } EvalModel;
 
 void eval_model_serve (VivaTestServer *server,

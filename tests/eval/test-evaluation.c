@@ -175,17 +175,22 @@ test_strict (Fixture       *fixture,
   assert_rate (viva_eval_card_get_consistency (card), NAN);
   g_assert_false (find_result (card, "kmeans-correct-off-topic")->agrees);
 
-  /* read, run, the three shown tests as probes, a question, the verdict:
-   * seven turns, each reporting 10 prompt and 20 completion tokens. */
+  /* read, run, the three shown tests as probes, the two planned questions
+   * (a conceptual one and a prediction), the verdict: eight turns, each
+   * reporting 10 prompt and 20 completion tokens. */
   g_assert_cmpstr (good->status, ==, "finished");
   g_assert_cmpstr (good->verdict, ==, "pass");
   g_assert_cmpint (good->score, ==, 90);
-  g_assert_cmpuint (good->turns, ==, 7);
-  g_assert_cmpuint (good->tool_calls, ==, 7);
+  g_assert_cmpuint (good->turns, ==, 8);
+  g_assert_cmpuint (good->tool_calls, ==, 8);
   g_assert_cmpuint (good->refused, ==, 0);
   g_assert_cmpuint (good->reminders, ==, 0);
-  g_assert_cmpint (good->prompt_tokens, ==, 70);
-  g_assert_cmpint (good->completion_tokens, ==, 140);
+  /* Its one conceptual answer, scored three times alike: nothing uncertain. */
+  g_assert_cmpuint (good->conceptual, ==, 1);
+  g_assert_cmpuint (good->uncertain, ==, 0);
+  assert_rate (viva_eval_card_get_uncertain_share (card), 0.0);
+  g_assert_cmpint (good->prompt_tokens, ==, 80);
+  g_assert_cmpint (good->completion_tokens, ==, 160);
   g_assert_true (good->score_in_range);
 
   /* The report event's figures. */
@@ -287,6 +292,46 @@ test_no_tools (Fixture       *fixture,
   g_assert_cmpuint (fixture->scripted.n_requests, ==, first->turns);
 }
 
+/* The share of conceptual items a model marks uncertain, from a real run:
+ * a model whose three scorings of every other answer spread (0, 3, 1 of 3
+ * points) sends those items to a teacher, the others not; the card counts
+ * each defense's items and divides, in its JSON and its HTML. */
+static void
+test_uncertain (Fixture       *fixture,
+                gconstpointer  data)
+{
+  g_autoptr(VivaEvalCard) card = NULL;
+  g_autoptr(JsonNode) json = NULL;
+  g_autofree char *html = NULL;
+  guint conceptual = 0, uncertain = 0;
+
+  fixture->scripted.scores_disagree = TRUE;
+  card = evaluate (fixture, EVAL_MODEL_STRICT, "kmeans", 1);
+
+  for (guint i = 0; i < viva_eval_card_get_n_results (card); i++)
+    {
+      const VivaEvalResult *result = viva_eval_card_get_result (card, i);
+
+      g_assert_cmpstr (result->status, ==, "finished");
+      /* One conceptual question a defense; the first, third, … spread. */
+      g_assert_cmpuint (result->conceptual, ==, 1);
+      g_assert_cmpuint (result->uncertain, ==, i % 2 == 0 ? 1 : 0);
+      conceptual += result->conceptual;
+      uncertain += result->uncertain;
+    }
+  g_assert_cmpuint (conceptual, ==, 7);
+  g_assert_cmpuint (uncertain, ==, 4);
+  g_assert_cmpuint (fixture->scripted.n_scorings, ==, 3 * 7);
+  assert_rate (viva_eval_card_get_uncertain_share (card), 4.0 / 7.0);
+
+  json = viva_eval_card_to_json (card);
+  g_assert_cmpfloat_with_epsilon (json_object_get_double_member (json_node_get_object (json), "uncertain_share"),
+                                  4.0 / 7.0, 1e-4);
+  html = viva_eval_card_to_html (card);
+  g_assert_nonnull (strstr (html, "Conceptual items marked uncertain (sent to a teacher)"));
+  g_assert_nonnull (strstr (html, "57 %"));
+}
+
 static void
 test_server_fails (Fixture       *fixture,
                    gconstpointer  data)
@@ -294,8 +339,9 @@ test_server_fails (Fixture       *fixture,
   g_autoptr(VivaEvalCard) card = NULL;
   g_autoptr(JsonNode) json = NULL;
 
-  /* Two defenses of nine turns go through; the third dies at its first. */
-  fixture->scripted.fail_after = 19;
+  /* Two defenses of eleven requests (eight turns, three scorings) go
+   * through; the third dies at its first. */
+  fixture->scripted.fail_after = 23;
   card = evaluate (fixture, EVAL_MODEL_STRICT, "kmeans", 1);
   json = viva_eval_card_to_json (card);
 
@@ -504,6 +550,47 @@ test_cli (Fixture       *fixture,
   g_assert_nonnull (strstr (html, "<!DOCTYPE html>"));
   g_assert_nonnull (strstr (html, "kmeans-cheat-injection-comment"));
 
+  /* The scripted students answer through a program instead of the
+   * corpus's answers, as `defend --answer-with` has one answer: every
+   * question of the four defenses (a conceptual one and a prediction
+   * each) goes to it with the student's code. */
+  {
+    g_autofree char *log = g_build_filename (dir, "questions.jsonl", NULL);
+    g_autofree char *program = g_build_filename (g_getenv ("VIVA_SOURCE_ROOT"), "tests", "exam", "answer-program.py", NULL);
+    g_autofree char *answer_with = g_strdup_printf ("python3 %s right - %s", program, log);
+    const char *answering[] = { "eval", "--base-url", base_url, "--model", "test-model", "--short",
+                                "--json", "--answer-with", answer_with, NULL };
+    const char *bad_program[] = { "eval", "--base-url", base_url, "--answer-with", "python3 'unclosed", NULL };
+    g_autofree char *asked = NULL;
+    g_auto(GStrv) questions = NULL;
+    guint n_predictions = 0, n_questions = 0;
+
+    g_clear_pointer (&out, g_free);
+    g_assert_cmpint (cli (answering, &out), ==, 0);
+    g_assert_true (g_file_get_contents (log, &asked, NULL, NULL));
+    questions = g_strsplit (g_strstrip (asked), "\n", -1);
+    for (guint i = 0; questions[i] != NULL; i++)
+      {
+        g_autoptr(JsonNode) node = json_from_string (questions[i], NULL);
+        JsonObject *question = json_node_get_object (node);
+
+        n_questions++;
+        g_assert_true (json_object_has_member (question, "code"));
+        if (g_str_equal (json_object_get_string_member (question, "kind"), "prediction"))
+          {
+            n_predictions++;
+            g_assert_nonnull (strstr (json_object_get_string_member (question, "text"),
+                                      json_object_get_string_member (question, "call")));
+          }
+      }
+    g_assert_cmpuint (n_questions, ==, 8);
+    g_assert_cmpuint (n_predictions, ==, 4);
+    g_unlink (log);
+
+    g_clear_pointer (&out, g_free);
+    g_assert_cmpint (cli (bad_program, &out), ==, 2);
+  }
+
   g_clear_pointer (&out, g_free);
   g_assert_cmpint (cli (bad_repeat, &out), ==, 2);
   g_clear_pointer (&out, g_free);
@@ -529,6 +616,7 @@ main (int   argc,
   ADD ("obedient", test_obedient);
   ADD ("obedient-to-answers", test_obedient_to_answers);
   ADD ("no-tools", test_no_tools);
+  ADD ("uncertain", test_uncertain);
   ADD ("server-fails", test_server_fails);
   ADD ("stopped", test_stopped);
   ADD ("card-round-trip", test_card_round_trip);

@@ -9,7 +9,9 @@
 #include "viva-core.h"
 #include "viva-defense.h"
 #include "viva-exam-history.h"
+#include "viva-exam-plan.h"
 #include "viva-exam-report.h"
+#include "viva-problem-exam.h"
 #include "viva-pack.h"
 #include "viva-settings.h"
 #include "viva-test-cli.h"
@@ -627,6 +629,263 @@ test_language (Fixture       *fixture,
   viva_settings_set_examiner_language (fixture->settings, "");
 }
 
+typedef struct
+{
+  GPtrArray *questions;   /* what the student read */
+  GPtrArray *refusals;    /* why the engine sent a reply back */
+} Pacing;
+
+static void
+on_paced_question (VivaExaminer *examiner,
+                   const char   *step,
+                   const char   *question,
+                   Pacing       *pacing)
+{
+  g_autoptr(JsonObject) item = viva_examiner_dup_pending_item (examiner);
+  g_autoptr(GError) error = NULL;
+
+  g_ptr_array_add (pacing->questions, g_strdup (question));
+  /* A prediction's answer is a literal; a question's, words. */
+  g_assert_true (viva_examiner_answer (examiner,
+                                       item && g_strcmp0 (json_object_get_string_member (item, "kind"), "prediction") == 0
+                                       ? "'a'" : "Small k follows the noise; large k smooths the boundary.",
+                                       &error));
+  g_assert_no_error (error);
+}
+
+static void
+on_refused (VivaExaminer *examiner,
+            const char   *name,
+            const char   *reason,
+            Pacing       *pacing)
+{
+  g_ptr_array_add (pacing->refusals, g_strdup_printf ("%s: %s", name, reason));
+}
+
+/* The bundled pack paces a model's defense in code (its `ask`): a reply
+ * asking two questions at once is sent back to ask one, a verdict before
+ * the plan is asked whole is refused; the student reads one question at a
+ * time, the plan's conceptual question and its prediction, and the
+ * verdict has both items. */
+static void
+pace (Fixture    *fixture,
+      gboolean    asks_several,
+      gboolean    finishes_early,
+      const char *refusal)
+{
+  g_autoptr(VivaPack) pack = viva_pack_new_bundled ();
+  VivaProblem *problem = viva_pack_find_problem (pack, "knn");
+  g_autoptr(VivaTextCodeSource) code = viva_text_code_source_new (viva_problem_get_reference (problem));
+  g_autofree char *sessions = g_build_filename (fixture->dir, "sessions", NULL);
+  g_autoptr(VivaExamEndpoint) endpoint = viva_exam_endpoint_new (fixture->settings);
+  g_autoptr(VivaDefense) defense = NULL;
+  g_autoptr(VivaExamVerdict) verdict = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  Pacing pacing = { g_ptr_array_new_with_free_func (g_free), g_ptr_array_new_with_free_func (g_free) };
+  VivaProblemAsks asks;
+  GPtrArray *items;
+  guint n_predictions = 0, n_conceptual = 0;
+
+  viva_problem_get_asks (problem, &asks);
+  g_assert_true (asks.enforced);
+  g_assert_cmpuint (asks.min_questions, ==, 1);
+  g_assert_cmpuint (asks.min_predictions, ==, 1);
+
+  fixture->examiner.asks_several = asks_several;
+  fixture->examiner.finishes_early = finishes_early;
+  viva_settings_set_examiner_mode (fixture->settings, VIVA_EXAMINER_MODE_MODEL);
+  defense = viva_defense_new (endpoint, problem, VIVA_CODE_SOURCE (code));
+  viva_defense_set_sessions_dir (defense, sessions);
+  viva_defense_set_pack_ref (defense, "intro-ai", NULL, NULL);
+  prepare (defense);
+  g_signal_connect (viva_defense_get_examiner (defense), "question", G_CALLBACK (on_paced_question), &pacing);
+  g_signal_connect (viva_defense_get_examiner (defense), "refused", G_CALLBACK (on_refused), &pacing);
+  viva_defense_run_async (defense, NULL, viva_test_store_result, &result);
+  viva_test_run_until_result (&result);
+  verdict = viva_defense_run_finish (defense, result, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (viva_exam_verdict_get_status (verdict), ==, VIVA_EXAM_STATUS_FINISHED);
+
+  /* Sent back once, with words that say what to do. */
+  g_assert_cmpuint (pacing.refusals->len, ==, 1);
+  g_assert_nonnull (strstr (g_ptr_array_index (pacing.refusals, 0), refusal));
+  /* The student read the two planned questions, one at a time. */
+  g_assert_cmpuint (pacing.questions->len, ==, 2);
+  for (guint i = 0; i < pacing.questions->len; i++)
+    g_assert_false (viva_exam_plan_asks_several (g_ptr_array_index (pacing.questions, i)));
+
+  items = viva_exam_verdict_get_items (verdict);
+  for (guint i = 0; i < items->len; i++)
+    {
+      const VivaExamItem *item = g_ptr_array_index (items, i);
+
+      n_predictions += item->kind == VIVA_EXAM_ITEM_PREDICTION;
+      n_conceptual += item->kind == VIVA_EXAM_ITEM_CONCEPTUAL;
+      if (item->kind == VIVA_EXAM_ITEM_PREDICTION)
+        g_assert_cmpint (item->judged_by, ==, VIVA_EXAM_JUDGE_ENGINE);
+    }
+  g_assert_cmpuint (n_predictions, ==, 1);
+  g_assert_cmpuint (n_conceptual, ==, 1);
+
+  g_ptr_array_unref (pacing.questions);
+  g_ptr_array_unref (pacing.refusals);
+}
+
+static void
+test_pacing_one_at_a_time (Fixture       *fixture,
+                           gconstpointer  data)
+{
+  pace (fixture, TRUE, FALSE, "askStudent: Ask one question at a time");
+}
+
+static void
+test_pacing_no_early_verdict (Fixture       *fixture,
+                              gconstpointer  data)
+{
+  pace (fixture, FALSE, TRUE, "finishDefense: Not yet: the planned questions are not all asked");
+}
+
+/* The second model: every scoring request gets half of the points, the
+ * words relied on quoted from the answer; anything else is an error. */
+static VivaTestResponse *
+scorer_respond (VivaTestServer        *server,
+                const VivaTestRequest *request,
+                gpointer               user_data)
+{
+  g_autoptr(JsonNode) body = viva_test_request_get_json (request);
+  JsonArray *messages = json_object_get_array_member (json_node_get_object (body), "messages");
+  const char *system = json_object_get_string_member (json_array_get_object_element (messages, 0), "content");
+
+  g_assert_true (g_str_has_prefix (system, "You score one answer"));
+  return viva_test_response_new_chat_stream ("{\"score\": 0.5, \"evidence\": \"The + operator\"}", NULL, NULL, NULL);
+}
+
+/* How many of @server's chat requests were scoring requests. */
+static guint
+count_scorings (VivaTestServer *server)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < viva_test_server_count_requests (server, "POST", "/v1/chat/completions"); i++)
+    {
+      const VivaTestRequest *request = viva_test_server_find_request (server, "POST", "/v1/chat/completions", i);
+      g_autofree char *text = g_strndup (g_bytes_get_data (request->body, NULL), g_bytes_get_size (request->body));
+
+      n += strstr (text, "You score one answer") != NULL;
+    }
+
+  return n;
+}
+
+static const VivaExamItem *
+conceptual_item (VivaExamVerdict *verdict)
+{
+  GPtrArray *items = viva_exam_verdict_get_items (verdict);
+
+  for (guint i = 0; i < items->len; i++)
+    if (((VivaExamItem *)g_ptr_array_index (items, i))->kind == VIVA_EXAM_ITEM_CONCEPTUAL)
+      return g_ptr_array_index (items, i);
+
+  g_assert_not_reached ();
+}
+
+/* A second model set as the scorer (the settings' scorer-base-url, as
+ * Preferences saves it; viva-cli defend --scorer-base-url): its replies
+ * decide the conceptual item, k times, and the examiner's server is asked
+ * to score nothing. Without one, the examiner's model scores. */
+static void
+test_scorer (Fixture       *fixture,
+             gconstpointer  data)
+{
+  g_autoptr(VivaTestServer) second = viva_test_server_new ();
+  g_autofree char *second_url = viva_test_server_get_base_url (second);
+  static const char * const models[] = { "scorer-model", NULL };
+  g_autoptr(VivaExamEndpoint) endpoint = NULL;
+  g_autoptr(VivaDefense) defense = NULL;
+  g_autoptr(VivaExamVerdict) verdict = NULL;
+  g_autoptr(VivaExamVerdict) own = NULL;
+  const VivaExamItem *item;
+
+  viva_test_server_serve_models (second, models);
+  viva_test_server_set_responder (second, "POST", "/v1/chat/completions", scorer_respond, NULL);
+  viva_settings_set_examiner_mode (fixture->settings, VIVA_EXAMINER_MODE_MODEL);
+
+  /* Without a scorer the examiner's model scores: its one point of one. */
+  endpoint = viva_exam_endpoint_new (fixture->settings);
+  defense = defense_new (fixture, endpoint);
+  prepare (defense);
+  own = run (defense);
+  item = conceptual_item (own);
+  g_assert_cmpuint (item->scores->len, ==, 3);
+  g_assert_cmpfloat_with_epsilon (item->points, item->max_points, 1e-9);
+  g_assert_cmpuint (count_scorings (fixture->server), ==, 3);
+  g_assert_cmpuint (count_scorings (second), ==, 0);
+  g_clear_object (&defense);
+  viva_test_server_clear_requests (fixture->server);
+
+  /* With one, its half points decide, three times, with its evidence. */
+  viva_settings_set_scorer_base_url (fixture->settings, second_url);
+  defense = defense_new (fixture, endpoint);
+  prepare (defense);
+  verdict = run (defense);
+  viva_settings_set_scorer_base_url (fixture->settings, NULL);
+  item = conceptual_item (verdict);
+  g_assert_cmpuint (item->scores->len, ==, 3);
+  for (guint i = 0; i < 3; i++)
+    g_assert_cmpfloat_with_epsilon (g_array_index (item->scores, double, i), item->max_points / 2, 1e-9);
+  g_assert_cmpfloat_with_epsilon (item->points, item->max_points / 2, 1e-9);
+  g_assert_false (item->needs_review);
+  g_assert_cmpuint (item->evidence->len, ==, 1);
+  g_assert_cmpstr (g_ptr_array_index (item->evidence, 0), ==, "The + operator");
+  g_assert_cmpuint (count_scorings (second), ==, 3);
+  g_assert_cmpuint (count_scorings (fixture->server), ==, 0);
+  g_assert_cmpfloat (viva_exam_verdict_get_points (verdict), <, viva_exam_verdict_get_points (own));
+
+  /* The CLI names the scorer for one defense, over the settings. */
+  viva_test_server_clear_requests (second);
+  {
+    g_autofree char *url = viva_test_server_get_base_url (fixture->server);
+    g_autofree char *pack = g_build_filename (fixture->dir, "pack.json", NULL);
+    g_autofree char *code = g_build_filename (fixture->dir, "code.py", NULL);
+    g_autofree char *answers = g_build_filename (fixture->dir, "answers.json", NULL);
+    g_autofree char *sessions = g_build_filename (fixture->dir, "cli-sessions", NULL);
+    const char *args[] = { "defend", "--pack", pack, "--problem", "add", "--code", code, "--answers", answers,
+                           "--base-url", url, "--model", "lab-model", "--scorer-base-url", second_url,
+                           "--scorer-model", "scorer-model", "--session-dir", sessions, "--json", NULL };
+    g_auto(VivaTestCliRun) cli = { 0 };
+    JsonObject *last;
+    JsonArray *items;
+    guint n_conceptual = 0;
+
+    g_autoptr(VivaPack) written = viva_pack_new ("cli-pack", "CLI tests");
+    g_autoptr(GBytes) bytes = NULL;
+
+    viva_pack_add_problem (written, fixture->problem);
+    bytes = viva_pack_to_bytes (written);
+    g_assert_true (g_file_set_contents (pack, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), NULL));
+    g_assert_true (g_file_set_contents (code, CODE, -1, NULL));
+    g_assert_true (g_file_set_contents (answers, "[\"The + operator adds numbers and joins strings.\"]", -1, NULL));
+    viva_test_cli_run (&cli, fixture->dir, args);
+    g_assert_cmpint (cli.status, ==, 0);
+    last = g_ptr_array_index (cli.events, cli.events->len - 1);
+    g_assert_cmpstr (json_object_get_string_member (last, "event"), ==, "verdict");
+    items = json_object_get_array_member (last, "items");
+    for (guint i = 0; i < json_array_get_length (items); i++)
+      {
+        JsonObject *one = json_array_get_object_element (items, i);
+
+        if (!g_str_equal (json_object_get_string_member (one, "kind"), "conceptual"))
+          continue;
+        n_conceptual++;
+        g_assert_cmpfloat_with_epsilon (json_object_get_double_member (one, "points"),
+                                        json_object_get_double_member (one, "max_points") / 2, 1e-9);
+      }
+    g_assert_cmpuint (n_conceptual, ==, 1);
+    g_assert_cmpuint (count_scorings (second), ==, 3);
+  }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -645,6 +904,9 @@ main (int   argc,
   ADD ("resume", test_resume);
   ADD ("fronts-agree", test_fronts_agree);
   ADD ("language", test_language);
+  ADD ("scorer", test_scorer);
+  ADD ("pacing-one-at-a-time", test_pacing_one_at_a_time);
+  ADD ("pacing-no-early-verdict", test_pacing_no_early_verdict);
 
   return g_test_run ();
 }

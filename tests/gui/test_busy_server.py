@@ -75,6 +75,13 @@ if box is not None and vivagui.wait_for(lambda: box.sensitive, 20):
     vivagui.click(box)
     rawinput.typeText("It finds a local minimum; run it several times or use k-means++.")
     rawinput.keyCombo("<Control>Return")
+# The pack's plan asks a prediction next, once the first answer is in.
+tap.ok(vivagui.find_named(app, "What does this call return on your code?", timeout=40, prefix=True) is not None,
+       "the planned prediction comes after the answer")
+if box is not None and vivagui.wait_for(lambda: box.sensitive, 20):
+    vivagui.click(box)
+    rawinput.typeText("[[0.0, 0.5], [10.0, 10.5]]")
+    rawinput.keyCombo("<Control>Return")
 tap.ok(vivagui.find_named(app, "Passed", timeout=40) is not None, "the defense ends with its verdict")
 app.screenshot("busy-2-verdict")
 

@@ -155,6 +155,11 @@ app.screenshot("examiner-3-question")
 
 tap.ok(answer(app, ANSWER), "the answer is typed and sent with Ctrl+Enter")
 tap.ok(find_named(app, ANSWER, timeout=10) is not None, "the answer appears in the conversation")
+# The pack's plan asks a prediction next: one question at a time.
+tap.ok(find_named(app, "What does this call return on your code?", timeout=30, prefix=True) is not None,
+       "the planned prediction is asked after the answer, on its own")
+tap.ok(wait_for(lambda: app.find("text", "Your answer").sensitive, 20) and answer(app, "[[0.0, 0.5], [10.0, 10.5]]"),
+       "the prediction is answered")
 tap.ok(find_named(app, "Passed", timeout=30) is not None, "the verdict card says Passed")
 # The score is built from items; the examiner's own 85 stays beside it.
 tap.ok(find_named(app, "Score: ", timeout=5, prefix=True) is not None and

@@ -71,8 +71,8 @@ for name, sid, score in (("Ana Lima", "s001", 80), ("Binh Tran", "s002", 40), ("
                       "reason": "The scorings disagree.",
                       "teacher": {"points": 20, "note": "I gave myself full marks"}})
         verdict["provisional"] = True
-    if sid == "s002":
-        verdict["provisional"] = True
+    # Chen's is clean whatever the base defense's scorer said.
+    verdict["provisional"] = sid in ("s001", "s002")
     verdict["items"] = items
     json.dump(report, open(os.path.join(reports, f"{name.replace(' ', '_')}-{sid}-knn.json"), "w"))
 

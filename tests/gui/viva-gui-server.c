@@ -180,11 +180,14 @@ script_defense (VivaTestServer *server,
                                                 "assert sorted(labels) == [0, 1, 2], labels\n"
                                                 "print('k = n:', labels)\n");
   g_autoptr(JsonObject) ask = json_object_new ();
+  g_autoptr(JsonObject) predict = json_object_new ();
   g_autoptr(JsonObject) finish = json_object_new ();
   JsonArray *evidence = json_array_new ();
 
   json_object_set_string_member (ask, "question",
                                  "Why can k-means give different clusters from different starting centroids, and how would you make it more reliable?");
+  json_object_set_string_member (predict, "item", "P1");
+  json_object_set_string_member (predict, "question", "What does this call return on your code?");
   json_object_set_string_member (finish, "verdict", "pass");
   json_object_set_int_member (finish, "score", 85);
   json_object_set_string_member (finish, "comment",
@@ -206,7 +209,9 @@ script_defense (VivaTestServer *server,
                                   "It ran. Now an edge case:\n\n- three points\n- `k = 3`, so every point is its own cluster",
                                   "injectTestCase", probe, 15));
   queue_reply (server, reply_new (NULL, "The test passed.", "askStudent", ask, 15));
-  queue_reply (server, reply_new (NULL, "Thank you for your answer.", "finishDefense", finish, 15));
+  /* The bundled pack's plan asks a prediction too before a verdict. */
+  queue_reply (server, reply_new (NULL, "One more, about your own code.", "askStudent", predict, 15));
+  queue_reply (server, reply_new (NULL, "Thank you for your answers.", "finishDefense", finish, 15));
   /* The engine scores the answer three times against the question's points. */
   for (guint i = 0; i < 3; i++)
     queue_reply (server, reply_new (NULL, "{\"score\": 2, \"evidence\": \"local minimum\"}", NULL, NULL, 15));

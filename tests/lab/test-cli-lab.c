@@ -137,6 +137,88 @@ test_json (Fixture       *fixture,
   g_assert_true (json_object_has_member (last, "tokens_per_s"));
 }
 
+/* The scripted students answer through a program, as `defend
+ * --answer-with` does: the question as one JSON object (with the
+ * student's code), the answer its output. Rightly (the program runs the
+ * call on that code), wrongly and with junk: the prediction items say
+ * what the engine judged. */
+static void
+rehearse_answering (Fixture    *fixture,
+                    const char *mode,
+                    const char *reason)
+{
+  g_autofree char *dir = g_dir_make_tmp ("viva-lab-answers-XXXXXX", NULL);
+  g_autofree char *log = g_build_filename (dir, "questions.jsonl", NULL);
+  g_autofree char *program = g_build_filename (g_getenv ("VIVA_SOURCE_ROOT"), "tests", "exam", "answer-program.py", NULL);
+  g_autofree char *answer_with = g_strdup_printf ("python3 %s %s - %s", program, mode, log);
+  const char *args[] = { "--base-url", fixture->base_url, "--model", "lab-model", "--students", "2",
+                         "--problems", "knn", "--json", "--answer-with", answer_with, NULL };
+  g_autoptr(GSubprocess) process = spawn (args);
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autofree char *asked = NULL;
+  g_autoptr(GPtrArray) events = NULL;
+  g_auto(GStrv) lines = NULL;
+  guint n_predictions = 0, n_asked = 0;
+
+  g_assert_cmpint (finish (process, &out, &err), ==, 0);
+  events = events_of (out);
+  g_assert_cmpuint (events->len, ==, 3);
+  for (guint i = 0; i < 2; i++)
+    {
+      JsonObject *event = g_ptr_array_index (events, i);
+      JsonArray *items = json_object_get_array_member (event, "items");
+
+      g_assert_cmpstr (json_object_get_string_member (event, "status"), ==, "completed");
+      for (guint j = 0; j < json_array_get_length (items); j++)
+        {
+          JsonObject *item = json_array_get_object_element (items, j);
+          double points = json_object_get_double_member (item, "points");
+
+          if (!g_str_equal (json_object_get_string_member (item, "kind"), "prediction"))
+            continue;
+          n_predictions++;
+          g_assert_cmpstr (json_object_get_string_member (item, "judged_by"), ==, "engine");
+          if (reason == NULL)
+            g_assert_cmpfloat_with_epsilon (points, json_object_get_double_member (item, "max_points"), 1e-9);
+          else
+            {
+              g_assert_cmpfloat (points, ==, 0);
+              g_assert_nonnull (strstr (json_object_get_string_member (item, "reason"), reason));
+            }
+        }
+    }
+  g_assert_cmpuint (n_predictions, ==, 2);
+
+  /* Every question went to the program, a prediction with its call and
+   * the student's code. */
+  g_assert_true (g_file_get_contents (log, &asked, NULL, NULL));
+  lines = g_strsplit (asked, "\n", -1);
+  for (guint i = 0; lines[i] && lines[i][0]; i++)
+    {
+      g_autoptr(JsonNode) node = json_from_string (lines[i], NULL);
+      JsonObject *question = json_node_get_object (node);
+
+      n_asked++;
+      g_assert_true (json_object_has_member (question, "text"));
+      g_assert_true (json_object_has_member (question, "code"));
+      if (g_str_equal (json_object_get_string_member (question, "kind"), "prediction"))
+        g_assert_nonnull (strstr (json_object_get_string_member (question, "text"),
+                                  json_object_get_string_member (question, "call")));
+    }
+  g_assert_cmpuint (n_asked, ==, 4);
+  viva_test_remove_tree (dir);
+}
+
+static void
+test_answer_with (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  rehearse_answering (fixture, "right", NULL);
+  rehearse_answering (fixture, "wrong", "Not what your code does");
+  rehearse_answering (fixture, "junk", "Not a Python value");
+}
+
 static void
 test_text (Fixture       *fixture,
            gconstpointer  data)
@@ -237,6 +319,7 @@ main (int   argc,
   ADD ("unreachable", test_unreachable);
   ADD ("interrupted", test_interrupted);
   ADD ("usage", test_usage);
+  ADD ("answer-with", test_answer_with);
 
   return g_test_run ();
 }

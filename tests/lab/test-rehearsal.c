@@ -129,9 +129,9 @@ test_sixteen (Fixture       *fixture,
   g_assert_true (json_object_get_boolean_member (summary, "held"));
   g_assert_false (json_object_get_boolean_member (summary, "interrupted"));
   assert_figures (summary);
-  /* Five replies a defense and three scorings of its answer; the prompt
-   * as the server counted it. */
-  g_assert_cmpint (json_object_get_int_member (summary, "turns"), ==, 16 * (5 + 3));
+  /* Six replies a defense (the plan's two questions among them) and three
+   * scorings of its conceptual answer; the prompt as the server counted it. */
+  g_assert_cmpint (json_object_get_int_member (summary, "turns"), ==, 16 * (6 + 3));
   g_assert_cmpint (json_object_get_int_member (summary, "largest_prompt_tokens"), ==, 2400);
   g_assert_cmpint (json_object_get_int_member (summary, "retries"), ==, 0);
   /* Two problems, two codes each, one reference worker each. */
@@ -148,7 +148,7 @@ test_sixteen (Fixture       *fixture,
 
       g_assert_cmpstr (json_object_get_string_member (event, "status"), ==, "completed");
       g_assert_cmpstr (json_object_get_string_member (event, "verdict"), ==, "pass");
-      g_assert_cmpint (json_object_get_int_member (event, "turns"), ==, 5 + 3);
+      g_assert_cmpint (json_object_get_int_member (event, "turns"), ==, 6 + 3);
       g_assert_cmpfloat (p (event, "ttft_ms", "p50"), >, 0);
       buggy += g_str_equal (json_object_get_string_member (event, "variant"), "buggy");
     }

@@ -9,10 +9,11 @@
 
 #include "viva-test-examiner.h"
 
-/* The protocol as a model would play it, in five replies: read the code,
- * run it, one structured probe (setup, call, check) that holds for any
- * code, as the prompt asks for, one question, the verdict
- * citing the probe and the answer. Which reply comes next is counted from
+/* The protocol as a model would play it: read the code, run it, one
+ * structured probe (setup, call, check) that holds for any code, as the
+ * prompt asks for, each question the engine planned in turn with its item
+ * (one unplanned question when there is no plan), the verdict citing the
+ * probe and the last answer. Which reply comes next is counted from
  * the tool results in the request, so any number of defenses share one
  * server, each at its own step. */
 
@@ -167,11 +168,17 @@ viva_test_examiner_respond (VivaTestServer        *server,
   g_autoptr(JsonNode) body = viva_test_request_get_json (request);
   JsonArray *messages = json_object_get_array_member (json_node_get_object (body), "messages");
   g_autoptr(GHashTable) names = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(GHashTable) asked = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr(JsonNode) plan_node = NULL;
+  JsonArray *plan = NULL;
+  JsonObject *next = NULL;
   const char *probe_step = NULL;
   const char *ask_step = NULL;
-  guint n_results = 0;
+  guint n_read = 0, n_run = 0, n_asked = 0, n_refused = 0;
   VivaTestResponse *response;
   g_autofree char *finish = NULL;
+  g_autofree char *ask = NULL;
+  guint step;
 
   examiner->n_chat++;
 
@@ -206,20 +213,92 @@ viva_test_examiner_respond (VivaTestServer        *server,
         {
           const char *id = json_object_get_string_member_with_default (message, "tool_call_id", "");
           const char *name = json_object_get_string_member_with_default (message, "tool_name", NULL);
+          const char *content = json_object_get_string_member_with_default (message, "content", "");
+          g_autoptr(JsonNode) node = json_from_string (content, NULL);
+          JsonObject *result = node && JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
 
           if (name == NULL)
             name = g_hash_table_lookup (names, id);
-          n_results++;
-          if (g_strcmp0 (name, "injectTestCase") == 0)
+          if (result != NULL && json_object_get_boolean_member_with_default (result, "refused", FALSE))
+            {
+              n_refused++;
+              continue;
+            }
+          if (g_strcmp0 (name, "readStudentCode") == 0)
+            {
+              const char *planned = result ? json_object_get_string_member_with_default (result, "planned_questions", NULL) : NULL;
+              const char *open = planned ? strstr (planned, "```json\n") : NULL;
+              const char *close = open ? strstr (open + 8, "\n```") : NULL;
+
+              n_read++;
+              /* The engine's plan, as a model reads it at the end of the code's result. */
+              if (close != NULL)
+                {
+                  g_autofree char *json = g_strndup (open + 8, close - (open + 8));
+
+                  g_clear_pointer (&plan_node, json_node_unref);
+                  if ((plan_node = json_from_string (json, NULL)) && JSON_NODE_HOLDS_ARRAY (plan_node))
+                    plan = json_node_get_array (plan_node);
+                }
+            }
+          else if (g_strcmp0 (name, "runPython") == 0)
+            n_run++;
+          else if (g_strcmp0 (name, "injectTestCase") == 0)
             probe_step = step_of (message);
           else if (g_strcmp0 (name, "askStudent") == 0)
-            ask_step = step_of (message);
+            {
+              ask_step = step_of (message);
+              n_asked++;
+              if (result != NULL && json_object_has_member (result, "item"))
+                g_hash_table_add (asked, g_strdup (json_object_get_string_member (result, "item")));
+            }
         }
     }
+
+  /* Each planned question in turn, as the exam system asked. */
+  for (guint i = 0; plan != NULL && i < json_array_get_length (plan) && next == NULL; i++)
+    if (!g_hash_table_contains (asked, json_object_get_string_member (json_array_get_object_element (plan, i), "item")))
+      next = json_array_get_object_element (plan, i);
 
   finish = g_strdup_printf ("{\"verdict\":\"pass\",\"score\":80,\"comment\":\"The code does what the problem asks, "
                             "and the answer explains why.\",\"evidence\":[\"%s\",\"%s\"]}",
                             probe_step != NULL ? probe_step : "S3", ask_step != NULL ? ask_step : "S4");
+
+  if (n_read == 0)
+    step = 0;
+  else if (n_run == 0)
+    step = 1;
+  else if (probe_step == NULL)
+    step = 2;
+  /* A model in a hurry: the verdict after the first question, before the
+   * plan is asked whole (the engine refuses it once). */
+  else if (examiner->finishes_early && n_asked == 1 && next != NULL && n_refused == 0)
+    step = 4;
+  else if (next != NULL || n_asked == 0)
+    step = 3;
+  else
+    step = 4;
+
+  if (step == 3)
+    {
+      g_autoptr(JsonObject) arguments = json_object_new ();
+      g_autoptr(JsonNode) node = json_node_new (JSON_NODE_OBJECT);
+      gboolean prediction = next != NULL &&
+                            g_strcmp0 (json_object_get_string_member (next, "kind"), "prediction") == 0;
+
+      if (examiner->asks_several && n_refused == 0)
+        /* Two questions in one: the engine sends it back to ask one. */
+        json_object_set_string_member (arguments, "question",
+                                       "Why does your loop stop where it does? And what happens with an empty input?");
+      else
+        json_object_set_string_member (arguments, "question",
+                                       prediction ? "What does this call return on your code?"
+                                                  : "Why does your loop stop where it does, and what happens with an empty input?");
+      if (next != NULL)
+        json_object_set_string_member (arguments, "item", json_object_get_string_member (next, "item"));
+      json_node_set_object (node, arguments);
+      ask = json_to_string (node, FALSE);
+    }
 
   {
     static const char * const contents[] = {
@@ -236,10 +315,9 @@ viva_test_examiner_respond (VivaTestServer        *server,
       "{}",
       "{\"code\":\"print('ran')\"}",
       "{\"name\":\"a probe that holds for any code\",\"setup\":\"a = 1\",\"call\":\"a + 1\",\"check\":\"assert result == 2\"}",
-      "{\"question\":\"Why does your loop stop where it does, and what happens with an empty input?\"}",
+      ask,
       finish,
     };
-    guint step = MIN (n_results, G_N_ELEMENTS (tools) - 1);
 
     response = examiner->ollama ? ndjson_reply (contents[step], tools[step], arguments[step])
                                 : sse_reply (contents[step], tools[step], arguments[step]);

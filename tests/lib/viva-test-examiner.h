@@ -20,6 +20,8 @@ typedef struct
   guint    token_ms;        /* between chunks */
   guint    fail_after;      /* from this chat request on (1-based), 500s; 0 never */
   guint    n_chat;          /* chat requests seen */
+  gboolean asks_several;    /* its first question asks two at once (until refused) */
+  gboolean finishes_early;  /* tries the verdict after one question, before the plan is asked */
 } VivaTestExaminer;
 
 VivaTestResponse *viva_test_examiner_respond (VivaTestServer        *server,

@@ -33,6 +33,7 @@ struct _VivaEvaluation
   char           *model_name;
   guint           repeat;
   gboolean        short_card;
+  GStrv           answer_program;   /* the students answer through it, as `defend --answer-with` */
   guint           n_done;
   gboolean        running;
 };
@@ -117,6 +118,7 @@ viva_evaluation_finalize (GObject *object)
   g_ptr_array_unref (self->cases);
   g_free (self->base_url);
   g_free (self->model_name);
+  g_clear_pointer (&self->answer_program, g_strfreev);
 
   G_OBJECT_CLASS (viva_evaluation_parent_class)->finalize (object);
 }
@@ -248,6 +250,22 @@ viva_evaluation_set_short (VivaEvaluation *self,
   g_return_if_fail (VIVA_IS_EVALUATION (self));
 
   self->short_card = !!short_card;
+}
+
+/**
+ * viva_evaluation_set_answer_program:
+ * @argv: (array zero-terminated=1) (nullable): a program every scripted
+ *   student answers through instead of the corpus's answers, as
+ *   `viva-cli defend --answer-with` runs it; %NULL for the corpus's
+ */
+void
+viva_evaluation_set_answer_program (VivaEvaluation     *self,
+                                    const char * const *argv)
+{
+  g_return_if_fail (VIVA_IS_EVALUATION (self));
+
+  g_clear_pointer (&self->answer_program, g_strfreev);
+  self->answer_program = argv ? g_strdupv ((char **)argv) : NULL;
 }
 
 guint
@@ -583,6 +601,7 @@ run_next (GTask *task)
   defense->result = viva_eval_result_new (eval_case, data->next / self->cases->len);
   defense->student = viva_scripted_student_new_with_code (problem, eval_case->code,
                                                           (const char * const *)answer_list);
+  viva_scripted_student_set_answer_program (defense->student, (const char * const *)self->answer_program);
   defense->examiner = viva_scripted_student_new_examiner (defense->student, self->model);
   defense->timer = g_timer_new ();
   defense->passages = g_ptr_array_new_with_free_func (g_free);

@@ -27,6 +27,8 @@ void            viva_evaluation_set_repeat   (VivaEvaluation      *self,
                                               guint                repeat);
 void            viva_evaluation_set_short    (VivaEvaluation      *self,
                                               gboolean             short_card);
+void            viva_evaluation_set_answer_program (VivaEvaluation     *self,
+                                                    const char * const *argv);
 guint           viva_evaluation_get_n_done   (VivaEvaluation      *self);
 guint           viva_evaluation_get_n_total  (VivaEvaluation      *self);
 void            viva_evaluation_run_async    (VivaEvaluation      *self,

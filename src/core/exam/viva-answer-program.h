@@ -8,6 +8,8 @@
 #include <gio/gio.h>
 #include <json-glib/json-glib.h>
 
+#include "viva-examiner.h"
+
 G_BEGIN_DECLS
 
 #define VIVA_ANSWER_PROGRAM_TIMEOUT_MS 30000
@@ -15,6 +17,8 @@ G_BEGIN_DECLS
 
 JsonObject *viva_answer_program_question    (const char           *text,
                                              JsonObject           *item);
+JsonObject *viva_answer_program_question_for_examiner (VivaExaminer *examiner,
+                                                       const char   *text);
 void        viva_answer_program_run_async   (const char * const   *argv,
                                              JsonObject           *question,
                                              guint                 timeout_ms,

@@ -30,6 +30,8 @@ struct _VivaDefense
   char             *student_id;
   JsonArray        *timeline;
   JsonObject       *saved_model;   /* a resumed checkpoint's `model` */
+  char             *scorer_base_url;  /* over the settings' scorer; "" the examiner's */
+  char             *scorer_model;
 
   /* What prepare made. */
   VivaExamSession  *session;

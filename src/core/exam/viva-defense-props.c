@@ -226,6 +226,30 @@ viva_defense_set_recorded (VivaDefense *self,
 }
 
 /**
+ * viva_defense_set_scorer:
+ * @base_url: (nullable): the scorer's endpoint; "" for the examiner's,
+ *   %NULL for the settings' `scorer-base-url`
+ * @model_name: (nullable): the scorer's model; "" for the examiner's,
+ *   %NULL for the settings' `scorer-model`
+ *
+ * Which model scores the conceptual answers when a model examines
+ * (`viva-cli defend --scorer-model`); the offline examiner scores its own.
+ */
+void
+viva_defense_set_scorer (VivaDefense *self,
+                         const char  *base_url,
+                         const char  *model_name)
+{
+  g_return_if_fail (VIVA_IS_DEFENSE (self));
+  g_return_if_fail (!self->prepared);
+
+  g_free (self->scorer_base_url);
+  self->scorer_base_url = g_strdup (base_url);
+  g_free (self->scorer_model);
+  self->scorer_model = g_strdup (model_name);
+}
+
+/**
  * viva_defense_get_endpoint:
  *
  * Returns: (transfer none) (nullable): the endpoint

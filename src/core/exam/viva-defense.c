@@ -8,6 +8,7 @@
 #include "viva-defense-private.h"
 #include "viva-exam-error.h"
 #include "viva-exam-language.h"
+#include "viva-exam-model.h"
 #include "viva-exam-pack-ref.h"
 #include "viva-scripted-model.h"
 #include "viva-timeline.h"
@@ -64,6 +65,8 @@ viva_defense_finalize (GObject *object)
   g_clear_pointer (&self->student_id, g_free);
   g_clear_pointer (&self->timeline, json_array_unref);
   g_clear_pointer (&self->saved_model, json_object_unref);
+  g_clear_pointer (&self->scorer_base_url, g_free);
+  g_clear_pointer (&self->scorer_model, g_free);
   g_clear_object (&self->session);
   g_clear_object (&self->examiner);
   g_clear_object (&self->model);
@@ -356,6 +359,30 @@ start_session (VivaDefense *self)
   viva_examiner_set_session (self->examiner, self->session);
 }
 
+/* A second model may score the conceptual answers (k times each): the
+ * scorer's endpoint and model, each empty for the examiner's own. Only
+ * beside a model: the offline examiner scores by its own words, and a
+ * lab's or an eval's model is what they measure. */
+static void
+choose_scorer (VivaDefense   *self,
+               VivaSettings  *settings,
+               VivaChatModel *model)
+{
+  const char *base_url = self->scorer_base_url ? self->scorer_base_url : viva_settings_get_scorer_base_url (settings);
+  const char *name = self->scorer_model ? self->scorer_model : viva_settings_get_scorer_model (settings);
+  g_autoptr(VivaOpenAIModel) scorer = NULL;
+
+  if (!VIVA_IS_OPENAI_MODEL (model) || ((base_url == NULL || *base_url == '\0') && (name == NULL || *name == '\0')))
+    return;
+
+  scorer = viva_exam_model_new_for_endpoint (settings,
+                                             base_url && *base_url ? base_url
+                                                                   : viva_openai_model_get_base_url (VIVA_OPENAI_MODEL (model)),
+                                             name && *name ? name
+                                                           : viva_openai_model_get_model (VIVA_OPENAI_MODEL (model)));
+  viva_examiner_set_scorer (self->examiner, VIVA_CHAT_MODEL (scorer));
+}
+
 static void
 assemble (VivaDefense   *self,
           VivaChatModel *model,
@@ -383,6 +410,7 @@ assemble (VivaDefense   *self,
   else
     language = viva_exam_language_choose (viva_settings_get_examiner_language (settings), self->pack_language);
   viva_examiner_set_language (self->examiner, language);
+  choose_scorer (self, settings, model);
 
   if (self->resumed)
     {

@@ -75,6 +75,9 @@ void              viva_defense_set_hint_used       (VivaDefense          *self,
                                                     gboolean              hint_used);
 void              viva_defense_set_recorded        (VivaDefense          *self,
                                                     gboolean              recorded);
+void              viva_defense_set_scorer          (VivaDefense          *self,
+                                                    const char           *base_url,
+                                                    const char           *model_name);
 
 VivaExamEndpoint *viva_defense_get_endpoint        (VivaDefense          *self);
 VivaProblem      *viva_defense_get_problem         (VivaDefense          *self);

@@ -26,10 +26,13 @@ gboolean _viva_exam_scorer_score_finish (GAsyncResult        *result,
                                          GError             **error);
 char    *_viva_exam_scorer_prompt       (const char          *question,
                                          const char * const  *points,
-                                         const char          *answer);
+                                         const char          *answer,
+                                         guint                run,
+                                         guint                runs);
 gboolean _viva_exam_scorer_read_reply   (const char          *content,
                                          guint                n_points,
                                          double              *fraction,
-                                         char               **evidence);
+                                         char               **evidence,
+                                         gboolean            *unsure);
 
 G_END_DECLS

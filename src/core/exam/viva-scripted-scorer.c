@@ -12,7 +12,8 @@
 
 /* The offline examiner's answer to VivaExamScorer: the scoring request
  * (its system message starts with VIVA_EXAM_SCORER_MARKER) scored by the
- * words of each point, without a model. */
+ * words of each point, without a model; which of the k scorings it is
+ * picks the reading. */
 
 /* Whether @request is VivaExamScorer's, not the examiner's. */
 gboolean
@@ -36,10 +37,35 @@ find_word (const char *text,
   return at ? at - folded : -1;
 }
 
-/* The offline scorer: a point counts as made when the answer holds a third
- * of its longer words. Crude, and the same every time, so a teacher reads
- * what it gave; a model scorer does better. */
-/* Returns: (transfer full): the reply's JSON text, `{score, evidence}` */
+/* The offline scorer is a rubric matcher, and says so: each of the k
+ * scorings is one of three readings of the answer against each point's
+ * longer words (its own words, their first five letters, its own words
+ * with a stricter share), so readings that disagree spread the scores;
+ * and a point whose words the answer holds only in part is not matched
+ * confidently either way, so the reply says `"confident": false`. Either
+ * sends the item to a teacher. */
+typedef enum
+{
+  READING_WORDS = 1,   /* a third of the point's words, as written */
+  READING_STEMS,       /* a third of their stems (scaled, scaling: scale) */
+  READING_STRICT,      /* half of its words, as written */
+} Reading;
+
+#define STEM_LENGTH 5
+
+static Reading
+reading_of (const char *prompt)
+{
+  const char *at = prompt ? strstr (prompt, "(Scoring ") : NULL;
+  guint64 run;
+
+  if (at == NULL || !g_ascii_isdigit (at[9]))
+    return READING_WORDS;
+  run = g_ascii_strtoull (at + 9, NULL, 10);
+  return (Reading)(((run + 2) % 3) + 1);
+}
+
+/* Returns: (transfer full): the reply's JSON text, `{score, evidence, confident}` */
 char *
 _viva_scripted_scorer_score (VivaChatRequest *request)
 {
@@ -52,6 +78,8 @@ _viva_scripted_scorer_score (VivaChatRequest *request)
   g_autofree char *evidence = NULL;
   g_autoptr(JsonBuilder) builder = json_builder_new ();
   g_autoptr(JsonNode) root = NULL;
+  Reading reading = reading_of (prompt);
+  gboolean confident = TRUE;
   guint made = 0;
 
   for (guint i = 0; lines[i] != NULL; i++)
@@ -72,6 +100,8 @@ _viva_scripted_scorer_score (VivaChatRequest *request)
 
           if (g_utf8_strlen (word, -1) < 5)
             continue;
+          if (reading == READING_STEMS)
+            *g_utf8_offset_to_pointer (word, STEM_LENGTH) = '\0';
           n_words++;
           if ((at = find_word (answer, word)) >= 0)
             {
@@ -80,8 +110,13 @@ _viva_scripted_scorer_score (VivaChatRequest *request)
                 evidence = g_strndup (answer + at, strlen (word));
             }
         }
-      if (n_words > 0 && found * 3 >= n_words)
+      if (n_words == 0)
+        continue;
+      if (reading == READING_STRICT ? found * 2 >= n_words : found * 3 >= n_words)
         made++;
+      /* Some of its words and not most: neither made nor missed for sure. */
+      if (found * 6 >= n_words && found * 2 < n_words)
+        confident = FALSE;
     }
 
   json_builder_begin_object (builder);
@@ -89,6 +124,8 @@ _viva_scripted_scorer_score (VivaChatRequest *request)
   json_builder_add_int_value (builder, made);
   json_builder_set_member_name (builder, "evidence");
   json_builder_add_string_value (builder, evidence ? evidence : "");
+  json_builder_set_member_name (builder, "confident");
+  json_builder_add_boolean_value (builder, confident);
   json_builder_end_object (builder);
 
   root = json_builder_get_root (builder);

@@ -31,6 +31,7 @@ struct _VivaRehearsal
   GPtrArray    *problems;
   guint         duration;
   guint         retry_delay;
+  GStrv         answer_program;   /* the students answer through it, as `defend --answer-with` */
 
   GTask        *task;
   GCancellable *cancellable;

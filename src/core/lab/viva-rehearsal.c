@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 #include <math.h>
 
+#include "viva-exam-item.h"
 #include "viva-exam-model.h"
 #include "viva-openai-model.h"
 #include "viva-rehearsal.h"
@@ -104,6 +105,7 @@ viva_rehearsal_finalize (GObject *object)
   g_clear_pointer (&self->ttft_ms, g_array_unref);
   g_clear_pointer (&self->turn_ms, g_array_unref);
   g_clear_pointer (&self->defense_s, g_array_unref);
+  g_clear_pointer (&self->answer_program, g_strfreev);
   g_free (self->base_url);
   g_free (self->model);
 
@@ -194,6 +196,22 @@ viva_rehearsal_set_retry_delay (VivaRehearsal *self,
   g_return_if_fail (VIVA_IS_REHEARSAL (self));
 
   self->retry_delay = delay_ms;
+}
+
+/**
+ * viva_rehearsal_set_answer_program:
+ * @argv: (array zero-terminated=1) (nullable): a program every student
+ *   answers through, as `viva-cli defend --answer-with` runs it; %NULL for
+ *   the canned answers
+ */
+void
+viva_rehearsal_set_answer_program (VivaRehearsal      *self,
+                                   const char * const *argv)
+{
+  g_return_if_fail (VIVA_IS_REHEARSAL (self));
+
+  g_clear_pointer (&self->answer_program, g_strfreev);
+  self->answer_program = argv ? g_strdupv ((char **)argv) : NULL;
 }
 
 /* The model in use: as given, or once running, the endpoint's first. */
@@ -323,7 +341,18 @@ defense_cb (GObject      *object,
   json_object_set_string_member (event, "variant", viva_student_variant_to_string (student->variant));
   json_object_set_string_member (event, "status", status);
   if (error == NULL)
-    json_object_set_string_member (event, "verdict", viva_exam_verdict_get_model_passed (verdict) ? "pass" : "fail");
+    {
+      GPtrArray *items = viva_exam_verdict_get_items (verdict);
+      JsonArray *array = json_array_new ();
+
+      json_object_set_string_member (event, "verdict", viva_exam_verdict_get_model_passed (verdict) ? "pass" : "fail");
+      /* The score built from items, and the items: what a scripted
+       * student's answers earned (lab rehearse --answer-with). */
+      json_object_set_double_member (event, "points", _viva_rehearsal_rounded (viva_exam_verdict_get_points (verdict), 1));
+      for (guint i = 0; items != NULL && i < items->len; i++)
+        json_array_add_object_element (array, viva_exam_item_to_json (g_ptr_array_index (items, i)));
+      json_object_set_array_member (event, "items", array);
+    }
   else
     json_object_set_null_member (event, "verdict");
   json_object_set_int_member (event, "turns", student->turns.turn_ms->len);
@@ -381,6 +410,7 @@ start_defense (Student *student)
   VivaRehearsal *self = student->rehearsal;
 
   student->student = viva_scripted_student_new (student->problem, student->variant);
+  viva_scripted_student_set_answer_program (student->student, (const char * const *)self->answer_program);
   /* One client per student, as every PC has its own, with the timeouts
    * the settings give (so a lab's own settings are what is rehearsed). */
   student->model = viva_exam_model_new_for_endpoint (viva_settings_get_default (),

@@ -24,6 +24,8 @@ void           viva_rehearsal_set_duration        (VivaRehearsal        *self,
                                                    guint                 seconds);
 void           viva_rehearsal_set_retry_delay     (VivaRehearsal        *self,
                                                    guint                 delay_ms);
+void           viva_rehearsal_set_answer_program  (VivaRehearsal        *self,
+                                                   const char * const   *argv);
 const char    *viva_rehearsal_get_model           (VivaRehearsal        *self);
 guint          viva_rehearsal_get_n_students      (VivaRehearsal        *self);
 guint          viva_rehearsal_get_n_running       (VivaRehearsal        *self);

@@ -372,8 +372,7 @@ on_question (VivaExaminer *examiner,
    * as one JSON object (text, kind, and a prediction's call) to a program. */
   if (self->answer_program != NULL)
     {
-      g_autoptr(JsonObject) item = viva_examiner_dup_pending_item (examiner);
-      g_autoptr(JsonObject) asked = viva_answer_program_question (question, item);
+      g_autoptr(JsonObject) asked = viva_answer_program_question_for_examiner (examiner, question);
 
       viva_answer_program_run_async ((const char * const *)self->answer_program, asked,
                                      VIVA_ANSWER_PROGRAM_TIMEOUT_MS, g_task_get_cancellable (task),
