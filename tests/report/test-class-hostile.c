@@ -323,6 +323,60 @@ test_hostile_core (void)
   viva_test_remove_tree (folder);
 }
 
+/* The page a teacher opens from the class shows the teacher's scores and
+ * notes beside Viva's, from the teacher's data only: a `teacher` member
+ * the student wrote into the report shows nowhere. */
+static void
+test_teacher_on_page (void)
+{
+  g_autofree char *folder = make_folder ("teacher-page");
+  g_autofree char *json = copy_report (folder, "Ana_Lima-s001-knn.json", NULL, NULL, NULL);
+  g_autoptr(JsonNode) report = read_json (json);
+  JsonObject *root = json_node_get_object (report);
+  JsonArray *items = json_object_get_array_member (json_object_get_object_member (root, "verdict"), "items");
+  g_autoptr(JsonObject) forged = json_object_new ();
+  g_autoptr(JsonObject) forged_score = json_object_new ();
+  g_autoptr(VivaClassReport) row = NULL;
+  g_autoptr(VivaTeacherScores) scores = viva_teacher_scores_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *before = NULL;
+  g_autofree char *after = NULL;
+  g_autofree char *item_id = NULL;
+  g_autofree char *item_cell = NULL;
+  const VivaExamItem *item;
+
+  g_assert_cmpuint (json_array_get_length (items), >, 0);
+  json_object_set_double_member (forged, "points", 99);
+  json_object_set_string_member (forged, "note", "FORGED BY THE STUDENT");
+  json_object_set_object_member (json_array_get_object_element (items, 0), "teacher", g_steal_pointer (&forged));
+  json_object_set_double_member (forged_score, "score", 100);
+  json_object_set_object_member (root, "teacher", g_steal_pointer (&forged_score));
+  write_json (json, report);
+
+  row = viva_class_report_new_from_file (json);
+  before = viva_class_report_render_html (row, &error);
+  g_assert_no_error (error);
+  g_assert_null (strstr (before, "FORGED"));
+  g_assert_null (strstr (before, "(teacher:"));
+  g_assert_null (strstr (before, "The teacher’s score"));
+
+  item = g_ptr_array_index (viva_class_report_get_items (row), 0);
+  item_id = g_strdup (item->id);
+  viva_teacher_scores_set (scores, viva_class_report_get_student_id (row), viva_class_report_get_problem_id (row),
+                           viva_class_report_get_session (row), item_id, 3, VIVA_CALIBRATION_UNKNOWN,
+                           "Knows why, said it badly");
+  viva_class_report_apply_teacher (row, scores);
+  after = viva_class_report_render_html (row, &error);
+  g_assert_no_error (error);
+  g_assert_null (strstr (after, "FORGED"));
+  item_cell = g_strdup_printf ("%.4g (teacher: 3) / %.4g", item->points, item->max_points);
+  g_assert_nonnull (strstr (after, item_cell));
+  g_assert_nonnull (strstr (after, "the teacher: Knows why, said it badly"));
+  g_assert_nonnull (strstr (after, "The teacher’s score: "));
+
+  viva_test_remove_tree (folder);
+}
+
 /* The student's own page beside the report says "pass" with a script;
  * the class page and the row show the page made from the JSON. */
 static void
@@ -577,6 +631,7 @@ main (int   argc,
   g_test_add_func ("/viva/class/hostile/folder", test_hostile_folder);
   g_test_add_func ("/viva/class/hostile/core", test_hostile_core);
   g_test_add_func ("/viva/class/hostile/student-html", test_student_html);
+  g_test_add_func ("/viva/class/hostile/teacher-on-page", test_teacher_on_page);
   g_test_add_func ("/viva/class/hostile/formula-names", test_formula_names);
   g_test_add_func ("/viva/class/hostile/duplicate-claims", test_duplicate_claims);
 

@@ -77,6 +77,8 @@ int  _viva_class_report_get_count             (JsonObject      *object,
 /* viva-class-report-teacher.c */
 void _viva_class_report_read_items   (VivaClassReport *self,
                                       JsonObject      *verdict);
+void _viva_class_report_put_teacher  (VivaClassReport *self,
+                                      JsonObject      *root);
 
 /* viva-class-report-score.c */
 void _viva_class_report_read_score   (VivaClassReport *self,

@@ -197,6 +197,57 @@ viva_class_report_apply_teacher (VivaClassReport   *self,
   _viva_class_report_notify_score (self);
 }
 
+/* The page a teacher opens from the class: the teacher's own scores beside
+ * Viva's. Every `teacher` member the report carries goes first (it is the
+ * student's file), then the teacher's data puts its own in: each scored
+ * item's `teacher` {points, note}, and the defense's `teacher` {score,
+ * note} when the teacher scored it (whole, or through its items). */
+void
+_viva_class_report_put_teacher (VivaClassReport *self,
+                                JsonObject      *root)
+{
+  JsonObject *verdict = viva_json_member_object (root, "verdict");
+  JsonArray *items = verdict ? viva_json_member_array (verdict, "items") : NULL;
+  double score = viva_class_report_get_teacher_score (self);
+
+  if (json_object_has_member (root, "teacher"))
+    json_object_remove_member (root, "teacher");
+
+  for (guint i = 0; items != NULL && i < json_array_get_length (items); i++)
+    {
+      JsonNode *node = json_array_get_element (items, i);
+      JsonObject *item = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+      const char *id = item ? viva_json_member_string (item, "id") : NULL;
+      const char *note = NULL;
+      double points;
+
+      if (item == NULL)
+        continue;
+      if (json_object_has_member (item, "teacher"))
+        json_object_remove_member (item, "teacher");
+      if (id != NULL && (points = viva_class_report_get_item_teacher_points (self, id, &note)) >= 0)
+        {
+          JsonObject *teacher = json_object_new ();
+
+          json_object_set_double_member (teacher, "points", points);
+          if (note != NULL && *note != '\0')
+            json_object_set_string_member (teacher, "note", note);
+          json_object_set_object_member (item, "teacher", teacher);
+        }
+    }
+
+  if (score >= 0)
+    {
+      JsonObject *teacher = json_object_new ();
+      const char *note = viva_class_report_get_teacher_note (self);
+
+      json_object_set_double_member (teacher, "score", score);
+      if (note != NULL && *note != '\0')
+        json_object_set_string_member (teacher, "note", note);
+      json_object_set_object_member (root, "teacher", teacher);
+    }
+}
+
 /**
  * viva_class_report_get_item_teacher_points:
  * @item_id: one of the verdict's items

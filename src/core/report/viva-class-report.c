@@ -552,6 +552,8 @@ viva_class_report_render_html (VivaClassReport  *self,
       return NULL;
     }
 
+  /* The teacher's scores beside Viva's, from the teacher's data only. */
+  _viva_class_report_put_teacher (self, json_node_get_object (root));
   return viva_exam_report_render_html (root);
 }
 

@@ -59,6 +59,27 @@ _viva_report_append_items (GString    *html,
       g_string_append (html, " — ");
       viva_html_append_escaped (html, _("provisional: a teacher will review the items marked “needs review”"), -1);
     }
+  /* The teacher's score beside Viva's (a class's page puts it in from the
+   * teacher's data; the student's own report has none). */
+  {
+    JsonObject *teacher = viva_json_member_object (root, "teacher");
+    double score;
+
+    if (teacher != NULL && viva_json_member_number (teacher, "score", &score))
+      {
+        /* Translators: a teacher's score of a defense, of 100, beside Viva's */
+        g_autofree char *line = g_strdup_printf (_("The teacher’s score: %.4g of 100"), score);
+        const char *note = viva_json_member_string (teacher, "note");
+
+        g_string_append (html, "</p>\n<p class=\"teacher\">");
+        viva_html_append_escaped (html, line, -1);
+        if (note != NULL && *note != '\0')
+          {
+            g_string_append (html, " — ");
+            viva_html_append_escaped (html, note, -1);
+          }
+      }
+  }
   g_string_append_printf (html, "</p>\n<table><tr><th>%s</th><th>%s</th><th>%s</th><th>%s</th><th>%s</th><th>%s</th></tr>\n",
                           _("Points"), _("Item"), _("Judged by"), _("Answer"), _("Right answer"), _("Why"));
 
@@ -90,8 +111,12 @@ _viva_report_append_items (GString    *html,
       cell (html, viva_json_member_string (item, "answer"));
       cell (html, viva_json_member_string (item, "expected"));
       {
-        g_autofree char *why = g_strdup_printf ("%s%s%s", viva_json_member_string (item, "reason") ?: "",
-                                                review ? " — " : "", review ? _("needs review") : "");
+        const char *note = teacher ? viva_json_member_string (teacher, "note") : NULL;
+        /* Translators: a teacher's note on an item, after the examiner's reason */
+        g_autofree char *noted = note && *note ? g_strdup_printf (_("the teacher: %s"), note) : NULL;
+        g_autofree char *why = g_strdup_printf ("%s%s%s%s%s", viva_json_member_string (item, "reason") ?: "",
+                                                review ? " — " : "", review ? _("needs review") : "",
+                                                noted ? " — " : "", noted ? noted : "");
 
         cell (html, why);
       }
