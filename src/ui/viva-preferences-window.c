@@ -30,6 +30,8 @@ struct _VivaPreferencesWindow
   GtkSpinner           *connection_spinner;
   GtkButton            *test_button;
   AdwComboRow          *model_row;
+  AdwEntryRow          *scorer_model_row;
+  AdwEntryRow          *scorer_base_url_row;
   GtkStringList        *model_list;
   AdwPasswordEntryRow  *api_key_row;
   AdwActionRow         *check_row;
@@ -53,6 +55,42 @@ static void viva_preferences_window_test_connection (VivaPreferencesWindow *self
 
 /* Index in language_row ↔ locale name stored in settings. */
 static const char * const languages[] = { "", "en", "zh_CN", "vi" };
+
+/* The scorer: a model name and an address, each empty for the
+ * examiner's. An address is completed as the examiner's is ("localhost:8000/v1"
+ * gets its http://); one that is no address is marked and not saved. */
+static void
+scorer_apply_cb (VivaPreferencesWindow *self,
+                 AdwEntryRow           *row)
+{
+  VivaSettings *settings = viva_settings_get_default ();
+  g_autofree char *text = g_strstrip (g_strdup (gtk_editable_get_text (GTK_EDITABLE (row))));
+
+  if (row == self->scorer_model_row)
+    {
+      viva_settings_set_scorer_model (settings, text);
+      return;
+    }
+
+  if (text[0] != '\0')
+    {
+      g_autoptr(GError) error = NULL;
+      g_autofree char *completed = viva_model_address_complete (text, &error);
+
+      if (completed == NULL)
+        {
+          gtk_widget_add_css_class (GTK_WIDGET (row), "error");
+          gtk_widget_set_tooltip_text (GTK_WIDGET (row), error->message);
+          return;
+        }
+      g_free (text);
+      text = g_steal_pointer (&completed);
+      gtk_editable_set_text (GTK_EDITABLE (row), text);
+    }
+  gtk_widget_remove_css_class (GTK_WIDGET (row), "error");
+  gtk_widget_set_tooltip_text (GTK_WIDGET (row), NULL);
+  viva_settings_set_scorer_base_url (settings, text);
+}
 
 static void
 base_url_apply_cb (VivaPreferencesWindow *self,
@@ -375,6 +413,8 @@ viva_preferences_window_class_init (VivaPreferencesWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, VivaPreferencesWindow, test_button);
   gtk_widget_class_bind_template_child (widget_class, VivaPreferencesWindow, model_row);
   gtk_widget_class_bind_template_child (widget_class, VivaPreferencesWindow, model_list);
+  gtk_widget_class_bind_template_child (widget_class, VivaPreferencesWindow, scorer_model_row);
+  gtk_widget_class_bind_template_child (widget_class, VivaPreferencesWindow, scorer_base_url_row);
   gtk_widget_class_bind_template_child (widget_class, VivaPreferencesWindow, api_key_row);
   gtk_widget_class_bind_template_child (widget_class, VivaPreferencesWindow, check_row);
   gtk_widget_class_bind_template_child (widget_class, VivaPreferencesWindow, check_spinner);
@@ -384,6 +424,7 @@ viva_preferences_window_class_init (VivaPreferencesWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, VivaPreferencesWindow, language_row);
   gtk_widget_class_bind_template_child (widget_class, VivaPreferencesWindow, eval_card_group);
   gtk_widget_class_bind_template_callback (widget_class, base_url_apply_cb);
+  gtk_widget_class_bind_template_callback (widget_class, scorer_apply_cb);
   gtk_widget_class_bind_template_callback (widget_class, test_clicked_cb);
   gtk_widget_class_bind_template_callback (widget_class, check_clicked_cb);
   gtk_widget_class_bind_template_callback (widget_class, api_key_apply_cb);
@@ -399,6 +440,8 @@ viva_preferences_window_show_fixed (VivaPreferencesWindow *self)
   const struct { GtkWidget *row; const char *key; } rows[] = {
     { GTK_WIDGET (self->base_url_row), "base-url" },
     { GTK_WIDGET (self->model_row), "model" },
+    { GTK_WIDGET (self->scorer_model_row), "scorer-model" },
+    { GTK_WIDGET (self->scorer_base_url_row), "scorer-base-url" },
     { GTK_WIDGET (self->mode_row), "examiner-mode" },
     { GTK_WIDGET (self->language_row), "examiner-language" },
   };
@@ -423,6 +466,8 @@ viva_preferences_window_init (VivaPreferencesWindow *self)
   gtk_widget_init_template (GTK_WIDGET (self));
 
   gtk_editable_set_text (GTK_EDITABLE (self->base_url_row), viva_settings_get_base_url (settings));
+  gtk_editable_set_text (GTK_EDITABLE (self->scorer_model_row), viva_settings_get_scorer_model (settings));
+  gtk_editable_set_text (GTK_EDITABLE (self->scorer_base_url_row), viva_settings_get_scorer_base_url (settings));
 
   self->model = viva_exam_model_new_for_settings (settings);
   self->cancellable = g_cancellable_new ();

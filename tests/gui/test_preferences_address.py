@@ -3,6 +3,7 @@
 address on this computer gets it, in the field too, and connects; a server
 elsewhere is said to need https:// (or http://) beside the field, in words
 that do not send the user to Preferences, where they already are; nor does a server that is not running.
+The scorer's rows (a second model for conceptual answers) save what is typed.
 Screenshots: build/screenshots/address-*.png."""
 
 import os
@@ -66,10 +67,30 @@ def type_endpoint(app, text):
     return True
 
 
-def saved_base_url(home):
+def saved_base_url(home, key="base-url"):
     with open(vivagui.keyfile(home)) as f:
-        lines = [l for l in f.read().splitlines() if l.startswith("base-url=")]
-    return lines[-1][len("base-url="):].strip("'") if lines else None
+        lines = [l for l in f.read().splitlines() if l.startswith(key + "=")]
+    return lines[-1][len(key + "="):].strip("'") if lines else None
+
+
+def type_row(app, title, text):
+    """Into the entry row titled @title, as type_endpoint does, once the
+    page is scrolled (the wheel, over the page) until the row is in sight."""
+    row = find_named(app, title, timeout=10)
+    if row is None:
+        return False
+    window = preferences(app)
+    (wx, wy), (ww, wh) = window.position, window.size
+    for _ in range(20):
+        if 0 <= row.position[1] and row.position[1] + row.size[1] < wy + wh - 10:
+            break
+        rawinput.click(wx + ww // 2, wy + wh // 2, button=5)
+    vivagui.click(row)
+    time.sleep(0.3)
+    rawinput.keyCombo("<Control>a")
+    rawinput.typeText(text)
+    rawinput.pressKey("Return")
+    return True
 
 
 server, url = vivagui.start_server("--script", "check")
@@ -112,6 +133,22 @@ app.screenshot("address-3-not-running")
 tap.ok(refused is not None and down in said(refused),
        "a server that is not running is said so, with the address, pointing to the field above")
 tap.ok(refused is not None and "Preferences" not in said(refused), "those words do not point to Preferences either")
+
+# A second model as the scorer of conceptual answers (empty: the
+# examiner's): its name and address are saved as typed, the address
+# completed as the examiner's is, and no address is not saved.
+tap.ok(type_row(app, "Scorer Model (empty: the examiner’s)", "scorer-7b"), "the Scorer Model row is there to type in")
+tap.ok(vivagui.wait_for(lambda: saved_base_url(home, "scorer-model") == "scorer-7b", 10),
+       "the scorer's model is saved")
+type_row(app, "Scorer Endpoint URL (empty: the examiner’s)", "api.example.com/v1")
+# A later change saved shows the address before it was handled.
+type_row(app, "Scorer Model (empty: the examiner’s)", "scorer-8b")
+tap.ok(vivagui.wait_for(lambda: saved_base_url(home, "scorer-model") == "scorer-8b", 10) and
+       saved_base_url(home, "scorer-base-url") in (None, ""), "a scorer address without its scheme is not saved")
+type_row(app, "Scorer Endpoint URL (empty: the examiner’s)", typed_local)
+tap.ok(vivagui.wait_for(lambda: saved_base_url(home, "scorer-base-url") == url, 10),
+       "a scorer address on this computer is saved with its http://")
+app.screenshot("address-4-scorer")
 
 vivagui.check_stderr(tap, app)
 app.quit()
