@@ -1,4 +1,4 @@
-/* viva-server-defenses-private.h: what the defenses' two files share
+/* viva-server-defenses-private.h: what the defenses' files share
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -53,7 +53,7 @@ typedef struct
   gboolean            fenced;      /* a write was refused: another node runs it now */
 } VivaServerLive;
 
-/* The main file's, for the events' file. */
+/* The main file's, for its satellites. */
 VivaServerApi *_viva_server_defenses_get_api      (VivaServerDefenses *self);
 void           _viva_server_defenses_emit         (VivaServerDefenses *self,
                                                    const char         *defense_id,
@@ -74,6 +74,15 @@ gboolean       _viva_server_defenses_resume_one   (VivaServerDefenses *self,
                                                    JsonObject         *row,
                                                    gint64              epoch,
                                                    GError            **error);
+
+/* viva-server-defenses-build.c: what a defense is made of — the exam's
+ * problem, the examiner the endpoint's rule gives, the PC's timeline. */
+VivaDefense   *_viva_server_defenses_new_defense  (VivaServerDefenses *self,
+                                                   JsonObject         *row,
+                                                   const char         *code,
+                                                   VivaExamSession    *session,
+                                                   GError            **error);
+void           _viva_server_defenses_give_timeline (VivaServerLive    *live);
 
 /* viva-server-defense-events.c: the examiner's signals as committed
  * events. */

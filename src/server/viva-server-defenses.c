@@ -30,7 +30,8 @@
  * The session keeps its folder under the state folder (its trace is what
  * the report is built from); at a restart the database's checkpoint is
  * written back into it before the defense resumes, so the database is the
- * one that counts. */
+ * one that counts. What a defense is made of is viva-server-defenses-build.c's;
+ * a student's defenses, reached by the student, -defenses-students.c's. */
 
 G_DEFINE_FINAL_TYPE (VivaServerDefenses, viva_server_defenses, G_TYPE_OBJECT)
 
@@ -363,40 +364,6 @@ done_cb (GObject      *object,
   viva_exam_session_flush_async (viva_defense_get_session (defense), NULL, flush_cb, id);
 }
 
-/* The one rule, as the server has it: the exam's examiner, else the lab's
- * model server set on the server (students never see or reach either),
- * else the offline examiner. One endpoint per exam. */
-static VivaExamEndpoint *
-endpoint_for (VivaServerDefenses *self,
-              VivaExamFile       *exam)
-{
-  const char *base_url = NULL, *model = NULL;
-  VivaExamEndpoint *endpoint;
-
-  if ((endpoint = g_hash_table_lookup (self->endpoints, viva_exam_file_get_id (exam))))
-    return endpoint;
-
-  if (viva_exam_file_get_base_url (exam) != NULL)
-    {
-      base_url = viva_exam_file_get_base_url (exam);
-      model = viva_exam_file_get_model (exam);
-    }
-  else if (self->examiner != NULL)
-    {
-      base_url = json_object_get_string_member_with_default (self->examiner, "base_url", NULL);
-      model = json_object_get_string_member_with_default (self->examiner, "model", NULL);
-    }
-
-  if (base_url == NULL ||
-      (viva_exam_file_has_examiner (exam) && viva_exam_file_get_examiner_mode (exam) == VIVA_EXAMINER_MODE_OFFLINE))
-    endpoint = viva_exam_endpoint_new_offline (NULL);
-  else
-    endpoint = viva_exam_endpoint_new_for_endpoint (NULL, base_url, model);
-
-  g_hash_table_insert (self->endpoints, g_strdup (viva_exam_file_get_id (exam)), endpoint);
-  return endpoint;
-}
-
 static char *
 sessions_dir (VivaServerDefenses *self)
 {
@@ -412,44 +379,19 @@ live_new (VivaServerDefenses  *self,
           VivaExamSession     *session,
           GError             **error)
 {
-  g_autoptr(VivaTextCodeSource) source = NULL;
   g_autoptr(VivaDefense) defense = NULL;
-  VivaExamEndpoint *endpoint;
-  VivaExamFile *exam;
-  VivaProblem *problem;
-  VivaPack *pack;
   VivaServerLive *live;
-  const char *exam_id = json_object_get_string_member (row, "exam_id");
-  const char *problem_id = json_object_get_string_member (row, "problem_id");
 
-  if (!(exam = viva_server_api_get_exam (self->api, exam_id, error)))
+  if (!(defense = _viva_server_defenses_new_defense (self, row, code, session, error)))
     return NULL;
-  pack = viva_exam_file_get_pack (exam);
-  if (!(problem = viva_pack_find_problem (pack, problem_id)))
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, _("The exam has no problem “%s”."), problem_id);
-      return NULL;
-    }
-
-  endpoint = endpoint_for (self, exam);
-  source = viva_text_code_source_new (code);
-  if (session == NULL)
-    defense = viva_defense_new (endpoint, problem, VIVA_CODE_SOURCE (source));
-  else if (!(defense = viva_defense_new_for_session (endpoint, session, problem, VIVA_CODE_SOURCE (source), error)))
-    return NULL;
-
-  viva_defense_set_pack_ref (defense, viva_exam_file_get_pack_id (exam), NULL, viva_pack_get_language (pack));
-  viva_defense_set_language (defense, viva_exam_file_get_language (exam)
-                                      ? viva_exam_file_get_language (exam)
-                                      : viva_pack_get_language (pack));
 
   live = g_new0 (VivaServerLive, 1);
   live->self = self;
   live->id = g_strdup (json_object_get_string_member (row, "id"));
   live->resource = _viva_server_defenses_lease_resource (live->id);
-  live->exam_id = g_strdup (exam_id);
+  live->exam_id = g_strdup (json_object_get_string_member (row, "exam_id"));
   live->student_id = g_strdup (json_object_get_string_member (row, "student_id"));
-  live->problem_id = g_strdup (problem_id);
+  live->problem_id = g_strdup (json_object_get_string_member (row, "problem_id"));
   live->content = g_string_new (NULL);
   live->cancellable = g_cancellable_new ();
   live->auto_answer = json_object_get_int_member (row, "handed_in") != 0;
@@ -480,36 +422,6 @@ live_prepare (VivaServerLive  *live,
   return TRUE;
 }
 
-/* The problem's timeline events as the PC sent them, oldest first; a row
- * that is not an object is left out. */
-static JsonArray *
-problem_timeline (VivaServerStore *store,
-                  const char      *exam_id,
-                  const char      *student_id,
-                  const char      *problem_id)
-{
-  g_autoptr(GError) error = NULL;
-  g_autoptr(JsonArray) rows = viva_server_store_get_timeline (store, exam_id, student_id, problem_id, &error);
-  JsonArray *events = json_array_new ();
-
-  if (rows == NULL)
-    {
-      g_debug ("defense: timeline of %s not read: %s", student_id, error ? error->message : "");
-      return events;
-    }
-  for (guint i = 0; i < json_array_get_length (rows); i++)
-    {
-      g_autoptr(JsonParser) parser = json_parser_new ();
-      const char *text = json_object_get_string_member_with_default (json_array_get_object_element (rows, i),
-                                                                     "event_json", NULL);
-
-      if (text != NULL && json_parser_load_from_data (parser, text, -1, NULL) &&
-          JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
-        json_array_add_element (events, json_node_copy (json_parser_get_root (parser)));
-    }
-  return events;
-}
-
 /* Runs the defense of @row from its start, in a new session stamped by
  * the sitting, as the app's is. @again: its first run stopped before it
  * kept a checkpoint (the node that ran it died or lost its lease): it
@@ -529,21 +441,15 @@ start_row (VivaServerDefenses  *self,
   const char *id = json_object_get_string_member (row, "id");
   g_autofree char *dir = sessions_dir (self);
   g_autoptr(VivaExamSession) session = NULL;
-  g_autoptr(JsonArray) timeline = NULL;
   VivaServerLive *live;
 
   if (!(live = live_new (self, row, json_object_get_string_member (row, "code"), NULL, error)))
     return FALSE;
   live->epoch = epoch;
 
-  /* What the student's PC recorded on the problem (pastes, runs, hints),
-   * sent with its saves: the report's timeline, also at time-up. */
-  timeline = problem_timeline (store, live->exam_id, live->student_id, live->problem_id);
-  viva_defense_set_timeline (live->defense, timeline);
-  for (guint i = 0; i < json_array_get_length (timeline); i++)
-    if (g_strcmp0 (json_object_get_string_member_with_default (json_array_get_object_element (timeline, i),
-                                                               "kind", NULL), "hint") == 0)
-      viva_defense_set_hint_used (live->defense, TRUE);
+  /* What the student's PC recorded on the problem: the report's
+   * timeline, also at time-up. */
+  _viva_server_defenses_give_timeline (live);
 
   /* The session is stamped by the sitting, as the app's is. */
   session = viva_exam_session_new (dir);
@@ -665,92 +571,10 @@ _viva_server_defenses_resume_one (VivaServerDefenses  *self,
   return TRUE;
 }
 
-/**
- * viva_server_defenses_is_running:
- *
- * Returns: whether a defense of the student's problem runs now
- */
-gboolean
-viva_server_defenses_is_running (VivaServerDefenses *self,
-                                 const char         *exam_id,
-                                 const char         *student_id,
-                                 const char         *problem_id)
-{
-  GHashTableIter iter;
-  VivaServerLive *live;
-
-  g_hash_table_iter_init (&iter, self->live);
-  while (g_hash_table_iter_next (&iter, NULL, (gpointer *)&live))
-    if (g_str_equal (live->exam_id, exam_id) && g_str_equal (live->student_id, student_id) &&
-        g_str_equal (live->problem_id, problem_id))
-      return TRUE;
-  return FALSE;
-}
-
-/**
- * viva_server_defenses_add_timeline:
- * @events: integrity events the student's PC sent (each taken once)
- *
- * An event of a problem whose defense this node runs now goes into that
- * defense's session, as the app's own defense records the window losing
- * the focus while the examiner asks; its report has it.
- */
-void
-viva_server_defenses_add_timeline (VivaServerDefenses *self,
-                                   const char         *exam_id,
-                                   const char         *student_id,
-                                   JsonArray          *events)
-{
-  GHashTableIter iter;
-  VivaServerLive *live;
-
-  g_return_if_fail (VIVA_IS_SERVER_DEFENSES (self));
-
-  g_hash_table_iter_init (&iter, self->live);
-  while (g_hash_table_iter_next (&iter, NULL, (gpointer *)&live))
-    {
-      if (live->session == NULL || !g_str_equal (live->exam_id, exam_id) ||
-          !g_str_equal (live->student_id, student_id))
-        continue;
-      for (guint i = 0; i < json_array_get_length (events); i++)
-        {
-          JsonObject *event = json_array_get_object_element (events, i);
-
-          if (g_strcmp0 (json_object_get_string_member_with_default (event, "problem", NULL), live->problem_id) == 0)
-            viva_exam_session_add_timeline_event (live->session, event);
-        }
-    }
-}
-
 guint
 viva_server_defenses_get_n_live (VivaServerDefenses *self)
 {
   return g_hash_table_size (self->live);
-}
-
-/**
- * viva_server_defenses_time_up:
- *
- * The student's time is up: every live defense of theirs answers its
- * questions for them from here on.
- */
-void
-viva_server_defenses_time_up (VivaServerDefenses *self,
-                              const char         *exam_id,
-                              const char         *student_id)
-{
-  GHashTableIter iter;
-  VivaServerLive *live;
-
-  g_hash_table_iter_init (&iter, self->live);
-  while (g_hash_table_iter_next (&iter, NULL, (gpointer *)&live))
-    {
-      if (!g_str_equal (live->exam_id, exam_id) || !g_str_equal (live->student_id, student_id))
-        continue;
-      live->auto_answer = TRUE;
-      if (live->pending != NULL)
-        _viva_server_defenses_answer_later (live);
-    }
 }
 
 static void
