@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 
 #include "viva-remote-seat.h"
+#include "viva-remote-seat-defense.h"
 
 /* This PC's seat in an exam on an exam server, once signed in: the
  * client, the sitting the server answered (VivaRemoteExam) and the queue
@@ -15,8 +16,9 @@
  * window shows: when the typing is due on the server, the server's clock
  * as a line, whether the work is there as a line, and whether the student
  * signed in on another PC; and the defense the server runs that the
- * window shows, streamed (VivaDefenseStream) into a VivaRemoteDefense,
- * its answers sent back. The window shows these and decides what code
+ * window shows, followed by a VivaRemoteSeatDefense
+ * (viva-remote-seat-defense.c): streamed into a VivaRemoteDefense, its
+ * answers sent back. The window shows these and decides what code
  * is sent (the open problem, once its code is loaded): the seat asks for
  * it with ::autosave-due and the window answers with send_code().
  *
@@ -32,7 +34,6 @@
 #define AUTOSAVE_MAX_S    30
 #define REFRESH_S         30
 #define CLOSE_WAIT_S      3
-#define HELD_POLL_S       10
 
 struct _VivaRemoteSeat
 {
@@ -42,8 +43,7 @@ struct _VivaRemoteSeat
   VivaRemoteExam       *exam;
   VivaRemoteSitting    *queue;
   VivaRemoteKept       *kept;          /* where the queue keeps its part, or NULL */
-  VivaDefenseStream    *stream;
-  VivaRemoteDefense    *defense;       /* the one the window shows */
+  VivaRemoteSeatDefense *follower;      /* the defense the window shows */
   GCancellable         *cancellable;
   char                 *save_text;
   char                 *clock_text;
@@ -52,7 +52,6 @@ struct _VivaRemoteSeat
   guint                 autosave_id;
   guint                 tick_id;
   guint                 refresh_id;
-  guint                 held_id;       /* asks again for a held verdict */
   guint                 signed_out : 1;
 };
 
@@ -253,121 +252,32 @@ viva_remote_seat_sign_out (VivaRemoteSeat *self,
   self->signed_out = TRUE;
   g_clear_handle_id (&self->autosave_id, g_source_remove);
   g_clear_handle_id (&self->refresh_id, g_source_remove);
-  if (self->stream != NULL)
-    viva_defense_stream_stop (self->stream);
+  viva_remote_seat_defense_stop (self->follower);
   set_save_text (self, _("Signed out"));
-  if (self->defense != NULL && !viva_remote_defense_get_ended (self->defense))
-    viva_remote_defense_fail (self->defense, message ? message : _("This defense goes on at your other PC."));
+  viva_remote_seat_defense_fail (self->follower, message ? message : _("This defense goes on at your other PC."));
   g_signal_emit (self, signals[SIGNED_OUT], 0, message);
 }
 
 static void
-answer_sent_cb (GObject      *object,
-                GAsyncResult *result,
-                gpointer      user_data)
+defense_notify_cb (VivaRemoteSeat *self)
 {
-  g_autoptr(VivaRemoteDefense) defense = user_data;
-  g_autoptr(GError) error = NULL;
-
-  if (viva_exam_server_client_answer_finish (VIVA_EXAM_SERVER_CLIENT (object), result, &error) ||
-      g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    return;
-
-  viva_remote_defense_answer_refused (defense, error->message);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DEFENSE]);
 }
 
 static void
-send_answer_cb (VivaRemoteSeat    *self,
-                const char        *text,
-                gint64             question_seq,
-                VivaRemoteDefense *defense)
+defense_signed_out_cb (VivaRemoteSeat *self,
+                       const char     *message)
 {
-  viva_exam_server_client_answer_async (self->client, viva_remote_defense_get_id (defense), text,
-                                        question_seq, self->cancellable, answer_sent_cb,
-                                        g_object_ref (defense));
-}
-
-static void
-stream_event_cb (VivaRemoteSeat    *self,
-                 gint64             seq,
-                 const char        *kind,
-                 JsonObject        *data,
-                 VivaDefenseStream *stream)
-{
-  if (self->defense != NULL)
-    viva_remote_defense_feed (self->defense, seq, kind, data);
-}
-
-static void
-stream_closed_cb (VivaRemoteSeat    *self,
-                  const GError      *error,
-                  VivaDefenseStream *stream)
-{
-  if (error == NULL || g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    return;
-  if (g_error_matches (error, VIVA_REMOTE_ERROR, VIVA_REMOTE_ERROR_SIGNED_OUT))
-    viva_remote_seat_sign_out (self, error->message);
-  else if (self->defense != NULL && !viva_remote_defense_get_ended (self->defense))
-    viva_remote_defense_fail (self->defense, error->message);
-}
-
-static void
-drop_stream (VivaRemoteSeat *self)
-{
-  if (self->stream != NULL)
-    {
-      g_signal_handlers_disconnect_by_data (self->stream, self);
-      viva_defense_stream_stop (self->stream);
-      g_clear_object (&self->stream);
-    }
-}
-
-/* Streams the shown defense's events after @after. */
-static void
-follow (VivaRemoteSeat *self,
-        gint64          after)
-{
-  drop_stream (self);
-  self->stream = viva_defense_stream_new (self->client, viva_remote_defense_get_id (self->defense), after);
-  g_signal_connect_object (self->stream, "event", G_CALLBACK (stream_event_cb), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->stream, "closed", G_CALLBACK (stream_closed_cb), self, G_CONNECT_SWAPPED);
-  viva_defense_stream_start (self->stream);
-}
-
-/* Once the exam closes, its held verdict is the student's: read from the
- * event before it, now and then, until the server tells it whole. */
-static gboolean
-held_poll_cb (gpointer user_data)
-{
-  VivaRemoteSeat *self = user_data;
-
-  if (self->defense == NULL || !viva_remote_defense_get_held (self->defense) || self->signed_out)
-    {
-      self->held_id = 0;
-      return G_SOURCE_REMOVE;
-    }
-  follow (self, viva_remote_defense_get_held_seq (self->defense) - 1);
-  return G_SOURCE_CONTINUE;
-}
-
-static void
-held_cb (VivaRemoteSeat    *self,
-         GParamSpec        *pspec,
-         VivaRemoteDefense *defense)
-{
-  if (!viva_remote_defense_get_held (defense))
-    g_clear_handle_id (&self->held_id, g_source_remove);
-  else if (self->held_id == 0)
-    self->held_id = g_timeout_add_seconds (HELD_POLL_S, held_poll_cb, self);
+  viva_remote_seat_sign_out (self, message);
 }
 
 /**
  * viva_remote_seat_show_defense:
  * @defense: (nullable): a defense the server runs, or %NULL for none
  *
- * Follows @defense, streamed from after its last event (from its first
- * for a new one: the whole conversation so far, then what comes); its
- * answers go to the server. The one followed before is dropped.
+ * Follows @defense (viva_remote_seat_defense_show()): its events
+ * streamed, its answers sent to the server. The one followed before is
+ * dropped.
  */
 void
 viva_remote_seat_show_defense (VivaRemoteSeat    *self,
@@ -376,22 +286,7 @@ viva_remote_seat_show_defense (VivaRemoteSeat    *self,
   g_return_if_fail (VIVA_IS_REMOTE_SEAT (self));
   g_return_if_fail (!defense || VIVA_IS_REMOTE_DEFENSE (defense));
 
-  drop_stream (self);
-  g_clear_handle_id (&self->held_id, g_source_remove);
-  if (self->defense != NULL)
-    {
-      g_signal_handlers_disconnect_by_data (self->defense, self);
-      g_clear_object (&self->defense);
-    }
-
-  if (defense != NULL)
-    {
-      self->defense = g_object_ref (defense);
-      g_signal_connect_object (defense, "send-answer", G_CALLBACK (send_answer_cb), self, G_CONNECT_SWAPPED);
-      g_signal_connect_object (defense, "notify::held", G_CALLBACK (held_cb), self, G_CONNECT_SWAPPED);
-      follow (self, viva_remote_defense_get_last_seq (defense));
-    }
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DEFENSE]);
+  viva_remote_seat_defense_show (self->follower, defense);
 }
 
 /**
@@ -404,7 +299,7 @@ viva_remote_seat_get_defense (VivaRemoteSeat *self)
 {
   g_return_val_if_fail (VIVA_IS_REMOTE_SEAT (self), NULL);
 
-  return self->defense;
+  return viva_remote_seat_defense_get_defense (self->follower);
 }
 
 static void
@@ -716,11 +611,12 @@ viva_remote_seat_dispose (GObject *object)
   g_clear_handle_id (&self->autosave_id, g_source_remove);
   g_clear_handle_id (&self->tick_id, g_source_remove);
   g_clear_handle_id (&self->refresh_id, g_source_remove);
-  g_clear_handle_id (&self->held_id, g_source_remove);
-  drop_stream (self);
-  if (self->defense != NULL)
-    g_signal_handlers_disconnect_by_data (self->defense, self);
-  g_clear_object (&self->defense);
+  if (self->follower != NULL)
+    {
+      g_signal_handlers_disconnect_by_data (self->follower, self);
+      viva_remote_seat_defense_show (self->follower, NULL);
+    }
+  g_clear_object (&self->follower);
   if (self->queue != NULL)
     g_signal_handlers_disconnect_by_data (self->queue, self);
   if (self->exam != NULL)
@@ -858,6 +754,9 @@ viva_remote_seat_new (VivaExamServerClient *client,
   self = g_object_new (VIVA_TYPE_REMOTE_SEAT, NULL);
   self->client = g_object_ref (client);
   self->exam = g_object_ref (exam);
+  self->follower = viva_remote_seat_defense_new (client);
+  g_signal_connect_object (self->follower, "notify::defense", G_CALLBACK (defense_notify_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->follower, "signed-out", G_CALLBACK (defense_signed_out_cb), self, G_CONNECT_SWAPPED);
   if (kept != NULL)
     {
       self->kept = g_object_ref (kept);

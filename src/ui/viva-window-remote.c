@@ -7,12 +7,11 @@
 
 #include <glib/gi18n.h>
 
+#include "viva-exam-sign-in.h"
 #include "viva-remote-defense.h"
 #include "viva-remote-exam.h"
 #include "viva-remote.h"
 #include "viva-remote-seat.h"
-#include "viva-settings.h"
-#include "viva-sign-in-dialog.h"
 #include "viva-window-private.h"
 
 /* A graded exam on an exam server (issue: "a student's PC holds nothing it
@@ -25,19 +24,17 @@
  * student signs in elsewhere; VivaRemoteDefense (core/sitting/) the
  * defense the server runs, fed by a VivaDefenseStream and shown by the
  * examiner panel as a defense on the PC is. Editing and Run stay on the
- * PC, as for practice. This file signs in, shows the seat in the header
- * bar and follows the defense.
+ * PC, as for practice. This file seats the student once VivaExamSignIn
+ * (viva-exam-sign-in.c) signed them in, shows the seat in the header bar
+ * and follows the defense.
  *
  * The code goes to the server when the seat says it is due, and at every
  * Run and Submit. */
 
 struct _VivaWindowRemote
 {
-  VivaSignInDialog     *dialog;        /* while signing in; GTK owns it */
-  VivaExamServerClient *client;        /* while signing in */
+  VivaExamSignIn       *sign_in;
   VivaRemoteSeat       *seat;          /* once signed in */
-  VivaRemoteKept       *kept;          /* this PC's part, read at the sign-in */
-  JsonObject           *signed_in;     /* the sitting, while the kept part is read */
   GCancellable         *cancellable;
   GtkLabel             *clock_label;
   GtkLabel             *save_label;
@@ -440,9 +437,11 @@ _viva_window_remote_problem_opened (VivaWindow *self)
 /* Signed in: the exam's problems in the window, its clock in the header,
  * the code as the server last saved it. */
 static void
-viva_window_remote_begin (VivaWindow *self,
-                          JsonObject *sitting,
-                          JsonNode   *kept_state)
+viva_window_remote_begin (VivaWindow           *self,
+                          VivaExamServerClient *client,
+                          JsonObject           *sitting,
+                          VivaRemoteKept       *kept,
+                          JsonNode             *kept_state)
 {
   VivaWindowRemote *remote = self->remote;
   g_autoptr(GError) error = NULL;
@@ -461,8 +460,7 @@ viva_window_remote_begin (VivaWindow *self,
 
   pack = viva_remote_exam_get_pack (exam);
   ids = viva_remote_exam_get_problems (exam);
-  remote->seat = viva_remote_seat_new (remote->client, exam, remote->kept, kept_state);
-  g_clear_object (&remote->client);
+  remote->seat = viva_remote_seat_new (client, exam, kept, kept_state);
 
   /* Each problem opens as the server last saved it (a second PC), or as
    * this PC had it when that is newer (typed offline, then the app
@@ -520,130 +518,13 @@ viva_window_remote_begin (VivaWindow *self,
 }
 
 static void
-kept_loaded_cb (GObject      *object,
-                GAsyncResult *result,
-                gpointer      user_data)
+signed_in_cb (VivaWindow           *self,
+              VivaExamServerClient *client,
+              JsonObject           *sitting,
+              VivaRemoteKept       *kept,
+              JsonNode             *kept_state)
 {
-  g_autoptr(VivaWindow) self = user_data;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(JsonNode) state = NULL;
-  g_autoptr(JsonObject) sitting = NULL;
-
-  state = viva_remote_kept_load_finish (VIVA_REMOTE_KEPT (object), result, &error);
-  if (self->remote == NULL || g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) ||
-      self->remote->signed_in == NULL)
-    return;
-
-  /* Unreadable: the server's copy then, as on a PC that kept nothing. */
-  if (error != NULL)
-    g_debug ("remote: %s not read: %s", viva_remote_kept_get_path (VIVA_REMOTE_KEPT (object)), error->message);
-  sitting = g_steal_pointer (&self->remote->signed_in);
-  viva_window_remote_begin (self, sitting, state);
-}
-
-static void
-signed_in_cb (GObject      *object,
-              GAsyncResult *result,
-              gpointer      user_data)
-{
-  g_autoptr(VivaWindow) self = user_data;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(JsonObject) sitting = NULL;
-  g_autofree char *token = NULL;
-  VivaWindowRemote *remote = self->remote;
-
-  token = viva_exam_server_client_sign_in_finish (VIVA_EXAM_SERVER_CLIENT (object), result, &sitting, &error);
-  if (remote == NULL || g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    return;
-
-  if (token == NULL)
-    {
-      g_clear_object (&remote->client);
-      if (remote->dialog != NULL)
-        {
-          viva_sign_in_dialog_set_busy (remote->dialog, FALSE);
-          viva_sign_in_dialog_set_error (remote->dialog, error->message);
-        }
-      return;
-    }
-
-  if (remote->dialog != NULL)
-    {
-      VivaSignInDialog *dialog = g_steal_pointer (&remote->dialog);
-
-      g_signal_handlers_disconnect_by_data (dialog, self);
-      gtk_window_destroy (GTK_WINDOW (dialog));
-    }
-
-  /* What this PC kept of the sitting at an earlier start, read first. */
-  {
-    VivaExamLink *link = viva_exam_server_client_get_link (remote->client);
-    JsonNode *node = json_object_get_member (sitting, "student");
-    JsonObject *student = node && JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
-
-    g_clear_object (&remote->kept);
-    remote->kept = viva_remote_kept_new (NULL, viva_exam_link_get_exam_id (link), viva_exam_link_get_fingerprint (link),
-                                         student ? json_object_get_string_member_with_default (student, "id", "") : "");
-    g_clear_pointer (&remote->signed_in, json_object_unref);
-    remote->signed_in = g_steal_pointer (&sitting);
-    viva_remote_kept_load_async (remote->kept, remote->cancellable, kept_loaded_cb, g_object_ref (self));
-  }
-}
-
-static void
-dialog_response_cb (VivaWindow       *self,
-                    const char       *response,
-                    VivaSignInDialog *dialog)
-{
-  VivaWindowRemote *remote = self->remote;
-  g_autoptr(VivaExamLink) link = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *text = NULL;
-  g_autofree char *id = NULL;
-  g_autofree char *code = NULL;
-
-  if (g_strcmp0 (response, "sign-in") != 0)
-    {
-      remote->dialog = NULL;
-      g_cancellable_cancel (remote->cancellable);
-      g_clear_object (&remote->cancellable);
-      remote->cancellable = g_cancellable_new ();
-      g_clear_object (&remote->client);
-      return;
-    }
-
-  text = viva_sign_in_dialog_dup_link (dialog);
-  if (!(link = viva_exam_link_parse (text, &error)))
-    {
-      viva_sign_in_dialog_set_error (dialog, error->message);
-      return;
-    }
-
-  id = viva_sign_in_dialog_dup_student_id (dialog);
-  code = viva_sign_in_dialog_dup_code (dialog);
-  g_clear_object (&remote->client);
-  remote->client = viva_exam_server_client_new (link);
-  viva_sign_in_dialog_set_busy (dialog, TRUE);
-  viva_exam_server_client_sign_in_async (remote->client, id, code, remote->cancellable,
-                                         signed_in_cb, g_object_ref (self));
-}
-
-static gboolean
-present_dialog_idle_cb (gpointer user_data)
-{
-  g_autoptr(VivaWindow) self = user_data;
-
-  if (self->remote != NULL && self->remote->dialog != NULL)
-    gtk_window_present (GTK_WINDOW (self->remote->dialog));
-  return G_SOURCE_REMOVE;
-}
-
-/* Once the window has come up and shown itself, so the dialog is above. */
-static void
-present_dialog_cb (VivaWindow *self)
-{
-  g_signal_handlers_disconnect_by_func (self, present_dialog_cb, NULL);
-  g_idle_add_full (G_PRIORITY_LOW, present_dialog_idle_cb, g_object_ref (self), NULL);
+  viva_window_remote_begin (self, client, sitting, kept, kept_state);
 }
 
 /**
@@ -669,22 +550,7 @@ viva_window_join_exam (VivaWindow *self,
                                    adw_toast_new (_("An exam is already under way in this window")));
       return;
     }
-  if (remote->dialog != NULL)
-    {
-      gtk_window_present (GTK_WINDOW (remote->dialog));
-      return;
-    }
-
-  remote->dialog = viva_sign_in_dialog_new (GTK_WINDOW (self), link,
-                                            !viva_settings_is_exam_file_locked (viva_settings_get_default ()));
-  g_signal_connect_object (remote->dialog, "response", G_CALLBACK (dialog_response_cb), self, G_CONNECT_SWAPPED);
-  /* At start (`viva --exam LINK`, the lab's setting) the window comes up
-   * (and is presented again by the application's activation) after this:
-   * the dialog comes once it is, above it. */
-  if (gtk_widget_get_mapped (GTK_WIDGET (self)))
-    present_dialog_cb (self);
-  else
-    g_signal_connect (self, "map", G_CALLBACK (present_dialog_cb), NULL);
+  viva_exam_sign_in_ask (remote->sign_in, GTK_WINDOW (self), link);
 }
 
 static void
@@ -784,6 +650,8 @@ _viva_window_init_remote (VivaWindow *self)
 
   remote = self->remote = g_new0 (VivaWindowRemote, 1);
   remote->cancellable = g_cancellable_new ();
+  remote->sign_in = viva_exam_sign_in_new ();
+  g_signal_connect_object (remote->sign_in, "signed-in", G_CALLBACK (signed_in_cb), self, G_CONNECT_SWAPPED);
 
   /* Quiet, beside the clock: whether the work is on the server. */
   remote->save_label = GTK_LABEL (gtk_label_new (NULL));
@@ -823,12 +691,12 @@ _viva_window_dispose_remote (VivaWindow *self)
       /* Its stream stops now, whoever still holds the seat. */
       viva_remote_seat_show_defense (remote->seat, NULL);
     }
-  if (remote->dialog != NULL)
-    g_signal_handlers_disconnect_by_data (remote->dialog, self);
+  g_signal_handlers_disconnect_by_data (remote->sign_in, self);
+  /* It stops now (its dialog let go, its calls cancelled), whoever still
+   * holds it: a call under way holds a reference. */
+  g_object_run_dispose (G_OBJECT (remote->sign_in));
+  g_clear_object (&remote->sign_in);
   g_clear_object (&remote->seat);
-  g_clear_object (&remote->kept);
-  g_clear_pointer (&remote->signed_in, json_object_unref);
-  g_clear_object (&remote->client);
   g_clear_object (&remote->cancellable);
   g_free (remote);
 }
