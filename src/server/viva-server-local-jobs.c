@@ -1,0 +1,193 @@
+/* viva-server-local-jobs.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include "viva-exam-file.h"
+#include "viva-server-defense-jobs.h"
+#include "viva-server-jobs.h"
+#include "viva-server-store-pool.h"
+
+/* The node's own claimer (serve --local-jobs): up to max_running jobs at once, of any exam,
+ * claimed, renewed and finished straight in the store. */
+
+struct _VivaServerLocalJobs
+{
+  VivaServerApi *api;
+  char          *claimer;
+  guint          max_running;
+  guint          running;
+  guint          tick_id;
+  GPtrArray     *live;
+};
+
+typedef struct
+{
+  VivaServerLocalJobs *owner;   /* NULL once the claimer stopped */
+  char                *job_id;
+  char                *claim_id;
+  guint                renew_id;
+  GCancellable        *cancellable;
+} Running;
+
+static void
+running_free (Running *running)
+{
+  g_clear_handle_id (&running->renew_id, g_source_remove);
+  g_clear_object (&running->cancellable);
+  g_free (running->job_id);
+  g_free (running->claim_id);
+  g_free (running);
+}
+
+static gboolean
+renew_cb (gpointer user_data)
+{
+  Running *running = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!viva_server_store_renew_job (viva_server_api_get_store (running->owner->api), running->job_id,
+                                    running->claim_id, viva_server_pool_lease_ms (), &error) &&
+      g_error_matches (error, VIVA_SERVER_DB_ERROR, VIVA_SERVER_DB_ERROR_CONSTRAINT))
+    {
+      /* Another took it (this node stalled past its lease): let it. */
+      g_message ("job %s: %s", running->job_id, error->message);
+      running->renew_id = 0;
+      g_cancellable_cancel (running->cancellable);
+      return G_SOURCE_REMOVE;
+    }
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+run_cb (GObject      *object,
+        GAsyncResult *result,
+        gpointer      user_data)
+{
+  Running *running = user_data;
+  VivaServerLocalJobs *self = running->owner;
+  g_autoptr(JsonObject) out = NULL;
+  g_autoptr(JsonNode) node = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+
+  if (self == NULL)
+    {
+      running_free (running);
+      return;
+    }
+  g_ptr_array_remove (self->live, running);
+  self->running--;
+
+  if (!(out = viva_server_job_run_finish (result, &error)))
+    {
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        {
+          running_free (running);
+          return;
+        }
+      out = json_object_new ();
+      json_object_set_string_member (out, "error", error->message);
+      g_clear_error (&error);
+    }
+  node = json_node_init_object (json_node_alloc (), out);
+  text = json_to_string (node, FALSE);
+  if (!viva_server_store_finish_job (viva_server_api_get_store (self->api), running->job_id, running->claim_id,
+                                     self->claimer, text, &error))
+    g_message ("job %s: %s", running->job_id, error->message);
+  running_free (running);
+}
+
+static gboolean
+tick_cb (gpointer user_data)
+{
+  VivaServerLocalJobs *self = user_data;
+  VivaServerStore *store = viva_server_api_get_store (self->api);
+  guint lease_ms = viva_server_pool_lease_ms ();
+
+  while (self->running < self->max_running)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(JsonObject) job = viva_server_store_claim_job (store, NULL, self->claimer, lease_ms, &error);
+      g_autoptr(JsonObject) pack = NULL;
+      g_autoptr(JsonNode) payload = NULL;
+      VivaExamFile *exam;
+      Running *running;
+
+      if (job == NULL)
+        break;
+      if (!(exam = viva_server_api_get_exam (self->api, json_object_get_string_member (job, "exam_id"), &error)) ||
+          !(payload = json_from_string (json_object_get_string_member (job, "payload"), &error)) ||
+          !JSON_NODE_HOLDS_OBJECT (payload) ||
+          !(pack = viva_server_job_pack (exam, json_object_get_string_member_with_default (json_node_get_object (payload),
+                                                                                           "problem_id", ""))))
+        {
+          /* Its lease runs out and a worker or the next tick takes it. */
+          g_message ("job %s: %s", json_object_get_string_member (job, "id"), error ? error->message : "no exam");
+          break;
+        }
+
+      running = g_new0 (Running, 1);
+      running->owner = self;
+      running->job_id = g_strdup (json_object_get_string_member (job, "id"));
+      running->claim_id = g_strdup (json_object_get_string_member (job, "claim_id"));
+      running->cancellable = g_cancellable_new ();
+      running->renew_id = g_timeout_add (MAX (lease_ms / 3, 50), renew_cb, running);
+      g_ptr_array_add (self->live, running);
+      self->running++;
+      viva_server_job_run_async (pack, json_object_get_string_member (job, "kind"),
+                                 json_node_get_object (payload), running->cancellable, run_cb, running);
+    }
+  return G_SOURCE_CONTINUE;
+}
+
+/**
+ * viva_server_local_jobs_start:
+ * @node_id: the node's id, named as the claimer in the queue
+ * @max_running: jobs this node runs at once (0: none, workers only)
+ *
+ * Returns: (transfer full) (nullable): the claimer, %NULL for none
+ */
+VivaServerLocalJobs *
+viva_server_local_jobs_start (VivaServerApi *api,
+                              const char    *node_id,
+                              guint          max_running)
+{
+  VivaServerLocalJobs *self;
+
+  if (max_running == 0)
+    return NULL;
+
+  self = g_new0 (VivaServerLocalJobs, 1);
+  self->api = g_object_ref (api);
+  self->claimer = g_strdup_printf ("node %s", node_id);
+  self->max_running = max_running;
+  self->live = g_ptr_array_new ();
+  self->tick_id = g_timeout_add (250, tick_cb, self);
+  return self;
+}
+
+void
+viva_server_local_jobs_stop (VivaServerLocalJobs *self)
+{
+  if (self == NULL)
+    return;
+
+  g_clear_handle_id (&self->tick_id, g_source_remove);
+  /* What runs still finishes into nothing: its lease runs out and the job
+   * goes to another claimer. */
+  for (guint i = 0; i < self->live->len; i++)
+    {
+      Running *running = self->live->pdata[i];
+
+      running->owner = NULL;
+      g_clear_handle_id (&running->renew_id, g_source_remove);
+      g_cancellable_cancel (running->cancellable);
+    }
+  g_ptr_array_unref (self->live);
+  g_clear_object (&self->api);
+  g_free (self->claimer);
+  g_free (self);
+}
