@@ -37,6 +37,7 @@ struct _VivaExaminer
   VivaRunner           *reference_runner;
   gboolean              owns_runner;
   gboolean              shares_reference_runner;
+  VivaExamRuns         *runs;         /* NULL: VivaExamLocalRuns over the runners above */
   VivaExamGradeFunc     grade_func;   /* NULL: viva_problem_grade_async */
   gpointer              grade_data;
   GDestroyNotify        grade_destroy;

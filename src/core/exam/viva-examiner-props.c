@@ -92,6 +92,26 @@ viva_examiner_set_reference_runner (VivaExaminer *self,
 }
 
 /**
+ * viva_examiner_set_runs:
+ * @runs: (nullable): where the defense's code runs, or %NULL for workers
+ *   on this machine (the runners above, or the examiner's own)
+ *
+ * The exam server runs a defense's tools in its pool (#VivaExamRemoteRuns):
+ * every run, probe and prediction is a job, and the examiner's own runners
+ * are never started. Set it before the defense starts.
+ */
+void
+viva_examiner_set_runs (VivaExaminer *self,
+                        VivaExamRuns *runs)
+{
+  g_return_if_fail (VIVA_IS_EXAMINER (self));
+  g_return_if_fail (!runs || VIVA_IS_EXAM_RUNS (runs));
+  g_return_if_fail (self->state == VIVA_EXAMINER_STATE_IDLE);
+
+  g_set_object (&self->runs, runs);
+}
+
+/**
  * viva_examiner_set_grade_func:
  * @func: (nullable): grades the code at finishDefense instead of a grader
  *   of the examiner's own; %NULL for the examiner's own

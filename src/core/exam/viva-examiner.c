@@ -81,6 +81,7 @@ viva_examiner_dispose (GObject *object)
   g_clear_object (&self->code_source);
   g_clear_object (&self->runner);
   g_clear_object (&self->reference_runner);
+  g_clear_object (&self->runs);
   g_clear_object (&self->session);
   g_clear_object (&self->verdict);
   if (self->grade_destroy != NULL)

@@ -11,6 +11,7 @@
 #include "viva-code-source.h"
 #include "viva-exam-error.h"
 #include "viva-exam-limits.h"
+#include "viva-exam-runs.h"
 #include "viva-exam-session.h"
 #include "viva-exam-verdict.h"
 #include "viva-problem.h"
@@ -59,6 +60,8 @@ void                  viva_examiner_set_runner           (VivaExaminer         *
                                                           VivaRunner           *runner);
 void                  viva_examiner_set_reference_runner (VivaExaminer         *self,
                                                           VivaRunner           *runner);
+void                  viva_examiner_set_runs             (VivaExaminer         *self,
+                                                          VivaExamRuns         *runs);
 VivaExamSession      *viva_examiner_get_session          (VivaExaminer         *self);
 void                  viva_examiner_set_session          (VivaExaminer         *self,
                                                           VivaExamSession      *session);
