@@ -11,7 +11,12 @@
 #include "viva-server-store-pool.h"
 
 /* The node's own claimer (serve --local-jobs): up to max_running jobs at once, of any exam,
- * claimed, renewed and finished straight in the store. */
+ * claimed, renewed and finished straight in the store. It claims as soon as it hears of a
+ * job — enqueued on this node (the store's job-enqueued signal), on another (the jobs'
+ * NOTIFY on PostgreSQL) — and as one of its own jobs ends; the poll is the safety net (a
+ * notification lost with its connection, another process on one SQLite file). */
+
+#define POLL_MS 250
 
 struct _VivaServerLocalJobs
 {
@@ -20,8 +25,13 @@ struct _VivaServerLocalJobs
   guint          max_running;
   guint          running;
   guint          tick_id;
+  guint          wake_id;
+  gulong         enqueued_id;
+  guint          listen_id;
   GPtrArray     *live;
 };
+
+static void wake (VivaServerLocalJobs *self);
 
 typedef struct
 {
@@ -98,6 +108,8 @@ run_cb (GObject      *object,
                                      self->claimer, text, &error))
     g_message ("job %s: %s", running->job_id, error->message);
   running_free (running);
+  /* A place is free: the next job waiting need not wait for the poll. */
+  wake (self);
 }
 
 static gboolean
@@ -143,6 +155,53 @@ tick_cb (gpointer user_data)
   return G_SOURCE_CONTINUE;
 }
 
+static gboolean
+wake_cb (gpointer user_data)
+{
+  VivaServerLocalJobs *self = user_data;
+
+  self->wake_id = 0;
+  tick_cb (self);
+  return G_SOURCE_REMOVE;
+}
+
+/* Claims from the main loop, once what told of the job is over (an
+ * enqueue tells from inside its transaction); many at once claim once. */
+static void
+wake (VivaServerLocalJobs *self)
+{
+  if (self->wake_id == 0 && self->running < self->max_running)
+    self->wake_id = g_idle_add (wake_cb, self);
+}
+
+static void
+job_enqueued_cb (VivaServerStore *store,
+                 const char      *exam_id,
+                 gpointer         user_data)
+{
+  wake (user_data);
+}
+
+static void
+job_told_cb (const char *payload,
+             gpointer    user_data)
+{
+  wake (user_data);
+}
+
+/* VIVA_SERVER_JOBS_POLL_MS lengthens the safety net's poll for the tests,
+ * which show that a job is claimed without it. */
+static guint
+poll_ms (void)
+{
+  const char *env = g_getenv ("VIVA_SERVER_JOBS_POLL_MS");
+  guint64 value;
+
+  if (env != NULL && g_ascii_string_to_unsigned (env, 10, 50, 3600000, &value, NULL))
+    return (guint)value;
+  return POLL_MS;
+}
+
 /**
  * viva_server_local_jobs_start:
  * @node_id: the node's id, named as the claimer in the queue
@@ -165,7 +224,11 @@ viva_server_local_jobs_start (VivaServerApi *api,
   self->claimer = g_strdup_printf ("node %s", node_id);
   self->max_running = max_running;
   self->live = g_ptr_array_new ();
-  self->tick_id = g_timeout_add (250, tick_cb, self);
+  self->tick_id = g_timeout_add (poll_ms (), tick_cb, self);
+  self->enqueued_id = g_signal_connect (viva_server_api_get_store (api), "job-enqueued",
+                                        G_CALLBACK (job_enqueued_cb), self);
+  self->listen_id = viva_server_db_listen (viva_server_store_get_db (viva_server_api_get_store (api)),
+                                           VIVA_SERVER_JOBS_CHANNEL, job_told_cb, self);
   return self;
 }
 
@@ -176,6 +239,9 @@ viva_server_local_jobs_stop (VivaServerLocalJobs *self)
     return;
 
   g_clear_handle_id (&self->tick_id, g_source_remove);
+  g_clear_handle_id (&self->wake_id, g_source_remove);
+  g_clear_signal_handler (&self->enqueued_id, viva_server_api_get_store (self->api));
+  viva_server_db_unlisten (viva_server_store_get_db (viva_server_api_get_store (self->api)), self->listen_id);
   /* What runs still finishes into nothing: its lease runs out and the job
    * goes to another claimer. */
   for (guint i = 0; i < self->live->len; i++)

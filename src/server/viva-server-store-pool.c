@@ -198,10 +198,14 @@ insert_job (VivaServerStore  *self,
   g_autoptr(JsonNode) node = json_node_init_object (json_node_alloc (), payload);
   g_autofree char *text = json_to_string (node, FALSE);
 
-  return viva_server_db_execf (DB (self), error,
-                               "INSERT INTO jobs (id, exam_id, kind, subject, payload, state, enqueued_at, attempts)"
-                               " VALUES ($1, $2, $3, $4, $5, 'waiting', $6, 0)",
-                               "sssssi", job_id, exam_id, kind, subject, text, viva_server_store_now ());
+  if (!viva_server_db_execf (DB (self), error,
+                             "INSERT INTO jobs (id, exam_id, kind, subject, payload, state, enqueued_at, attempts)"
+                             " VALUES ($1, $2, $3, $4, $5, 'waiting', $6, 0)",
+                             "sssssi", job_id, exam_id, kind, subject, text, viva_server_store_now ()) ||
+      !viva_server_db_notify (DB (self), VIVA_SERVER_JOBS_CHANNEL, exam_id, error))
+    return FALSE;
+  _viva_server_store_job_enqueued (self, exam_id);
+  return TRUE;
 }
 
 gboolean

@@ -101,6 +101,12 @@ gint64      _viva_server_store_insert_snapshot (VivaServerStore  *self,
                                                 const char       *kind,
                                                 const char       *code,
                                                 GError          **error);
+void        _viva_server_store_job_enqueued    (VivaServerStore  *self,
+                                                const char       *exam_id);
+
+/* Told at the commit of each enqueue (the exam's id as payload), so the
+ * other nodes' claimers wake at once; they poll as well. */
+#define VIVA_SERVER_JOBS_CHANNEL "viva_jobs"
 
 /* A claimer that stops renewing loses its job after this; a dead
  * claimer's job is claimed again, at most this many times in all. */

@@ -25,6 +25,13 @@
 
 G_DEFINE_FINAL_TYPE (VivaServerStore, viva_server_store, G_TYPE_OBJECT)
 
+enum {
+  JOB_ENQUEUED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
 /* One entry per schema version, never edited once released: a change is a
  * new entry. Each is a list of statements run in one transaction. */
 static const char * const migration_1[] = {
@@ -369,6 +376,26 @@ static void
 viva_server_store_class_init (VivaServerStoreClass *klass)
 {
   G_OBJECT_CLASS (klass)->finalize = viva_server_store_finalize;
+
+  /**
+   * VivaServerStore::job-enqueued:
+   * @exam_id: the job's exam
+   *
+   * A job was inserted into the queue, told from inside the transaction
+   * that enqueues it: a handler claims later, from the main loop once that
+   * transaction is over, never in it (a transaction rolled back leaves it
+   * a claim that finds nothing). This process's claimers hear of a job at
+   * once; other processes hear of it by the database's notification.
+   */
+  signals[JOB_ENQUEUED] = g_signal_new ("job-enqueued", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                                        NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
+}
+
+void
+_viva_server_store_job_enqueued (VivaServerStore *self,
+                                 const char      *exam_id)
+{
+  g_signal_emit (self, signals[JOB_ENQUEUED], 0, exam_id);
 }
 
 static void

@@ -29,6 +29,7 @@
 
 static const char * const one_exam[] = { "exam.json", NULL };
 static const char * const workers_only[] = { "--local-jobs", "0", NULL };
+static const char * const one_local_job[] = { "--local-jobs", "1", NULL };
 
 static void
 die_with_parent (gpointer user_data)
@@ -195,6 +196,66 @@ claim_to_result_db_ms (VivaServerStore *store)
   return total / 1000.0 / ROUND_TRIPS;
 }
 
+/* A job that does no work: without code it fails at once, its failure
+ * recorded as its result. @told: enqueued as the server does it (the
+ * store's NOTIFY on PostgreSQL); else inserted behind the claimers' backs,
+ * as every enqueue was before they were told of jobs (or as a NOTIFY lost
+ * with its connection leaves it): only the 250 ms poll finds it. */
+static char *
+enqueue_nothing (VivaServerStore *store,
+                 gboolean         told)
+{
+  char *id = g_strdup_printf ("nothing-%" G_GINT64_FORMAT "-%d", g_get_real_time (), told);
+  g_autoptr(JsonObject) payload = json_object_new ();
+  g_autoptr(GError) error = NULL;
+
+  json_object_set_string_member (payload, "student_id", "s1");
+  json_object_set_string_member (payload, "problem_id", "double");
+  if (told)
+    g_assert_true (viva_server_store_enqueue_job (store, id, "server-quiz", "grade", NULL, payload, &error));
+  else
+    g_assert_true (viva_server_db_execf (viva_server_store_get_db (store), &error,
+                                         "INSERT INTO jobs (id, exam_id, kind, subject, payload, state, enqueued_at,"
+                                         " attempts) VALUES ($1, 'server-quiz', 'grade', NULL,"
+                                         " '{\"student_id\":\"s1\",\"problem_id\":\"double\"}', 'waiting', $2, 0)",
+                                         "si", id, viva_server_store_now ()));
+  g_assert_no_error (error);
+  return id;
+}
+
+/* From enqueued to its result recorded by the node's own claimer, on an
+ * empty queue: told and untold one after the other, side by side. */
+static void
+enqueue_to_result_ms (VivaServerStore *store,
+                      double          *told_ms,
+                      double          *untold_ms)
+{
+  gint64 total[2] = { 0, 0 };
+
+  for (guint i = 0; i < 2 * ROUND_TRIPS; i++)
+    {
+      gboolean told = i % 2 == 0;
+      gint64 start = g_get_monotonic_time ();
+      g_autofree char *id = enqueue_nothing (store, told);
+
+      for (;;)
+        {
+          g_autoptr(GError) error = NULL;
+          g_autoptr(JsonObject) job = viva_server_store_get_job (store, id, &error);
+
+          g_assert_nonnull (job);
+          if (g_str_equal (json_object_get_string_member (job, "state"), "done"))
+            break;
+          g_usleep (1000);
+        }
+      total[told] += g_get_monotonic_time () - start;
+      /* Off the poll's beat, as a submission comes. */
+      g_usleep (g_random_int_range (0, 250) * 1000);
+    }
+  *told_ms = total[1] / 1000.0 / ROUND_TRIPS;
+  *untold_ms = total[0] / 1000.0 / ROUND_TRIPS;
+}
+
 /* For scale: one request that touches no table. */
 static double
 health_ms (ServerFixture *fixture)
@@ -293,6 +354,7 @@ main (int   argc,
   g_autofree char *token = NULL;
   g_autofree char *reason = NULL;
   double health, overhead, overhead_short, overhead_db, grade, one, two, first_one = 0, first_two = 0;
+  double told = 0, untold = 0;
 
   g_test_init (&argc, &argv, NULL);
   viva_core_init ();
@@ -316,6 +378,12 @@ main (int   argc,
   one = throughput (&fixture, store, token, 1, &first_one);
   two = throughput (&fixture, store, token, 2, &first_two);
 
+  /* The same node again, now with a claimer of its own. */
+  server_fixture_kill (&fixture);
+  fixture.serve_args = one_local_job;
+  server_fixture_start (&fixture);
+  enqueue_to_result_ms (store, &told, &untold);
+
   printf ("engine: %s\n", fixture.database ? "PostgreSQL" : "SQLite");
   printf ("GET /api/v1/health over HTTPS, for scale: %.2f ms per request\n", health);
   printf ("claim + result in the database alone (a node's own claimer): %.2f ms per job\n", overhead_db);
@@ -327,6 +395,11 @@ main (int   argc,
   printf ("enqueued to first result, idle worker: %.0f ms (1 worker), %.0f ms (2 workers)\n", first_one, first_two);
   printf ("throughput, %u grading jobs: %.2f jobs/s with 1 worker, %.2f jobs/s with 2 (ratio %.2f)\n",
           JOBS, one, two, two / one);
+
+  printf ("enqueued to result by the node's own claimer, empty queue, no work: %.1f ms told (%s), %.1f ms found by"
+          " its 250 ms poll alone (ratio %.2f; %u jobs each, alternated)\n",
+          told, fixture.database ? "NOTIFY from another process" : "SQLite: no notice across processes", untold,
+          told / untold, ROUND_TRIPS);
 
   server_fixture_teardown (&fixture);
   return 0;

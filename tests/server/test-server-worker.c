@@ -15,6 +15,7 @@
 
 static const char * const two_exams[] = { "exam.json", "exam-other.json", NULL };
 static const char * const workers_only[] = { "--local-jobs", "0", NULL };
+static const char * const one_local_job[] = { "--local-jobs", "1", NULL };
 
 /* The grading is slow on purpose: a worker is caught mid-job. */
 #define SLOW_DOUBLE "import time\ntime.sleep(2)\ndef double(x):\n    return 2 * x\n"
@@ -528,6 +529,68 @@ test_hostile (void)
   server_fixture_teardown (&fixture);
 }
 
+/* Waits for the job to be done, at most a minute (it takes a second). */
+static JsonObject *
+wait_done (ServerFixture *fixture,
+           const char    *job_id)
+{
+  for (guint attempt = 0; attempt < 600; attempt++)
+    {
+      JsonObject *job = job_row (fixture, job_id);
+
+      if (g_str_equal (json_object_get_string_member (job, "state"), "done"))
+        return job;
+      json_object_unref (job);
+      g_usleep (100 * 1000);
+    }
+  g_error ("job %s was never claimed and finished", job_id);
+}
+
+/* A job enqueued is claimed at once, not at the next poll: the node's own
+ * claimer polls once an hour here, so a job that were left to the poll
+ * would never be graded. A submission on this node wakes it through the
+ * store; a job enqueued by another process (here the test's own
+ * connection, as another node would) wakes it through PostgreSQL's NOTIFY
+ * (on SQLite only the poll finds it: not asked there). */
+static void
+test_wake (void)
+{
+  ServerFixture fixture;
+  g_autofree char *student = NULL;
+  g_autofree char *job_id = NULL;
+  g_autoptr(JsonObject) job = NULL;
+
+  g_setenv ("VIVA_SERVER_JOBS_POLL_MS", "3600000", TRUE);
+  server_fixture_setup_full (&fixture, two_exams, one_local_job);
+  g_unsetenv ("VIVA_SERVER_JOBS_POLL_MS");
+  student = server_fixture_sign_in (&fixture, "server-quiz", "s1");
+
+  job_id = submit (&fixture, student, "double", "def double(x):\n    return 2 * x\n");
+  job = wait_done (&fixture, job_id);
+  g_assert_cmpstr (json_object_get_string_member (job, "claimed_by"), ==, json_object_get_string_member (job, "finished_by"));
+  g_assert_true (g_str_has_prefix (json_object_get_string_member (job, "claimed_by"), "node "));
+  assert_graded_once (&fixture, job_id, 1, 2);
+
+  if (fixture.database != NULL)
+    {
+      g_autoptr(VivaServerStore) store = open_store (&fixture);
+      g_autoptr(JsonObject) payload = json_object_new ();
+      g_autoptr(JsonObject) other = NULL;
+      g_autoptr(GError) error = NULL;
+
+      /* No code: the job fails at once, its failure recorded as its result. */
+      json_object_set_string_member (payload, "student_id", "s1");
+      json_object_set_string_member (payload, "problem_id", "double");
+      g_assert_true (viva_server_store_enqueue_job (store, "told-job", "server-quiz", "grade", NULL, payload, &error));
+      g_assert_no_error (error);
+      other = wait_done (&fixture, "told-job");
+      g_assert_true (g_str_has_prefix (json_object_get_string_member (other, "claimed_by"), "node "));
+      g_assert_nonnull (strstr (json_object_get_string_member (other, "result"), "error"));
+    }
+
+  server_fixture_teardown (&fixture);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -538,6 +601,7 @@ main (int   argc,
 
   g_test_add_func ("/viva/server/worker/pool", test_pool);
   g_test_add_func ("/viva/server/worker/hostile", test_hostile);
+  g_test_add_func ("/viva/server/worker/wake", test_wake);
 
   return g_test_run ();
 }
