@@ -470,20 +470,17 @@ start_row (VivaServerDefenses  *self,
   return TRUE;
 }
 
-/**
- * viva_server_defenses_start:
- * @handed_in: started at time-up: questions are answered for the student
- *
- * Returns: (transfer full): the new defense's id, its row committed
- */
-char *
-viva_server_defenses_start (VivaServerDefenses  *self,
-                            const char          *exam_id,
-                            const char          *student_id,
-                            const char          *problem_id,
-                            const char          *code,
-                            gboolean             handed_in,
-                            GError             **error)
+/* @job_id: (nullable): a Submit's: the submission is kept and its grading
+ * enqueued in the defense's row's transaction, and its job's id set here */
+static char *
+start_new (VivaServerDefenses  *self,
+           const char          *exam_id,
+           const char          *student_id,
+           const char          *problem_id,
+           const char          *code,
+           gboolean             handed_in,
+           char               **job_id,
+           GError             **error)
 {
   VivaServerStore *store = viva_server_api_get_store (self->api);
   VivaServerClock *clock = viva_server_api_get_clock (self->api);
@@ -504,12 +501,61 @@ viva_server_defenses_start (VivaServerDefenses  *self,
                    _("The exam server’s database is not answering; the server keeps trying."));
       return NULL;
     }
-  if (!(sitting = viva_server_clock_get_sitting (clock, exam_id, student_id, error)) ||
-      !viva_server_store_add_defense (store, id, exam_id, student_id, problem_id, code, handed_in, error) ||
-      !(row = viva_server_store_get_defense (store, id, error)) ||
+  if (!(sitting = viva_server_clock_get_sitting (clock, exam_id, student_id, error)))
+    return NULL;
+  if (job_id != NULL)
+    {
+      if (viva_server_store_save_submission (store, exam_id, student_id, problem_id, code, id, job_id, error) < 0)
+        return NULL;
+      viva_server_clock_code_saved (clock, exam_id, student_id, problem_id, "submit", code);
+    }
+  else if (!viva_server_store_add_defense (store, id, exam_id, student_id, problem_id, code, handed_in, error))
+    return NULL;
+  if (!(row = viva_server_store_get_defense (store, id, error)) ||
       !start_row (self, row, epoch, sitting, FALSE, error))
     return NULL;
   return g_steal_pointer (&id);
+}
+
+/**
+ * viva_server_defenses_start:
+ * @handed_in: started at time-up: questions are answered for the student
+ *
+ * Returns: (transfer full): the new defense's id, its row committed
+ */
+char *
+viva_server_defenses_start (VivaServerDefenses  *self,
+                            const char          *exam_id,
+                            const char          *student_id,
+                            const char          *problem_id,
+                            const char          *code,
+                            gboolean             handed_in,
+                            GError             **error)
+{
+  return start_new (self, exam_id, student_id, problem_id, code, handed_in, NULL, error);
+}
+
+/**
+ * viva_server_defenses_start_submitted:
+ * @job_id: (out): the submission's grading job, the defense's grade
+ *
+ * Starts the defense of a Submit: the submitted code, its grading job and
+ * the defense's row naming that job are one transaction.
+ *
+ * Returns: (transfer full): the new defense's id, its row committed
+ */
+char *
+viva_server_defenses_start_submitted (VivaServerDefenses  *self,
+                                      const char          *exam_id,
+                                      const char          *student_id,
+                                      const char          *problem_id,
+                                      const char          *code,
+                                      char               **job_id,
+                                      GError             **error)
+{
+  g_return_val_if_fail (job_id != NULL, NULL);
+
+  return start_new (self, exam_id, student_id, problem_id, code, FALSE, job_id, error);
 }
 
 gboolean

@@ -25,6 +25,13 @@ char               *viva_server_defenses_start      (VivaServerDefenses  *self,
                                                      const char          *code,
                                                      gboolean             handed_in,
                                                      GError             **error);
+char               *viva_server_defenses_start_submitted (VivaServerDefenses  *self,
+                                                          const char          *exam_id,
+                                                          const char          *student_id,
+                                                          const char          *problem_id,
+                                                          const char          *code,
+                                                          char               **job_id,
+                                                          GError             **error);
 void                viva_server_defenses_set_holder (VivaServerDefenses *self,
                                                      const char          *holder);
 guint               viva_server_defenses_resume_all (VivaServerDefenses  *self,

@@ -387,22 +387,12 @@ _viva_server_submit (VivaServerRequest *request)
       return;
     }
 
-  /* The submission and its grading job: one transaction. */
-  if (viva_server_store_save_submission (store, request->exam_id, request->student_id, problem_id, code,
-                                         &job_id, &error) < 0)
-    {
-      viva_server_reply_db_error (request, error);
-      return;
-    }
-  if (viva_server_api_get_clock (request->api) != NULL)
-    viva_server_clock_code_saved (viva_server_api_get_clock (request->api), request->exam_id,
-                                  request->student_id, problem_id, "submit", code);
-
-  /* The defense's grade is that job's (named before its examiner can
-   * reach finishDefense: both are on this main loop). */
-  if (!(id = viva_server_defenses_start (defenses, request->exam_id, request->student_id, problem_id, code,
-                                         FALSE, &error)) ||
-      !viva_server_store_set_defense_grade_job (store, id, job_id, &error) ||
+  /* The submission, its grading job and the defense naming that job as
+   * its grade: one transaction, so a Submit retried after this node died
+   * finds either nothing (and starts afresh) or the defense with its job
+   * (and attaches): graded once either way. */
+  if (!(id = viva_server_defenses_start_submitted (defenses, request->exam_id, request->student_id, problem_id,
+                                                   code, &job_id, &error)) ||
       !(row = viva_server_store_get_defense (store, id, &error)))
     {
       viva_server_reply_db_error (request, error);

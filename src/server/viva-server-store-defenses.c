@@ -13,6 +13,29 @@
  * defense's own counter, raised in the event's transaction) and the signed
  * reports. The sitting's tables are viva-server-store.c's. */
 
+/* @grade_job: (nullable): its grading job, when it is enqueued in the
+ * same transaction (a Submit's, viva_server_store_save_submission()). */
+gboolean
+_viva_server_store_insert_defense (VivaServerStore  *self,
+                                   const char       *defense_id,
+                                   const char       *exam_id,
+                                   const char       *student_id,
+                                   const char       *problem_id,
+                                   const char       *code,
+                                   gboolean          handed_in,
+                                   const char       *grade_job,
+                                   GError          **error)
+{
+  gint64 now = viva_server_store_now ();
+
+  return viva_server_db_execf (self->db, error,
+                               "INSERT INTO defenses (id, exam_id, student_id, problem_id, state, code, handed_in,"
+                               " last_seq, created_at, updated_at, grade_job)"
+                               " VALUES ($1, $2, $3, $4, 'starting', $5, $6, 0, $7, $7, $8)",
+                               "sssssiis", defense_id, exam_id, student_id, problem_id, code,
+                               (gint64)(handed_in ? 1 : 0), now, grade_job);
+}
+
 gboolean
 viva_server_store_add_defense (VivaServerStore  *self,
                                const char       *defense_id,
@@ -23,13 +46,8 @@ viva_server_store_add_defense (VivaServerStore  *self,
                                gboolean          handed_in,
                                GError          **error)
 {
-  gint64 now = viva_server_store_now ();
-
-  return viva_server_db_execf (self->db, error,
-                               "INSERT INTO defenses (id, exam_id, student_id, problem_id, state, code, handed_in,"
-                               " last_seq, created_at, updated_at) VALUES ($1, $2, $3, $4, 'starting', $5, $6, 0, $7, $7)",
-                               "sssssii", defense_id, exam_id, student_id, problem_id, code,
-                               (gint64)(handed_in ? 1 : 0), now);
+  return _viva_server_store_insert_defense (self, defense_id, exam_id, student_id, problem_id, code, handed_in,
+                                            NULL, error);
 }
 
 JsonObject *

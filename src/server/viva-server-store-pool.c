@@ -9,6 +9,7 @@
 
 #include "viva-server-keys.h"
 #include "viva-server-store-pool.h"
+#include "viva-server-store-private.h"
 
 /* What lets several nodes share one database, in the store's portable SQL:
  *
@@ -222,10 +223,15 @@ viva_server_store_enqueue_job (VivaServerStore  *self,
 
 /**
  * viva_server_store_save_submission:
+ * @defense_id: (nullable): the defense begun on it, whose row is written
+ *   in the same transaction, naming the job as its grade
  * @job_id: (out): the grading job's id
  *
  * Keeps a submitted snapshot and enqueues its grading, in one transaction:
- * a submission is never kept without its grading, nor graded unkept.
+ * a submission is never kept without its grading, nor graded unkept; and
+ * with @defense_id never without its defense knowing that grading (a node
+ * killed after the commit leaves a defense another node continues,
+ * waiting on this job; before it, nothing a retried Submit would find).
  *
  * Returns: the snapshot's sequence number, or -1
  */
@@ -235,6 +241,7 @@ viva_server_store_save_submission (VivaServerStore  *self,
                                    const char       *student_id,
                                    const char       *problem_id,
                                    const char       *code,
+                                   const char       *defense_id,
                                    char            **job_id,
                                    GError          **error)
 {
@@ -253,6 +260,8 @@ viva_server_store_save_submission (VivaServerStore  *self,
   if ((seq = _viva_server_store_insert_snapshot (self, exam_id, student_id, problem_id, "submit", code, error)) < 0 ||
       !(subject = g_strdup_printf ("snapshot/%s/%" G_GINT64_FORMAT, student_id, seq)) ||
       !insert_job (self, id, exam_id, "grade", subject, payload, error) ||
+      (defense_id != NULL &&
+       !_viva_server_store_insert_defense (self, defense_id, exam_id, student_id, problem_id, code, FALSE, id, error)) ||
       !viva_server_db_commit (DB (self), error))
     {
       viva_server_db_rollback (DB (self));
@@ -471,17 +480,6 @@ viva_server_store_list_grades (VivaServerStore  *self,
 }
 
 /* A defense's grading job (viva-server-defense-jobs.c). */
-
-gboolean
-viva_server_store_set_defense_grade_job (VivaServerStore  *self,
-                                         const char       *defense_id,
-                                         const char       *job_id,
-                                         GError          **error)
-{
-  return viva_server_db_execf (DB (self), error,
-                               "UPDATE defenses SET grade_job = $2 WHERE id = $1 AND grade_job IS NULL",
-                               "ss", defense_id, job_id);
-}
 
 /**
  * viva_server_store_defense_grade_job:

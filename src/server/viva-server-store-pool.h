@@ -49,6 +49,7 @@ gint64      viva_server_store_save_submission  (VivaServerStore  *self,
                                                 const char       *student_id,
                                                 const char       *problem_id,
                                                 const char       *code,
+                                                const char       *defense_id,
                                                 char            **job_id,
                                                 GError          **error);
 gboolean    viva_server_store_enqueue_job      (VivaServerStore  *self,
@@ -83,10 +84,6 @@ JsonArray  *viva_server_store_list_grades      (VivaServerStore  *self,
                                                 const char       *exam_id,
                                                 GError          **error);
 
-gboolean    viva_server_store_set_defense_grade_job (VivaServerStore  *self,
-                                                     const char       *defense_id,
-                                                     const char       *job_id,
-                                                     GError          **error);
 gboolean    viva_server_store_defense_grade_job (VivaServerStore  *self,
                                                  const char       *defense_id,
                                                  const char       *code,

@@ -25,6 +25,16 @@ struct _VivaServerStore
 #define TX_COMMIT(self, error) \
   G_STMT_START { if (!viva_server_db_commit ((self)->db, (error))) TX_FAIL (self); } G_STMT_END
 
+gboolean    _viva_server_store_insert_defense (VivaServerStore  *self,
+                                               const char       *defense_id,
+                                               const char       *exam_id,
+                                               const char       *student_id,
+                                               const char       *problem_id,
+                                               const char       *code,
+                                               gboolean          handed_in,
+                                               const char       *grade_job,
+                                               GError          **error);
+
 JsonObject *_viva_server_store_row_or_error (JsonObject  *row,
                                              GError     **local,
                                              GError     **error);

@@ -313,30 +313,15 @@ test_hung_claimer (void)
   g_assert_cmpstr (json_object_get_string_member (job, "finished_by"), ==, "w2");
 }
 
-/* The fencing token: node-a's writes carry the epoch it took the lease
- * at; once node-b took it over (a-s lease ran out while a stalled), a's
- * event, state and checkpoint are refused in their own transaction and
- * nothing of them is kept, while b's go in. An answer kept by any node
- * waits for the pending question and is consumed once, by the answer
- * event of whoever holds the lease. */
+/* An exam of one student, signed in. */
 static void
-test_fence (void)
+add_signed_in_exam (VivaServerStore *store)
 {
-  g_autoptr(VivaServerStore) store = NULL;
   g_autoptr(JsonObject) exam = json_object_new ();
   g_autoptr(JsonArray) roster = json_array_new ();
   g_autoptr(JsonObject) student = json_object_new ();
-  g_autoptr(JsonObject) data = json_object_new ();
-  g_autoptr(JsonObject) waiting = NULL;
-  g_autoptr(JsonObject) defense = NULL;
-  g_autoptr(JsonArray) events = NULL;
   g_autoptr(GError) error = NULL;
-  VivaServerFence a = { "defense/d1", "node-a", 0 };
-  VivaServerFence b = { "defense/d1", "node-b", 0 };
-  gint64 seq, question;
 
-  fresh_database ();
-  store = open_store ();
   json_object_set_string_member (exam, "id", "pool-exam");
   json_object_set_string_member (exam, "title", "Pool");
   json_object_set_string_member (exam, "exam_json", "{}");
@@ -350,6 +335,85 @@ test_fence (void)
   json_array_add_object_element (roster, json_object_ref (student));
   g_assert_true (viva_server_store_add_exam (store, exam, roster, &error));
   g_assert_true (viva_server_store_sign_in (store, "pool-exam", "s1", "hash", 0, &error));
+  g_assert_no_error (error);
+}
+
+static gint64
+count_rows (VivaServerStore *store,
+            const char      *sql)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonArray) rows = viva_server_db_queryf (viva_server_store_get_db (store), &error, sql, "");
+
+  g_assert_no_error (error);
+  return json_object_get_int_member (json_array_get_object_element (rows, 0), "n");
+}
+
+/* A Submit keeps its submission, enqueues its grading and writes its
+ * defense naming that job as its grade in one transaction: a node killed
+ * anywhere in Submit leaves all three or none. Shown by a defense whose
+ * row cannot be written (its id is taken): nothing of that submission is
+ * kept, neither its snapshot nor its job. Before, a node killed between
+ * the two commits left a job no defense knew: the app's retried Submit
+ * kept a second submission and graded it again, or (killed after the
+ * defense's row) the defense enqueued a grading of its own at its end. */
+static void
+test_submission_one_commit (void)
+{
+  g_autoptr(VivaServerStore) store = NULL;
+  g_autoptr(JsonObject) defense = NULL;
+  g_autoptr(JsonObject) job = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *job_id = NULL;
+  g_autofree char *again = NULL;
+
+  fresh_database ();
+  store = open_store ();
+  add_signed_in_exam (store);
+
+  g_assert_cmpint (viva_server_store_save_submission (store, "pool-exam", "s1", "p1", "code", "d1", &job_id, &error),
+                   ==, 1);
+  g_assert_no_error (error);
+  defense = viva_server_store_get_defense (store, "d1", &error);
+  g_assert_nonnull (defense);
+  g_assert_cmpstr (json_object_get_string_member (defense, "grade_job"), ==, job_id);
+  g_assert_cmpstr (json_object_get_string_member (defense, "state"), ==, "starting");
+  g_assert_cmpstr (json_object_get_string_member (defense, "code"), ==, "code");
+  job = viva_server_store_get_job (store, job_id, &error);
+  g_assert_cmpstr (json_object_get_string_member (job, "state"), ==, "waiting");
+  g_assert_cmpstr (json_object_get_string_member (job, "subject"), ==, "snapshot/s1/1");
+
+  g_assert_cmpint (viva_server_store_save_submission (store, "pool-exam", "s1", "p1", "other", "d1", &again, &error),
+                   ==, -1);
+  g_assert_nonnull (error);
+  g_assert_null (again);
+  g_assert_cmpint (count_rows (store, "SELECT COUNT(*) AS n FROM snapshots"), ==, 1);
+  g_assert_cmpint (count_rows (store, "SELECT COUNT(*) AS n FROM jobs"), ==, 1);
+  g_assert_cmpint (count_rows (store, "SELECT COUNT(*) AS n FROM defenses"), ==, 1);
+}
+
+/* The fencing token: node-a's writes carry the epoch it took the lease
+ * at; once node-b took it over (a-s lease ran out while a stalled), a's
+ * event, state and checkpoint are refused in their own transaction and
+ * nothing of them is kept, while b's go in. An answer kept by any node
+ * waits for the pending question and is consumed once, by the answer
+ * event of whoever holds the lease. */
+static void
+test_fence (void)
+{
+  g_autoptr(VivaServerStore) store = NULL;
+  g_autoptr(JsonObject) data = json_object_new ();
+  g_autoptr(JsonObject) waiting = NULL;
+  g_autoptr(JsonObject) defense = NULL;
+  g_autoptr(JsonArray) events = NULL;
+  g_autoptr(GError) error = NULL;
+  VivaServerFence a = { "defense/d1", "node-a", 0 };
+  VivaServerFence b = { "defense/d1", "node-b", 0 };
+  gint64 seq, question;
+
+  fresh_database ();
+  store = open_store ();
+  add_signed_in_exam (store);
   g_assert_true (viva_server_store_add_defense (store, "d1", "pool-exam", "s1", "p1", "code", FALSE, &error));
   g_assert_no_error (error);
 
@@ -434,6 +498,7 @@ main (int   argc,
   g_test_add_func ("/viva/server/pool/queue-race", test_queue_race);
   g_test_add_func ("/viva/server/pool/hung-claimer", test_hung_claimer);
   g_test_add_func ("/viva/server/pool/fence", test_fence);
+  g_test_add_func ("/viva/server/pool/submission-one-commit", test_submission_one_commit);
 
   status = g_test_run ();
   if (state_dir != NULL)

@@ -591,6 +591,59 @@ test_wake (void)
   server_fixture_teardown (&fixture);
 }
 
+/* A Submit's defense names its grading job in the commit that keeps the
+ * submission and the job: right after the 201, the defense's row names
+ * the job Submit answered with. The app's retry of the same Submit (its
+ * answer lost, the node killed) attaches to that defense: no second
+ * submission, no second job, graded once. */
+static void
+test_submit_once (void)
+{
+  ServerFixture fixture;
+  g_autoptr(VivaServerStore) store = NULL;
+  g_autoptr(JsonNode) first = NULL;
+  g_autoptr(JsonNode) retried = NULL;
+  g_autoptr(JsonObject) row = NULL;
+  g_autoptr(JsonArray) jobs = NULL;
+  g_autoptr(JsonArray) snapshots = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *student = NULL;
+  const char *path = "/api/v1/exams/server-quiz/sitting/problems/double/submit";
+  const char *body = "{\"code\":\"def double(x):\\n    return 2 * x\\n\"}";
+  const char *defense, *job_id;
+  guint status = 0;
+
+  server_fixture_setup_full (&fixture, two_exams, workers_only);
+  student = server_fixture_sign_in (&fixture, "server-quiz", "s1");
+  store = open_store (&fixture);
+
+  first = server_fixture_request (&fixture, "POST", path, student, body, &status, NULL);
+  g_assert_cmpuint (status, ==, 201);
+  defense = json_object_get_string_member (json_object_get_object_member (json_node_get_object (first), "defense"), "id");
+  job_id = json_object_get_string_member (json_node_get_object (first), "grading_job");
+  row = viva_server_store_get_defense (store, defense, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (json_object_get_string_member (row, "grade_job"), ==, job_id);
+
+  retried = server_fixture_request (&fixture, "POST", path, student, body, &status, NULL);
+  g_assert_cmpuint (status, ==, 200);
+  g_assert_true (json_object_get_boolean_member (json_node_get_object (retried), "attached"));
+  g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (json_node_get_object (retried),
+                                                                                 "defense"), "id"), ==, defense);
+
+  jobs = viva_server_db_queryf (viva_server_store_get_db (store), &error,
+                                "SELECT id FROM jobs WHERE exam_id = 'server-quiz' AND kind = 'grade'", "");
+  g_assert_no_error (error);
+  g_assert_cmpuint (json_array_get_length (jobs), ==, 1);
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (jobs, 0), "id"), ==, job_id);
+  snapshots = viva_server_db_queryf (viva_server_store_get_db (store), &error,
+                                     "SELECT seq FROM snapshots WHERE exam_id = 'server-quiz' AND kind = 'submit'", "");
+  g_assert_no_error (error);
+  g_assert_cmpuint (json_array_get_length (snapshots), ==, 1);
+
+  server_fixture_teardown (&fixture);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -602,6 +655,7 @@ main (int   argc,
   g_test_add_func ("/viva/server/worker/pool", test_pool);
   g_test_add_func ("/viva/server/worker/hostile", test_hostile);
   g_test_add_func ("/viva/server/worker/wake", test_wake);
+  g_test_add_func ("/viva/server/worker/submit-once", test_submit_once);
 
   return g_test_run ();
 }
