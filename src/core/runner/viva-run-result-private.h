@@ -43,5 +43,7 @@ VivaRunResult *_viva_run_result_new_for_death  (GSubprocess       *process,
                                                 VivaRunnerSandbox  sandbox,
                                                 gboolean           killed,
                                                 gint64             started_us);
+void           _viva_run_result_describe       (VivaRunResult     *result,
+                                                guint              timeout_ms);
 
 G_END_DECLS

@@ -83,6 +83,39 @@ describe_error (VivaRunResult *result)
   return g_strdup (type);
 }
 
+/* The one sentence for the student, from what the result holds: the same
+ * words for a run of this PC's worker and for one read back from another
+ * machine (viva-run-result-json.c), which never sends its own. */
+void
+_viva_run_result_describe (VivaRunResult *result,
+                           guint          timeout_ms)
+{
+  g_clear_pointer (&result->summary, g_free);
+
+  if (result->status == VIVA_RUN_STATUS_TIMEOUT)
+    {
+      g_autofree char *limit = g_strdup_printf ("%.1f", timeout_ms / 1000.0);
+
+      if (result->error_line > 0)
+        /* Translators: %s is a number of seconds, %d a line number */
+        result->summary = g_strdup_printf (_("The code ran longer than %s s and was stopped at line %d. Variables are kept; look for a loop that never ends."),
+                                           limit, result->error_line);
+      else
+        result->summary = g_strdup_printf (_("The code ran longer than %s s and was stopped. Variables are kept; look for a loop that never ends."),
+                                           limit);
+    }
+  else if (result->status == VIVA_RUN_STATUS_ERROR)
+    result->summary = describe_error (result);
+  else if (result->status == VIVA_RUN_STATUS_KILLED)
+    result->summary = g_strdup (_("The code did not stop when interrupted (it was probably busy inside a C library such as numpy), so Python was restarted. Variables from earlier runs are gone."));
+  else if (result->status == VIVA_RUN_STATUS_CRASHED && result->signal > 0)
+    /* Translators: %s is the name of a signal, such as “Segmentation fault” */
+    result->summary = g_strdup_printf (_("Python crashed (%s), probably in a C library called by the code. It was restarted; variables from earlier runs are gone."),
+                                       g_strsignal (result->signal));
+  else if (result->status == VIVA_RUN_STATUS_CRASHED)
+    result->summary = g_strdup (_("Python stopped unexpectedly. It was restarted; variables from earlier runs are gone."));
+}
+
 /* The result of a run from the worker's `result` frame. */
 VivaRunResult *
 _viva_run_result_new_from_event (JsonObject *event,
@@ -111,20 +144,7 @@ _viva_run_result_new_from_event (JsonObject *event,
   if (result->status == VIVA_RUN_STATUS_OK)
     result->value = g_strdup (json_object_get_string_member_with_default (event, "value", NULL));
 
-  if (result->status == VIVA_RUN_STATUS_TIMEOUT)
-    {
-      g_autofree char *limit = g_strdup_printf ("%.1f", timeout_ms / 1000.0);
-
-      if (result->error_line > 0)
-        /* Translators: %s is a number of seconds, %d a line number */
-        result->summary = g_strdup_printf (_("The code ran longer than %s s and was stopped at line %d. Variables are kept; look for a loop that never ends."),
-                                           limit, result->error_line);
-      else
-        result->summary = g_strdup_printf (_("The code ran longer than %s s and was stopped. Variables are kept; look for a loop that never ends."),
-                                           limit);
-    }
-  else if (result->status == VIVA_RUN_STATUS_ERROR)
-    result->summary = describe_error (result);
+  _viva_run_result_describe (result, timeout_ms);
 
   return result;
 }
@@ -146,22 +166,10 @@ _viva_run_result_new_for_death (GSubprocess       *process,
            g_subprocess_get_exit_status (process) > 128)
     signum = g_subprocess_get_exit_status (process) - 128; /* the sandbox passes 128 + signal on */
 
-  if (killed)
-    {
-      result = _viva_run_result_new (VIVA_RUN_STATUS_KILLED);
-      result->summary = g_strdup (_("The code did not stop when interrupted (it was probably busy inside a C library such as numpy), so Python was restarted. Variables from earlier runs are gone."));
-    }
-  else
-    {
-      result = _viva_run_result_new (VIVA_RUN_STATUS_CRASHED);
-      result->signal = signum;
-      if (signum > 0)
-        /* Translators: %s is the name of a signal, such as “Segmentation fault” */
-        result->summary = g_strdup_printf (_("Python crashed (%s), probably in a C library called by the code. It was restarted; variables from earlier runs are gone."),
-                                           g_strsignal (signum));
-      else
-        result->summary = g_strdup (_("Python stopped unexpectedly. It was restarted; variables from earlier runs are gone."));
-    }
+  result = _viva_run_result_new (killed ? VIVA_RUN_STATUS_KILLED : VIVA_RUN_STATUS_CRASHED);
+  if (!killed)
+    result->signal = signum;
+  _viva_run_result_describe (result, 0);
 
   result->state_reset = TRUE;
   result->duration_ms = (g_get_monotonic_time () - started_us) / 1000.0;
