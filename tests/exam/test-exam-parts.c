@@ -11,6 +11,7 @@
 #include "viva-timeline.h"
 #include "viva-exam-leak-guard.h"
 #include "viva-exam-leak-stream.h"
+#include "viva-exam-local-runs.h"
 #include "viva-exam-private.h"
 #include "viva-scripted-model.h"
 #include "viva-test-util.h"
@@ -257,8 +258,8 @@ test_answer_channel (void)
 {
   g_autoptr(VivaProblem) problem = exam_problem_new ();
   g_autoptr(VivaTextCodeSource) source = viva_text_code_source_new ("");
-  g_autoptr(VivaRunner) runner = viva_runner_new ();
-  g_autoptr(VivaExamContext) context = viva_exam_context_new (problem, VIVA_CODE_SOURCE (source), runner, NULL, 1000);
+  g_autoptr(VivaExamLocalRuns) runs = viva_exam_local_runs_new (problem, NULL, NULL);
+  g_autoptr(VivaExamContext) context = viva_exam_context_new (problem, VIVA_CODE_SOURCE (source), VIVA_EXAM_RUNS (runs), 1000);
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *answer = NULL;

@@ -15,6 +15,7 @@
 #include "exam-test-common.h"
 #include "viva-exam-report.h"
 #include "viva-exam-tool.h"
+#include "viva-exam-local-runs.h"
 #include "viva-runner.h"
 
 /* A tool of the test's own: shouts the student's code back. */
@@ -155,8 +156,8 @@ test_own_tool_runs (void)
   g_autoptr(VivaExamTool) tool = g_object_new (viva_test_shout_tool_get_type (), NULL);
   g_autoptr(VivaProblem) problem = exam_problem_new ();
   g_autoptr(VivaTextCodeSource) code = viva_text_code_source_new ("def add(a, b):\n    return a + b\n");
-  g_autoptr(VivaRunner) runner = viva_runner_new ();
-  g_autoptr(VivaExamContext) context = viva_exam_context_new (problem, VIVA_CODE_SOURCE (code), runner, NULL, 1000);
+  g_autoptr(VivaExamLocalRuns) runs = viva_exam_local_runs_new (problem, NULL, NULL);
+  g_autoptr(VivaExamContext) context = viva_exam_context_new (problem, VIVA_CODE_SOURCE (code), VIVA_EXAM_RUNS (runs), 1000);
   g_autoptr(JsonObject) arguments = viva_exam_tool_parse_arguments (tool, "", NULL);
   g_autoptr(JsonObject) data = NULL;
 

@@ -16,8 +16,7 @@ struct _VivaExamContext
 
   VivaProblem     *problem;
   VivaCodeSource  *code_source;
-  VivaRunner      *runner;
-  VivaRunner      *reference_runner;
+  VivaExamRuns    *runs;
   guint            run_timeout_ms;
   GPtrArray       *plan;          /* VivaExamPlanItem: the questions the engine chose */
 
@@ -84,8 +83,7 @@ viva_exam_context_dispose (GObject *object)
 
   g_clear_object (&self->problem);
   g_clear_object (&self->code_source);
-  g_clear_object (&self->runner);
-  g_clear_object (&self->reference_runner);
+  g_clear_object (&self->runs);
 
   g_clear_pointer (&self->plan, g_ptr_array_unref);
 
@@ -107,30 +105,27 @@ viva_exam_context_init (VivaExamContext *self)
 
 /**
  * viva_exam_context_new:
- * @reference_runner: (nullable): a worker for running probes against the
- *   reference solution, or %NULL to skip that check
+ * @runs: where the tools run code (the student's, and the reference for
+ *   checking probes)
  *
  * Returns: (transfer full): a context holding references to all of these
  */
 VivaExamContext *
 viva_exam_context_new (VivaProblem    *problem,
                        VivaCodeSource *code_source,
-                       VivaRunner     *runner,
-                       VivaRunner     *reference_runner,
+                       VivaExamRuns   *runs,
                        guint           run_timeout_ms)
 {
   VivaExamContext *self;
 
   g_return_val_if_fail (VIVA_IS_PROBLEM (problem), NULL);
   g_return_val_if_fail (VIVA_IS_CODE_SOURCE (code_source), NULL);
-  g_return_val_if_fail (VIVA_IS_RUNNER (runner), NULL);
-  g_return_val_if_fail (!reference_runner || VIVA_IS_RUNNER (reference_runner), NULL);
+  g_return_val_if_fail (VIVA_IS_EXAM_RUNS (runs), NULL);
 
   self = g_object_new (VIVA_TYPE_EXAM_CONTEXT, NULL);
   self->problem = g_object_ref (problem);
   self->code_source = g_object_ref (code_source);
-  self->runner = g_object_ref (runner);
-  self->reference_runner = reference_runner ? g_object_ref (reference_runner) : NULL;
+  self->runs = g_object_ref (runs);
   self->run_timeout_ms = run_timeout_ms;
 
   return self;
@@ -157,20 +152,17 @@ viva_exam_context_dup_code (VivaExamContext *self)
   return viva_code_source_dup_code (self->code_source);
 }
 
-VivaRunner *
-viva_exam_context_get_runner (VivaExamContext *self)
+/**
+ * viva_exam_context_get_runs:
+ *
+ * Returns: (transfer none): where the tools run code
+ */
+VivaExamRuns *
+viva_exam_context_get_runs (VivaExamContext *self)
 {
   g_return_val_if_fail (VIVA_IS_EXAM_CONTEXT (self), NULL);
 
-  return self->runner;
-}
-
-VivaRunner *
-viva_exam_context_get_reference_runner (VivaExamContext *self)
-{
-  g_return_val_if_fail (VIVA_IS_EXAM_CONTEXT (self), NULL);
-
-  return self->reference_runner;
+  return self->runs;
 }
 
 guint

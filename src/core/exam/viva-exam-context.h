@@ -8,8 +8,8 @@
 #include <gio/gio.h>
 
 #include "viva-code-source.h"
+#include "viva-exam-runs.h"
 #include "viva-problem.h"
-#include "viva-runner.h"
 
 G_BEGIN_DECLS
 
@@ -21,19 +21,18 @@ G_DECLARE_FINAL_TYPE (VivaExamContext, viva_exam_context, VIVA, EXAM_CONTEXT, GO
  * VivaExamContext:
  *
  * What a tool may use, and nothing of the examiner's state: the problem,
- * the live code, the student's worker, a second worker for checking probes
- * against the reference solution, the run time limit, and the channel to
- * the student (a question waits here until it is answered). Main thread.
+ * the live code, where the defense's code runs (#VivaExamRuns: every run,
+ * probe and prediction of a tool goes through them and nothing else), the
+ * run time limit, and the channel to the student (a question waits here
+ * until it is answered). Main thread.
  */
 VivaExamContext *viva_exam_context_new                  (VivaProblem          *problem,
                                                          VivaCodeSource       *code_source,
-                                                         VivaRunner           *runner,
-                                                         VivaRunner           *reference_runner,
+                                                         VivaExamRuns         *runs,
                                                          guint                 run_timeout_ms);
 VivaProblem     *viva_exam_context_get_problem          (VivaExamContext      *self);
 char            *viva_exam_context_dup_code             (VivaExamContext      *self);
-VivaRunner      *viva_exam_context_get_runner           (VivaExamContext      *self);
-VivaRunner      *viva_exam_context_get_reference_runner (VivaExamContext      *self);
+VivaExamRuns    *viva_exam_context_get_runs             (VivaExamContext      *self);
 guint            viva_exam_context_get_run_timeout      (VivaExamContext      *self);
 const char      *viva_exam_context_get_pending_question (VivaExamContext      *self);
 void             viva_exam_context_wait_answer_async    (VivaExamContext      *self,

@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 
 #include "viva-exam-facts.h"
+#include "viva-exam-local-runs.h"
 #include "viva-examiner-private.h"
 #include "viva-exam-plan.h"
 
@@ -203,7 +204,7 @@ prime_cb (GObject      *object,
   g_autoptr(GError) error = NULL;
   JsonObject *data;
 
-  run = viva_runner_run_finish (VIVA_RUNNER (object), result, &error);
+  run = viva_exam_runs_run_finish (VIVA_EXAM_RUNS (object), result, &error);
 
   if (task != self->task)
     return;
@@ -228,8 +229,8 @@ started (VivaExaminer *self)
    * is after the run that enabled Submit: runPython sees its globals. A
    * resumed defense gets the same, so a redone step sees what it saw. */
   _viva_examiner_set_state (self, VIVA_EXAMINER_STATE_RUNNING_TOOL);
-  viva_runner_run_async (self->runner, code, self->protocol.limits.run_timeout_ms,
-                         _viva_examiner_cancellable (self), prime_cb, g_object_ref (self->task));
+  viva_exam_runs_run_async (self->runs, code, self->protocol.limits.run_timeout_ms,
+                            _viva_examiner_cancellable (self), prime_cb, g_object_ref (self->task));
 }
 
 static void
@@ -241,7 +242,7 @@ start_cb (GObject      *object,
   VivaExaminer *self = g_task_get_source_object (task);
   g_autoptr(GError) error = NULL;
 
-  if (!viva_runner_start_finish (VIVA_RUNNER (object), result, &error))
+  if (!viva_exam_runs_start_finish (VIVA_EXAM_RUNS (object), result, &error))
     {
       if (task != self->task)
         return;
@@ -254,32 +255,24 @@ start_cb (GObject      *object,
   if (task != self->task)
     return;
 
-  if (object == (GObject *)self->runner && self->reference_runner != NULL)
-    {
-      viva_runner_start_async (self->reference_runner, _viva_examiner_cancellable (self),
-                               start_cb, g_object_ref (self->task));
-      return;
-    }
-
   started (self);
 }
 
 static void
 prepare (VivaExaminer *self)
 {
-  const char *reference = viva_problem_get_reference (self->problem);
-
-  if (self->runner == NULL)
+  /* Runs given with set_runs (the exam server's pool) are used as they
+   * are; otherwise workers on this machine: the runners given (the
+   * editor's, a rehearsal's shared reference runner) or the runs' own. */
+  if (self->runs == NULL)
     {
-      self->runner = viva_runner_new ();
-      self->owns_runner = TRUE;
+      self->runs = VIVA_EXAM_RUNS (viva_exam_local_runs_new (self->problem, self->runner, self->reference_runner));
+      self->owns_runs = TRUE;
     }
-  if (self->reference_runner == NULL && reference != NULL && *reference != '\0')
-    self->reference_runner = viva_runner_new ();
 
   g_clear_object (&self->context);
-  self->context = viva_exam_context_new (self->problem, self->code_source, self->runner,
-                                         self->reference_runner, self->protocol.limits.run_timeout_ms);
+  self->context = viva_exam_context_new (self->problem, self->code_source, self->runs,
+                                         self->protocol.limits.run_timeout_ms);
   /* The engine's plan of questions, the same again on resume (seeded by
    * the defense's creation); readStudentCode hands it to the model. */
   viva_exam_context_set_plan (self->context,
@@ -288,12 +281,7 @@ prepare (VivaExaminer *self)
   _viva_examiner_set_error_message (self, NULL);
   _viva_examiner_set_state (self, VIVA_EXAMINER_STATE_THINKING);
 
-  if (self->owns_runner)
-    viva_runner_start_async (self->runner, _viva_examiner_cancellable (self), start_cb, g_object_ref (self->task));
-  else if (self->reference_runner != NULL)
-    viva_runner_start_async (self->reference_runner, _viva_examiner_cancellable (self), start_cb, g_object_ref (self->task));
-  else
-    started (self);
+  viva_exam_runs_start_async (self->runs, _viva_examiner_cancellable (self), start_cb, g_object_ref (self->task));
 }
 
 static gboolean

@@ -33,11 +33,10 @@ struct _VivaExaminer
   VivaChatModel        *scorer;     /* scores conceptual answers; NULL: the model */
   VivaProblem          *problem;
   VivaCodeSource       *code_source;
-  VivaRunner           *runner;
-  VivaRunner           *reference_runner;
-  gboolean              owns_runner;
-  gboolean              shares_reference_runner;
-  VivaExamRuns         *runs;         /* NULL: VivaExamLocalRuns over the runners above */
+  VivaRunner           *runner;            /* given: the editor's; NULL: the runs' own */
+  VivaRunner           *reference_runner;  /* given: a rehearsal's shared one */
+  VivaExamRuns         *runs;         /* given, or at prepare VivaExamLocalRuns over the runners above */
+  gboolean              owns_runs;    /* built at prepare: stopped at dispose */
   VivaExamGradeFunc     grade_func;   /* NULL: viva_problem_grade_async */
   gpointer              grade_data;
   GDestroyNotify        grade_destroy;

@@ -41,8 +41,8 @@ viva_examiner_get_code_source (VivaExaminer *self)
 /**
  * viva_examiner_get_runner:
  *
- * Returns: (transfer none) (nullable): the student's worker, once set or
- *   once the defense started
+ * Returns: (transfer none) (nullable): the student's worker, once set
+ *   (without one, the defense runs in a worker of its runs' own)
  */
 VivaRunner *
 viva_examiner_get_runner (VivaExaminer *self)
@@ -68,7 +68,6 @@ viva_examiner_set_runner (VivaExaminer *self,
   g_return_if_fail (self->state == VIVA_EXAMINER_STATE_IDLE);
 
   g_set_object (&self->runner, runner);
-  self->owns_runner = FALSE;
 }
 
 /**
@@ -88,7 +87,6 @@ viva_examiner_set_reference_runner (VivaExaminer *self,
   g_return_if_fail (self->state == VIVA_EXAMINER_STATE_IDLE);
 
   g_set_object (&self->reference_runner, runner);
-  self->shares_reference_runner = runner != NULL;
 }
 
 /**
@@ -98,7 +96,9 @@ viva_examiner_set_reference_runner (VivaExaminer *self,
  *
  * The exam server runs a defense's tools in its pool (#VivaExamRemoteRuns):
  * every run, probe and prediction is a job, and the examiner's own runners
- * are never started. Set it before the defense starts.
+ * are never started. The examiner starts them (viva_exam_runs_start_async())
+ * as it prepares, but never stops them: the giver does. Set it before the
+ * defense starts.
  */
 void
 viva_examiner_set_runs (VivaExaminer *self,

@@ -69,10 +69,10 @@ viva_examiner_dispose (GObject *object)
   g_clear_signal_handler (&self->code_changed_handler, self->code_source);
   g_clear_handle_id (&self->code_edit_source, g_source_remove);
 
-  if (self->owns_runner && self->runner != NULL)
-    viva_runner_stop (self->runner);
-  if (self->reference_runner != NULL && !self->shares_reference_runner)
-    viva_runner_stop (self->reference_runner);
+  /* Its own runners, never a given one (the editor's, a rehearsal's
+   * shared reference runner); runs given with set_runs are the giver's. */
+  if (self->owns_runs)
+    viva_exam_runs_stop (self->runs);
 
   g_clear_object (&self->context);
   g_clear_object (&self->model);

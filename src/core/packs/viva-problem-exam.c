@@ -314,35 +314,75 @@ static const char judge_check[] =
   "if not _viva_ok:\n"
   "    raise AssertionError('wrong|' + _viva_expected)\n";
 
-typedef struct
+/* Too long to be an answer anyone typed: judged as not a literal. */
+static char *
+bound_answer (const char *answer)
 {
-  char *answer;
-} Judging;
+  answer = answer ? answer : "";
 
-static void
-judging_free (Judging *judging)
-{
-  g_free (judging->answer);
-  g_free (judging);
+  return g_utf8_strlen (answer, -1) > VIVA_PREDICTION_MAX_ANSWER ? g_strdup ("<too long>") : g_strdup (answer);
 }
 
-static void
-judge_cb (GObject      *object,
-          GAsyncResult *result,
-          gpointer      user_data)
+/**
+ * viva_prediction_test_new:
+ * @call: the call as the student read it (drawn)
+ * @tolerance: how far a number of the answer may be from the value
+ * @unordered: a returned list's order does not matter
+ * @answer: what the student typed
+ *
+ * The test that judges a prediction, for a #VivaGrader to grade on the
+ * student's code (pass threshold 1; it needs no reference): @call runs in
+ * a fresh worker with the student's code (the value, or the exception's
+ * name, crosses as plain data), and @answer is read as a Python literal in
+ * the judge's worker, where no student code ran: never in this process.
+ * An answer past %VIVA_PREDICTION_MAX_ANSWER characters is not read at
+ * all. Read the outcome with viva_prediction_judgment_new_from_report().
+ *
+ * Returns: (transfer full): the test
+ */
+VivaGraderTest *
+viva_prediction_test_new (const char *call,
+                          double      tolerance,
+                          gboolean    unordered,
+                          const char *answer)
 {
-  g_autoptr(GTask) task = user_data;
-  Judging *judging = g_task_get_task_data (task);
-  g_autoptr(VivaGradeReport) report = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr(GString) check = g_string_new ("_viva_answer = ");
+  g_autofree char *bounded = bound_answer (answer);
+  g_autofree char *wrapped = NULL;
+
+  g_return_val_if_fail (call != NULL, NULL);
+
+  append_python_string (check, bounded);
+  g_string_append_printf (check, "\n_viva_tolerance = %s\n_viva_unordered = %s\n",
+                          tolerance > 0 && tolerance < 1e300 ? g_ascii_dtostr ((char[G_ASCII_DTOSTR_BUF_SIZE]){ 0 },
+                                                                               G_ASCII_DTOSTR_BUF_SIZE, tolerance)
+                                                             : "0",
+                          unordered ? "True" : "False");
+  g_string_append (check, judge_check);
+  wrapped = g_strdup_printf ("_viva_outcome(lambda: (%s))", call);
+
+  return viva_grader_test_new_structured ("prediction", outcome_setup, wrapped, check->str, FALSE, 0);
+}
+
+/**
+ * viva_prediction_judgment_new_from_report:
+ * @report: the grading of viva_prediction_test_new()'s test
+ * @answer: the answer that test was built with
+ *
+ * Returns: (transfer full): the judgment: right, wrong, junk, or not
+ *   judged when the call did not run to a plain value
+ */
+VivaPredictionJudgment *
+viva_prediction_judgment_new_from_report (VivaGradeReport *report,
+                                          const char      *answer)
+{
   VivaPredictionJudgment *judgment;
   const VivaGradeTest *test;
   const char *message;
   const char *wrong;
   const char *junk;
 
-  if (!(report = viva_grader_grade_finish (VIVA_GRADER (object), result, &error)))
-    return g_task_return_error (task, g_steal_pointer (&error));
+  g_return_val_if_fail (VIVA_IS_GRADE_REPORT (report), NULL);
 
   judgment = g_new0 (VivaPredictionJudgment, 1);
   test = viva_grade_report_get_n_tests (report) > 0 ? viva_grade_report_get_test (report, 0) : NULL;
@@ -353,7 +393,7 @@ judge_cb (GObject      *object,
   if (test != NULL && test->passed)
     {
       judgment->outcome = VIVA_PREDICTION_RIGHT;
-      judgment->expected = g_strdup (judging->answer);
+      judgment->expected = bound_answer (answer);
       judgment->reason = g_strdup (_("Right: that is what your code does."));
     }
   else if (test != NULL && g_str_equal (test->status, "failed") && (wrong || junk))
@@ -381,78 +421,5 @@ judge_cb (GObject      *object,
                                                                                      : _("no reason given."));
     }
 
-  g_task_return_pointer (task, judgment, (GDestroyNotify)viva_prediction_judgment_free);
-}
-
-/**
- * viva_problem_judge_prediction_async:
- * @code: the student's code
- * @call: the call as the student read it (drawn)
- * @answer: what the student typed
- *
- * Runs @call on @code in a fresh worker through the grader (the value, or
- * the exception's name, crosses as plain data), and reads @answer as a
- * Python literal in the judge's worker, where no student code ran: never
- * in this process. An answer past %VIVA_PREDICTION_MAX_ANSWER characters
- * is not read at all.
- */
-void
-viva_problem_judge_prediction_async (VivaProblem         *problem,
-                                     const char          *code,
-                                     const char          *call,
-                                     double               tolerance,
-                                     gboolean             unordered,
-                                     const char          *answer,
-                                     GCancellable        *cancellable,
-                                     GAsyncReadyCallback  callback,
-                                     gpointer             user_data)
-{
-  g_autoptr(VivaGrader) grader = viva_grader_new ();
-  g_autoptr(GPtrArray) tests = g_ptr_array_new_with_free_func ((GDestroyNotify)viva_grader_test_free);
-  g_autoptr(GString) check = g_string_new ("_viva_answer = ");
-  g_autofree char *wrapped = NULL;
-  g_autofree char *bounded = NULL;
-  Judging *judging;
-  GTask *task;
-
-  g_return_if_fail (VIVA_IS_PROBLEM (problem));
-  g_return_if_fail (code != NULL && call != NULL);
-
-  task = g_task_new (problem, cancellable, callback, user_data);
-  g_task_set_source_tag (task, viva_problem_judge_prediction_async);
-  answer = answer ? answer : "";
-  /* Too long to be an answer anyone typed: judged as not a literal. */
-  bounded = g_utf8_strlen (answer, -1) > VIVA_PREDICTION_MAX_ANSWER ? g_strdup ("<too long>") : g_strdup (answer);
-  judging = g_new0 (Judging, 1);
-  judging->answer = g_strdup (bounded);
-  g_task_set_task_data (task, judging, (GDestroyNotify)judging_free);
-
-  append_python_string (check, bounded);
-  g_string_append_printf (check, "\n_viva_tolerance = %s\n_viva_unordered = %s\n",
-                          tolerance > 0 && tolerance < 1e300 ? g_ascii_dtostr ((char[G_ASCII_DTOSTR_BUF_SIZE]){ 0 },
-                                                                               G_ASCII_DTOSTR_BUF_SIZE, tolerance)
-                                                             : "0",
-                          unordered ? "True" : "False");
-  g_string_append (check, judge_check);
-  wrapped = g_strdup_printf ("_viva_outcome(lambda: (%s))", call);
-  g_ptr_array_add (tests, viva_grader_test_new_structured ("prediction", outcome_setup, wrapped,
-                                                           check->str, FALSE, 0));
-  viva_grader_grade_async (grader, code, viva_problem_get_reference (problem), tests, 1,
-                           cancellable, judge_cb, task);
-}
-
-/**
- * viva_problem_judge_prediction_finish:
- *
- * Returns: (transfer full): the judgment; %NULL with @error when the
- *   grader could not start or was cancelled
- */
-VivaPredictionJudgment *
-viva_problem_judge_prediction_finish (VivaProblem   *problem,
-                                      GAsyncResult  *result,
-                                      GError       **error)
-{
-  g_return_val_if_fail (g_task_is_valid (result, problem), NULL);
-
-  return g_task_propagate_pointer (G_TASK (result), error);
+  return judgment;
 }

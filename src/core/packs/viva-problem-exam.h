@@ -7,6 +7,8 @@
 
 #include <gio/gio.h>
 
+#include "viva-grade-report.h"
+#include "viva-grader.h"
 #include "viva-problem.h"
 
 G_BEGIN_DECLS
@@ -102,17 +104,11 @@ typedef struct
 void viva_prediction_judgment_free (VivaPredictionJudgment *self);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (VivaPredictionJudgment, viva_prediction_judgment_free)
 
-void                    viva_problem_judge_prediction_async  (VivaProblem          *problem,
-                                                              const char           *code,
-                                                              const char           *call,
-                                                              double                tolerance,
-                                                              gboolean              unordered,
-                                                              const char           *answer,
-                                                              GCancellable         *cancellable,
-                                                              GAsyncReadyCallback   callback,
-                                                              gpointer              user_data);
-VivaPredictionJudgment *viva_problem_judge_prediction_finish (VivaProblem          *problem,
-                                                              GAsyncResult         *result,
-                                                              GError              **error);
+VivaGraderTest         *viva_prediction_test_new                 (const char      *call,
+                                                                   double           tolerance,
+                                                                   gboolean         unordered,
+                                                                   const char      *answer);
+VivaPredictionJudgment *viva_prediction_judgment_new_from_report (VivaGradeReport *report,
+                                                                   const char      *answer);
 
 G_END_DECLS

@@ -38,11 +38,14 @@ judge_cb (GObject      *object,
   g_autoptr(GTask) task = user_data;
   JsonObject *data = g_task_get_task_data (task);
   g_autoptr(VivaPredictionJudgment) judgment = NULL;
+  g_autoptr(VivaGradeReport) report = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(JsonObject) judged = json_object_new ();
 
-  if (!(judgment = viva_problem_judge_prediction_finish (VIVA_PROBLEM (object), result, &error)))
+  if (!(report = viva_exam_runs_grade_finish (VIVA_EXAM_RUNS (object), result, &error)))
     return g_task_return_error (task, g_steal_pointer (&error));
+
+  judgment = viva_prediction_judgment_new_from_report (report, json_object_get_string_member (data, "answer"));
 
   /* The engine's, not the model's: it ran the call on the student's code. */
   json_object_set_string_member (judged, "outcome", outcomes[judgment->outcome]);
@@ -65,6 +68,7 @@ answer_cb (GObject      *object,
                                                       json_object_get_string_member_with_default (arguments, "item", NULL));
   g_autoptr(GError) error = NULL;
   g_autofree char *answer = NULL;
+  g_autoptr(GPtrArray) tests = NULL;
   g_autofree char *code = NULL;
   JsonObject *data;
 
@@ -86,9 +90,10 @@ answer_cb (GObject      *object,
   json_object_set_string_member (data, "call", item->text);
   g_task_set_task_data (task, data, (GDestroyNotify)json_object_unref);
   code = viva_exam_context_dup_code (context);
-  viva_problem_judge_prediction_async (viva_exam_context_get_problem (context), code, item->text,
-                                       item->tolerance, item->unordered, answer,
-                                       g_task_get_cancellable (task), judge_cb, g_object_ref (task));
+  tests = g_ptr_array_new_with_free_func ((GDestroyNotify)viva_grader_test_free);
+  g_ptr_array_add (tests, viva_prediction_test_new (item->text, item->tolerance, item->unordered, answer));
+  viva_exam_runs_grade_async (viva_exam_context_get_runs (context), VIVA_EXAM_RUN_ON_STUDENT, code, tests, 1,
+                              g_task_get_cancellable (task), judge_cb, g_object_ref (task));
 }
 
 static void

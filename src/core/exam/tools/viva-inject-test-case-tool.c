@@ -11,7 +11,6 @@
 #include <glib/gi18n.h>
 
 #include "viva-exam-private.h"
-#include "viva-grader.h"
 
 VIVA_DEFINE_EXAM_TOOL (VivaInjectTestCaseTool, viva_inject_test_case_tool)
 
@@ -118,7 +117,7 @@ reference_cb (GObject      *object,
   g_autoptr(JsonObject) reference = NULL;
   gboolean passed;
 
-  if (!(run = viva_runner_inject_finish (VIVA_RUNNER (object), result, &error)))
+  if (!(run = viva_exam_runs_inject_finish (VIVA_EXAM_RUNS (object), result, &error)))
     return g_task_return_error (task, g_steal_pointer (&error));
 
   reference = judge (run, inject->marker, &passed);
@@ -155,28 +154,6 @@ reference_cb (GObject      *object,
 }
 
 static void
-reset_cb (GObject      *object,
-          GAsyncResult *result,
-          gpointer      user_data)
-{
-  g_autoptr(GTask) task = user_data;
-  Inject *inject = g_task_get_task_data (task);
-  g_autoptr(GError) error = NULL;
-  VivaProblem *problem = viva_exam_context_get_problem (inject->context);
-
-  if (!viva_runner_reset_finish (VIVA_RUNNER (object), result, &error))
-    return g_task_return_error (task, g_steal_pointer (&error));
-
-  viva_runner_inject_async (VIVA_RUNNER (object),
-                            viva_problem_get_reference (problem),
-                            inject->probe,
-                            viva_exam_context_get_run_timeout (inject->context),
-                            g_task_get_cancellable (task),
-                            reference_cb,
-                            g_object_ref (task));
-}
-
-static void
 student_cb (GObject      *object,
             GAsyncResult *result,
             gpointer      user_data)
@@ -185,12 +162,10 @@ student_cb (GObject      *object,
   Inject *inject = g_task_get_task_data (task);
   g_autoptr(VivaRunResult) run = NULL;
   g_autoptr(GError) error = NULL;
-  VivaRunner *reference_runner = viva_exam_context_get_reference_runner (inject->context);
   const char *reference = viva_problem_get_reference (viva_exam_context_get_problem (inject->context));
-  GCancellable *cancellable;
   gboolean passed;
 
-  if (!(run = viva_runner_inject_finish (VIVA_RUNNER (object), result, &error)))
+  if (!(run = viva_exam_runs_inject_finish (VIVA_EXAM_RUNS (object), result, &error)))
     return g_task_return_error (task, g_steal_pointer (&error));
 
   inject->result = judge (run, inject->marker, &passed);
@@ -199,12 +174,14 @@ student_cb (GObject      *object,
 
   /* Every probe is checked against the reference, even one the student
    * passes: a probe the reference fails tests the wrong thing either way. */
-  if (reference_runner == NULL || reference == NULL || *reference == '\0')
+  if (reference == NULL || *reference == '\0')
     return viva_exam_tool_return (task, g_steal_pointer (&inject->result));
 
-  /* A fresh namespace, so nothing of an earlier probe leaks into this one. */
-  cancellable = g_task_get_cancellable (task);
-  viva_runner_reset_async (reference_runner, FALSE, cancellable, reset_cb, g_steal_pointer (&task));
+  /* In a fresh namespace that ran only the reference, so nothing of an
+   * earlier probe leaks into this one. */
+  viva_exam_runs_inject_async (VIVA_EXAM_RUNS (object), VIVA_EXAM_RUN_ON_REFERENCE, NULL, inject->probe,
+                               viva_exam_context_get_run_timeout (inject->context),
+                               g_task_get_cancellable (task), reference_cb, g_object_ref (task));
 }
 
 /* A structured probe is judged as a hidden test is (VivaGrader): the
@@ -224,7 +201,7 @@ structured_reference_cb (GObject      *object,
   g_autoptr(GError) error = NULL;
   const VivaGradeTest *test;
 
-  if (!(report = viva_grader_grade_finish (VIVA_GRADER (object), result, &error)))
+  if (!(report = viva_exam_runs_grade_finish (VIVA_EXAM_RUNS (object), result, &error)))
     return g_task_return_error (task, g_steal_pointer (&error));
 
   test = viva_grade_report_get_test (report, 0);
@@ -255,12 +232,10 @@ structured_student_cb (GObject      *object,
   Inject *inject = g_task_get_task_data (task);
   const char *reference = viva_problem_get_reference (viva_exam_context_get_problem (inject->context));
   g_autoptr(VivaGradeReport) report = NULL;
-  g_autoptr(VivaGrader) grader = NULL;
   g_autoptr(GError) error = NULL;
-  GCancellable *cancellable;
   const VivaGradeTest *test;
 
-  if (!(report = viva_grader_grade_finish (VIVA_GRADER (object), result, &error)))
+  if (!(report = viva_exam_runs_grade_finish (VIVA_EXAM_RUNS (object), result, &error)))
     return g_task_return_error (task, g_steal_pointer (&error));
 
   test = viva_grade_report_get_test (report, 0);
@@ -285,10 +260,8 @@ structured_student_cb (GObject      *object,
 
   /* The same probe on the reference, in workers of its own: a probe the
    * reference fails tests the wrong thing. */
-  grader = viva_grader_new ();
-  cancellable = g_task_get_cancellable (task);
-  viva_grader_grade_async (grader, reference, reference, inject->tests, 0,
-                           cancellable, structured_reference_cb, g_steal_pointer (&task));
+  viva_exam_runs_grade_async (VIVA_EXAM_RUNS (object), VIVA_EXAM_RUN_ON_REFERENCE, NULL, inject->tests, 0,
+                              g_task_get_cancellable (task), structured_reference_cb, g_object_ref (task));
 }
 
 static void
@@ -297,9 +270,7 @@ invoke_structured (VivaExamContext *context,
                    GTask           *task)
 {
   Inject *inject = g_task_get_task_data (task);
-  g_autoptr(VivaGrader) grader = viva_grader_new ();
   g_autofree char *code = viva_exam_context_dup_code (context);
-  const char *reference = viva_problem_get_reference (viva_exam_context_get_problem (context));
   const char *name = json_object_get_string_member_with_default (arguments, "name", NULL);
 
   inject->tests = g_ptr_array_new_with_free_func ((GDestroyNotify) viva_grader_test_free);
@@ -310,8 +281,9 @@ invoke_structured (VivaExamContext *context,
                                                     json_object_get_string_member_with_default (arguments, "check", ""),
                                                     json_object_get_boolean_member_with_default (arguments, "compare", FALSE),
                                                     json_object_get_double_member_with_default (arguments, "tolerance", 0)));
-  viva_grader_grade_async (grader, code, reference ? reference : "", inject->tests, 0,
-                           g_task_get_cancellable (task), structured_student_cb, g_object_ref (task));
+  viva_exam_runs_grade_async (viva_exam_context_get_runs (context), VIVA_EXAM_RUN_ON_STUDENT, code,
+                              inject->tests, 0, g_task_get_cancellable (task),
+                              structured_student_cb, g_object_ref (task));
 }
 
 static void
@@ -337,13 +309,14 @@ viva_inject_test_case_tool_invoke (VivaExamTool    *tool,
                                    json_object_get_string_member (arguments, "code"),
                                    inject->marker);
 
-  viva_runner_inject_async (viva_exam_context_get_runner (context),
-                            code,
-                            inject->probe,
-                            viva_exam_context_get_run_timeout (context),
-                            g_task_get_cancellable (task),
-                            student_cb,
-                            g_object_ref (task));
+  viva_exam_runs_inject_async (viva_exam_context_get_runs (context),
+                               VIVA_EXAM_RUN_ON_STUDENT,
+                               code,
+                               inject->probe,
+                               viva_exam_context_get_run_timeout (context),
+                               g_task_get_cancellable (task),
+                               student_cb,
+                               g_object_ref (task));
 }
 
 static void

@@ -35,7 +35,7 @@ run_cb (GObject      *object,
   g_autoptr(GError) error = NULL;
   JsonObject *reply;
 
-  if (!(run = viva_runner_run_finish (VIVA_RUNNER (object), result, &error)))
+  if (!(run = viva_exam_runs_run_finish (VIVA_EXAM_RUNS (object), result, &error)))
     return g_task_return_error (task, g_steal_pointer (&error));
 
   /* The output and the exception come from the student's own process,
@@ -55,12 +55,12 @@ viva_run_python_tool_invoke (VivaExamTool    *tool,
                              JsonObject      *arguments,
                              GTask           *task)
 {
-  viva_runner_run_async (viva_exam_context_get_runner (context),
-                         json_object_get_string_member (arguments, "code"),
-                         viva_exam_context_get_run_timeout (context),
-                         g_task_get_cancellable (task),
-                         run_cb,
-                         g_object_ref (task));
+  viva_exam_runs_run_async (viva_exam_context_get_runs (context),
+                            json_object_get_string_member (arguments, "code"),
+                            viva_exam_context_get_run_timeout (context),
+                            g_task_get_cancellable (task),
+                            run_cb,
+                            g_object_ref (task));
 }
 
 static void
