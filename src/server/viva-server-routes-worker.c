@@ -12,7 +12,8 @@
 #include "viva-server-store-pool.h"
 
 /* The grading pool's routes: a worker (`viva-server worker`, on another
- * machine) claims its exam's next job, renews its lease while it runs and
+ * machine) claims its exam's next job (a defense's code run before a
+ * grading; of one kind when it asks so), renews its lease while it runs and
  * posts the result. It holds a worker token of one exam and no database
  * credentials: the claim answers with that job and its problem alone (a
  * pack of one problem), nothing of the exam's other problems or of any
@@ -41,14 +42,26 @@ _viva_server_worker_claim (VivaServerRequest *request)
   g_autofree char *claimer = NULL;
   VivaExamFile *exam;
   const char *worker;
+  const char *kind = NULL;
   JsonObject *out;
   guint lease_ms = viva_server_pool_lease_ms ();
 
   if (!(worker = _viva_server_body_string (request, "worker", 128)))
     return;
+  /* A worker may be kept for one kind: the defenses' code runs, which
+   * keep a student waiting, or the gradings. */
+  if (json_object_has_member (request->body, "kind") &&
+      (!(kind = _viva_server_body_string (request, "kind", 16)) ||
+       !(g_str_equal (kind, "run") || g_str_equal (kind, "grade"))))
+    {
+      if (kind != NULL)
+        viva_server_reply_error (request, SOUP_STATUS_BAD_REQUEST, "bad_request", "%s",
+                                 _("“kind” is “run” or “grade”, or left out for any job."));
+      return;
+    }
   claimer = g_strdup_printf ("worker %s (%s)", worker, request->client);
 
-  if (!(job = viva_server_store_claim_job (store, request->exam_id, claimer, lease_ms, &error)))
+  if (!(job = viva_server_store_claim_job_of_kind (store, request->exam_id, kind, claimer, lease_ms, &error)))
     {
       if (error != NULL)
         {

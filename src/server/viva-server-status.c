@@ -66,6 +66,19 @@ print_pool (VivaServerCommon  *common,
             (guint)json_object_get_int_member (queue, "done"),
             (guint)json_object_get_int_member (queue, "failed"),
             (guint)(json_object_get_int_member (queue, "oldest_wait_ms") / 1000));
+  if (!common->json)
+    {
+      JsonObject *kinds = json_object_get_object_member (queue, "kinds");
+      JsonObject *run = json_object_has_member (kinds, "run") ? json_object_get_object_member (kinds, "run") : NULL;
+      JsonObject *grade = json_object_has_member (kinds, "grade") ? json_object_get_object_member (kinds, "grade") : NULL;
+
+      /* A defense's code run keeps a student waiting; a grading less so. */
+      printf (_("Of them, the defenses’ code runs: %u waiting, %u running; gradings: %u waiting, %u running.\n"),
+              run ? (guint)json_object_get_int_member (run, "waiting") : 0,
+              run ? (guint)json_object_get_int_member (run, "running") : 0,
+              grade ? (guint)json_object_get_int_member (grade, "waiting") : 0,
+              grade ? (guint)json_object_get_int_member (grade, "running") : 0);
+    }
   json_object_set_object_member (summary, "queue", g_steal_pointer (&queue));
   return TRUE;
 }

@@ -279,7 +279,8 @@ viva_server_store_save_submission (VivaServerStore  *self,
  *   one exam), or any
  * @claimer: who claims (a worker's or a node's id), kept for status
  *
- * Claims the oldest job waiting, or whose claimer stopped renewing.
+ * Claims the oldest job waiting, or whose claimer stopped renewing; a
+ * defense's tool run (`run`) before any grading, as a student waits on it.
  *
  * Returns: (transfer full) (nullable): the job's row, with its new
  *   `claim_id`; %NULL when there is none (@error unset)
@@ -290,6 +291,24 @@ viva_server_store_claim_job (VivaServerStore  *self,
                              const char       *claimer,
                              guint             lease_ms,
                              GError          **error)
+{
+  return viva_server_store_claim_job_of_kind (self, exam_id, NULL, claimer, lease_ms, error);
+}
+
+/**
+ * viva_server_store_claim_job_of_kind:
+ * @kind: (nullable): only jobs of this kind (a worker kept for the
+ *   defenses' code runs, or for gradings), or any
+ *
+ * As viva_server_store_claim_job().
+ */
+JsonObject *
+viva_server_store_claim_job_of_kind (VivaServerStore  *self,
+                                     const char       *exam_id,
+                                     const char       *kind,
+                                     const char       *claimer,
+                                     guint             lease_ms,
+                                     GError          **error)
 {
   gint64 now = viva_server_store_now ();
   g_autofree char *claim_id = viva_server_keys_random_id ();
@@ -310,8 +329,10 @@ viva_server_store_claim_job (VivaServerStore  *self,
                                        "SELECT id FROM jobs"
                                        " WHERE (state = 'waiting' OR (state = 'running' AND lease_until < $1))"
                                        " AND (CAST($2 AS TEXT) IS NULL OR exam_id = $2)"
-                                       " ORDER BY enqueued_at, id LIMIT 1 FOR UPDATE SKIP LOCKED",
-                                       "is", now, exam_id)))
+                                       " AND (CAST($3 AS TEXT) IS NULL OR kind = $3)"
+                                       " ORDER BY CASE kind WHEN 'run' THEN 0 ELSE 1 END, enqueued_at, id"
+                                       " LIMIT 1 FOR UPDATE SKIP LOCKED",
+                                       "iss", now, exam_id, kind)))
     {
       viva_server_db_rollback (DB (self));
       return NULL;
@@ -421,8 +442,9 @@ viva_server_store_get_job (VivaServerStore  *self,
  *
  * Returns: (transfer full): `waiting`, `running` (claimed, lease alive),
  *   `expired` (claimed, lease run out: to be claimed again), `done`,
- *   `failed`, and `oldest_wait_ms` (the oldest waiting job's wait, 0 when
- *   none waits)
+ *   `failed`, `oldest_wait_ms` (the oldest waiting job's wait, 0 when
+ *   none waits), and `kinds`: for each kind of job, its `waiting` (with
+ *   the expired) and `running`
  */
 JsonObject *
 viva_server_store_queue_summary (VivaServerStore  *self,
@@ -430,26 +452,44 @@ viva_server_store_queue_summary (VivaServerStore  *self,
 {
   gint64 now = viva_server_store_now ();
   g_autoptr(JsonArray) rows = NULL;
-  JsonObject *summary;
+  JsonObject *summary, *kinds;
   gint64 oldest = 0;
   static const char * const states[] = { "waiting", "running", "expired", "done", "failed" };
 
   if (!(rows = viva_server_db_queryf (DB (self), error,
                                       "SELECT CASE WHEN state = 'running' AND lease_until < $1 THEN 'expired'"
-                                      " ELSE state END AS s, COUNT(*) AS n, MIN(enqueued_at) AS oldest"
-                                      " FROM jobs GROUP BY 1",
+                                      " ELSE state END AS s, kind, COUNT(*) AS n, MIN(enqueued_at) AS oldest"
+                                      " FROM jobs GROUP BY 1, 2",
                                       "i", now)))
     return NULL;
 
   summary = json_object_new ();
+  kinds = json_object_new ();
   for (guint i = 0; i < G_N_ELEMENTS (states); i++)
     json_object_set_int_member (summary, states[i], 0);
   for (guint i = 0; i < json_array_get_length (rows); i++)
     {
       JsonObject *row = json_array_get_object_element (rows, i);
       const char *state = json_object_get_string_member (row, "s");
+      const char *kind = json_object_get_string_member (row, "kind");
+      const char *counted = g_str_equal (state, "expired") ? "waiting" : state;
+      gint64 n = json_object_get_int_member (row, "n");
+      JsonObject *of_kind;
 
-      json_object_set_int_member (summary, state, json_object_get_int_member (row, "n"));
+      json_object_set_int_member (summary, state, json_object_get_int_member (summary, state) + n);
+      if (g_str_equal (counted, "waiting") || g_str_equal (counted, "running"))
+        {
+          if (json_object_has_member (kinds, kind))
+            of_kind = json_object_get_object_member (kinds, kind);
+          else
+            {
+              of_kind = json_object_new ();
+              json_object_set_int_member (of_kind, "waiting", 0);
+              json_object_set_int_member (of_kind, "running", 0);
+              json_object_set_object_member (kinds, kind, of_kind);
+            }
+          json_object_set_int_member (of_kind, counted, json_object_get_int_member (of_kind, counted) + n);
+        }
       if (g_str_equal (state, "waiting") || g_str_equal (state, "expired"))
         {
           gint64 first = json_object_get_int_member (row, "oldest");
@@ -458,6 +498,7 @@ viva_server_store_queue_summary (VivaServerStore  *self,
         }
     }
   json_object_set_int_member (summary, "oldest_wait_ms", oldest ? now - oldest : 0);
+  json_object_set_object_member (summary, "kinds", kinds);
   return summary;
 }
 

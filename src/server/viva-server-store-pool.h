@@ -64,6 +64,12 @@ JsonObject *viva_server_store_claim_job        (VivaServerStore  *self,
                                                 const char       *claimer,
                                                 guint             lease_ms,
                                                 GError          **error);
+JsonObject *viva_server_store_claim_job_of_kind (VivaServerStore *self,
+                                                 const char      *exam_id,
+                                                 const char      *kind,
+                                                 const char      *claimer,
+                                                 guint            lease_ms,
+                                                 GError         **error);
 gboolean    viva_server_store_renew_job        (VivaServerStore  *self,
                                                 const char       *job_id,
                                                 const char       *claim_id,

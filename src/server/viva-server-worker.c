@@ -18,8 +18,8 @@
 #include "viva-server-store-pool.h"
 #include "viva-server-util.h"
 
-/* viva-server worker --server LINK --worker-token T: a grading machine of
- * the pool. It speaks only the server's HTTPS API (pinned to the link's
+/* viva-server worker --server LINK --worker-token T [--kind run|grade]: a
+ * machine of the pool, for the defenses' code runs and the gradings. It speaks only the server's HTTPS API (pinned to the link's
  * certificate, as the app is), with a token that reaches one exam's jobs:
  * no database credentials, no other exam. It claims a job, renews its
  * lease three times per lease while the job runs in fresh sandboxed
@@ -42,6 +42,7 @@ typedef struct
   char         *fingerprint;
   char         *token;
   char         *name;
+  char         *kind;         /* --kind: only jobs of this kind, or NULL */
   int           jobs_left;    /* --jobs: stop after this many; <= 0 never */
   /* The job running, if any. */
   char         *job_id;
@@ -325,6 +326,8 @@ claim (Worker *self)
   g_autoptr(JsonObject) body = json_object_new ();
 
   json_object_set_string_member (body, "worker", self->name);
+  if (self->kind != NULL)
+    json_object_set_string_member (body, "kind", self->kind);
   call (self, "/jobs/claim", body, claim_done);
 }
 
@@ -365,6 +368,7 @@ viva_server_worker_command (int    argc,
   g_autofree char *link = NULL;
   g_autofree char *token = NULL;
   g_autofree char *name = NULL;
+  g_autofree char *kind = NULL;
   Worker self = { 0 };
   guint term_id, int_id;
   int jobs = 0;
@@ -374,6 +378,7 @@ viva_server_worker_command (int    argc,
     { "worker-token", 0, 0, G_OPTION_ARG_STRING, &token, N_("A token from viva-server worker-token"), N_("T") },
     { "name", 0, 0, G_OPTION_ARG_STRING, &name, N_("This worker’s name in status (default: host and process)"), N_("NAME") },
     { "jobs", 0, 0, G_OPTION_ARG_INT, &jobs, N_("Stop after this many jobs (default: never)"), N_("N") },
+    { "kind", 0, 0, G_OPTION_ARG_STRING, &kind, N_("Only jobs of this kind: run (the defenses’ code runs) or grade (default: both, runs first)"), N_("KIND") },
     { NULL }
   };
 
@@ -395,7 +400,14 @@ viva_server_worker_command (int    argc,
       return VIVA_SERVER_EXIT_USAGE;
     }
 
+  if (kind != NULL && !g_str_equal (kind, "run") && !g_str_equal (kind, "grade"))
+    {
+      viva_server_usage_error (context, "%s", _("--kind is run or grade."));
+      return VIVA_SERVER_EXIT_USAGE;
+    }
+
   self.json = common.json;
+  self.kind = kind;
   self.token = token;
   self.name = name ? g_strdup (name) : g_strdup_printf ("%s-%d", g_get_host_name (), (int)getpid ());
   self.jobs_left = jobs;

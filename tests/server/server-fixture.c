@@ -461,3 +461,156 @@ server_fixture_wait_for (ServerFixture *fixture,
   g_error ("no %s event came in a minute", kind);
   return NULL;
 }
+
+/**
+ * server_fixture_worker_token:
+ *
+ * Returns: (transfer full): a new worker token of @exam_id
+ */
+char *
+server_fixture_worker_token (ServerFixture *fixture,
+                             const char    *exam_id)
+{
+  const char *args[] = { "worker-token", exam_id, "--json", NULL };
+  g_autofree char *out = NULL;
+  g_autoptr(JsonNode) node = NULL;
+
+  g_assert_cmpint (server_fixture_run (fixture, args, &out), ==, 0);
+  node = json_from_string (out, NULL);
+  g_assert_nonnull (node);
+  return g_strdup (json_object_get_string_member (json_node_get_object (node), "worker_token"));
+}
+
+/**
+ * server_fixture_start_worker:
+ *
+ * @kind: (nullable): its --kind (run, grade), or %NULL for any job
+ *
+ * Starts `viva-server worker` on @exam_id's link (with the port serve
+ * took), dying with the test.
+ */
+ServerWorker *
+server_fixture_start_worker (ServerFixture *fixture,
+                             const char    *exam_id,
+                             const char    *token,
+                             const char    *name,
+                             const char    *kind)
+{
+  g_autoptr(GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE);
+  const char *link = g_hash_table_lookup (fixture->links, exam_id);
+  g_autofree char *port = g_strdup_printf (":%u/", fixture->port);
+  g_autofree char *served = NULL;
+  g_autoptr(GError) error = NULL;
+  ServerWorker *worker = g_new0 (ServerWorker, 1);
+  g_auto(GStrv) parts = NULL;
+
+  /* The link names the port init was told; serve took a free one. */
+  g_assert_nonnull (link);
+  parts = g_strsplit (link, ":8443/", 2);
+  served = g_strjoin (port, parts[0], parts[1], NULL);
+  {
+    const char *argv[] = { server_fixture_binary (), "worker", "--server", served, "--worker-token", token,
+                           "--name", name, "--json", kind ? "--kind" : NULL, kind, NULL };
+
+    g_subprocess_launcher_set_child_setup (launcher, die_with_parent, NULL, NULL);
+    worker->process = g_subprocess_launcher_spawnv (launcher, argv, &error);
+    g_assert_no_error (error);
+  }
+  worker->lines = g_data_input_stream_new (g_subprocess_get_stdout_pipe (worker->process));
+  return worker;
+}
+
+/**
+ * server_worker_wait:
+ *
+ * Reads the worker's events until one of @kind (a refusal fails the test).
+ *
+ * Returns: (transfer full): its job's id, "" for none
+ */
+char *
+server_worker_wait (ServerWorker *worker,
+                    const char   *kind)
+{
+  for (;;)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autofree char *line = g_data_input_stream_read_line_utf8 (worker->lines, NULL, NULL, &error);
+      g_autoptr(JsonNode) node = NULL;
+      JsonObject *object;
+
+      g_assert_no_error (error);
+      if (line == NULL)
+        g_error ("the worker stopped before saying %s", kind);
+      node = json_from_string (line, NULL);
+      g_assert_nonnull (node);
+      object = json_node_get_object (node);
+      g_assert_cmpstr (json_object_get_string_member (object, "event"), !=, "refused");
+      if (g_str_equal (json_object_get_string_member (object, "event"), kind))
+        return g_strdup (json_object_get_string_member_with_default (object, "job", ""));
+    }
+}
+
+/* SIGKILL, as a machine lost. */
+void
+server_worker_kill (ServerWorker *worker)
+{
+  g_subprocess_send_signal (worker->process, SIGKILL);
+  g_subprocess_wait (worker->process, NULL, NULL);
+  g_object_unref (worker->lines);
+  g_object_unref (worker->process);
+  g_free (worker);
+}
+
+/**
+ * server_fixture_defend:
+ *
+ * Answers each question of the defense as it comes (“zero”), until its
+ * verdict; an error event fails the test.
+ *
+ * Returns: (transfer full): the verdict event
+ */
+JsonObject *
+server_fixture_defend (ServerFixture *fixture,
+                       const char    *token,
+                       const char    *exam_id,
+                       const char    *defense_id)
+{
+  gint64 after = 0;
+
+  for (guint attempt = 0; attempt < 1200; attempt++)
+    {
+      g_autofree char *path = g_strdup_printf ("/api/v1/exams/%s/defenses/%s/events?after=%" G_GINT64_FORMAT,
+                                               exam_id, defense_id, after);
+      g_autoptr(JsonNode) page = NULL;
+      JsonArray *events;
+      guint status = 0;
+
+      page = server_fixture_request (fixture, "GET", path, token, NULL, &status, NULL);
+      g_assert_cmpuint (status, ==, 200);
+      events = json_object_get_array_member (json_node_get_object (page), "events");
+      for (guint i = 0; i < json_array_get_length (events); i++)
+        {
+          JsonObject *event = json_array_get_object_element (events, i);
+          const char *kind = json_object_get_string_member (event, "kind");
+
+          after = json_object_get_int_member (event, "seq");
+          g_assert_cmpstr (kind, !=, "error");
+          if (g_str_equal (kind, "verdict"))
+            return json_object_ref (event);
+          if (g_str_equal (kind, "question"))
+            {
+              g_autofree char *answer_path = g_strdup_printf ("/api/v1/exams/%s/defenses/%s/answer", exam_id,
+                                                              defense_id);
+              g_autofree char *body = g_strdup_printf ("{\"text\":\"zero\",\"question_seq\":%" G_GINT64_FORMAT "}",
+                                                       after);
+              g_autoptr(JsonNode) reply = NULL;
+
+              reply = server_fixture_request (fixture, "POST", answer_path, token, body, &status, NULL);
+              g_assert_cmpuint (status, ==, 200);
+            }
+        }
+      g_usleep (100 * 1000);
+    }
+  g_error ("the defense reached no verdict in two minutes");
+  return NULL;
+}

@@ -58,6 +58,29 @@ char       *server_fixture_submit    (ServerFixture      *fixture,
                                       const char         *exam_id,
                                       const char         *problem_id,
                                       const char         *code);
+JsonObject *server_fixture_defend    (ServerFixture      *fixture,
+                                      const char         *token,
+                                      const char         *exam_id,
+                                      const char         *defense_id);
+
+/* A `viva-server worker` of one exam, pulling its jobs over HTTPS. */
+typedef struct
+{
+  GSubprocess      *process;
+  GDataInputStream *lines;
+} ServerWorker;
+
+char         *server_fixture_worker_token (ServerFixture      *fixture,
+                                           const char         *exam_id);
+ServerWorker *server_fixture_start_worker (ServerFixture      *fixture,
+                                           const char         *exam_id,
+                                           const char         *token,
+                                           const char         *name,
+                                           const char         *kind);
+char         *server_worker_wait          (ServerWorker       *worker,
+                                           const char         *kind);
+void          server_worker_kill          (ServerWorker       *worker);
+
 const char *server_fixture_binary    (void);
 int         server_fixture_engine_skip (void);
 

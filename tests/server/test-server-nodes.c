@@ -166,10 +166,11 @@ static GSubprocess *
 start_worker (const char        *link,
               const char        *token,
               const char        *name,
+              const char        *kind,
               GDataInputStream **lines)
 {
   const char *argv[] = { server_fixture_binary (), "worker", "--server", link, "--worker-token", token,
-                         "--name", name, "--json", NULL };
+                         "--name", name, "--json", "--kind", kind, NULL };
   GSubprocess *process = spawn (G_SUBPROCESS_FLAGS_STDOUT_PIPE, argv);
 
   *lines = g_data_input_stream_new (g_subprocess_get_stdout_pipe (process));
@@ -261,6 +262,8 @@ test_two_nodes (void)
   g_autoptr(GSubprocess) node_b = NULL;
   g_autoptr(GSubprocess) proxy = NULL;
   g_autoptr(GSubprocess) w1 = NULL;
+  g_autoptr(GSubprocess) runs = NULL;
+  g_autoptr(GDataInputStream) runs_lines = NULL;
   g_autoptr(GSubprocess) w2 = NULL;
   g_autoptr(JsonObject) question = NULL;
   g_autoptr(JsonArray) before = NULL;
@@ -322,6 +325,10 @@ test_two_nodes (void)
                                   &status, NULL);
   g_assert_cmpuint (status, ==, 200);
 
+  /* The defense's code runs are jobs too: a worker of their own, so the
+   * workers below see the grading alone. */
+  runs = start_worker (link, token, "runs", "run", &runs_lines);
+
   /* A submission: its defense runs on node a, its grading is a job. */
   {
     g_autoptr(JsonObject) body = json_object_new ();
@@ -343,7 +350,7 @@ test_two_nodes (void)
   before = events (&fixture, student, defense);
 
   /* A worker killed mid-job. */
-  w1 = start_worker (link, token, "w1", &w1_lines);
+  w1 = start_worker (link, token, "w1", "grade", &w1_lines);
   claimed = read_event (w1_lines, "claimed", "job");
   g_assert_cmpstr (claimed, ==, job);
   kill_process (w1);
@@ -462,7 +469,7 @@ test_two_nodes (void)
   }
 
   /* The killed worker's job runs again, on a worker that reaches b. */
-  w2 = start_worker (link, token, "w2", &w2_lines);
+  w2 = start_worker (link, token, "w2", "grade", &w2_lines);
   g_clear_pointer (&claimed, g_free);
   claimed = read_event (w2_lines, "claimed", "job");
   g_assert_cmpstr (claimed, ==, job);
@@ -525,6 +532,7 @@ test_two_nodes (void)
   }
 
   kill_process (w2);
+  kill_process (runs);
   kill_process (proxy);
   kill_process (node_b);
   server_fixture_teardown (&fixture);

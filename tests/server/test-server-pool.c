@@ -242,6 +242,68 @@ test_queue_race (void)
   g_assert_cmpint (json_object_get_int_member (summary, "waiting"), ==, 0);
 }
 
+/* A defense's code run is claimed before any grading, however long the
+ * gradings have waited; a claimer of one kind gets that kind alone; the
+ * queue counts waiting and running by kind. */
+static void
+test_runs_first (void)
+{
+  g_autoptr(VivaServerStore) store = NULL;
+  g_autoptr(JsonObject) payload = json_object_new ();
+  g_autoptr(JsonObject) summary = NULL;
+  g_autoptr(GError) error = NULL;
+  static const char * const expected[] = { "run-1", "run-2", "grade-2" };
+  JsonObject *kinds;
+
+  fresh_database ();
+  store = open_store ();
+  add_exam (store);
+  g_assert_true (viva_server_store_enqueue_job (store, "grade-1", "pool-exam", "grade", NULL, payload, &error));
+  g_assert_true (viva_server_store_enqueue_job (store, "grade-2", "pool-exam", "grade", NULL, payload, &error));
+  g_usleep (2 * 1000);
+  g_assert_true (viva_server_store_enqueue_job (store, "run-1", "pool-exam", "run", "defense/d", payload, &error));
+  g_usleep (2 * 1000);
+  g_assert_true (viva_server_store_enqueue_job (store, "run-2", "pool-exam", "run", "defense/d", payload, &error));
+
+  summary = viva_server_store_queue_summary (store, &error);
+  g_assert_no_error (error);
+  kinds = json_object_get_object_member (summary, "kinds");
+  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (kinds, "run"), "waiting"), ==, 2);
+  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (kinds, "grade"), "waiting"), ==, 2);
+  g_clear_pointer (&summary, json_object_unref);
+
+  /* A grading claimer skips the runs. */
+  {
+    g_autoptr(JsonObject) job = viva_server_store_claim_job_of_kind (store, "pool-exam", "grade", "g", 60000, &error);
+
+    g_assert_no_error (error);
+    g_assert_cmpstr (json_object_get_string_member (job, "id"), ==, "grade-1");
+    g_assert_true (viva_server_store_finish_job (store, "grade-1", json_object_get_string_member (job, "claim_id"),
+                                                 "g", "{}", &error));
+  }
+  summary = viva_server_store_queue_summary (store, &error);
+  kinds = json_object_get_object_member (summary, "kinds");
+  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (kinds, "grade"), "waiting"), ==, 1);
+
+  /* Any claimer: the runs first, then the gradings, oldest first. */
+  for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
+    {
+      g_autoptr(JsonObject) job = viva_server_store_claim_job (store, NULL, "any", 60000, &error);
+
+      g_assert_no_error (error);
+      g_assert_nonnull (job);
+      g_assert_cmpstr (json_object_get_string_member (job, "id"), ==, expected[i]);
+      if (i == 0)
+        {
+          g_clear_pointer (&summary, json_object_unref);
+          summary = viva_server_store_queue_summary (store, &error);
+          kinds = json_object_get_object_member (summary, "kinds");
+          g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (kinds, "run"), "running"), ==, 1);
+          g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (kinds, "run"), "waiting"), ==, 1);
+        }
+    }
+}
+
 /* A claimer that hangs: its lease runs out, another claims the job and
  * records the result; the first one's late renewal and result are refused,
  * so the result is the second's, recorded once. Only the token's exam's
@@ -497,6 +559,7 @@ main (int   argc,
   g_test_add_func ("/viva/server/pool/lease-race", test_lease_race);
   g_test_add_func ("/viva/server/pool/queue-race", test_queue_race);
   g_test_add_func ("/viva/server/pool/hung-claimer", test_hung_claimer);
+  g_test_add_func ("/viva/server/pool/runs-first", test_runs_first);
   g_test_add_func ("/viva/server/pool/fence", test_fence);
   g_test_add_func ("/viva/server/pool/submission-one-commit", test_submission_one_commit);
 

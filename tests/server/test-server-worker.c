@@ -8,7 +8,6 @@
 
 #include <signal.h>
 #include <string.h>
-#include <sys/prctl.h>
 
 #include "server-fixture.h"
 #include "viva-server-store-pool.h"
@@ -20,95 +19,6 @@ static const char * const one_local_job[] = { "--local-jobs", "1", NULL };
 /* The grading is slow on purpose: a worker is caught mid-job. */
 #define SLOW_DOUBLE "import time\ntime.sleep(2)\ndef double(x):\n    return 2 * x\n"
 #define SLOW_SQUARE "import time\ntime.sleep(2)\ndef square(x):\n    return x * x\n"
-
-typedef struct
-{
-  GSubprocess      *process;
-  GDataInputStream *lines;
-} Worker;
-
-static void
-die_with_parent (gpointer user_data)
-{
-  prctl (PR_SET_PDEATHSIG, SIGKILL);
-}
-
-static char *
-worker_token (ServerFixture *fixture,
-              const char    *exam_id)
-{
-  const char *args[] = { "worker-token", exam_id, "--json", NULL };
-  g_autofree char *out = NULL;
-  g_autoptr(JsonNode) node = NULL;
-
-  g_assert_cmpint (server_fixture_run (fixture, args, &out), ==, 0);
-  node = json_from_string (out, NULL);
-  g_assert_nonnull (node);
-  return g_strdup (json_object_get_string_member (json_node_get_object (node), "worker_token"));
-}
-
-static Worker *
-start_worker (ServerFixture *fixture,
-              const char    *token,
-              const char    *name)
-{
-  g_autoptr(GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE);
-  const char *link = g_hash_table_lookup (fixture->links, "server-quiz");
-  g_autofree char *port = g_strdup_printf (":%u/", fixture->port);
-  g_autofree char *served = NULL;
-  g_autoptr(GError) error = NULL;
-  Worker *worker = g_new0 (Worker, 1);
-  char **parts;
-
-  /* The link names the port init was told; serve took a free one. */
-  parts = g_strsplit (link, ":8443/", 2);
-  served = g_strjoin (port, parts[0], parts[1], NULL);
-  g_strfreev (parts);
-  {
-    const char *argv[] = { server_fixture_binary (), "worker", "--server", served, "--worker-token", token,
-                           "--name", name, "--json", NULL };
-
-    g_subprocess_launcher_set_child_setup (launcher, die_with_parent, NULL, NULL);
-    worker->process = g_subprocess_launcher_spawnv (launcher, argv, &error);
-    g_assert_no_error (error);
-  }
-  worker->lines = g_data_input_stream_new (g_subprocess_get_stdout_pipe (worker->process));
-  return worker;
-}
-
-/* Reads the worker's events until one of @kind; returns its job. */
-static char *
-wait_event (Worker     *worker,
-            const char *kind)
-{
-  for (;;)
-    {
-      g_autoptr(GError) error = NULL;
-      g_autofree char *line = g_data_input_stream_read_line_utf8 (worker->lines, NULL, NULL, &error);
-      g_autoptr(JsonNode) node = NULL;
-      JsonObject *object;
-
-      g_assert_no_error (error);
-      if (line == NULL)
-        g_error ("the worker stopped before saying %s", kind);
-      node = json_from_string (line, NULL);
-      g_assert_nonnull (node);
-      object = json_node_get_object (node);
-      g_assert_cmpstr (json_object_get_string_member (object, "event"), !=, "refused");
-      if (g_str_equal (json_object_get_string_member (object, "event"), kind))
-        return g_strdup (json_object_get_string_member_with_default (object, "job", ""));
-    }
-}
-
-static void
-stop_worker (Worker *worker)
-{
-  g_subprocess_send_signal (worker->process, SIGKILL);
-  g_subprocess_wait (worker->process, NULL, NULL);
-  g_object_unref (worker->lines);
-  g_object_unref (worker->process);
-  g_free (worker);
-}
 
 static VivaServerStore *
 open_store (ServerFixture *fixture)
@@ -238,15 +148,15 @@ test_pool (void)
   g_autofree char *claimed = NULL;
   g_autofree char *recorded = NULL;
   g_autofree char *out = NULL;
-  Worker *a, *b, *c;
+  ServerWorker *a, *b, *c;
 
   g_setenv ("VIVA_SERVER_LEASE_MS", "1500", TRUE);
   server_fixture_setup_full (&fixture, two_exams, workers_only);
-  token = worker_token (&fixture, "server-quiz");
+  token = server_fixture_worker_token (&fixture, "server-quiz");
 
   /* Another exam's worker token claims nothing of this one. */
   {
-    g_autofree char *other = worker_token (&fixture, "other-quiz");
+    g_autofree char *other = server_fixture_worker_token (&fixture, "other-quiz");
     g_autoptr(JsonNode) answer = NULL;
     guint status = 0;
 
@@ -264,39 +174,39 @@ test_pool (void)
   /* Killed mid-job: the job runs again on another worker, recorded once. */
   first = submit (&fixture, student, "double", SLOW_DOUBLE);
   g_assert_nonnull (first);
-  a = start_worker (&fixture, token, "a");
-  claimed = wait_event (a, "claimed");
+  a = server_fixture_start_worker (&fixture, "server-quiz", token, "a", "grade");
+  claimed = server_worker_wait (a, "claimed");
   g_assert_cmpstr (claimed, ==, first);
-  stop_worker (a);
+  server_worker_kill (a);
 
-  b = start_worker (&fixture, token, "b");
+  b = server_fixture_start_worker (&fixture, "server-quiz", token, "b", "grade");
   g_clear_pointer (&claimed, g_free);
-  claimed = wait_event (b, "claimed");
+  claimed = server_worker_wait (b, "claimed");
   g_assert_cmpstr (claimed, ==, first);
-  recorded = wait_event (b, "recorded");
+  recorded = server_worker_wait (b, "recorded");
   g_assert_cmpstr (recorded, ==, first);
   assert_graded_once (&fixture, first, 2, 2);
 
   /* Hung mid-job (SIGSTOP): b takes the job over once the lease runs out;
    * woken, the hung worker's result is refused. */
-  stop_worker (b);
+  server_worker_kill (b);
   second = submit (&fixture, student, "square", SLOW_SQUARE);
-  c = start_worker (&fixture, token, "c");
+  c = server_fixture_start_worker (&fixture, "server-quiz", token, "c", "grade");
   g_clear_pointer (&claimed, g_free);
-  claimed = wait_event (c, "claimed");
+  claimed = server_worker_wait (c, "claimed");
   g_assert_cmpstr (claimed, ==, second);
   g_subprocess_send_signal (c->process, SIGSTOP);
 
-  b = start_worker (&fixture, token, "b2");
+  b = server_fixture_start_worker (&fixture, "server-quiz", token, "b2", "grade");
   g_clear_pointer (&claimed, g_free);
-  claimed = wait_event (b, "claimed");
+  claimed = server_worker_wait (b, "claimed");
   g_assert_cmpstr (claimed, ==, second);
   g_clear_pointer (&recorded, g_free);
-  recorded = wait_event (b, "recorded");
+  recorded = server_worker_wait (b, "recorded");
 
   g_subprocess_send_signal (c->process, SIGCONT);
   g_clear_pointer (&claimed, g_free);
-  claimed = wait_event (c, "lost");
+  claimed = server_worker_wait (c, "lost");
   g_assert_cmpstr (claimed, ==, second);
   assert_graded_once (&fixture, second, 2, 1);
   {
@@ -312,7 +222,9 @@ test_pool (void)
     g_assert_cmpint (server_fixture_run (&fixture, args, &out), ==, 0);
     g_assert_nonnull (strstr (out, "\"event\":\"node\""));
     g_assert_nonnull (strstr (out, "\"done\":2"));
-    g_assert_nonnull (strstr (out, "\"waiting\":0"));
+    /* No grading waits (the defenses' code runs do: no worker here runs
+     * them). */
+    g_assert_null (strstr (out, "\"grade\":{\"waiting\""));
 
     /* The teacher sees each student's grading by the pool. */
     {
@@ -341,8 +253,8 @@ test_pool (void)
     }
   }
 
-  stop_worker (b);
-  stop_worker (c);
+  server_worker_kill (b);
+  server_worker_kill (c);
   server_fixture_teardown (&fixture);
   g_unsetenv ("VIVA_SERVER_LEASE_MS");
 }
@@ -386,6 +298,7 @@ test_hostile (void)
   g_autofree char *body = NULL;
   g_autoptr(JsonNode) claim = NULL;
   g_autoptr(JsonObject) row = NULL;
+  ServerWorker *runs;
   g_autoptr(JsonNode) kept = NULL;
   JsonObject *job, *pack;
   const char *claim_id;
@@ -393,8 +306,8 @@ test_hostile (void)
   guint status = 0;
 
   server_fixture_setup_full (&fixture, two_exams, workers_only);
-  token = worker_token (&fixture, "server-quiz");
-  other = worker_token (&fixture, "other-quiz");
+  token = server_fixture_worker_token (&fixture, "server-quiz");
+  other = server_fixture_worker_token (&fixture, "other-quiz");
   student = server_fixture_sign_in (&fixture, "server-quiz", "s1");
   other_student = server_fixture_sign_in (&fixture, "other-quiz", "s1");
 
@@ -410,8 +323,15 @@ test_hostile (void)
   }
   other_job = submit_to (&fixture, other_student, "other-quiz", "double");
 
+  /* A kind no job has is refused. */
+  g_assert_cmpuint (post (&fixture, "/api/v1/exams/server-quiz/jobs/claim", token,
+                          "{\"worker\":\"w\",\"kind\":\"all\"}"), ==, 400);
+
+  /* The defense's code runs are another worker's: this one asks for the
+   * grading. */
+  runs = server_fixture_start_worker (&fixture, "server-quiz", token, "runs", "run");
   claim = server_fixture_request (&fixture, "POST", "/api/v1/exams/server-quiz/jobs/claim", token,
-                                  "{\"worker\":\"hostile\"}", &status, &raw);
+                                  "{\"worker\":\"hostile\",\"kind\":\"grade\"}", &status, &raw);
   g_assert_cmpuint (status, ==, 200);
   job = json_object_get_object_member (json_node_get_object (claim), "job");
   g_assert_cmpstr (json_object_get_string_member (job, "id"), ==, job_id);
@@ -526,6 +446,7 @@ test_hostile (void)
       g_assert_cmpstr (kind, !=, "error");
     }
 
+  server_worker_kill (runs);
   server_fixture_teardown (&fixture);
 }
 
