@@ -295,6 +295,63 @@ test_grade_legacy (Fixture       *fixture,
   g_assert_cmpuint (fixture->requests->len, ==, 0);
 }
 
+/* Runs asked together go one after another, as a local runner's queue
+ * runs them: each request is built when it goes, so it carries the runs
+ * before it; one cancelled while it waits never goes. */
+static void
+test_queue (Fixture       *fixture,
+            gconstpointer  data)
+{
+  g_autoptr(GAsyncResult) first = NULL;
+  g_autoptr(GAsyncResult) second = NULL;
+  g_autoptr(GAsyncResult) third = NULL;
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr(VivaRunResult) a = NULL;
+  g_autoptr(VivaRunResult) b = NULL;
+  g_autoptr(VivaRunResult) c = NULL;
+  g_autoptr(GError) error = NULL;
+  VivaExamRuns *runs = VIVA_EXAM_RUNS (fixture->runs);
+
+  viva_exam_runs_run_async (runs, "x = 41\n", 0, NULL, viva_test_store_result, &first);
+  viva_exam_runs_run_async (runs, "x = 0\n", 0, cancellable, viva_test_store_result, &second);
+  viva_exam_runs_inject_async (runs, VIVA_EXAM_RUN_ON_STUDENT, "y = 1\n", "print(x + y)\n", 0, NULL,
+                               viva_test_store_result, &third);
+  g_assert_cmpuint (fixture->requests->len, ==, 1);
+  g_cancellable_cancel (cancellable);
+
+  b = viva_exam_runs_run_finish (runs, viva_test_run_until_result (&second), &error);
+  g_assert_null (b);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  a = viva_exam_runs_run_finish (runs, viva_test_run_until_result (&first), NULL);
+  g_assert_cmpint (viva_run_result_get_status (a), ==, VIVA_RUN_STATUS_OK);
+  c = viva_exam_runs_inject_finish (runs, viva_test_run_until_result (&third), NULL);
+  g_assert_cmpstr (viva_run_result_get_stdout (c), ==, "42\n");
+  g_assert_cmpuint (fixture->requests->len, ==, 2);
+}
+
+/* A defense continued on another node takes the interpreter's history
+ * from its checkpoint, read as a request's is. */
+static void
+test_set_history (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  g_autoptr(JsonNode) saved = json_from_string ("[{\"op\": \"run\", \"code\": \"x = 5\\n\"},"
+                                                " {\"op\": \"inject\", \"code\": \"y = x\\n\", \"probe\": \"z = y * 2\\n\"}]", NULL);
+  g_autoptr(JsonNode) forged = json_from_string ("[{\"op\": \"run\", \"code\": \"x = 1\"}, {\"op\": \"grade\"}]", NULL);
+  g_autoptr(VivaRunResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (viva_exam_remote_runs_set_history (fixture->runs, json_node_get_array (saved), &error));
+  g_assert_no_error (error);
+  g_assert_false (viva_exam_remote_runs_set_history (fixture->runs, json_node_get_array (forged), &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA);
+  g_assert_nonnull (strstr (error->message, "history[1]"));
+  g_assert_cmpuint (json_array_get_length (viva_exam_remote_runs_get_history (fixture->runs)), ==, 2);
+
+  result = run (fixture, "print(x, y, z)\n", 0);
+  g_assert_cmpstr (viva_run_result_get_stdout (result), ==, "5 5 10\n");
+}
+
 /* stop() cancels the request in flight, and the interpreter it was
  * building is forgotten. */
 static void
@@ -610,6 +667,8 @@ main (int   argc,
   g_test_add ("/viva/exam-remote-runs/timeout-and-crash", Fixture, NULL, fixture_setup, test_timeout_and_crash, fixture_teardown);
   g_test_add ("/viva/exam-remote-runs/inject", Fixture, NULL, fixture_setup, test_inject, fixture_teardown);
   g_test_add ("/viva/exam-remote-runs/grade", Fixture, NULL, fixture_setup, test_grade, fixture_teardown);
+  g_test_add ("/viva/exam-remote-runs/queue", Fixture, NULL, fixture_setup, test_queue, fixture_teardown);
+  g_test_add ("/viva/exam-remote-runs/set-history", Fixture, NULL, fixture_setup, test_set_history, fixture_teardown);
   g_test_add ("/viva/exam-remote-runs/stop", Fixture, NULL, fixture_setup, test_stop, fixture_teardown);
   g_test_add ("/viva/exam-remote-runs/grade-legacy", Fixture, NULL, fixture_setup, test_grade_legacy, fixture_teardown);
   g_test_add_func ("/viva/exam-remote-runs/read-run-hostile", test_read_run_hostile);

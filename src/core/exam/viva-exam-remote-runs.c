@@ -18,7 +18,9 @@
  * effects are the one thing a replay cannot give back: the earlier
  * globals stay, as they do locally); one that was killed or crashed, or
  * whose interpreter was reset, empties it, since a local runner restarts
- * then and loses them all. Main thread only. */
+ * then and loses them all. The interpreter's requests go one at a time,
+ * each built when it goes, as a local runner's queue runs them. Main
+ * thread only. */
 
 struct _VivaExamRemoteRuns
 {
@@ -27,7 +29,9 @@ struct _VivaExamRemoteRuns
   gpointer             user_data;
   GDestroyNotify       destroy;
   JsonArray           *history;
-  GPtrArray           *in_flight;  /* the GCancellable of each request sent */
+  GPtrArray           *in_flight;  /* the GCancellable of each request sent or waiting */
+  GQueue               waiting;    /* the interpreter's next runs, as GTasks */
+  gboolean             interpreter_busy;
 };
 
 static void viva_exam_remote_runs_iface_init (VivaExamRunsInterface *iface);
@@ -38,10 +42,13 @@ G_DEFINE_FINAL_TYPE_WITH_CODE (VivaExamRemoteRuns, viva_exam_remote_runs, G_TYPE
 typedef struct
 {
   gboolean      grade;
-  JsonObject   *request;
+  JsonObject   *request;      /* built when sent, for the interpreter's */
   JsonObject   *step;         /* the history step a run adds, or NULL */
+  guint         timeout_ms;
+  GCancellable *own;          /* the task's, which the caller's cancels */
   GCancellable *caller;       /* the caller's cancellable, or NULL */
   gulong        caller_id;
+  gulong        waiting_id;   /* while queued, on the task's own cancellable */
 } Send;
 
 static void
@@ -54,6 +61,7 @@ send_free (Send *send)
   if (send->caller != NULL)
     g_clear_signal_handler (&send->caller_id, send->caller);
   g_clear_object (&send->caller);
+  g_clear_object (&send->own);
   g_free (send);
 }
 
@@ -90,18 +98,33 @@ update_history (VivaExamRemoteRuns *self,
     json_array_add_object_element (self->history, json_object_ref (step));
 }
 
+static void dispatch (VivaExamRemoteRuns *self,
+                      GTask              *task);
+
+/* The interpreter is free: the next run waiting goes, with the history
+ * as it is now. */
 static void
-sent_cb (GObject      *object,
-         GAsyncResult *result,
-         gpointer      user_data)
+settle (VivaExamRemoteRuns *self,
+        gboolean            interpreter)
 {
-  g_autoptr(GTask) task = user_data;
-  VivaExamRemoteRuns *self = g_task_get_source_object (task);
+  GTask *next;
+
+  if (!interpreter)
+    return;
+
+  self->interpreter_busy = FALSE;
+  if ((next = g_queue_pop_head (&self->waiting)) != NULL)
+    dispatch (self, next);
+}
+
+static void
+take_reply (VivaExamRemoteRuns *self,
+            GTask              *task,
+            GAsyncResult       *result)
+{
   Send *send = g_task_get_task_data (task);
   g_autoptr(JsonObject) reply = NULL;
   g_autoptr(GError) error = NULL;
-
-  g_ptr_array_remove (self->in_flight, g_task_get_cancellable (task));
 
   reply = g_task_propagate_pointer (G_TASK (result), &error);
   if (g_task_return_error_if_cancelled (task))
@@ -115,7 +138,7 @@ sent_cb (GObject      *object,
 
       if (report == NULL)
         return g_task_return_error (task, g_steal_pointer (&error));
-      return g_task_return_pointer (task, report, g_object_unref);
+      g_task_return_pointer (task, report, g_object_unref);
     }
   else
     {
@@ -129,46 +152,134 @@ sent_cb (GObject      *object,
     }
 }
 
-/* Sends @request, through a cancellable of its own that the caller's and
- * stop() both cancel. Takes @request and @step. */
+static void
+sent_cb (GObject      *object,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  g_autoptr(VivaExamRemoteRuns) self = g_object_ref (g_task_get_source_object (task));
+  Send *send = g_task_get_task_data (task);
+
+  g_ptr_array_remove (self->in_flight, g_task_get_cancellable (task));
+  take_reply (self, task, result);
+  settle (self, send->step != NULL);
+}
+
+/* Sends the request of @task (takes it). The interpreter's is built now,
+ * from the history its runs before left. */
+static void
+dispatch (VivaExamRemoteRuns *self,
+          GTask              *task)
+{
+  Send *send = g_task_get_task_data (task);
+  GCancellable *own = g_task_get_cancellable (task);
+  g_autoptr(GError) error = NULL;
+  const char *probe;
+
+  if (send->step != NULL)
+    {
+      g_clear_signal_handler (&send->waiting_id, own);
+      self->interpreter_busy = TRUE;
+      probe = json_object_get_string_member_with_default (send->step, "probe", NULL);
+      send->request = probe != NULL
+        ? viva_exam_run_request_new_inject (VIVA_EXAM_RUN_ON_STUDENT, self->history,
+                                            json_object_get_string_member (send->step, "code"),
+                                            probe, send->timeout_ms)
+        : viva_exam_run_request_new_run (self->history,
+                                         json_object_get_string_member (send->step, "code"),
+                                         send->timeout_ms);
+    }
+
+  /* The request as any executor checks it: one this side cannot send (a
+   * history too long, code too large) fails here, in the same words. */
+  if (g_task_return_error_if_cancelled (task) || !viva_exam_run_request_check (send->request, &error))
+    {
+      if (error != NULL)
+        g_task_return_error (task, g_steal_pointer (&error));
+      g_ptr_array_remove (self->in_flight, own);
+      settle (self, send->step != NULL);
+      g_object_unref (task);
+      return;
+    }
+
+  self->func (send->request, own, sent_cb, task, self->user_data);
+}
+
+static gboolean
+return_cancelled (gpointer user_data)
+{
+  g_autoptr(GTask) task = user_data;
+
+  g_task_return_error_if_cancelled (task);
+  return G_SOURCE_REMOVE;
+}
+
+/* A run cancelled while it waited for the interpreter: it never went. Its
+ * caller hears of it from the main loop, not inside the cancellation. */
+static void
+waiting_cancelled_cb (GCancellable *own,
+                      gpointer      user_data)
+{
+  GTask *task = user_data;
+  VivaExamRemoteRuns *self = g_task_get_source_object (task);
+  Send *send = g_task_get_task_data (task);
+
+  if (!g_queue_remove (&self->waiting, task))
+    return;
+
+  g_clear_signal_handler (&send->waiting_id, own);
+  g_ptr_array_remove (self->in_flight, own);
+  g_idle_add (return_cancelled, task);
+}
+
+/* Sends a request, through a cancellable of its own that the caller's
+ * and stop() both cancel: @request (taken) as it is, or for the
+ * interpreter's @step (taken) one built when it goes. Those go one at a
+ * time, as a local runner's queue runs them, so each sees the globals of
+ * the ones before. */
 static void
 send_request (VivaExamRemoteRuns  *self,
               gpointer             source_tag,
               gboolean             grade,
               JsonObject          *request,
               JsonObject          *step,
+              guint                timeout_ms,
               GCancellable        *cancellable,
               GAsyncReadyCallback  callback,
               gpointer             user_data)
 {
   g_autoptr(GCancellable) own = g_cancellable_new ();
   g_autoptr(GTask) task = NULL;
-  g_autoptr(GError) error = NULL;
   Send *send = g_new0 (Send, 1);
 
   send->grade = grade;
   send->request = request;
   send->step = step;
+  send->timeout_ms = timeout_ms;
 
   task = g_task_new (self, own, callback, user_data);
   g_task_set_source_tag (task, source_tag);
   g_task_set_task_data (task, send, (GDestroyNotify) send_free);
-
-  /* The request as any executor checks it: one this side cannot send (a
-   * history too long, code too large) fails here, in the same words. */
-  if (!viva_exam_run_request_check (request, &error))
-    return g_task_return_error (task, g_steal_pointer (&error));
 
   if (cancellable != NULL && g_cancellable_is_cancelled (cancellable))
     g_cancellable_cancel (own);
   else if (cancellable != NULL)
     {
       send->caller = g_object_ref (cancellable);
-      send->caller_id = g_signal_connect_object (cancellable, "cancelled", G_CALLBACK (cancel_cb), own, 0);
+      send->own = g_object_ref (own);
+      send->caller_id = g_signal_connect (cancellable, "cancelled", G_CALLBACK (cancel_cb), own);
     }
 
   g_ptr_array_add (self->in_flight, g_object_ref (own));
-  self->func (request, own, sent_cb, g_steal_pointer (&task), self->user_data);
+  if (step != NULL && self->interpreter_busy && !g_cancellable_is_cancelled (own))
+    {
+      send->waiting_id = g_signal_connect (own, "cancelled", G_CALLBACK (waiting_cancelled_cb), task);
+      g_queue_push_tail (&self->waiting, g_steal_pointer (&task));
+      return;
+    }
+
+  dispatch (self, g_steal_pointer (&task));
 }
 
 static JsonObject *
@@ -218,10 +329,8 @@ viva_exam_remote_runs_run_async (VivaExamRuns        *runs,
 {
   VivaExamRemoteRuns *self = VIVA_EXAM_REMOTE_RUNS (runs);
 
-  send_request (self, viva_exam_remote_runs_run_async, FALSE,
-                viva_exam_run_request_new_run (self->history, code, timeout_ms),
-                new_step ("run", code, NULL),
-                cancellable, callback, user_data);
+  send_request (self, viva_exam_remote_runs_run_async, FALSE, NULL, new_step ("run", code, NULL),
+                timeout_ms, cancellable, callback, user_data);
 }
 
 static VivaRunResult *
@@ -249,10 +358,9 @@ viva_exam_remote_runs_inject_async (VivaExamRuns        *runs,
 
   /* The reference's side runs in a worker of its own: no history. */
   send_request (self, viva_exam_remote_runs_inject_async, FALSE,
-                viva_exam_run_request_new_inject (side, student ? self->history : NULL,
-                                                  student ? code : NULL, probe, timeout_ms),
+                student ? NULL : viva_exam_run_request_new_inject (side, NULL, NULL, probe, timeout_ms),
                 student ? new_step ("inject", code, probe) : NULL,
-                cancellable, callback, user_data);
+                timeout_ms, cancellable, callback, user_data);
 }
 
 static VivaRunResult *
@@ -294,7 +402,7 @@ viva_exam_remote_runs_grade_async (VivaExamRuns        *runs,
   send_request (self, viva_exam_remote_runs_grade_async, TRUE,
                 viva_exam_run_request_new_grade (side, side == VIVA_EXAM_RUN_ON_STUDENT ? code : NULL,
                                                  tests, pass_threshold),
-                NULL, cancellable, callback, user_data);
+                NULL, 0, cancellable, callback, user_data);
 }
 
 static VivaGradeReport *
@@ -307,8 +415,8 @@ viva_exam_remote_runs_grade_finish (VivaExamRuns  *runs,
   return g_task_propagate_pointer (G_TASK (result), error);
 }
 
-/* Cancels what is in flight. The interpreter the history describes is
- * gone too, as a local runner's that is stopped. */
+/* Cancels what is in flight and what waits. The interpreter the history
+ * describes is gone too, as a local runner's that is stopped. */
 static void
 viva_exam_remote_runs_stop (VivaExamRuns *runs)
 {
@@ -375,6 +483,7 @@ viva_exam_remote_runs_init (VivaExamRemoteRuns *self)
 {
   self->history = json_array_new ();
   self->in_flight = g_ptr_array_new_with_free_func (g_object_unref);
+  g_queue_init (&self->waiting);
 }
 
 /**
@@ -415,4 +524,41 @@ viva_exam_remote_runs_get_history (VivaExamRemoteRuns *self)
   g_return_val_if_fail (VIVA_IS_EXAM_REMOTE_RUNS (self), NULL);
 
   return self->history;
+}
+
+/**
+ * viva_exam_remote_runs_set_history:
+ * @history: steps as viva_exam_remote_runs_get_history() gave them, from a
+ *   checkpoint or a database
+ *
+ * For a defense continued elsewhere (another node of the exam server):
+ * the student's interpreter as it was. @history is read as a request's
+ * is (viva_exam_run_request_check()) and copied.
+ *
+ * Returns: whether @history was taken, else %FALSE with @error and the
+ *   history unchanged
+ */
+gboolean
+viva_exam_remote_runs_set_history (VivaExamRemoteRuns  *self,
+                                   JsonArray           *history,
+                                   GError             **error)
+{
+  g_autoptr(JsonObject) probe = json_object_new ();
+  g_autoptr(JsonObject) request = NULL;
+
+  g_return_val_if_fail (VIVA_IS_EXAM_REMOTE_RUNS (self), FALSE);
+  g_return_val_if_fail (history != NULL, FALSE);
+
+  json_object_set_string_member (probe, "op", "run");
+  json_object_set_array_member (probe, "history", json_array_ref (history));
+  json_object_set_string_member (probe, "code", "");
+  json_object_set_int_member (probe, "timeout_ms", 0);
+  if (!viva_exam_run_request_check (probe, error))
+    return FALSE;
+
+  /* The request's copy: the steps alone, whatever else @history shares. */
+  request = viva_exam_run_request_new_run (history, "", 0);
+  g_clear_pointer (&self->history, json_array_unref);
+  self->history = json_array_ref (json_object_get_array_member (request, "history"));
+  return TRUE;
 }

@@ -43,5 +43,8 @@ VivaExamRemoteRuns *viva_exam_remote_runs_new         (VivaExamRunSendFunc  func
                                                        gpointer             user_data,
                                                        GDestroyNotify       destroy);
 JsonArray          *viva_exam_remote_runs_get_history (VivaExamRemoteRuns  *self);
+gboolean            viva_exam_remote_runs_set_history (VivaExamRemoteRuns  *self,
+                                                       JsonArray           *history,
+                                                       GError             **error);
 
 G_END_DECLS
