@@ -149,6 +149,7 @@ test_history (Fixture       *fixture,
 {
   g_autoptr(VivaRunResult) first = run (fixture, "x = 41\n", 0);
   g_autoptr(VivaRunResult) second = NULL;
+  g_autofree char *bwrap = NULL;
   JsonArray *history;
 
   g_assert_cmpint (viva_run_result_get_status (first), ==, VIVA_RUN_STATUS_OK);
@@ -177,6 +178,20 @@ test_history (Fixture       *fixture,
   g_clear_object (&second);
   second = run (fixture, "print(y)\n", 0);
   g_assert_cmpstr (viva_run_result_get_stdout (second), ==, "82\n");
+
+  /* The executor's workers are sandboxed: the source tree, readable by
+   * this process, is not there for the student's code. */
+  bwrap = g_find_program_in_path ("bwrap");
+  if (bwrap != NULL)
+    {
+      g_autofree char *path = g_build_filename (g_getenv ("VIVA_SOURCE_ROOT"), "meson.build", NULL);
+      g_autofree char *code = g_strdup_printf ("import os\nprint(os.path.exists('%s'))\n", path);
+
+      g_assert_true (g_file_test (path, G_FILE_TEST_EXISTS));
+      g_clear_object (&second);
+      second = run (fixture, code, 0);
+      g_assert_cmpstr (viva_run_result_get_stdout (second), ==, "False\n");
+    }
 }
 
 /* A timeout keeps the globals from before it (only its own are lost, the
