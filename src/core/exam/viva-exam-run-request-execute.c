@@ -29,12 +29,22 @@ typedef struct
   gboolean     replay_cut;  /* a step reset the interpreter or timed out */
 } Execute;
 
+static gboolean
+stop_runner (gpointer user_data)
+{
+  g_autoptr(VivaRunner) runner = user_data;
+
+  viva_runner_stop (runner);
+  return G_SOURCE_REMOVE;
+}
+
 static void
 execute_free (Execute *execute)
 {
+  /* From the main loop: this is freed inside the runner's own callback,
+   * which may still use the runner once it returns. */
   if (execute->runner != NULL)
-    viva_runner_stop (execute->runner);
-  g_clear_object (&execute->runner);
+    g_idle_add (stop_runner, g_steal_pointer (&execute->runner));
   g_clear_object (&execute->grader);
   g_clear_object (&execute->problem);
   g_clear_pointer (&execute->request, json_object_unref);

@@ -354,7 +354,9 @@ static void
 viva_runner_worker_died (VivaWorkerProcess *worker,
                          gpointer           user_data)
 {
-  VivaRunner *self = user_data;
+  /* Held to the end: the request it completes may drop the last other
+   * reference from its callback (a runner of one request's life). */
+  g_autoptr(VivaRunner) self = g_object_ref (user_data);
   GSubprocess *process = _viva_worker_process_get_subprocess (worker);
   gboolean never_ready = !_viva_worker_process_get_ready (worker);
   gboolean bwrap = _viva_worker_process_get_sandbox (worker) == VIVA_RUNNER_SANDBOX_BUBBLEWRAP;
