@@ -14,7 +14,8 @@
 #include "viva-server-defense-jobs.h"
 #include "viva-server-store-pool.h"
 
-/* A defense's grading is the pool's job. The submission's job was
+/* A defense's grading is the pool's job (its tool runs are too:
+ * viva-server-defense-runs.c). The submission's job was
  * enqueued with its snapshot (one transaction, at Submit); a defense
  * started at time-up enqueues its own when it first needs it, named on
  * its row in the same transaction. At finishDefense the examiner's grade
@@ -23,10 +24,10 @@
  * verdict is bound to it: the submission is graded once. A node that
  * continues the defense after another died waits on the same job.
  *
- * The wait is a poll of the job's row: the result may be recorded by any
- * node of the pool (a worker posts to whichever the balancer picks), and
- * one indexed read every POLL_MS of each defense being graded is nothing
- * beside a grading. */
+ * The wait, for a grade or a tool run alike, is a poll of the job's row:
+ * the result may be recorded by any node of the pool (a worker posts to
+ * whichever the balancer picks), and one indexed read every POLL_MS of
+ * each job waited on is nothing beside a grading or a sandbox's start. */
 
 #define POLL_MS 100
 
@@ -43,7 +44,6 @@ typedef struct
 typedef struct
 {
   VivaServerApi *api;
-  VivaProblem   *problem;
   char          *job_id;
   guint          poll_id;
 } Wait;
@@ -60,9 +60,88 @@ wait_free (Wait *wait)
 {
   g_clear_handle_id (&wait->poll_id, g_source_remove);
   g_clear_object (&wait->api);
-  g_clear_object (&wait->problem);
   g_free (wait->job_id);
   g_free (wait);
+}
+
+static gboolean
+poll_cb (gpointer user_data)
+{
+  GTask *task = user_data;
+  Wait *wait = g_task_get_task_data (task);
+  g_autoptr(JsonObject) job = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *state;
+
+  /* A cancelled defense (the node stopping, its lease lost) stops waiting;
+   * the job runs on, its result unread. */
+  if (g_task_return_error_if_cancelled (task))
+    {
+      wait->poll_id = 0;
+      g_object_unref (task);
+      return G_SOURCE_REMOVE;
+    }
+
+  /* The database away: the next poll asks again. */
+  if (!(job = viva_server_store_get_job (viva_server_api_get_store (wait->api), wait->job_id, &error)))
+    {
+      if (error == NULL)
+        {
+          wait->poll_id = 0;
+          g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, "job %s is gone", wait->job_id);
+          g_object_unref (task);
+          return G_SOURCE_REMOVE;
+        }
+      return G_SOURCE_CONTINUE;
+    }
+
+  state = json_object_get_string_member (job, "state");
+  if (!g_str_equal (state, "failed") && !g_str_equal (state, "done"))
+    return G_SOURCE_CONTINUE;
+
+  wait->poll_id = 0;
+  g_task_return_pointer (task, g_steal_pointer (&job), (GDestroyNotify)json_object_unref);
+  g_object_unref (task);
+  return G_SOURCE_REMOVE;
+}
+
+/**
+ * _viva_server_job_wait_async:
+ * @job_id: a job of the pool
+ *
+ * Waits for the job's end, whoever claims it — this node's claimer,
+ * another node's, a worker: the result may land on any node of the pool.
+ */
+void
+_viva_server_job_wait_async (VivaServerApi       *api,
+                             const char          *job_id,
+                             GCancellable        *cancellable,
+                             GAsyncReadyCallback  callback,
+                             gpointer             user_data)
+{
+  g_autoptr(GTask) task = g_task_new (NULL, cancellable, callback, user_data);
+  Wait *wait = g_new0 (Wait, 1);
+
+  g_task_set_source_tag (task, _viva_server_job_wait_async);
+  wait->api = g_object_ref (api);
+  wait->job_id = g_strdup (job_id);
+  g_task_set_task_data (task, wait, (GDestroyNotify)wait_free);
+  /* The poll holds the task until it returns it. */
+  wait->poll_id = g_timeout_add (POLL_MS, poll_cb, g_object_ref (task));
+}
+
+/**
+ * _viva_server_job_wait_finish:
+ *
+ * Returns: (transfer full): the job's row, `done` or `failed` (it stopped
+ *   every claimer that tried it); %NULL with %G_IO_ERROR_NOT_FOUND when
+ *   the job is gone
+ */
+JsonObject *
+_viva_server_job_wait_finish (GAsyncResult  *result,
+                              GError       **error)
+{
+  return g_task_propagate_pointer (G_TASK (result), error);
 }
 
 /* The job's result as the defense takes it: the teacher's grade, redacted
@@ -94,58 +173,35 @@ grade_from_result (VivaProblem  *problem,
   return viva_problem_grade_redact (problem, full);
 }
 
-static gboolean
-poll_cb (gpointer user_data)
+static void
+graded_cb (GObject      *object,
+           GAsyncResult *result,
+           gpointer      user_data)
 {
-  GTask *task = user_data;
-  Wait *wait = g_task_get_task_data (task);
+  g_autoptr(GTask) task = user_data;
   g_autoptr(JsonObject) job = NULL;
   g_autoptr(GError) error = NULL;
   VivaGradeReport *grade;
-  const char *state;
 
-  /* A cancelled defense (the node stopping, its lease lost) stops waiting;
-   * the job runs on and its grade stays the submission's. */
-  if (g_task_return_error_if_cancelled (task))
+  if (!(job = _viva_server_job_wait_finish (result, &error)))
     {
-      wait->poll_id = 0;
-      g_object_unref (task);
-      return G_SOURCE_REMOVE;
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND))
+        g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, "%s",
+                                 _("The grading job of this defense is gone; re-grade the submission."));
+      else
+        g_task_return_error (task, g_steal_pointer (&error));
+      return;
     }
-
-  /* The database away: the next poll asks again. */
-  if (!(job = viva_server_store_get_job (viva_server_api_get_store (wait->api), wait->job_id, &error)))
+  if (g_str_equal (json_object_get_string_member (job, "state"), "failed"))
     {
-      if (error == NULL)
-        {
-          wait->poll_id = 0;
-          g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, "%s",
-                                   _("The grading job of this defense is gone; re-grade the submission."));
-          g_object_unref (task);
-          return G_SOURCE_REMOVE;
-        }
-      return G_SOURCE_CONTINUE;
-    }
-
-  state = json_object_get_string_member (job, "state");
-  if (g_str_equal (state, "failed"))
-    {
-      wait->poll_id = 0;
       g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_FAILED, "%s",
                                _("The grading stopped every worker that tried it; re-grade the submission."));
-      g_object_unref (task);
-      return G_SOURCE_REMOVE;
+      return;
     }
-  if (!g_str_equal (state, "done"))
-    return G_SOURCE_CONTINUE;
-
-  wait->poll_id = 0;
-  if ((grade = grade_from_result (wait->problem, json_object_get_string_member (job, "result"), &error)))
+  if ((grade = grade_from_result (g_task_get_task_data (task), json_object_get_string_member (job, "result"), &error)))
     g_task_return_pointer (task, grade, g_object_unref);
   else
     g_task_return_error (task, g_steal_pointer (&error));
-  g_object_unref (task);
-  return G_SOURCE_REMOVE;
 }
 
 /* VivaExamGradeFunc: the defense's grade, from its job. */
@@ -160,23 +216,22 @@ grade_in_pool (VivaProblem         *problem,
   Hook *hook = user_data;
   g_autoptr(GTask) task = g_task_new (NULL, cancellable, callback, callback_data);
   g_autoptr(GError) error = NULL;
-  Wait *wait;
+  g_autofree char *job_id = NULL;
 
   g_task_set_source_tag (task, grade_in_pool);
-  wait = g_new0 (Wait, 1);
-  wait->api = g_object_ref (hook->api);
-  wait->problem = g_object_ref (problem);
-  g_task_set_task_data (task, wait, (GDestroyNotify)wait_free);
+  g_task_set_task_data (task, g_object_ref (problem), g_object_unref);
 
   if (!viva_server_store_defense_grade_job (viva_server_api_get_store (hook->api), hook->defense_id, code,
-                                            &wait->job_id, &error))
+                                            &job_id, &error) ||
+      job_id == NULL)
     {
+      if (error == NULL)
+        g_set_error_literal (&error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                             _("The grading job of this defense is gone; re-grade the submission."));
       g_task_return_error (task, g_steal_pointer (&error));
       return;
     }
-
-  /* The poll holds the task until it returns it. */
-  wait->poll_id = g_timeout_add (POLL_MS, poll_cb, g_object_ref (task));
+  _viva_server_job_wait_async (hook->api, job_id, cancellable, graded_cb, g_steal_pointer (&task));
 }
 
 /**
@@ -271,6 +326,9 @@ viva_server_job_check_result (VivaExamFile  *exam,
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, _("The body needs “%s” as an object."), "result");
       return NULL;
     }
+  /* A defense's tool run has a result of its own form. */
+  if (g_strcmp0 (json_object_get_string_member (job, "kind"), "run") == 0)
+    return _viva_server_job_check_run_result (job, result, error);
   text = json_to_string (result, FALSE);
   if (strlen (text) > MAX_RESULT_BYTES)
     {

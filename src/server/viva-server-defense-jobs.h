@@ -1,4 +1,4 @@
-/* viva-server-defense-jobs.h: a defense's grading as the pool's job; what a job carries and what its result may be
+/* viva-server-defense-jobs.h: a defense's grading and tool runs as the pool's jobs; what a job carries and what its result may be
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -16,6 +16,24 @@ G_BEGIN_DECLS
 void        _viva_server_defense_grade_in_pool (VivaServerApi  *api,
                                                 VivaExaminer   *examiner,
                                                 const char     *defense_id);
+void        _viva_server_job_wait_async    (VivaServerApi        *api,
+                                            const char           *job_id,
+                                            GCancellable         *cancellable,
+                                            GAsyncReadyCallback   callback,
+                                            gpointer              user_data);
+JsonObject *_viva_server_job_wait_finish   (GAsyncResult         *result,
+                                            GError              **error);
+
+/* A defense's tool runs (viva-server-defense-runs.c). */
+void        _viva_server_defense_runs_in_pool (VivaServerApi  *api,
+                                               VivaExaminer   *examiner,
+                                               const char     *exam_id,
+                                               const char     *problem_id,
+                                               const char     *defense_id);
+char       *_viva_server_job_check_run_result (JsonObject     *job,
+                                               JsonNode       *result,
+                                               GError        **error);
+
 JsonObject *viva_server_job_pack               (VivaExamFile   *exam,
                                                 const char     *problem_id);
 char       *viva_server_job_check_result       (VivaExamFile   *exam,

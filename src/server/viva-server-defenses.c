@@ -415,8 +415,10 @@ live_prepare (VivaServerLive  *live,
 
   live->examiner = viva_defense_get_examiner (live->defense);
   live->session = viva_defense_get_session (live->defense);
-  /* Graded once, by the pool (viva-server-defense-jobs.c). */
+  /* Graded once, by the pool (viva-server-defense-jobs.c), and its code
+   * run by the pool too (viva-server-defense-runs.c). */
   _viva_server_defense_grade_in_pool (live->self->api, live->examiner, live->id);
+  _viva_server_defense_runs_in_pool (live->self->api, live->examiner, live->exam_id, live->problem_id, live->id);
   g_object_set_data (G_OBJECT (live->session), "viva-server-defenses", live->self);
   _viva_server_defense_watch (live);
   return TRUE;

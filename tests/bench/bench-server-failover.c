@@ -43,7 +43,7 @@ start_second_node (ServerFixture  *fixture,
   g_autofree char *line = NULL;
   g_autoptr(JsonNode) node = NULL;
   const char *argv[] = { server_fixture_binary (), "serve", "--state-dir", copy, "--listen", "127.0.0.1:0",
-                         "--local-jobs", "0", "--json", NULL };
+                         "--local-jobs", "1", "--json", NULL };
 
   g_assert_cmpint (system (cp), ==, 0);
   g_subprocess_launcher_set_child_setup (launcher, die_with_parent, NULL, NULL);
@@ -65,7 +65,8 @@ main (int   argc,
   g_autofree char *reason = NULL;
   g_autofree char *b_dir = NULL;
   g_autoptr(GSubprocess) node_b = NULL;
-  static const char * const workers_only[] = { "--local-jobs", "0", NULL };
+  /* One claimer of its own per node: the defenses' code runs are jobs. */
+  static const char * const own_claimer[] = { "--local-jobs", "1", NULL };
   double figures[G_N_ELEMENTS (students)];
   guint a_port, b_port;
 
@@ -78,7 +79,7 @@ main (int   argc,
   g_setenv ("VIVA_TEST_SERVER_DATABASE", "postgresql-tcp", TRUE);
   g_unsetenv ("VIVA_SERVER_LEASE_MS");
 
-  server_fixture_setup_full (&fixture, one_exam, workers_only);
+  server_fixture_setup_full (&fixture, one_exam, own_claimer);
   b_port = start_second_node (&fixture, &b_dir, &node_b);
 
   for (guint round = 0; round < G_N_ELEMENTS (students); round++)

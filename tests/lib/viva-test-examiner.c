@@ -178,6 +178,7 @@ viva_test_examiner_respond (VivaTestServer        *server,
   VivaTestResponse *response;
   g_autofree char *finish = NULL;
   g_autofree char *ask = NULL;
+  g_autofree char *run = NULL;
   guint step;
 
   examiner->n_chat++;
@@ -266,7 +267,7 @@ viva_test_examiner_respond (VivaTestServer        *server,
 
   if (n_read == 0)
     step = 0;
-  else if (n_run == 0)
+  else if (n_run == 0 || (examiner->runs != NULL && examiner->runs[n_run] != NULL))
     step = 1;
   else if (probe_step == NULL)
     step = 2;
@@ -300,6 +301,16 @@ viva_test_examiner_respond (VivaTestServer        *server,
       ask = json_to_string (node, FALSE);
     }
 
+  if (step == 1 && examiner->runs != NULL && examiner->runs[n_run] != NULL)
+    {
+      g_autoptr(JsonObject) arguments = json_object_new ();
+      g_autoptr(JsonNode) node = json_node_new (JSON_NODE_OBJECT);
+
+      json_object_set_string_member (arguments, "code", examiner->runs[n_run]);
+      json_node_set_object (node, arguments);
+      run = json_to_string (node, FALSE);
+    }
+
   {
     static const char * const contents[] = {
       "Hello! I will start by reading your code.",
@@ -313,7 +324,7 @@ viva_test_examiner_respond (VivaTestServer        *server,
     };
     const char *arguments[] = {
       "{}",
-      "{\"code\":\"print('ran')\"}",
+      run != NULL ? run : "{\"code\":\"print('ran')\"}",
       "{\"name\":\"a probe that holds for any code\",\"setup\":\"a = 1\",\"call\":\"a + 1\",\"check\":\"assert result == 2\"}",
       ask,
       finish,

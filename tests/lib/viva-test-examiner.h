@@ -22,6 +22,7 @@ typedef struct
   guint    n_chat;          /* chat requests seen */
   gboolean asks_several;    /* its first question asks two at once (until refused) */
   gboolean finishes_early;  /* tries the verdict after one question, before the plan is asked */
+  const char * const *runs; /* runPython's code, one call each in turn (NULL: one print) */
 } VivaTestExaminer;
 
 VivaTestResponse *viva_test_examiner_respond (VivaTestServer        *server,
