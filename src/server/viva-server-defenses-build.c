@@ -96,15 +96,16 @@ _viva_server_defenses_new_defense (VivaServerDefenses  *self,
 }
 
 /* The problem's timeline events as the PC sent them, oldest first; a row
- * that is not an object is left out. */
+ * that is not an object is left out. @last_seq: the last row's number. */
 static JsonArray *
 problem_timeline (VivaServerStore *store,
                   const char      *exam_id,
                   const char      *student_id,
-                  const char      *problem_id)
+                  const char      *problem_id,
+                  gint64          *last_seq)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(JsonArray) rows = viva_server_store_get_timeline (store, exam_id, student_id, problem_id, &error);
+  g_autoptr(JsonArray) rows = viva_server_store_get_timeline (store, exam_id, student_id, problem_id, 0, &error);
   JsonArray *events = json_array_new ();
 
   if (rows == NULL)
@@ -121,6 +122,7 @@ problem_timeline (VivaServerStore *store,
       if (text != NULL && json_parser_load_from_data (parser, text, -1, NULL) &&
           JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
         json_array_add_element (events, json_node_copy (json_parser_get_root (parser)));
+      *last_seq = json_object_get_int_member (json_array_get_object_element (rows, i), "seq");
     }
   return events;
 }
@@ -131,7 +133,8 @@ problem_timeline (VivaServerStore *store,
  * Gives a defense started on the server what the student's PC recorded
  * on the problem (pastes, runs, hints), sent with its saves, so its
  * report has them when the PC is gone; and `hint_used` when one was a
- * hint.
+ * hint. Those that come after go into its session as they come
+ * (_viva_server_defenses_take_timeline()).
  */
 void
 _viva_server_defenses_give_timeline (VivaServerLive *live)
@@ -139,7 +142,8 @@ _viva_server_defenses_give_timeline (VivaServerLive *live)
   VivaServerStore *store = viva_server_api_get_store (live->self->api);
   g_autoptr(JsonArray) timeline = NULL;
 
-  timeline = problem_timeline (store, live->exam_id, live->student_id, live->problem_id);
+  timeline = problem_timeline (store, live->exam_id, live->student_id, live->problem_id, &live->timeline_seq);
+  live->timeline_synced = TRUE;
   viva_defense_set_timeline (live->defense, timeline);
   for (guint i = 0; i < json_array_get_length (timeline); i++)
     if (g_strcmp0 (json_object_get_string_member_with_default (json_array_get_object_element (timeline, i),

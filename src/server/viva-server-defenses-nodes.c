@@ -186,7 +186,10 @@ lease_tick_cb (gpointer user_data)
       if (epoch == 0 || (epoch > 0 && epoch != live->epoch))
         g_ptr_array_add (lost, g_strdup (id));
       else if (epoch > 0)
-        _viva_server_defense_take_answer (live);
+        {
+          _viva_server_defenses_take_timeline (live);
+          _viva_server_defense_take_answer (live);
+        }
     }
   for (guint i = 0; i < lost->len; i++)
     {
@@ -223,6 +226,9 @@ viva_server_defenses_set_holder (VivaServerDefenses *self,
   self->answers_listen_id = viva_server_db_listen (viva_server_store_get_db (viva_server_api_get_store (self->api)),
                                                    VIVA_SERVER_ANSWERS_CHANNEL, _viva_server_defense_answer_told,
                                                    self);
+  self->timeline_listen_id = viva_server_db_listen (viva_server_store_get_db (viva_server_api_get_store (self->api)),
+                                                    VIVA_SERVER_TIMELINE_CHANNEL, _viva_server_defenses_timeline_told,
+                                                    self);
 }
 
 /**
@@ -359,6 +365,7 @@ viva_server_defenses_answer (VivaServerDefenses  *self,
                    _("That question was answered already: fetch the defense’s events for the one waiting now."));
       return FALSE;
     }
+  _viva_server_defenses_take_timeline (live);
   if (!viva_examiner_answer (live->examiner, text, error))
     return FALSE;
   /* Its answer event was refused (another node took the defense while
@@ -421,6 +428,8 @@ _viva_server_defense_take_answer (VivaServerLive *live)
         g_message ("defense %s: %s", live->id, error->message);
       return;
     }
+  /* What the PC sent before the answer goes into the session before it. */
+  _viva_server_defenses_take_timeline (live);
   if (!viva_examiner_answer (live->examiner, json_object_get_string_member (row, "text"), &error))
     g_message ("defense %s: the answer kept for it was not taken: %s", live->id, error->message);
 }

@@ -21,6 +21,7 @@ struct _VivaServerDefenses
   char          *holder;           /* this node's id, the leases' holder */
   guint          lease_id;
   guint          answers_listen_id;
+  guint          timeline_listen_id;
   gint64         renewed_at;       /* monotonic µs of the last renewal of all leases */
   GHashTable    *unresumable;      /* ids that could not continue: not tried again */
   struct _VivaServerFollow *follow; /* the events of defenses another node runs */
@@ -51,6 +52,8 @@ typedef struct
   char               *resource;    /* its lease, "defense/ID" */
   gint64              epoch;       /* the lease's when this node took it: the fencing token */
   gboolean            fenced;      /* a write was refused: another node runs it now */
+  gint64              timeline_seq; /* the student's last timeline row taken into its session */
+  gboolean            timeline_synced; /* FALSE while resumed: the session's events not yet matched */
 } VivaServerLive;
 
 /* The main file's, for its satellites. */
@@ -83,6 +86,11 @@ VivaDefense   *_viva_server_defenses_new_defense  (VivaServerDefenses *self,
                                                    VivaExamSession    *session,
                                                    GError            **error);
 void           _viva_server_defenses_give_timeline (VivaServerLive    *live);
+
+/* viva-server-defenses-students.c: the PC's events during the defense. */
+void           _viva_server_defenses_take_timeline (VivaServerLive    *live);
+void           _viva_server_defenses_timeline_told (const char        *payload,
+                                                   gpointer           user_data);
 
 /* viva-server-defense-events.c: the examiner's signals as committed
  * events. */

@@ -614,6 +614,9 @@ _viva_server_defenses_resume_one (VivaServerDefenses  *self,
     }
   live->saved_checkpoint = json_node_ref (viva_exam_session_get_checkpoint (live->session));
   _viva_server_defense_recall (live);
+  /* What the PC sent since the checkpoint (to the node before, or while
+   * nobody ran it). */
+  _viva_server_defenses_take_timeline (live);
 
   viva_defense_run_async (live->defense, live->cancellable, done_cb, g_strdup (live->id));
   return TRUE;
@@ -634,6 +637,9 @@ viva_server_defenses_dispose (GObject *object)
   if (self->answers_listen_id != 0)
     viva_server_db_unlisten (viva_server_store_get_db (viva_server_api_get_store (self->api)), self->answers_listen_id);
   self->answers_listen_id = 0;
+  if (self->timeline_listen_id != 0)
+    viva_server_db_unlisten (viva_server_store_get_db (viva_server_api_get_store (self->api)), self->timeline_listen_id);
+  self->timeline_listen_id = 0;
   g_clear_pointer (&self->follow, viva_server_follow_free);
   g_hash_table_remove_all (self->live);
 

@@ -45,8 +45,7 @@ gboolean            viva_server_defenses_is_live    (VivaServerDefenses  *self,
                                                      const char          *defense_id);
 void                viva_server_defenses_add_timeline (VivaServerDefenses *self,
                                                        const char         *exam_id,
-                                                       const char         *student_id,
-                                                       JsonArray          *events);
+                                                       const char         *student_id);
 gboolean            viva_server_defenses_is_running (VivaServerDefenses  *self,
                                                      const char          *exam_id,
                                                      const char          *student_id,

@@ -292,7 +292,6 @@ add_timeline (VivaServerRequest *request)
   JsonNode *node = json_object_get_member (request->body, "events");
   g_autoptr(JsonObject) object = json_object_new ();
   g_autoptr(GError) error = NULL;
-  g_autoptr(JsonArray) taken = json_array_new ();
   const char *client_id = NULL;
   gint64 first_seq = 0;
   VivaExamFile *exam;
@@ -368,17 +367,18 @@ add_timeline (VivaServerRequest *request)
     }
 
   if ((seq = viva_server_store_add_timeline (store, request->exam_id, request->student_id, client_id, first_seq,
-                                             events, taken, &error)) < 0)
+                                             events, NULL, &error)) < 0)
     {
       viva_server_reply_db_error (request, error);
       return;
     }
 
   /* What comes during a defense of its problem is that defense's too
-   * (the window losing the focus while the examiner asks). */
+   * (the window losing the focus while the examiner asks): taken from the
+   * database by the node that runs it, this one or another. */
   if (viva_server_api_get_defenses (request->api) != NULL)
     viva_server_defenses_add_timeline (viva_server_api_get_defenses (request->api), request->exam_id,
-                                       request->student_id, taken);
+                                       request->student_id);
 
   json_object_set_int_member (object, "seq", seq);
   viva_server_reply_json (request, SOUP_STATUS_OK, object);

@@ -13,6 +13,9 @@ G_BEGIN_DECLS
  * an answer waiting for the node that runs it. */
 #define VIVA_SERVER_EVENTS_CHANNEL  "viva_events"
 #define VIVA_SERVER_ANSWERS_CHANNEL "viva_answers"
+/* The PC's timeline events kept: "EXAM\nSTUDENT", so the node that runs
+ * one of the student's defenses takes them. */
+#define VIVA_SERVER_TIMELINE_CHANNEL "viva_timeline"
 
 /**
  * VivaServerFence:

@@ -7,6 +7,7 @@
 
 #include <glib/gi18n.h>
 
+#include "viva-server-store-live.h"
 #include "viva-server-store-pool.h"
 #include "viva-server-store-private.h"
 
@@ -253,7 +254,8 @@ viva_server_store_latest_code (VivaServerStore  *self,
  * @taken: (nullable): gets the events taken now (not those kept before)
  *
  * An event whose PC's number is kept already is not taken again: a batch
- * sent again after its answer was lost counts once.
+ * sent again after its answer was lost counts once. The other nodes are
+ * told at the commit (a defense of the student may run on one of them).
  *
  * Returns: the last event's sequence number (0 when none was new), or -1
  */
@@ -321,6 +323,16 @@ viva_server_store_add_timeline (VivaServerStore  *self,
       json_array_add_element (now, json_node_copy (node));
     }
 
+  if (json_array_get_length (now) > 0)
+    {
+      g_autofree char *payload = g_strconcat (exam_id, "\n", student_id, NULL);
+
+      if (!viva_server_db_notify (self->db, VIVA_SERVER_TIMELINE_CHANNEL, payload, error))
+        {
+          viva_server_db_rollback (self->db);
+          return -1;
+        }
+    }
   if (!viva_server_db_commit (self->db, error))
     {
       viva_server_db_rollback (self->db);
@@ -331,18 +343,27 @@ viva_server_store_add_timeline (VivaServerStore  *self,
   return seq;
 }
 
+/**
+ * viva_server_store_get_timeline:
+ * @problem_id: (nullable): only this problem's events
+ * @after: only the events numbered after this (0: all)
+ *
+ * Returns: (transfer full): the student's timeline events (`seq`,
+ *   `event_json`, `received_at`), oldest first
+ */
 JsonArray *
 viva_server_store_get_timeline (VivaServerStore  *self,
                                 const char       *exam_id,
                                 const char       *student_id,
                                 const char       *problem_id,
+                                gint64            after,
                                 GError          **error)
 {
   return viva_server_db_queryf (self->db, error,
                                 "SELECT seq, event_json, received_at FROM timeline"
                                 " WHERE exam_id = $1 AND student_id = $2 AND (CAST($3 AS TEXT) IS NULL OR problem_id = $3)"
-                                " ORDER BY seq",
-                                "sss", exam_id, student_id, problem_id);
+                                " AND seq > $4 ORDER BY seq",
+                                "sssi", exam_id, student_id, problem_id, after);
 }
 
 /**

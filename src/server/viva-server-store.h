@@ -106,6 +106,7 @@ JsonArray       *viva_server_store_get_timeline      (VivaServerStore  *self,
                                                       const char       *exam_id,
                                                       const char       *student_id,
                                                       const char       *problem_id,
+                                                      gint64            after,
                                                       GError          **error);
 
 /* Defenses, their checkpoints and every event they streamed. */

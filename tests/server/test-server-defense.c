@@ -54,6 +54,36 @@ events_page (ServerFixture *fixture,
   return json_array_ref (json_object_get_array_member (object_of (page), "events"));
 }
 
+/* An event of the PC's timeline on the problem at @time (a paste, the
+ * window losing or getting back the focus), sent as the app sends it. */
+static void
+post_event (ServerFixture *fixture,
+            const char    *token,
+            const char    *kind,
+            const char    *time)
+{
+  g_autofree char *body = g_strdup_printf ("{\"events\":[{\"kind\":\"%s\",\"problem\":\"double\",\"time\":\"%s\"}]}",
+                                           kind, time);
+  g_autoptr(JsonNode) answer = NULL;
+  guint status = 0;
+
+  answer = server_fixture_request (fixture, "POST", "/api/v1/exams/server-quiz/sitting/timeline", token, body,
+                                   &status, NULL);
+  g_assert_cmpuint (status, ==, 200);
+}
+
+/* @text has @needle exactly once; returns where. */
+static const char *
+once (const char *text,
+      const char *needle)
+{
+  const char *at = strstr (text, needle);
+
+  g_assert_nonnull (at);
+  g_assert_null (strstr (at + 1, needle));
+  return at;
+}
+
 static gboolean
 verify (const char *public_pem,
         const char *data,
@@ -95,11 +125,17 @@ test_kill (void)
 
   server_fixture_setup (&fixture, exams);
   token = server_fixture_sign_in (&fixture, "server-quiz", "s1");
+  /* Before the Submit: the defense's timeline from its start. */
+  post_event (&fixture, token, "paste", "2026-12-01T21:59:00.000Z");
   defense = server_fixture_submit (&fixture, token, "server-quiz", "double", "def double(x):\n    return x + x\n");
   question = server_fixture_wait_for (&fixture, token, "server-quiz", defense, "question", &after, NULL);
   seq = json_object_get_int_member (question, "seq");
   before = events_page (&fixture, token, "server-quiz", defense, 0);
   n_before = json_array_get_length (before);
+  /* While the examiner asks, the window loses the focus: the defense's
+   * session has it (kept in its checkpoint at its next step, or taken
+   * again from the database by the node that continues it). */
+  post_event (&fixture, token, "focus-lost", "2026-12-01T22:00:01.111Z");
 
   /* Killed with the question pending, started again: a new node id,
    * which takes over its dead predecessor's defense at once, without
@@ -147,6 +183,9 @@ test_kill (void)
       g_assert_cmpstr (kind, ==, "state");
     }
 
+  /* The focus back, sent to the node that continues the defense. */
+  post_event (&fixture, token, "focus-back", "2026-12-01T22:00:02.222Z");
+
   /* The answer goes to that question, and the defense finishes. */
   answer (&fixture, token, "server-quiz", defense, seq, 200);
   after = seq;
@@ -177,6 +216,10 @@ test_kill (void)
     g_assert_cmpstr (json_object_get_string_member (report, "student_id"), ==, "s1");
     g_assert_nonnull (strstr (text, "\"viva-report/1\""));
     g_assert_nonnull (strstr (text, "Ann Lee"));
+    /* The PC's events, each once, in their order: the one before the
+     * Submit, the one before the kill, the one after. */
+    g_assert_true (once (text, "2026-12-01T21:59:00.000Z") < once (text, "2026-12-01T22:00:01.111Z"));
+    g_assert_true (once (text, "2026-12-01T22:00:01.111Z") < once (text, "2026-12-01T22:00:02.222Z"));
     g_assert_true (verify (json_object_get_string_member (object_of (reports), "public_key"), text,
                            json_object_get_string_member (report, "signature")));
     /* A report changed by one character no longer verifies. */

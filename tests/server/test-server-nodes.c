@@ -605,7 +605,9 @@ read_stream (ServerFixture *fixture,
  * the defense ends; a's stream shows b's events in order, each once, and
  * a stream that reconnects to b from its last number misses nothing and
  * repeats nothing. Only b wrote events; the answer was received by a and
- * consumed once. */
+ * consumed once. The PC's timeline events, sent to a while b runs the
+ * defense, reach b's session (told by NOTIFY, read from the database):
+ * the signed report has each once, in order. */
 static void
 test_answer_anywhere (void)
 {
@@ -658,6 +660,21 @@ test_answer_anywhere (void)
                    ==, "What does double(0) return?");
   g_assert_cmpint (json_object_get_int_member (json_node_get_object (state), "question_seq"), ==, question_seq);
 
+  /* The window loses the focus and gets it back while the examiner
+   * asks; the PC sends that to a. */
+  {
+    g_autoptr(JsonNode) sent = server_fixture_request (&fixture, "POST", "/api/v1/exams/server-quiz/sitting/timeline",
+                                                       student,
+                                                       "{\"events\":["
+                                                       "{\"kind\":\"focus-lost\",\"problem\":\"double\","
+                                                       "\"time\":\"2026-12-01T22:00:01.111Z\"},"
+                                                       "{\"kind\":\"focus-back\",\"problem\":\"double\","
+                                                       "\"time\":\"2026-12-01T22:00:02.222Z\"}]}",
+                                                       &status, NULL);
+
+    g_assert_cmpuint (status, ==, 200);
+  }
+
   /* Answered through a, which does not run the defense. */
   body = g_strdup_printf ("{\"text\":\"zero\",\"question_seq\":%" G_GINT64_FORMAT "}", question_seq);
   answered = server_fixture_request (&fixture, "POST", answer_path, student, body, &status, NULL);
@@ -696,6 +713,36 @@ test_answer_anywhere (void)
   g_assert_cmpuint (json_array_get_length (rows), ==, 1);
   g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (rows, 0), "received_by"), ==, a_node);
   g_assert_false (json_object_get_null_member (json_array_get_object_element (rows, 0), "consumed_at"));
+
+  /* b's signed report, asked of a, has the PC's events a took. */
+  {
+    g_autoptr(JsonNode) reports = NULL;
+    const char *text = NULL, *lost, *back;
+
+    for (guint i = 0; i < 100 && text == NULL; i++)
+      {
+        JsonArray *list;
+
+        g_clear_pointer (&reports, json_node_unref);
+        reports = server_fixture_request (&fixture, "GET", "/api/v1/exams/server-quiz/reports",
+                                          g_hash_table_lookup (fixture.teacher_tokens, "server-quiz"), NULL, &status,
+                                          NULL);
+        g_assert_cmpuint (status, ==, 200);
+        list = json_object_get_array_member (json_node_get_object (reports), "reports");
+        if (json_array_get_length (list) > 0)
+          text = json_object_get_string_member (json_array_get_object_element (list, 0), "report");
+        else
+          g_usleep (100 * 1000);
+      }
+    g_assert_nonnull (text);
+    lost = strstr (text, "2026-12-01T22:00:01.111Z");
+    back = strstr (text, "2026-12-01T22:00:02.222Z");
+    g_assert_nonnull (lost);
+    g_assert_nonnull (back);
+    g_assert_null (strstr (lost + 1, "2026-12-01T22:00:01.111Z"));
+    g_assert_null (strstr (back + 1, "2026-12-01T22:00:02.222Z"));
+    g_assert_true (lost < back);
+  }
 
   kill_process (node_b);
   server_fixture_teardown (&fixture);
