@@ -419,11 +419,17 @@ viva_server_store_finish_job (VivaServerStore  *self,
                               const char       *result,
                               GError          **error)
 {
-  return viva_server_db_execf (DB (self), error,
-                               "UPDATE jobs SET state = 'done', result = $3, finished_by = $4, finished_at = $5"
-                               " WHERE id = $1 AND claim_id = $2 AND state = 'running'",
-                               "ssssi", job_id, claim_id, result, finisher, viva_server_store_now ()) &&
-         claim_holds (self, job_id, claim_id, "done", error);
+  if (!viva_server_db_execf (DB (self), error,
+                             "UPDATE jobs SET state = 'done', result = $3, finished_by = $4, finished_at = $5"
+                             " WHERE id = $1 AND claim_id = $2 AND state = 'running'",
+                             "ssssi", job_id, claim_id, result, finisher, viva_server_store_now ()) ||
+      !claim_holds (self, job_id, claim_id, "done", error))
+    return FALSE;
+  /* A hint to whoever waits on it, who polls anyway: not worth failing
+   * a recorded result for. */
+  viva_server_db_notify (DB (self), VIVA_SERVER_JOBS_DONE_CHANNEL, job_id, NULL);
+  _viva_server_store_job_finished (self, job_id);
+  return TRUE;
 }
 
 JsonObject *

@@ -107,9 +107,15 @@ gint64      _viva_server_store_insert_snapshot (VivaServerStore  *self,
 void        _viva_server_store_job_enqueued    (VivaServerStore  *self,
                                                 const char       *exam_id);
 
+void        _viva_server_store_job_finished    (VivaServerStore  *self,
+                                                const char       *job_id);
+
 /* Told at the commit of each enqueue (the exam's id as payload), so the
  * other nodes' claimers wake at once; they poll as well. */
 #define VIVA_SERVER_JOBS_CHANNEL "viva_jobs"
+/* Told as each job's result is recorded (the job's id as payload), so a
+ * defense waiting on it on another node reads it at once; it polls too. */
+#define VIVA_SERVER_JOBS_DONE_CHANNEL "viva_jobs_done"
 
 /* A claimer that stops renewing loses its job after this; a dead
  * claimer's job is claimed again, at most this many times in all. */

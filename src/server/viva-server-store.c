@@ -27,6 +27,7 @@ G_DEFINE_FINAL_TYPE (VivaServerStore, viva_server_store, G_TYPE_OBJECT)
 
 enum {
   JOB_ENQUEUED,
+  JOB_FINISHED,
   N_SIGNALS
 };
 
@@ -389,6 +390,24 @@ viva_server_store_class_init (VivaServerStoreClass *klass)
    */
   signals[JOB_ENQUEUED] = g_signal_new ("job-enqueued", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
                                         NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
+
+  /**
+   * VivaServerStore::job-finished:
+   * @job_id: the job whose result was recorded
+   *
+   * Told once a job's result is recorded in this process, so whoever waits
+   * on it (a defense's code run, its grade) reads it at once; other
+   * processes are told by the database's notification.
+   */
+  signals[JOB_FINISHED] = g_signal_new ("job-finished", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                                        NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
+}
+
+void
+_viva_server_store_job_finished (VivaServerStore *self,
+                                 const char      *job_id)
+{
+  g_signal_emit (self, signals[JOB_FINISHED], 0, job_id);
 }
 
 void
