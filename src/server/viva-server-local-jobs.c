@@ -10,8 +10,10 @@
 #include "viva-server-jobs.h"
 #include "viva-server-store-pool.h"
 
-/* The node's own claimer (serve --local-jobs): up to max_running jobs at once, of any exam,
- * claimed, renewed and finished straight in the store. It claims as soon as it hears of a
+/* The node's own claimer (serve --local-jobs): up to max_running gradings at once, of any exam,
+ * and as many places again kept for the defenses' code runs (a student waits on each, and a
+ * run is short: it must not wait for a place a grading holds), claimed, renewed and finished
+ * straight in the store. It claims as soon as it hears of a
  * job — enqueued on this node (the store's job-enqueued signal), on another (the jobs'
  * NOTIFY on PostgreSQL) — and as one of its own jobs ends; the poll is the safety net (a
  * notification lost with its connection, another process on one SQLite file). */
@@ -24,6 +26,7 @@ struct _VivaServerLocalJobs
   char          *claimer;
   guint          max_running;
   guint          running;
+  guint          grading;       /* of the running, the jobs that are not code runs */
   guint          tick_id;
   guint          wake_id;
   gulong         enqueued_id;
@@ -39,6 +42,7 @@ typedef struct
   char                *job_id;
   char                *claim_id;
   guint                renew_id;
+  gboolean             grading;
   GCancellable        *cancellable;
 } Running;
 
@@ -90,6 +94,8 @@ run_cb (GObject      *object,
     }
   g_ptr_array_remove (self->live, running);
   self->running--;
+  if (running->grading)
+    self->grading--;
 
   if (!(out = viva_server_job_run_finish (result, &error)))
     {
@@ -119,10 +125,13 @@ tick_cb (gpointer user_data)
   VivaServerStore *store = viva_server_api_get_store (self->api);
   guint lease_ms = viva_server_pool_lease_ms ();
 
-  while (self->running < self->max_running)
+  while (self->running < 2 * self->max_running)
     {
       g_autoptr(GError) error = NULL;
-      g_autoptr(JsonObject) job = viva_server_store_claim_job (store, NULL, self->claimer, lease_ms, &error);
+      /* The gradings' places full, only a code run. */
+      const char *kind = self->grading < self->max_running ? NULL : "run";
+      g_autoptr(JsonObject) job = viva_server_store_claim_job_of_kind (store, NULL, kind, self->claimer, lease_ms,
+                                                                       &error);
       g_autoptr(JsonObject) pack = NULL;
       g_autoptr(JsonNode) payload = NULL;
       VivaExamFile *exam;
@@ -147,8 +156,10 @@ tick_cb (gpointer user_data)
       running->claim_id = g_strdup (json_object_get_string_member (job, "claim_id"));
       running->cancellable = g_cancellable_new ();
       running->renew_id = g_timeout_add (MAX (lease_ms / 3, 50), renew_cb, running);
+      running->grading = g_strcmp0 (json_object_get_string_member (job, "kind"), "run") != 0;
       g_ptr_array_add (self->live, running);
       self->running++;
+      self->grading += running->grading;
       viva_server_job_run_async (pack, json_object_get_string_member (job, "kind"),
                                  json_node_get_object (payload), running->cancellable, run_cb, running);
     }
@@ -170,7 +181,7 @@ wake_cb (gpointer user_data)
 static void
 wake (VivaServerLocalJobs *self)
 {
-  if (self->wake_id == 0 && self->running < self->max_running)
+  if (self->wake_id == 0 && self->running < 2 * self->max_running)
     self->wake_id = g_idle_add (wake_cb, self);
 }
 
@@ -205,7 +216,8 @@ poll_ms (void)
 /**
  * viva_server_local_jobs_start:
  * @node_id: the node's id, named as the claimer in the queue
- * @max_running: jobs this node runs at once (0: none, workers only)
+ * @max_running: gradings this node runs at once, and as many code runs
+ *   again (0: none, workers only)
  *
  * Returns: (transfer full) (nullable): the claimer, %NULL for none
  */

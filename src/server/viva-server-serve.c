@@ -61,7 +61,7 @@ viva_server_serve_command (int    argc,
     { "listen", 0, 0, G_OPTION_ARG_STRING, &listen, N_("Where to listen (default: as init was told; port 0 picks a free one)"), N_("ADDR:PORT") },
     { "base-url", 0, 0, G_OPTION_ARG_STRING, &base_url, N_("The lab’s model server, for exams that name none (default: the offline examiner)"), N_("URL") },
     { "model", 0, 0, G_OPTION_ARG_STRING, &model, N_("The model on that server"), N_("M") },
-    { "local-jobs", 0, 0, G_OPTION_ARG_INT, &local_jobs, N_("Grading jobs this node runs at once itself, besides its workers’ (default: one per processor; 0: workers only)"), N_("N") },
+    { "local-jobs", 0, 0, G_OPTION_ARG_INT, &local_jobs, N_("Grading jobs this node runs at once itself, besides its workers’, and as many defenses’ code runs again (default: one per processor; 0: workers only)"), N_("N") },
     { NULL }
   };
 

@@ -414,6 +414,50 @@ test_hostile_runs (void)
   g_unsetenv ("VIVA_SERVER_LEASE_MS");
 }
 
+static const char *
+state_of (ServerFixture *fixture,
+          const char    *job_id)
+{
+  g_autoptr(JsonObject) job = job_row (fixture, job_id);
+
+  return g_intern_string (json_object_get_string_member (job, "state"));
+}
+
+/* A node's claimer of one place grades one submission at a time, and
+ * keeps a place for code runs beside it: a run enqueued while a slow
+ * grading runs is done before that grading ends. */
+static void
+test_beside_grading (void)
+{
+  static const char * const exams[] = { "exam.json", NULL };
+  static const char * const one_place[] = { "--local-jobs", "1", NULL };
+  ServerFixture fixture;
+  g_autoptr(VivaServerStore) store = NULL;
+  g_autoptr(JsonArray) history = json_array_new ();
+  g_autoptr(JsonObject) payload = json_object_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *run = NULL;
+
+  server_fixture_setup_full (&fixture, exams, one_place);
+  store = open_store (&fixture);
+  json_object_set_string_member (payload, "problem_id", "double");
+  json_object_set_string_member (payload, "code", "import time\ntime.sleep(3)\ndef double(x):\n    return 2 * x\n");
+  g_assert_true (viva_server_store_enqueue_job (store, "slow-grade", "server-quiz", "grade", NULL, payload, &error));
+  g_assert_no_error (error);
+  while (state_of (&fixture, "slow-grade") == g_intern_static_string ("waiting"))
+    g_usleep (20 * 1000);
+
+  run = enqueue (store, "run", viva_exam_run_request_new_run (history, "print(1)", 5000));
+  while (state_of (&fixture, run) != g_intern_static_string ("done"))
+    g_usleep (20 * 1000);
+  g_assert_cmpstr (state_of (&fixture, "slow-grade"), ==, "running");
+
+  while (state_of (&fixture, "slow-grade") != g_intern_static_string ("done"))
+    g_usleep (50 * 1000);
+  g_clear_object (&store);
+  server_fixture_teardown (&fixture);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -424,6 +468,7 @@ main (int   argc,
 
   g_test_add_func ("/viva/server/runs/pool", test_pool_runs);
   g_test_add_func ("/viva/server/runs/hostile", test_hostile_runs);
+  g_test_add_func ("/viva/server/runs/beside-grading", test_beside_grading);
 
   return g_test_run ();
 }
