@@ -11,8 +11,8 @@
 #include "viva-server-store-pool.h"
 
 /* The node's own claimer (serve --local-jobs): up to max_running gradings at once, of any exam,
- * and as many places again kept for the defenses' code runs (a student waits on each, and a
- * run is short: it must not wait for a place a grading holds), claimed, renewed and finished
+ * and as many of the defenses' code runs in places of their own (a student waits on each, and
+ * a run is short: it must not wait for a place a grading holds), claimed, renewed and finished
  * straight in the store. It claims as soon as it hears of a
  * job — enqueued on this node (the store's job-enqueued signal), on another (the jobs'
  * NOTIFY on PostgreSQL) — and as one of its own jobs ends; the poll is the safety net (a
@@ -118,51 +118,60 @@ run_cb (GObject      *object,
   wake (self);
 }
 
+/* Claims one job of @kind and starts it; FALSE when none was started. */
+static gboolean
+claim_one (VivaServerLocalJobs *self,
+           const char          *kind)
+{
+  VivaServerStore *store = viva_server_api_get_store (self->api);
+  guint lease_ms = viva_server_pool_lease_ms ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonObject) job = viva_server_store_claim_job_of_kind (store, NULL, kind, self->claimer, lease_ms, &error);
+  g_autoptr(JsonObject) pack = NULL;
+  g_autoptr(JsonNode) payload = NULL;
+  VivaExamFile *exam;
+  Running *running;
+
+  if (job == NULL)
+    return FALSE;
+  if (!(exam = viva_server_api_get_exam (self->api, json_object_get_string_member (job, "exam_id"), &error)) ||
+      !(payload = json_from_string (json_object_get_string_member (job, "payload"), &error)) ||
+      !JSON_NODE_HOLDS_OBJECT (payload) ||
+      !(pack = viva_server_job_pack (exam, json_object_get_string_member_with_default (json_node_get_object (payload),
+                                                                                       "problem_id", ""))))
+    {
+      /* Its lease runs out and a worker or the next tick takes it. */
+      g_message ("job %s: %s", json_object_get_string_member (job, "id"), error ? error->message : "no exam");
+      return FALSE;
+    }
+
+  running = g_new0 (Running, 1);
+  running->owner = self;
+  running->job_id = g_strdup (json_object_get_string_member (job, "id"));
+  running->claim_id = g_strdup (json_object_get_string_member (job, "claim_id"));
+  running->cancellable = g_cancellable_new ();
+  running->renew_id = g_timeout_add (MAX (lease_ms / 3, 50), renew_cb, running);
+  running->grading = g_strcmp0 (json_object_get_string_member (job, "kind"), "run") != 0;
+  g_ptr_array_add (self->live, running);
+  self->running++;
+  self->grading += running->grading;
+  viva_server_job_run_async (pack, json_object_get_string_member (job, "kind"),
+                             json_node_get_object (payload), running->cancellable, run_cb, running);
+  return TRUE;
+}
+
 static gboolean
 tick_cb (gpointer user_data)
 {
   VivaServerLocalJobs *self = user_data;
-  VivaServerStore *store = viva_server_api_get_store (self->api);
-  guint lease_ms = viva_server_pool_lease_ms ();
 
-  while (self->running < 2 * self->max_running)
-    {
-      g_autoptr(GError) error = NULL;
-      /* The gradings' places full, only a code run. */
-      const char *kind = self->grading < self->max_running ? NULL : "run";
-      g_autoptr(JsonObject) job = viva_server_store_claim_job_of_kind (store, NULL, kind, self->claimer, lease_ms,
-                                                                       &error);
-      g_autoptr(JsonObject) pack = NULL;
-      g_autoptr(JsonNode) payload = NULL;
-      VivaExamFile *exam;
-      Running *running;
-
-      if (job == NULL)
-        break;
-      if (!(exam = viva_server_api_get_exam (self->api, json_object_get_string_member (job, "exam_id"), &error)) ||
-          !(payload = json_from_string (json_object_get_string_member (job, "payload"), &error)) ||
-          !JSON_NODE_HOLDS_OBJECT (payload) ||
-          !(pack = viva_server_job_pack (exam, json_object_get_string_member_with_default (json_node_get_object (payload),
-                                                                                           "problem_id", ""))))
-        {
-          /* Its lease runs out and a worker or the next tick takes it. */
-          g_message ("job %s: %s", json_object_get_string_member (job, "id"), error ? error->message : "no exam");
-          break;
-        }
-
-      running = g_new0 (Running, 1);
-      running->owner = self;
-      running->job_id = g_strdup (json_object_get_string_member (job, "id"));
-      running->claim_id = g_strdup (json_object_get_string_member (job, "claim_id"));
-      running->cancellable = g_cancellable_new ();
-      running->renew_id = g_timeout_add (MAX (lease_ms / 3, 50), renew_cb, running);
-      running->grading = g_strcmp0 (json_object_get_string_member (job, "kind"), "run") != 0;
-      g_ptr_array_add (self->live, running);
-      self->running++;
-      self->grading += running->grading;
-      viva_server_job_run_async (pack, json_object_get_string_member (job, "kind"),
-                                 json_node_get_object (payload), running->cancellable, run_cb, running);
-    }
+  /* The code runs in their places, the gradings in theirs: a run never
+   * waits for a place a grading holds, nor a room's gradings (each
+   * defense's verdict waits on its own) for a stream of runs. */
+  while (self->running - self->grading < self->max_running && claim_one (self, "run"))
+    ;
+  while (self->grading < self->max_running && claim_one (self, "grade"))
+    ;
   return G_SOURCE_CONTINUE;
 }
 
