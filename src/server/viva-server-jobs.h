@@ -29,5 +29,6 @@ VivaServerLocalJobs *viva_server_local_jobs_start (VivaServerApi       *api,
                                                    const char          *node_id,
                                                    guint                max_running);
 void                 viva_server_local_jobs_stop  (VivaServerLocalJobs *self);
+guint                viva_server_local_jobs_poll_ms (guint             fallback);
 
 G_END_DECLS

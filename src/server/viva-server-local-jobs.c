@@ -209,17 +209,23 @@ job_told_cb (const char *payload,
   wake (user_data);
 }
 
-/* VIVA_SERVER_JOBS_POLL_MS lengthens the safety net's poll for the tests,
- * which show that a job is claimed without it. */
-static guint
-poll_ms (void)
+/**
+ * viva_server_local_jobs_poll_ms:
+ * @fallback: the poll's interval
+ *
+ * VIVA_SERVER_JOBS_POLL_MS lengthens the safety net's poll of a node's
+ * claimers (its own, and the workers' claims that wait) for the tests,
+ * which show that a job is claimed without it.
+ */
+guint
+viva_server_local_jobs_poll_ms (guint fallback)
 {
   const char *env = g_getenv ("VIVA_SERVER_JOBS_POLL_MS");
   guint64 value;
 
   if (env != NULL && g_ascii_string_to_unsigned (env, 10, 50, 3600000, &value, NULL))
     return (guint)value;
-  return POLL_MS;
+  return fallback;
 }
 
 /**
@@ -245,7 +251,7 @@ viva_server_local_jobs_start (VivaServerApi *api,
   self->claimer = g_strdup_printf ("node %s", node_id);
   self->max_running = max_running;
   self->live = g_ptr_array_new ();
-  self->tick_id = g_timeout_add (poll_ms (), tick_cb, self);
+  self->tick_id = g_timeout_add (viva_server_local_jobs_poll_ms (POLL_MS), tick_cb, self);
   self->enqueued_id = g_signal_connect (viva_server_api_get_store (api), "job-enqueued",
                                         G_CALLBACK (job_enqueued_cb), self);
   self->listen_id = viva_server_db_listen (viva_server_store_get_db (viva_server_api_get_store (api)),

@@ -24,13 +24,17 @@
  * no database credentials, no other exam. It claims a job, renews its
  * lease three times per lease while the job runs in fresh sandboxed
  * workers, and posts the result; a lost claim (it stalled past its lease
- * and another took the job) drops the job. While the server does not
+ * and another took the job) drops the job. An idle worker's claim waits on
+ * the server for a job (up to CLAIM_WAIT_MS: answered as soon as one is
+ * enqueued), so a job does not wait for a poll. While the server does not
  * answer it waits calmly and asks again.
  *
  * viva-server worker-token EXAM-ID prints a new worker token (kept as its
  * hash, as every token is). */
 
 #define IDLE_POLL_MS  200
+/* Half the session's 30 s timeout: the claim's answer always comes first. */
+#define CLAIM_WAIT_MS 15000
 #define RETRY_WAIT_MS 1000
 
 typedef struct
@@ -328,6 +332,7 @@ claim (Worker *self)
   json_object_set_string_member (body, "worker", self->name);
   if (self->kind != NULL)
     json_object_set_string_member (body, "kind", self->kind);
+  json_object_set_int_member (body, "wait_ms", CLAIM_WAIT_MS);
   call (self, "/jobs/claim", body, claim_done);
 }
 

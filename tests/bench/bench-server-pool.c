@@ -139,6 +139,36 @@ worker_post (ServerFixture *fixture,
   return json_object_ref (json_node_get_object (node));
 }
 
+/* Records a result for @claim's job (or, %NULL, for the one job running),
+ * so the queue is empty again. */
+static void
+finish_claimed (ServerFixture   *fixture,
+                VivaServerStore *store,
+                const char      *token,
+                JsonObject      *claim)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonArray) rows = NULL;
+  const char *id, *claim_id;
+
+  if (claim != NULL)
+    {
+      JsonObject *job = json_object_get_object_member (claim, "job");
+
+      id = json_object_get_string_member (job, "id");
+      claim_id = json_object_get_string_member (job, "claim_id");
+      g_assert_true (viva_server_store_finish_job (store, id, claim_id, "bench", "{}", &error));
+      return;
+    }
+  rows = viva_server_db_queryf (viva_server_store_get_db (store), &error,
+                                "SELECT id, claim_id FROM jobs WHERE state = 'running'", "");
+  g_assert_no_error (error);
+  g_assert_cmpuint (json_array_get_length (rows), ==, 1);
+  id = json_object_get_string_member (json_array_get_object_element (rows, 0), "id");
+  claim_id = json_object_get_string_member (json_array_get_object_element (rows, 0), "claim_id");
+  g_assert_true (viva_server_store_finish_job (store, id, claim_id, "bench", "{}", &error));
+}
+
 /* The queue's own cost: the bench is the worker, and its job does nothing. */
 static double
 claim_to_result_ms (ServerFixture   *fixture,
@@ -256,6 +286,76 @@ enqueue_to_result_ms (VivaServerStore *store,
   *untold_ms = total[0] / 1000.0 / ROUND_TRIPS;
 }
 
+static void
+sent_cb (GObject      *object,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  GBytes **reply = user_data;
+  g_autoptr(GError) error = NULL;
+
+  *reply = soup_session_send_and_read_finish (SOUP_SESSION (object), result, &error);
+  g_assert_no_error (error);
+}
+
+/* From a job enqueued on an empty queue to a worker's claim answered with
+ * it, a worker idle either way, side by side: @waiting_ms, its claim
+ * waiting on the server (wait_ms, as viva-server worker now claims),
+ * answered when the job is told (the bench's own connection enqueues, as
+ * another node would: NOTIFY); @polling_ms, claiming every 200 ms (as it
+ * did before), the job coming anywhere in between. */
+static void
+idle_claim_ms (ServerFixture   *fixture,
+               VivaServerStore *store,
+               const char      *token,
+               double          *waiting_ms,
+               double          *polling_ms)
+{
+  gint64 waiting = 0, polling = 0;
+
+  for (guint i = 0; i < ROUND_TRIPS; i++)
+    {
+      g_autoptr(SoupMessage) msg = server_fixture_message (fixture, "POST", "/api/v1/exams/server-quiz/jobs/claim", token);
+      const char *body = "{\"worker\":\"bench\",\"wait_ms\":20000}";
+      g_autoptr(GBytes) request = g_bytes_new (body, strlen (body));
+      g_autoptr(JsonObject) claim = NULL;
+      g_autoptr(JsonObject) empty = NULL;
+      GBytes *reply = NULL;
+      guint phase = g_random_int_range (0, 200);
+      gint64 start;
+
+      soup_message_add_flags (msg, SOUP_MESSAGE_IDEMPOTENT);
+      soup_message_set_request_body_from_bytes (msg, "application/json", request);
+      soup_session_send_and_read_async (fixture->session, msg, G_PRIORITY_DEFAULT, NULL, sent_cb, &reply);
+      /* Sent, and waiting on the server. */
+      for (guint j = 0; j < 20; j++)
+        g_main_context_iteration (NULL, FALSE), g_usleep (5 * 1000);
+      start = g_get_monotonic_time ();
+      enqueue (store, 1);
+      while (reply == NULL)
+        g_main_context_iteration (NULL, TRUE);
+      waiting += g_get_monotonic_time () - start;
+      g_assert_cmpuint (soup_message_get_status (msg), ==, 200);
+      g_bytes_unref (reply);
+      finish_claimed (fixture, store, token, NULL);
+
+      /* The poll: an empty claim, the job @phase ms later, the next claim
+       * 200 ms after the first. */
+      empty = worker_post (fixture, "/api/v1/exams/server-quiz/jobs/claim", token, "{\"worker\":\"bench\"}");
+      g_assert_true (json_object_get_null_member (empty, "job"));
+      g_usleep (phase * 1000);
+      start = g_get_monotonic_time ();
+      enqueue (store, 1);
+      g_usleep ((200 - phase) * 1000);
+      claim = worker_post (fixture, "/api/v1/exams/server-quiz/jobs/claim", token, "{\"worker\":\"bench\"}");
+      polling += g_get_monotonic_time () - start;
+      g_assert_false (json_object_get_null_member (claim, "job"));
+      finish_claimed (fixture, store, token, claim);
+    }
+  *waiting_ms = waiting / 1000.0 / ROUND_TRIPS;
+  *polling_ms = polling / 1000.0 / ROUND_TRIPS;
+}
+
 /* For scale: one request that touches no table. */
 static double
 health_ms (ServerFixture *fixture)
@@ -354,7 +454,7 @@ main (int   argc,
   g_autofree char *token = NULL;
   g_autofree char *reason = NULL;
   double health, overhead, overhead_short, overhead_db, grade, one, two, first_one = 0, first_two = 0;
-  double told = 0, untold = 0;
+  double told = 0, untold = 0, waiting = 0, polling = 0;
 
   g_test_init (&argc, &argv, NULL);
   viva_core_init ();
@@ -374,6 +474,7 @@ main (int   argc,
    * back and rebuilt against the problem's. */
   overhead_short = claim_to_result_ms (&fixture, store, token, "{\"error\":\"bench\"}");
   overhead = claim_to_result_ms (&fixture, store, token, GRADE_RESULT);
+  idle_claim_ms (&fixture, store, token, &waiting, &polling);
   grade = grading_ms (store);
   one = throughput (&fixture, store, token, 1, &first_one);
   two = throughput (&fixture, store, token, 2, &first_two);
@@ -391,6 +492,9 @@ main (int   argc,
           overhead_short, ROUND_TRIPS);
   printf ("claim + result over HTTPS, empty queue, no work, a grade checked and rebuilt: %.2f ms per job (ratio %.2f)\n",
           overhead, overhead / overhead_short);
+  printf ("enqueued to an idle worker's claim answered with it: %.1f ms waiting on the server (wait_ms), %.1f ms"
+          " claiming every 200 ms (ratio %.2f; %u jobs each, alternated)\n", waiting, polling, waiting / polling,
+          ROUND_TRIPS);
   printf ("grading one submission in-process (no queue): %.0f ms\n", grade);
   printf ("enqueued to first result, idle worker: %.0f ms (1 worker), %.0f ms (2 workers)\n", first_one, first_two);
   printf ("throughput, %u grading jobs: %.2f jobs/s with 1 worker, %.2f jobs/s with 2 (ratio %.2f)\n",

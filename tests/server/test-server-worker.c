@@ -16,6 +16,8 @@ static const char * const two_exams[] = { "exam.json", "exam-other.json", NULL }
 static const char * const workers_only[] = { "--local-jobs", "0", NULL };
 static const char * const one_local_job[] = { "--local-jobs", "1", NULL };
 
+SoupMessage *server_fixture_message (ServerFixture *, const char *, const char *, const char *);
+
 /* The grading is slow on purpose: a worker is caught mid-job. */
 #define SLOW_DOUBLE "import time\ntime.sleep(2)\ndef double(x):\n    return 2 * x\n"
 #define SLOW_SQUARE "import time\ntime.sleep(2)\ndef square(x):\n    return x * x\n"
@@ -565,6 +567,122 @@ test_submit_once (void)
   server_fixture_teardown (&fixture);
 }
 
+static void
+sent_cb (GObject      *object,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  GBytes **reply = user_data;
+  g_autoptr(GError) error = NULL;
+
+  *reply = soup_session_send_and_read_finish (SOUP_SESSION (object), result, &error);
+  g_assert_no_error (error);
+}
+
+/* A claim that waits for a job, sent on a connection of its own. */
+static SoupMessage *
+send_claim (ServerFixture *fixture,
+            SoupSession   *session,
+            const char    *token,
+            const char    *body,
+            GBytes       **reply)
+{
+  SoupMessage *msg = server_fixture_message (fixture, "POST", "/api/v1/exams/server-quiz/jobs/claim", token);
+  g_autoptr(GBytes) bytes = g_bytes_new (body, strlen (body));
+
+  soup_message_set_request_body_from_bytes (msg, "application/json", bytes);
+  soup_session_send_and_read_async (session, msg, G_PRIORITY_DEFAULT, NULL, sent_cb, reply);
+  /* Sent and waiting on the server before the caller goes on. */
+  for (guint i = 0; i < 50; i++)
+    g_main_context_iteration (NULL, FALSE), g_usleep (10 * 1000);
+  return msg;
+}
+
+static char *
+claimed_job (SoupMessage *msg,
+             GBytes     **reply)
+{
+  g_autoptr(JsonNode) node = NULL;
+  JsonObject *object;
+
+  while (*reply == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpuint (soup_message_get_status (msg), ==, 200);
+  node = json_from_string (g_bytes_get_data (*reply, NULL), NULL);
+  object = json_node_get_object (node);
+  if (json_object_get_null_member (object, "job"))
+    return NULL;
+  return g_strdup (json_object_get_string_member (json_object_get_object_member (object, "job"), "id"));
+}
+
+/* An idle worker's claim waits on the server (wait_ms) and is answered
+ * with a job as soon as one is enqueued: the server's safety-net poll is
+ * an hour here, so a claim answered only by it would come back empty
+ * after its 20 s. A submission on this node wakes it through the store; a
+ * job enqueued by another process through NOTIFY (PostgreSQL only). A
+ * claim with nothing to wait for comes back empty when its time is over;
+ * a wait past 20 s is refused. */
+static void
+test_claim_waits (void)
+{
+  ServerFixture fixture;
+  g_autoptr(SoupSession) session = soup_session_new_with_options ("timeout", 60, NULL);
+  g_autofree char *token = NULL;
+  g_autofree char *student = NULL;
+  /* Gradings only: the defense a Submit starts enqueues its code runs too. */
+  const char *wait = "{\"worker\":\"w\",\"kind\":\"grade\",\"wait_ms\":20000}";
+
+  g_setenv ("VIVA_SERVER_JOBS_POLL_MS", "3600000", TRUE);
+  server_fixture_setup_full (&fixture, two_exams, workers_only);
+  g_unsetenv ("VIVA_SERVER_JOBS_POLL_MS");
+  token = server_fixture_worker_token (&fixture, "server-quiz");
+  student = server_fixture_sign_in (&fixture, "server-quiz", "s1");
+
+  {
+    g_autoptr(JsonNode) answer = NULL;
+    guint status = 0;
+
+    answer = server_fixture_request (&fixture, "POST", "/api/v1/exams/server-quiz/jobs/claim", token,
+                                     "{\"worker\":\"w\",\"wait_ms\":20001}", &status, NULL);
+    g_assert_cmpuint (status, ==, 400);
+  }
+  {
+    GBytes *reply = NULL;
+    g_autoptr(SoupMessage) msg = send_claim (&fixture, session, token, "{\"worker\":\"w\",\"wait_ms\":300}", &reply);
+    g_autofree char *none = claimed_job (msg, &reply);
+
+    g_assert_null (none);
+    g_bytes_unref (reply);
+  }
+  {
+    GBytes *reply = NULL;
+    g_autoptr(SoupMessage) msg = send_claim (&fixture, session, token, wait, &reply);
+    g_autofree char *job_id = submit (&fixture, student, "double", "def double(x):\n    return 2 * x\n");
+    g_autofree char *claimed = claimed_job (msg, &reply);
+
+    g_assert_cmpstr (claimed, ==, job_id);
+    g_bytes_unref (reply);
+  }
+  if (fixture.database != NULL)
+    {
+      g_autoptr(VivaServerStore) store = open_store (&fixture);
+      g_autoptr(JsonObject) payload = json_object_new ();
+      g_autoptr(GError) error = NULL;
+      GBytes *reply = NULL;
+      g_autoptr(SoupMessage) msg = send_claim (&fixture, session, token, wait, &reply);
+      g_autofree char *claimed = NULL;
+
+      json_object_set_string_member (payload, "student_id", "s1");
+      json_object_set_string_member (payload, "problem_id", "double");
+      g_assert_true (viva_server_store_enqueue_job (store, "told-job", "server-quiz", "grade", NULL, payload, &error));
+      claimed = claimed_job (msg, &reply);
+      g_assert_cmpstr (claimed, ==, "told-job");
+      g_bytes_unref (reply);
+    }
+
+  server_fixture_teardown (&fixture);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -577,6 +695,7 @@ main (int   argc,
   g_test_add_func ("/viva/server/worker/hostile", test_hostile);
   g_test_add_func ("/viva/server/worker/wake", test_wake);
   g_test_add_func ("/viva/server/worker/submit-once", test_submit_once);
+  g_test_add_func ("/viva/server/worker/claim-waits", test_claim_waits);
 
   return g_test_run ();
 }
