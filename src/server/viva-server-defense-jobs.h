@@ -16,6 +16,7 @@ G_BEGIN_DECLS
 void        _viva_server_defense_grade_in_pool (VivaServerApi  *api,
                                                 VivaExaminer   *examiner,
                                                 const char     *defense_id);
+/* Waiting on a job's result (viva-server-job-wait.c). */
 void        _viva_server_job_wait_async    (VivaServerApi        *api,
                                             const char           *job_id,
                                             GCancellable         *cancellable,
