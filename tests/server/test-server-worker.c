@@ -579,6 +579,16 @@ sent_cb (GObject      *object,
   g_assert_no_error (error);
 }
 
+static void
+abandoned_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  g_autoptr(GBytes) bytes = soup_session_send_and_read_finish (SOUP_SESSION (object), result, NULL);
+
+  *(gboolean *)user_data = TRUE;
+}
+
 /* A claim that waits for a job, sent on a connection of its own. */
 static SoupMessage *
 send_claim (ServerFixture *fixture,
@@ -621,7 +631,8 @@ claimed_job (SoupMessage *msg,
  * after its 20 s. A submission on this node wakes it through the store; a
  * job enqueued by another process through NOTIFY (PostgreSQL only). A
  * claim with nothing to wait for comes back empty when its time is over;
- * a wait past 20 s is refused. */
+ * a wait past 20 s is refused. A worker gone while its claim waits (its
+ * connection closed) is given no job: the next claim gets it. */
 static void
 test_claim_waits (void)
 {
@@ -660,6 +671,31 @@ test_claim_waits (void)
     g_autofree char *job_id = submit (&fixture, student, "double", "def double(x):\n    return 2 * x\n");
     g_autofree char *claimed = claimed_job (msg, &reply);
 
+    g_assert_cmpstr (claimed, ==, job_id);
+    g_bytes_unref (reply);
+  }
+  {
+    g_autoptr(SoupSession) gone = soup_session_new ();
+    g_autoptr(SoupMessage) abandoned = server_fixture_message (&fixture, "POST", "/api/v1/exams/server-quiz/jobs/claim",
+                                                               token);
+    g_autoptr(GBytes) bytes = g_bytes_new (wait, strlen (wait));
+    g_autoptr(SoupMessage) msg = NULL;
+    g_autofree char *job_id = NULL;
+    g_autofree char *claimed = NULL;
+    GBytes *reply = NULL;
+    gboolean ended = FALSE;
+
+    soup_message_set_request_body_from_bytes (abandoned, "application/json", bytes);
+    soup_session_send_and_read_async (gone, abandoned, G_PRIORITY_DEFAULT, NULL, abandoned_cb, &ended);
+    for (guint i = 0; i < 50; i++)
+      g_main_context_iteration (NULL, FALSE), g_usleep (10 * 1000);
+    /* Its connection closed, as a killed worker's is; then another waits. */
+    soup_session_abort (gone);
+    while (!ended)
+      g_main_context_iteration (NULL, TRUE);
+    msg = send_claim (&fixture, session, token, wait, &reply);
+    job_id = submit_to (&fixture, student, "server-quiz", "square");
+    claimed = claimed_job (msg, &reply);
     g_assert_cmpstr (claimed, ==, job_id);
     g_bytes_unref (reply);
   }
