@@ -45,6 +45,40 @@ sender_free (Sender *sender)
   g_free (sender);
 }
 
+/* A request sent: its job, until its result is read. */
+typedef struct
+{
+  VivaServerApi *api;
+  char          *job_id;
+  GCancellable  *cancellable;
+  gulong         cancelled_id;
+} Sent;
+
+static void
+sent_free (Sent *sent)
+{
+  if (sent->cancellable != NULL)
+    g_cancellable_disconnect (sent->cancellable, sent->cancelled_id);
+  g_clear_object (&sent->cancellable);
+  g_clear_object (&sent->api);
+  g_free (sent->job_id);
+  g_free (sent);
+}
+
+/* The defense no longer waits (it stopped here, or went to another node,
+ * which asks again): a run no claimer took yet is dropped, not run for
+ * nothing. At once, from the cancel itself: a node stopping cancels its
+ * defenses and does not come back to the main loop. */
+static void
+cancelled_cb (GCancellable *cancellable,
+              Sent         *sent)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!viva_server_store_drop_waiting_job (viva_server_api_get_store (sent->api), sent->job_id, &error))
+    g_debug ("job %s not dropped: %s", sent->job_id, error->message);
+}
+
 static void
 ran_cb (GObject      *object,
         GAsyncResult *result,
@@ -96,6 +130,7 @@ send_to_pool (JsonObject          *request,
   g_autoptr(JsonObject) payload = json_object_new ();
   g_autofree char *job_id = viva_server_keys_random_id ();
   g_autoptr(GError) error = NULL;
+  Sent *sent;
 
   g_task_set_source_tag (task, send_to_pool);
   json_object_set_string_member (payload, "problem_id", sender->problem_id);
@@ -105,6 +140,15 @@ send_to_pool (JsonObject          *request,
     {
       g_task_return_error (task, g_steal_pointer (&error));
       return;
+    }
+  sent = g_new0 (Sent, 1);
+  sent->api = g_object_ref (sender->api);
+  sent->job_id = g_strdup (job_id);
+  g_task_set_task_data (task, sent, (GDestroyNotify)sent_free);
+  if (cancellable != NULL)
+    {
+      sent->cancellable = g_object_ref (cancellable);
+      sent->cancelled_id = g_cancellable_connect (cancellable, G_CALLBACK (cancelled_cb), sent, NULL);
     }
   _viva_server_job_wait_async (sender->api, job_id, cancellable, ran_cb, g_steal_pointer (&task));
 }

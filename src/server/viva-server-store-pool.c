@@ -432,6 +432,22 @@ viva_server_store_finish_job (VivaServerStore  *self,
   return TRUE;
 }
 
+/**
+ * viva_server_store_drop_waiting_job:
+ *
+ * Removes a job no claimer took yet: a defense's code run its defense no
+ * longer waits on (stopped, or gone to another node, which asks again).
+ * A job claimed already runs on.
+ */
+gboolean
+viva_server_store_drop_waiting_job (VivaServerStore  *self,
+                                    const char       *job_id,
+                                    GError          **error)
+{
+  return viva_server_db_execf (DB (self), error, "DELETE FROM jobs WHERE id = $1 AND state = 'waiting'",
+                               "s", job_id);
+}
+
 JsonObject *
 viva_server_store_get_job (VivaServerStore  *self,
                            const char       *job_id,

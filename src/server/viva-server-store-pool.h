@@ -81,6 +81,9 @@ gboolean    viva_server_store_finish_job       (VivaServerStore  *self,
                                                 const char       *finisher,
                                                 const char       *result,
                                                 GError          **error);
+gboolean    viva_server_store_drop_waiting_job (VivaServerStore *self,
+                                                const char      *job_id,
+                                                GError         **error);
 JsonObject *viva_server_store_get_job          (VivaServerStore  *self,
                                                 const char       *job_id,
                                                 GError          **error);

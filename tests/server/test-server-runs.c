@@ -7,6 +7,7 @@
 
 #include "config.h"
 
+#include <signal.h>
 #include <string.h>
 
 #include "server-fixture.h"
@@ -458,6 +459,56 @@ test_beside_grading (void)
   server_fixture_teardown (&fixture);
 }
 
+/* A node that stops drops the code run its defense was waiting on, which
+ * no claimer took; the node that continues the defense asks again. */
+static void
+test_stop_drops (void)
+{
+  static const char * const exams[] = { "exam.json", NULL };
+  static const char * const workers_only[] = { "--local-jobs", "0", NULL };
+  ServerFixture fixture;
+  g_autofree char *student = NULL;
+  g_autofree char *defense = NULL;
+  g_autofree char *first = NULL;
+  g_autoptr(JsonArray) jobs = NULL;
+
+  server_fixture_setup_full (&fixture, exams, workers_only);
+  student = server_fixture_sign_in (&fixture, "server-quiz", "s1");
+  defense = server_fixture_submit (&fixture, student, "server-quiz", "double", "def double(x):\n    return 2 * x\n");
+  for (guint i = 0; i < 300 && (jobs == NULL || json_array_get_length (jobs) == 0); i++)
+    {
+      g_clear_pointer (&jobs, json_array_unref);
+      jobs = run_jobs (&fixture);
+      if (json_array_get_length (jobs) == 0)
+        g_usleep (50 * 1000);
+    }
+  g_assert_cmpuint (json_array_get_length (jobs), ==, 1);
+  first = g_strdup (json_object_get_string_member (json_array_get_object_element (jobs, 0), "id"));
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (jobs, 0), "state"), ==, "waiting");
+
+  /* A clean stop (SIGTERM): the waiting run is gone. */
+  g_subprocess_send_signal (fixture.process, SIGTERM);
+  g_subprocess_wait (fixture.process, NULL, NULL);
+  g_assert_cmpint (g_subprocess_get_exit_status (fixture.process), ==, 0);
+  g_clear_object (&fixture.process);
+  g_clear_pointer (&jobs, json_array_unref);
+  jobs = run_jobs (&fixture);
+  g_assert_cmpuint (json_array_get_length (jobs), ==, 0);
+
+  /* Started again, the defense continues and asks for its run anew. */
+  server_fixture_start (&fixture);
+  for (guint i = 0; i < 300 && json_array_get_length (jobs) == 0; i++)
+    {
+      g_clear_pointer (&jobs, json_array_unref);
+      jobs = run_jobs (&fixture);
+      if (json_array_get_length (jobs) == 0)
+        g_usleep (50 * 1000);
+    }
+  g_assert_cmpuint (json_array_get_length (jobs), ==, 1);
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (jobs, 0), "id"), !=, first);
+  server_fixture_teardown (&fixture);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -469,6 +520,7 @@ main (int   argc,
   g_test_add_func ("/viva/server/runs/pool", test_pool_runs);
   g_test_add_func ("/viva/server/runs/hostile", test_hostile_runs);
   g_test_add_func ("/viva/server/runs/beside-grading", test_beside_grading);
+  g_test_add_func ("/viva/server/runs/stop-drops", test_stop_drops);
 
   return g_test_run ();
 }
