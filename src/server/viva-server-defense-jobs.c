@@ -130,7 +130,9 @@ grade_in_pool (VivaProblem         *problem,
       g_task_return_error (task, g_steal_pointer (&error));
       return;
     }
-  _viva_server_job_wait_async (hook->api, job_id, cancellable, graded_cb, g_steal_pointer (&task));
+  /* No deadline: a grading may rightly wait for a worker to be started,
+   * and the teacher sees it wait in `status`. */
+  _viva_server_job_wait_async (hook->api, job_id, 0, cancellable, graded_cb, g_steal_pointer (&task));
 }
 
 /**

@@ -19,6 +19,7 @@ void        _viva_server_defense_grade_in_pool (VivaServerApi  *api,
 /* Waiting on a job's result (viva-server-job-wait.c). */
 void        _viva_server_job_wait_async    (VivaServerApi        *api,
                                             const char           *job_id,
+                                            guint                 claim_ms,
                                             GCancellable         *cancellable,
                                             GAsyncReadyCallback   callback,
                                             gpointer              user_data);

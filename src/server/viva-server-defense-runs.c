@@ -24,7 +24,9 @@
  * other exam. The remote runs keep the student's interpreter as its
  * history, sent with each request, so runPython's globals persist whichever
  * machine ran the runs before. A `run` job is claimed before a `grade` job
- * (viva_server_store_claim_job): a student waits on it, a grading can wait. */
+ * (viva_server_store_claim_job): a student waits on it, a grading can wait.
+ * It waits for a claimer a minute at most (viva_server_pool_run_claim_ms):
+ * with none alive, the tool fails with a sentence and the defense goes on. */
 
 #define MAX_ERROR_BYTES 2048
 
@@ -50,6 +52,7 @@ typedef struct
 {
   VivaServerApi *api;
   char          *job_id;
+  guint          claim_ms;
   GCancellable  *cancellable;
   gulong         cancelled_id;
 } Sent;
@@ -85,6 +88,7 @@ ran_cb (GObject      *object,
         gpointer      user_data)
 {
   g_autoptr(GTask) task = user_data;
+  Sent *sent = g_task_get_task_data (task);
   g_autoptr(JsonObject) job = NULL;
   g_autoptr(JsonNode) node = NULL;
   g_autoptr(GError) error = NULL;
@@ -92,7 +96,21 @@ ran_cb (GObject      *object,
 
   if (!(job = _viva_server_job_wait_finish (result, &error)))
     {
-      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND))
+      guint seconds = (sent->claim_ms + 999) / 1000;
+
+      /* The tool's error, as any failed run: the model reads it and goes
+       * on, the student's card says the run failed, the report keeps it. */
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT))
+        g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_TIMED_OUT,
+                                 ngettext ("No worker ran this code within %u second: the exam server has no free "
+                                           "worker for this exam. Tell the teacher (viva-server status shows the "
+                                           "queue); the defense goes on without this run.",
+                                           "No worker ran this code within %u seconds: the exam server has no free "
+                                           "worker for this exam. Tell the teacher (viva-server status shows the "
+                                           "queue); the defense goes on without this run.",
+                                           seconds),
+                                 seconds);
+      else if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND))
         g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, "%s",
                                  _("The defense’s code run is gone from the grading pool; the teacher should look at the queue (viva-server status)."));
       else
@@ -144,13 +162,14 @@ send_to_pool (JsonObject          *request,
   sent = g_new0 (Sent, 1);
   sent->api = g_object_ref (sender->api);
   sent->job_id = g_strdup (job_id);
+  sent->claim_ms = viva_server_pool_run_claim_ms ();
   g_task_set_task_data (task, sent, (GDestroyNotify)sent_free);
   if (cancellable != NULL)
     {
       sent->cancellable = g_object_ref (cancellable);
       sent->cancelled_id = g_cancellable_connect (cancellable, G_CALLBACK (cancelled_cb), sent, NULL);
     }
-  _viva_server_job_wait_async (sender->api, job_id, cancellable, ran_cb, g_steal_pointer (&task));
+  _viva_server_job_wait_async (sender->api, job_id, sent->claim_ms, cancellable, ran_cb, g_steal_pointer (&task));
 }
 
 /**

@@ -15,7 +15,19 @@
  * job-finished), when another node's is told (NOTIFY on viva_jobs_done),
  * and every POLL_MS anyway — a notification is a hint, never the record,
  * and one indexed read every POLL_MS of each job waited on is nothing
- * beside a grading or a sandbox's start. */
+ * beside a grading or a sandbox's start.
+ *
+ * A code run may be given a deadline for its claim: a student waits on
+ * it, and with no claimer alive (serve --local-jobs 0 and no worker, or
+ * every worker gone) nothing else would ever end the wait. Past it, the
+ * job is withdrawn if still unclaimed, by the one UPDATE that a claim
+ * would otherwise win; a job claimed in time is waited on to its end, as
+ * its own limits bound it (the runner's timeout; a claimer that died
+ * loses it with its lease, and from then on it waits for a claimer as
+ * anew). The deadline counts from the row's enqueue (or its lease's end),
+ * by the server's clock, so a database away meanwhile changes nothing:
+ * the poll asks again and withdraws once it answers. A grading has none: it
+ * may rightly wait for a worker to be started, and `status` shows it. */
 
 #define POLL_MS 100
 
@@ -23,6 +35,7 @@ typedef struct
 {
   VivaServerApi *api;
   char          *job_id;
+  guint          claim_ms;     /* 0: no deadline for a claim */
   guint          poll_id;
   guint          wake_id;
   gulong         finished_id;
@@ -75,6 +88,28 @@ check (GTask *task)
     }
 
   state = json_object_get_string_member (job, "state");
+  /* Past the deadline unclaimed (from the enqueue, or from a dead
+   * claimer's lease running out): withdrawn, unless a claim wins the row
+   * first — then it is waited on under its lease. */
+  if (wait->claim_ms > 0 &&
+      ((g_str_equal (state, "waiting") &&
+        viva_server_store_now () >= json_object_get_int_member (job, "enqueued_at") + wait->claim_ms) ||
+       (g_str_equal (state, "running") &&
+        viva_server_store_now () >= json_object_get_int_member (job, "lease_until") + wait->claim_ms)))
+    {
+      gboolean withdrawn = FALSE;
+
+      if (!viva_server_store_withdraw_unclaimed_job (viva_server_api_get_store (wait->api), wait->job_id,
+                                                     wait->claim_ms, &withdrawn, &error))
+        return FALSE;
+      if (withdrawn)
+        {
+          g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_TIMED_OUT, "job %s was not claimed in %u ms",
+                                   wait->job_id, wait->claim_ms);
+          return TRUE;
+        }
+      return FALSE;
+    }
   if (!g_str_equal (state, "failed") && !g_str_equal (state, "done"))
     return FALSE;
   g_task_return_pointer (task, g_steal_pointer (&job), (GDestroyNotify)json_object_unref);
@@ -149,10 +184,13 @@ job_told_cb (const char *payload,
  * another node's, a worker: the result may land on any node of the pool.
  * It is read when this process records it or the database tells of it,
  * and every POLL_MS anyway (a notification is a hint, never the record).
+ * With @claim_ms, a job no claimer took that long after its enqueue is
+ * withdrawn and the wait fails with %G_IO_ERROR_TIMED_OUT.
  */
 void
 _viva_server_job_wait_async (VivaServerApi       *api,
                              const char          *job_id,
+                             guint                claim_ms,
                              GCancellable        *cancellable,
                              GAsyncReadyCallback  callback,
                              gpointer             user_data)
@@ -164,6 +202,7 @@ _viva_server_job_wait_async (VivaServerApi       *api,
   g_task_set_source_tag (task, _viva_server_job_wait_async);
   wait->api = g_object_ref (api);
   wait->job_id = g_strdup (job_id);
+  wait->claim_ms = claim_ms;
   g_task_set_task_data (task, wait, (GDestroyNotify)wait_free);
   wait->finished_id = g_signal_connect (store, "job-finished", G_CALLBACK (job_finished_cb), task);
   wait->listen_id = viva_server_db_listen (viva_server_store_get_db (store), VIVA_SERVER_JOBS_DONE_CHANNEL,
@@ -176,7 +215,7 @@ _viva_server_job_wait_async (VivaServerApi       *api,
  *
  * Returns: (transfer full): the job's row, `done` or `failed` (it stopped
  *   every claimer that tried it); %NULL with %G_IO_ERROR_NOT_FOUND when
- *   the job is gone
+ *   the job is gone, %G_IO_ERROR_TIMED_OUT when it was withdrawn unclaimed
  */
 JsonObject *
 _viva_server_job_wait_finish (GAsyncResult  *result,

@@ -19,6 +19,8 @@
  * serving it, their leases and the grading queue. `viva-server routes`,
  * at the end, prints the API's route table. */
 
+#define STUCK_RUN_MS 5000
+
 static gboolean
 print_pool (VivaServerCommon  *common,
             VivaServerStore   *store,
@@ -78,6 +80,22 @@ print_pool (VivaServerCommon  *common,
               run ? (guint)json_object_get_int_member (run, "running") : 0,
               grade ? (guint)json_object_get_int_member (grade, "waiting") : 0,
               grade ? (guint)json_object_get_int_member (grade, "running") : 0);
+
+      /* A free claimer takes a run within a second (a node polls every
+       * 250 ms, a worker's claim every second), so runs that wait longer
+       * with none running have no claimer alive: each student's run ends
+       * at its deadline without running. */
+      if (run != NULL && json_object_get_int_member (run, "waiting") > 0 &&
+          json_object_get_int_member (run, "running") == 0 &&
+          json_object_get_int_member (run, "oldest_wait_ms") >= STUCK_RUN_MS)
+        {
+          guint n = (guint)json_object_get_int_member (run, "waiting");
+
+          printf (ngettext ("Warning: %u code run waits and no worker or node claims runs: start "
+                            "`viva-server worker` or serve with --local-jobs.\n",
+                            "Warning: %u code runs wait and no worker or node claims runs: start "
+                            "`viva-server worker` or serve with --local-jobs.\n", n), n);
+        }
     }
   json_object_set_object_member (summary, "queue", g_steal_pointer (&queue));
   return TRUE;

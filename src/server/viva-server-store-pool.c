@@ -39,6 +39,19 @@ viva_server_pool_lease_ms (void)
   return VIVA_SERVER_JOB_LEASE_MS;
 }
 
+/* VIVA_SERVER_RUN_CLAIM_MS shortens the wait of a defense's code run for
+ * a claimer, for the tests, which should not sit a minute before it. */
+guint
+viva_server_pool_run_claim_ms (void)
+{
+  const char *env = g_getenv ("VIVA_SERVER_RUN_CLAIM_MS");
+  guint64 value;
+
+  if (env != NULL && g_ascii_string_to_unsigned (env, 10, 100, 3600000, &value, NULL))
+    return (guint)value;
+  return VIVA_SERVER_RUN_CLAIM_MS;
+}
+
 /* A worker's token reaches one exam's jobs and nothing else. */
 gboolean
 viva_server_store_add_worker_token (VivaServerStore  *self,
@@ -448,6 +461,40 @@ viva_server_store_drop_waiting_job (VivaServerStore  *self,
                                "s", job_id);
 }
 
+/**
+ * viva_server_store_withdraw_unclaimed_job:
+ * @claim_ms: how long it may wait for a claimer
+ * @withdrawn: (out): whether it was withdrawn
+ *
+ * Withdraws a job no claimer took within @claim_ms of its enqueue, or
+ * took again within @claim_ms of its dead claimer's lease running out (a
+ * defense's code run with no claimer alive): one UPDATE whose WHERE says
+ * so, so a claim that came first keeps the job (@withdrawn FALSE: it
+ * ends, or runs again under its lease) and one that comes after finds
+ * none, nor can a late claimer record a result. Its row stays,
+ * `withdrawn`, for the teacher's queue.
+ */
+gboolean
+viva_server_store_withdraw_unclaimed_job (VivaServerStore  *self,
+                                          const char       *job_id,
+                                          guint             claim_ms,
+                                          gboolean         *withdrawn,
+                                          GError          **error)
+{
+  gint64 now = viva_server_store_now ();
+  g_autoptr(JsonArray) rows = NULL;
+
+  *withdrawn = FALSE;
+  if (!(rows = viva_server_db_queryf (DB (self), error,
+                                      "UPDATE jobs SET state = 'withdrawn', finished_at = $2"
+                                      " WHERE id = $1 AND ((state = 'waiting' AND enqueued_at <= $3)"
+                                      " OR (state = 'running' AND lease_until <= $3)) RETURNING id",
+                                      "sii", job_id, now, now - (gint64)claim_ms)))
+    return FALSE;
+  *withdrawn = json_array_get_length (rows) > 0;
+  return TRUE;
+}
+
 JsonObject *
 viva_server_store_get_job (VivaServerStore  *self,
                            const char       *job_id,
@@ -465,8 +512,9 @@ viva_server_store_get_job (VivaServerStore  *self,
  * Returns: (transfer full): `waiting`, `running` (claimed, lease alive),
  *   `expired` (claimed, lease run out: to be claimed again), `done`,
  *   `failed`, `oldest_wait_ms` (the oldest waiting job's wait, 0 when
- *   none waits), and `kinds`: for each kind of job, its `waiting` (with
- *   the expired) and `running`
+ *   none waits), `withdrawn` (code runs no claimer took in time), and
+ *   `kinds`: for each kind of job, its `waiting` (with the expired),
+ *   `running` and `oldest_wait_ms`
  */
 JsonObject *
 viva_server_store_queue_summary (VivaServerStore  *self,
@@ -476,7 +524,7 @@ viva_server_store_queue_summary (VivaServerStore  *self,
   g_autoptr(JsonArray) rows = NULL;
   JsonObject *summary, *kinds;
   gint64 oldest = 0;
-  static const char * const states[] = { "waiting", "running", "expired", "done", "failed" };
+  static const char * const states[] = { "waiting", "running", "expired", "done", "failed", "withdrawn" };
 
   if (!(rows = viva_server_db_queryf (DB (self), error,
                                       "SELECT CASE WHEN state = 'running' AND lease_until < $1 THEN 'expired'"
@@ -508,9 +556,17 @@ viva_server_store_queue_summary (VivaServerStore  *self,
               of_kind = json_object_new ();
               json_object_set_int_member (of_kind, "waiting", 0);
               json_object_set_int_member (of_kind, "running", 0);
+              json_object_set_int_member (of_kind, "oldest_wait_ms", 0);
               json_object_set_object_member (kinds, kind, of_kind);
             }
           json_object_set_int_member (of_kind, counted, json_object_get_int_member (of_kind, counted) + n);
+          if (g_str_equal (counted, "waiting"))
+            {
+              gint64 waited = now - json_object_get_int_member (row, "oldest");
+
+              if (waited > json_object_get_int_member (of_kind, "oldest_wait_ms"))
+                json_object_set_int_member (of_kind, "oldest_wait_ms", waited);
+            }
         }
       if (g_str_equal (state, "waiting") || g_str_equal (state, "expired"))
         {

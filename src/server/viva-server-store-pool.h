@@ -84,6 +84,11 @@ gboolean    viva_server_store_finish_job       (VivaServerStore  *self,
 gboolean    viva_server_store_drop_waiting_job (VivaServerStore *self,
                                                 const char      *job_id,
                                                 GError         **error);
+gboolean    viva_server_store_withdraw_unclaimed_job (VivaServerStore  *self,
+                                                      const char       *job_id,
+                                                      guint             claim_ms,
+                                                      gboolean         *withdrawn,
+                                                      GError          **error);
 JsonObject *viva_server_store_get_job          (VivaServerStore  *self,
                                                 const char       *job_id,
                                                 GError          **error);
@@ -124,8 +129,12 @@ void        _viva_server_store_job_finished    (VivaServerStore  *self,
  * claimer's job is claimed again, at most this many times in all. */
 #define VIVA_SERVER_JOB_LEASE_MS     10000
 #define VIVA_SERVER_JOB_MAX_ATTEMPTS 5
+/* How long a defense's code run waits for a claimer before its tool call
+ * fails (viva_server_pool_run_claim_ms()). */
+#define VIVA_SERVER_RUN_CLAIM_MS     60000
 
 guint       viva_server_pool_lease_ms          (void);
+guint       viva_server_pool_run_claim_ms      (void);
 gboolean    viva_server_store_add_worker_token (VivaServerStore  *self,
                                                 const char       *exam_id,
                                                 const char       *token_hash,
