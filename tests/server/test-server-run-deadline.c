@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "server-fixture.h"
+#include "server-postgres.h"
 #include "viva-server-store-pool.h"
 
 static VivaServerStore *
@@ -413,6 +414,68 @@ test_claimed_in_time (void)
   g_unsetenv ("VIVA_SERVER_RUN_CLAIM_MS");
 }
 
+/* The database away when a run's deadline comes: the wait keeps polling,
+ * and once the database answers the run is withdrawn, its deadline
+ * counted from its enqueue, and the defense goes on to its verdict. */
+static void
+test_database_away (void)
+{
+  ServerFixture fixture;
+  g_autofree char *url = NULL;
+  g_autoptr(GSubprocess) model = start_model (&url);
+  const char *serve_args[] = { "--local-jobs", "0", "--base-url", url, "--model", "lab-model", NULL };
+  static const char * const exams[] = { "exam-model.json", NULL };
+  g_autoptr(GHashTable) taken = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autofree char *worker_token = NULL;
+  g_autofree char *student = NULL;
+  g_autofree char *defense = NULL;
+  g_autofree char *prime = NULL;
+  g_autoptr(JsonObject) verdict = NULL;
+  g_autoptr(JsonObject) job = NULL;
+  ServerWorker *grader;
+  gint64 enqueued, back;
+
+  g_setenv ("VIVA_SERVER_RUN_CLAIM_MS", "1000", TRUE);
+  server_fixture_setup_full (&fixture, exams, serve_args);
+  worker_token = server_fixture_worker_token (&fixture, "model-quiz");
+  student = server_fixture_sign_in (&fixture, "model-quiz", "s1");
+  defense = server_fixture_submit (&fixture, student, "model-quiz", "double", "def double(x):\n    return 2 * x\n");
+  prime = next_waiting_run (&fixture, taken);
+  {
+    g_autoptr(JsonObject) row = job_row (&fixture, prime);
+
+    enqueued = json_object_get_int_member (row, "enqueued_at");
+  }
+
+  /* Away from before the deadline to well after it. */
+  server_postgres_stop_cluster ();
+  while (viva_server_store_now () < enqueued + 2500)
+    g_usleep (50 * 1000);
+  back = viva_server_store_now ();
+  server_postgres_start_cluster ();
+
+  /* The server answers again once its next attempt finds the database
+   * (the student's app waits what Retry-After says, as here). */
+  for (guint status = 503; status == 503;)
+    {
+      g_autofree char *path = g_strdup_printf ("/api/v1/exams/model-quiz/defenses/%s/events?after=0", defense);
+      g_autoptr(JsonNode) page = server_fixture_request (&fixture, "GET", path, student, NULL, &status, NULL);
+
+      if (status == 503)
+        g_usleep (100 * 1000);
+    }
+  grader = server_fixture_start_worker (&fixture, "model-quiz", worker_token, "grader", "grade");
+  verdict = server_fixture_defend (&fixture, student, "model-quiz", defense);
+  g_assert_nonnull (json_object_get_string_member (json_object_get_object_member (verdict, "data"), "verdict"));
+  job = job_row (&fixture, prime);
+  g_assert_cmpstr (json_object_get_string_member (job, "state"), ==, "withdrawn");
+  g_assert_cmpint (json_object_get_int_member (job, "finished_at"), >=, back);
+
+  server_worker_kill (grader);
+  server_fixture_teardown (&fixture);
+  g_unsetenv ("VIVA_SERVER_RUN_CLAIM_MS");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -423,6 +486,9 @@ main (int   argc,
 
   g_test_add_func ("/viva/server/run-deadline/no-claimer", test_no_claimer);
   g_test_add_func ("/viva/server/run-deadline/claimed-in-time", test_claimed_in_time);
+  /* Only PostgreSQL can be away while the server runs. */
+  if (server_postgres_wanted ())
+    g_test_add_func ("/viva/server/run-deadline/database-away", test_database_away);
 
   return g_test_run ();
 }
