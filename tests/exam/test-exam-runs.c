@@ -7,12 +7,15 @@
 
 #include "examiner-fixture.h"
 #include "viva-exam-local-runs.h"
+#include "viva-exam-remote-runs.h"
+#include "viva-exam-run-request.h"
 #include "viva-test-util.h"
 
 /* Where a defense's code runs (VivaExamRuns), with the real worker under
- * bubblewrap: VivaExamLocalRuns on its own, and a defense whose runs were
+ * bubblewrap: VivaExamLocalRuns on its own, a defense whose runs were
  * given to the examiner, which must run every tool there and start no
- * worker of its own. */
+ * worker of its own, and the prime, which the examiner's first words do
+ * not wait for. */
 
 typedef ExaminerFixture Fixture;
 
@@ -202,6 +205,143 @@ test_given_runs (Fixture       *fixture,
   viva_runner_stop (reference_runner);
 }
 
+/* The exam server's runs, with the real executor behind them, where the
+ * prime is held until the model has the defense's first request. */
+typedef struct
+{
+  ExaminerFixture *fixture;
+  GPtrArray       *requests;       /* each request sent, as text */
+  JsonObject      *held;           /* the prime, while held */
+  GCancellable    *held_cancellable;
+  GTask           *held_task;
+  guint            model_requests_at_release;
+  gboolean         released;
+} HeldPrime;
+
+static void
+held_executed_cb (GObject      *object,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  g_autoptr(GError) error = NULL;
+  JsonObject *reply;
+
+  if (!(reply = viva_exam_run_request_execute_finish (result, &error)))
+    return g_task_return_error (task, g_steal_pointer (&error));
+  g_task_return_pointer (task, reply, (GDestroyNotify) json_object_unref);
+}
+
+static void
+held_execute (HeldPrime    *held,
+              JsonObject   *request,
+              GCancellable *cancellable,
+              GTask        *task)
+{
+  viva_exam_run_request_execute_async (held->fixture->problem, request, cancellable, held_executed_cb, task);
+}
+
+/* Polls what a user would see first: the examiner's request at the model. */
+static gboolean
+release_prime (gpointer user_data)
+{
+  HeldPrime *held = user_data;
+  g_autoptr(JsonObject) request = NULL;
+
+  held->model_requests_at_release =
+    viva_test_server_count_requests (held->fixture->server, "POST", "/v1/chat/completions");
+  if (held->model_requests_at_release == 0)
+    return G_SOURCE_CONTINUE;
+
+  held->released = TRUE;
+  request = g_steal_pointer (&held->held);
+  held_execute (held, request, held->held_cancellable, g_steal_pointer (&held->held_task));
+  g_clear_object (&held->held_cancellable);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+held_send (JsonObject          *request,
+           GCancellable        *cancellable,
+           GAsyncReadyCallback  callback,
+           gpointer             callback_data,
+           gpointer             user_data)
+{
+  HeldPrime *held = user_data;
+  g_autoptr(JsonNode) node = json_node_init_object (json_node_alloc (), request);
+  GTask *task = g_task_new (NULL, cancellable, callback, callback_data);
+
+  g_ptr_array_add (held->requests, json_to_string (node, FALSE));
+  if (held->requests->len == 1)
+    {
+      held->held = json_object_ref (request);
+      held->held_cancellable = cancellable ? g_object_ref (cancellable) : NULL;
+      held->held_task = task;
+      g_timeout_add (10, release_prime, held);
+      return;
+    }
+
+  held_execute (held, request, cancellable, task);
+}
+
+/* The prime is sent and the examiner goes on to the model at once: the
+ * model has the first request while the prime's run has not even started
+ * (without that the defense would wait on the held prime forever), and
+ * the runPython asked meanwhile waits for the prime and carries it in its
+ * history, so it sees the globals of the student's code. */
+static void
+test_prime_not_awaited (Fixture       *fixture,
+                        gconstpointer  data)
+{
+  HeldPrime held = { fixture, g_ptr_array_new_with_free_func (g_free) };
+  g_autoptr(VivaExamRemoteRuns) runs = viva_exam_remote_runs_new (held_send, &held, NULL);
+  g_autoptr(VivaExamVerdict) verdict = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) keep = NULL;
+  g_autoptr(JsonNode) prime = NULL;
+  g_autoptr(JsonNode) second = NULL;
+  JsonArray *messages;
+  JsonArray *history;
+  const char *result = NULL;
+
+  viva_examiner_set_runs (fixture->examiner, VIVA_EXAM_RUNS (runs));
+  exam_queue_reply (fixture->server, NULL, "runPython", "{\"code\": \"print('sum', add(40, 2))\"}");
+  exam_queue_reply (fixture->server, "Thanks.", NULL, NULL);
+  exam_queue_reply (fixture->server, "Thanks again.", NULL, NULL);
+
+  verdict = examiner_fixture_run (fixture, &error);
+  g_assert_no_error (error);
+  g_assert_true (held.released);
+  g_assert_cmpuint (held.model_requests_at_release, >=, 1);
+  g_assert_cmpstr (fixture->events->str, ==, "S1:runPython ");
+
+  /* The prime went first, the student's code on a fresh interpreter; the
+   * runPython after it replays it. */
+  g_assert_cmpuint (held.requests->len, ==, 2);
+  prime = json_from_string (g_ptr_array_index (held.requests, 0), NULL);
+  g_assert_cmpstr (json_object_get_string_member (json_node_get_object (prime), "code"), ==, GOOD_CODE);
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (json_node_get_object (prime), "history")), ==, 0);
+  second = json_from_string (g_ptr_array_index (held.requests, 1), NULL);
+  history = json_object_get_array_member (json_node_get_object (second), "history");
+  g_assert_cmpuint (json_array_get_length (history), ==, 1);
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (history, 0), "code"), ==, GOOD_CODE);
+
+  /* What the model was told runPython printed: add was defined. */
+  messages = examiner_fixture_request_messages (fixture, 1, &keep);
+  for (guint i = 0; i < json_array_get_length (messages); i++)
+    {
+      JsonObject *message = json_array_get_object_element (messages, i);
+
+      if (g_strcmp0 (json_object_get_string_member_with_default (message, "role", NULL), "tool") == 0)
+        result = json_object_get_string_member (message, "content");
+    }
+  g_assert_nonnull (result);
+  g_assert_nonnull (strstr (result, "sum 42"));
+  g_assert_null (strstr (result, "NameError"));
+
+  g_ptr_array_unref (held.requests);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -212,6 +352,8 @@ main (int   argc,
   g_test_add_func ("/viva/exam-runs/local-own-workers", test_local_runs_own_workers);
   g_test_add ("/viva/exam-runs/given-runs", Fixture, NULL,
               examiner_fixture_setup, test_given_runs, examiner_fixture_teardown);
+  g_test_add ("/viva/exam-runs/prime-not-awaited", Fixture, NULL,
+              examiner_fixture_setup, test_prime_not_awaited, examiner_fixture_teardown);
 
   return g_test_run ();
 }

@@ -193,44 +193,54 @@ _viva_examiner_next_turn (VivaExaminer *self)
                                 reply_cb, g_object_ref (self->task));
 }
 
+/* The prime's result, traced when it comes: the defense went on without
+ * waiting for it, and may have ended since (the prime holds its task
+ * weakly, so an ended defense is not kept alive by its prime). Its
+ * cancellation is the defense's, which what runs beside it (the model's
+ * stream, a tool, a question) answers: nothing to do here then. */
 static void
 prime_cb (GObject      *object,
           GAsyncResult *result,
           gpointer      user_data)
 {
-  g_autoptr(GTask) task = user_data;
-  VivaExaminer *self = g_task_get_source_object (task);
+  GWeakRef *ref = user_data;
+  g_autoptr(GTask) task = g_weak_ref_get (ref);
   g_autoptr(VivaRunResult) run = NULL;
   g_autoptr(GError) error = NULL;
+  VivaExaminer *self;
   JsonObject *data;
 
+  g_weak_ref_clear (ref);
+  g_free (ref);
   run = viva_exam_runs_run_finish (VIVA_EXAM_RUNS (object), result, &error);
 
-  if (task != self->task)
+  if (task == NULL || task != (self = g_task_get_source_object (task))->task ||
+      g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     return;
-
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    return _viva_examiner_cancelled (self);
 
   data = json_object_new ();
   json_object_set_string_member (data, "status", run ? viva_run_status_to_string (viva_run_result_get_status (run))
                                                      : error->message);
   _viva_examiner_trace (self, "prime", data);
-
-  _viva_examiner_primed (self);
 }
 
 static void
 started (VivaExaminer *self)
 {
   g_autofree char *code = viva_code_source_dup_code (self->code_source);
+  GWeakRef *ref = g_new0 (GWeakRef, 1);
 
   /* The worker is primed with the student's code, as the editor's worker
    * is after the run that enabled Submit: runPython sees its globals. A
-   * resumed defense gets the same, so a redone step sees what it saw. */
-  _viva_examiner_set_state (self, VIVA_EXAMINER_STATE_RUNNING_TOOL);
+   * resumed defense gets the same, so a redone step sees what it saw.
+   * Sent, not waited for: the student's interpreter takes its requests in
+   * order (a runner's queue, the remote runs one at a time), so any later
+   * run waits for the prime and sees its globals, and the examiner's first
+   * words do not wait for a worker (a job in the exam server's pool). */
+  g_weak_ref_init (ref, self->task);
   viva_exam_runs_run_async (self->runs, code, self->protocol.limits.run_timeout_ms,
-                            _viva_examiner_cancellable (self), prime_cb, g_object_ref (self->task));
+                            _viva_examiner_cancellable (self), prime_cb, ref);
+  _viva_examiner_primed (self);
 }
 
 static void

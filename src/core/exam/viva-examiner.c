@@ -571,7 +571,7 @@ last_finish (VivaExaminer *self)
   return self->finish_arguments;
 }
 
-/* The worker is primed, on a start or a resume: a call that was in flight
+/* The prime is sent, on a start or a resume: a call that was in flight
  * is redone, a finish not yet graded is graded, or the next turn starts. */
 void
 _viva_examiner_primed (VivaExaminer *self)
