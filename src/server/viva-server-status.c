@@ -74,8 +74,10 @@ print_pool (VivaServerCommon  *common,
       JsonObject *run = json_object_has_member (kinds, "run") ? json_object_get_object_member (kinds, "run") : NULL;
       JsonObject *grade = json_object_has_member (kinds, "grade") ? json_object_get_object_member (kinds, "grade") : NULL;
 
-      /* A defense's code run keeps a student waiting; a grading less so. */
-      printf (_("Of them, the defenses’ code runs: %u waiting, %u running; gradings: %u waiting, %u running.\n"),
+      /* A defense's code run keeps a student waiting; a grading less so.
+       * (g_print: GCC's sanitizer build takes printf's translated format
+       * here for one that may be NULL.) */
+      g_print (_("Of them, the defenses’ code runs: %u waiting, %u running; gradings: %u waiting, %u running.\n"),
               run ? (guint)json_object_get_int_member (run, "waiting") : 0,
               run ? (guint)json_object_get_int_member (run, "running") : 0,
               grade ? (guint)json_object_get_int_member (grade, "waiting") : 0,
