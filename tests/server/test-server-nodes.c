@@ -393,9 +393,13 @@ test_two_nodes (void)
     g_assert_true (square_kept);
   }
 
-  /* The same question, under the same number, told once. */
+  /* The same question, under the same number, told once. What node a
+   * told is all still there, in its numbers; past it, only node b's
+   * continuing may have added its states (thinking, waiting again) if b
+   * already took the lease — a slow machine's case (seen under ASan) —
+   * never a second question. */
   after_kill = events (&fixture, student, defense);
-  g_assert_cmpuint (json_array_get_length (after_kill), ==, json_array_get_length (before));
+  g_assert_cmpuint (json_array_get_length (after_kill), >=, json_array_get_length (before));
   {
     guint questions = 0;
 
@@ -403,8 +407,11 @@ test_two_nodes (void)
       {
         JsonObject *event = json_array_get_object_element (after_kill, i);
 
-        g_assert_cmpint (json_object_get_int_member (event, "seq"),
-                         ==, json_object_get_int_member (json_array_get_object_element (before, i), "seq"));
+        if (i < json_array_get_length (before))
+          g_assert_cmpint (json_object_get_int_member (event, "seq"),
+                           ==, json_object_get_int_member (json_array_get_object_element (before, i), "seq"));
+        else
+          g_assert_cmpstr (json_object_get_string_member (event, "kind"), ==, "state");
         if (g_str_equal (json_object_get_string_member (event, "kind"), "question"))
           {
             questions++;
