@@ -11,98 +11,9 @@
 #include <string.h>
 
 #include "server-fixture.h"
+#include "server-fixture-store.h"
 #include "server-postgres.h"
 #include "viva-server-store-pool.h"
-
-static VivaServerStore *
-open_store (ServerFixture *fixture)
-{
-  g_autoptr(GError) error = NULL;
-  VivaServerStore *store = viva_server_store_open_database (fixture->state_dir, fixture->database, &error);
-
-  g_assert_no_error (error);
-  return store;
-}
-
-/* The exam's `run` jobs, oldest first. */
-static JsonArray *
-run_jobs (ServerFixture *fixture)
-{
-  g_autoptr(VivaServerStore) store = open_store (fixture);
-  g_autoptr(GError) error = NULL;
-  JsonArray *rows = viva_server_db_queryf (viva_server_store_get_db (store), &error,
-                                           "SELECT * FROM jobs WHERE kind = 'run' ORDER BY enqueued_at, id", "");
-
-  g_assert_no_error (error);
-  return rows;
-}
-
-static JsonObject *
-job_row (ServerFixture *fixture,
-         const char    *job_id)
-{
-  g_autoptr(VivaServerStore) store = open_store (fixture);
-  g_autoptr(GError) error = NULL;
-  JsonObject *job = viva_server_store_get_job (store, job_id, &error);
-
-  g_assert_no_error (error);
-  g_assert_nonnull (job);
-  return job;
-}
-
-/* status --json's queue: waiting and running of one kind. */
-static void
-queue_of (ServerFixture *fixture,
-          const char    *kind,
-          gint64        *waiting,
-          gint64        *running)
-{
-  const char *args[] = { "status", "model-quiz", "--json", NULL };
-  g_autofree char *out = NULL;
-  g_auto(GStrv) lines = NULL;
-
-  *waiting = *running = 0;
-  g_assert_cmpint (server_fixture_run (fixture, args, &out), ==, 0);
-  lines = g_strsplit (out, "\n", -1);
-  for (guint i = 0; lines[i] != NULL; i++)
-    {
-      g_autoptr(JsonNode) node = lines[i][0] ? json_from_string (lines[i], NULL) : NULL;
-      JsonObject *row, *kinds;
-
-      if (node == NULL)
-        continue;
-      row = json_node_get_object (node);
-      if (!g_str_equal (json_object_get_string_member (row, "event"), "status"))
-        continue;
-      kinds = json_object_get_object_member (json_object_get_object_member (row, "queue"), "kinds");
-      if (json_object_has_member (kinds, kind))
-        {
-          *waiting = json_object_get_int_member (json_object_get_object_member (kinds, kind), "waiting");
-          *running = json_object_get_int_member (json_object_get_object_member (kinds, kind), "running");
-        }
-    }
-}
-
-/* status's words, as the teacher reads them. */
-static char *
-status_text (ServerFixture *fixture,
-             const char    *exam_id)
-{
-  const char *args[] = { "status", exam_id, NULL };
-  char *out = NULL;
-
-  g_assert_cmpint (server_fixture_run (fixture, args, &out), ==, 0);
-  return out;
-}
-
-static const char *
-state_of (ServerFixture *fixture,
-          const char    *job_id)
-{
-  g_autoptr(JsonObject) job = job_row (fixture, job_id);
-
-  return g_intern_string (json_object_get_string_member (job, "state"));
-}
 
 /* The scripted examiner as the exam's model, with one runPython call. */
 static GSubprocess *
@@ -129,7 +40,7 @@ kept_events (ServerFixture *fixture,
              const char    *defense_id,
              const char    *kind)
 {
-  g_autoptr(VivaServerStore) store = open_store (fixture);
+  g_autoptr(VivaServerStore) store = server_fixture_open_store (fixture);
   g_autoptr(GError) error = NULL;
   g_autoptr(JsonArray) rows = viva_server_db_queryf (viva_server_store_get_db (store), &error,
                                                      "SELECT data FROM defense_events WHERE defense_id = $1"
@@ -223,15 +134,15 @@ test_no_claimer (void)
   }
 
   /* Every run withdrawn, none waiting; the queue says so. */
-  jobs = run_jobs (&fixture);
+  jobs = server_fixture_run_jobs (&fixture);
   g_assert_cmpuint (json_array_get_length (jobs), >=, 2);
   for (guint i = 0; i < json_array_get_length (jobs); i++)
     g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (jobs, i), "state"), ==,
                      "withdrawn");
-  queue_of (&fixture, "run", &waiting, &running);
+  server_fixture_queue_of (&fixture, "model-quiz", "run", &waiting, &running);
   g_assert_cmpint (waiting, ==, 0);
   g_assert_cmpint (running, ==, 0);
-  status = status_text (&fixture, "model-quiz");
+  status = server_fixture_status_text (&fixture, "model-quiz");
   g_assert_null (strstr (status, "no worker or node claims runs"));
 
   server_worker_kill (grader);
@@ -246,7 +157,7 @@ next_waiting_run (ServerFixture *fixture,
 {
   for (guint attempt = 0; attempt < 600; attempt++)
     {
-      g_autoptr(JsonArray) jobs = run_jobs (fixture);
+      g_autoptr(JsonArray) jobs = server_fixture_run_jobs (fixture);
 
       for (guint i = 0; i < json_array_get_length (jobs); i++)
         {
@@ -349,17 +260,17 @@ test_claimed_in_time (void)
   late_claim = claim_run (&fixture, worker_token, late);
   for (;;)
     {
-      g_autoptr(JsonObject) job = job_row (&fixture, late);
+      g_autoptr(JsonObject) job = server_fixture_job (&fixture, late);
 
       if (viva_server_store_now () > json_object_get_int_member (job, "enqueued_at") + claim_ms + 1000)
         break;
       g_usleep (50 * 1000);
     }
-  g_assert_cmpstr (state_of (&fixture, late), ==, "running");
+  g_assert_cmpstr (server_fixture_job_state (&fixture, late), ==, "running");
   /* The wait's withdrawal, had it read the row just before the claim:
    * the claim won the row, nothing is withdrawn. */
   {
-    g_autoptr(VivaServerStore) store = open_store (&fixture);
+    g_autoptr(VivaServerStore) store = server_fixture_open_store (&fixture);
     g_autoptr(GError) error = NULL;
     gboolean withdrawn = TRUE;
 
@@ -367,14 +278,14 @@ test_claimed_in_time (void)
     g_assert_no_error (error);
     g_assert_false (withdrawn);
   }
-  g_assert_cmpstr (state_of (&fixture, late), ==, "running");
+  g_assert_cmpstr (server_fixture_job_state (&fixture, late), ==, "running");
   post_run_result (&fixture, worker_token, late, late_claim,
                    OK_RUN ("CLAIMED-IN-TIME\\n"));
 
   verdict = server_fixture_defend (&fixture, student, "model-quiz", defense);
   g_assert_nonnull (json_object_get_string_member (json_object_get_object_member (verdict, "data"), "verdict"));
-  g_assert_cmpstr (state_of (&fixture, prime), ==, "done");
-  g_assert_cmpstr (state_of (&fixture, late), ==, "done");
+  g_assert_cmpstr (server_fixture_job_state (&fixture, prime), ==, "done");
+  g_assert_cmpstr (server_fixture_job_state (&fixture, late), ==, "done");
   results = kept_events (&fixture, defense, "tool_result");
   g_assert_nonnull (strstr (results, "CLAIMED-IN-TIME"));
 
@@ -382,7 +293,7 @@ test_claimed_in_time (void)
    * died (its lease ran out) and no other took is, once as long again
    * passed, and the dead claimer can record nothing after. */
   {
-    g_autoptr(VivaServerStore) store = open_store (&fixture);
+    g_autoptr(VivaServerStore) store = server_fixture_open_store (&fixture);
     g_autoptr(JsonObject) payload = json_object_new ();
     g_autoptr(JsonObject) claimed = NULL;
     g_autoptr(GError) error = NULL;
@@ -407,7 +318,7 @@ test_claimed_in_time (void)
                                                   "dead", "{\"error\":\"late\"}", &error));
     g_assert_nonnull (error);
   }
-  g_assert_cmpstr (state_of (&fixture, "lone-run"), ==, "withdrawn");
+  g_assert_cmpstr (server_fixture_job_state (&fixture, "lone-run"), ==, "withdrawn");
 
   server_worker_kill (grader);
   server_fixture_teardown (&fixture);
@@ -442,7 +353,7 @@ test_database_away (void)
   defense = server_fixture_submit (&fixture, student, "model-quiz", "double", "def double(x):\n    return 2 * x\n");
   prime = next_waiting_run (&fixture, taken);
   {
-    g_autoptr(JsonObject) row = job_row (&fixture, prime);
+    g_autoptr(JsonObject) row = server_fixture_job (&fixture, prime);
 
     enqueued = json_object_get_int_member (row, "enqueued_at");
   }
@@ -467,7 +378,7 @@ test_database_away (void)
   grader = server_fixture_start_worker (&fixture, "model-quiz", worker_token, "grader", "grade");
   verdict = server_fixture_defend (&fixture, student, "model-quiz", defense);
   g_assert_nonnull (json_object_get_string_member (json_object_get_object_member (verdict, "data"), "verdict"));
-  job = job_row (&fixture, prime);
+  job = server_fixture_job (&fixture, prime);
   g_assert_cmpstr (json_object_get_string_member (job, "state"), ==, "withdrawn");
   g_assert_cmpint (json_object_get_int_member (job, "finished_at"), >=, back);
 

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "server-fixture.h"
+#include "server-fixture-store.h"
 #include "viva-exam-run-request.h"
 #include "viva-server-defense-jobs.h"
 #include "viva-server-store-pool.h"
@@ -20,42 +21,6 @@
 #define SLOW_RUN   "import time\ntime.sleep(1)\nmarker = 'GLOB' + 'ALS-' + str(6 * 7)\n"
 #define SECOND_RUN "print(marker * 2)"
 #define PRINTED    "GLOBALS-42GLOBALS-42"
-
-static VivaServerStore *
-open_store (ServerFixture *fixture)
-{
-  g_autoptr(GError) error = NULL;
-  VivaServerStore *store = viva_server_store_open_database (fixture->state_dir, fixture->database, &error);
-
-  g_assert_no_error (error);
-  return store;
-}
-
-/* The exam's `run` jobs, oldest first. */
-static JsonArray *
-run_jobs (ServerFixture *fixture)
-{
-  g_autoptr(VivaServerStore) store = open_store (fixture);
-  g_autoptr(GError) error = NULL;
-  JsonArray *rows = viva_server_db_queryf (viva_server_store_get_db (store), &error,
-                                           "SELECT * FROM jobs WHERE kind = 'run' ORDER BY enqueued_at, id", "");
-
-  g_assert_no_error (error);
-  return rows;
-}
-
-static JsonObject *
-job_row (ServerFixture *fixture,
-         const char    *job_id)
-{
-  g_autoptr(VivaServerStore) store = open_store (fixture);
-  g_autoptr(GError) error = NULL;
-  JsonObject *job = viva_server_store_get_job (store, job_id, &error);
-
-  g_assert_no_error (error);
-  g_assert_nonnull (job);
-  return job;
-}
 
 /* The request a `run` job carries. */
 static const char *
@@ -68,51 +33,6 @@ request_code (JsonObject *job,
   g_assert_nonnull (*keep);
   payload = json_node_get_object (*keep);
   return json_object_get_string_member_with_default (json_object_get_object_member (payload, "request"), "code", "");
-}
-
-/* status --json's queue: waiting and running of one kind. */
-static void
-queue_of (ServerFixture *fixture,
-          const char    *kind,
-          gint64        *waiting,
-          gint64        *running)
-{
-  const char *args[] = { "status", "model-quiz", "--json", NULL };
-  g_autofree char *out = NULL;
-  g_auto(GStrv) lines = NULL;
-
-  *waiting = *running = 0;
-  g_assert_cmpint (server_fixture_run (fixture, args, &out), ==, 0);
-  lines = g_strsplit (out, "\n", -1);
-  for (guint i = 0; lines[i] != NULL; i++)
-    {
-      g_autoptr(JsonNode) node = lines[i][0] ? json_from_string (lines[i], NULL) : NULL;
-      JsonObject *row, *kinds;
-
-      if (node == NULL)
-        continue;
-      row = json_node_get_object (node);
-      if (!g_str_equal (json_object_get_string_member (row, "event"), "status"))
-        continue;
-      kinds = json_object_get_object_member (json_object_get_object_member (row, "queue"), "kinds");
-      if (json_object_has_member (kinds, kind))
-        {
-          *waiting = json_object_get_int_member (json_object_get_object_member (kinds, kind), "waiting");
-          *running = json_object_get_int_member (json_object_get_object_member (kinds, kind), "running");
-        }
-    }
-}
-
-/* status's words, as the teacher reads them. */
-static char *
-status_text (ServerFixture *fixture,
-             const char    *exam_id)
-{
-  const char *args[] = { "status", exam_id, NULL };
-  char *out = NULL;
-
-  g_assert_cmpint (server_fixture_run (fixture, args, &out), ==, 0);
-  return out;
 }
 
 static GSubprocess *
@@ -166,14 +86,14 @@ test_pool_runs (void)
   /* No worker: the defense's first run sits in the queue, unclaimed. */
   for (guint i = 0; i < 300 && waiting == 0; i++)
     {
-      queue_of (&fixture, "run", &waiting, &running);
+      server_fixture_queue_of (&fixture, "model-quiz", "run", &waiting, &running);
       if (waiting == 0)
         g_usleep (100 * 1000);
     }
   g_assert_cmpint (waiting, ==, 1);
   g_assert_cmpint (running, ==, 0);
   g_clear_pointer (&jobs, json_array_unref);
-  jobs = run_jobs (&fixture);
+  jobs = server_fixture_run_jobs (&fixture);
   g_assert_cmpuint (json_array_get_length (jobs), ==, 1);
   g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (jobs, 0), "state"), ==, "waiting");
 
@@ -182,7 +102,7 @@ test_pool_runs (void)
   while (slow == NULL)
     {
       g_autofree char *claimed = server_worker_wait (a, "claimed");
-      g_autoptr(JsonObject) job = job_row (&fixture, claimed);
+      g_autoptr(JsonObject) job = server_fixture_job (&fixture, claimed);
       g_autoptr(JsonNode) payload = NULL;
 
       if (g_str_equal (json_object_get_string_member (job, "kind"), "run") &&
@@ -200,7 +120,7 @@ test_pool_runs (void)
   /* The slow run: run twice, recorded once, by the second worker; the
    * defense asked for it once. */
   {
-    g_autoptr(JsonObject) job = job_row (&fixture, slow);
+    g_autoptr(JsonObject) job = server_fixture_job (&fixture, slow);
 
     g_assert_cmpstr (json_object_get_string_member (job, "state"), ==, "done");
     g_assert_cmpint (json_object_get_int_member (job, "attempts"), ==, 2);
@@ -208,7 +128,7 @@ test_pool_runs (void)
     g_assert_nonnull (strstr (json_object_get_string_member (job, "finished_by"), "worker"));
   }
   g_clear_pointer (&jobs, json_array_unref);
-  jobs = run_jobs (&fixture);
+  jobs = server_fixture_run_jobs (&fixture);
   g_assert_cmpuint (json_array_get_length (jobs), >=, 3);
   for (guint i = 0; i < json_array_get_length (jobs); i++)
     {
@@ -319,7 +239,7 @@ test_hostile_runs (void)
   g_setenv ("VIVA_SERVER_LEASE_MS", "1000", TRUE);
   server_fixture_setup_full (&fixture, exams, workers_only);
   token = server_fixture_worker_token (&fixture, "server-quiz");
-  store = open_store (&fixture);
+  store = server_fixture_open_store (&fixture);
 
   g_ptr_array_add (tests, viva_grader_test_new_structured ("small numbers", "", "double(3)", "assert result == 6",
                                                            FALSE, 0));
@@ -336,7 +256,7 @@ test_hostile_runs (void)
                                        "UPDATE jobs SET enqueued_at = enqueued_at - 10000", ""));
   g_clear_object (&store);
   {
-    g_autofree char *status = status_text (&fixture, "server-quiz");
+    g_autofree char *status = server_fixture_status_text (&fixture, "server-quiz");
 
     g_assert_nonnull (strstr (status, "Warning: 2 code runs wait and no worker or node claims runs: start "
                                       "`viva-server worker` or serve with --local-jobs."));
@@ -345,7 +265,7 @@ test_hostile_runs (void)
   grade_claim = claim (&fixture, token, grade_run);
   plain_claim = claim (&fixture, token, plain_run);
   {
-    g_autofree char *status = status_text (&fixture, "server-quiz");
+    g_autofree char *status = server_fixture_status_text (&fixture, "server-quiz");
 
     g_assert_null (strstr (status, "no worker or node claims runs"));
   }
@@ -383,7 +303,7 @@ test_hostile_runs (void)
    * from the headers: test-server.c) is below it, so it is met here by
    * the check itself. */
   {
-    g_autoptr(JsonObject) job = job_row (&fixture, plain_run);
+    g_autoptr(JsonObject) job = server_fixture_job (&fixture, plain_run);
     g_autofree char *big = g_strnfill (VIVA_EXAM_RUN_RESULT_MAX_BYTES + 1, 'x');
     g_autofree char *text = g_strdup_printf ("{\"run\":{\"status\":\"ok\",\"stdout\":\"%s\"}}", big);
     g_autoptr(JsonNode) result = json_from_string (text, NULL);
@@ -396,8 +316,8 @@ test_hostile_runs (void)
 
   /* Nothing of that was kept: both still run under the hostile claim. */
   {
-    g_autoptr(JsonObject) a = job_row (&fixture, grade_run);
-    g_autoptr(JsonObject) b = job_row (&fixture, plain_run);
+    g_autoptr(JsonObject) a = server_fixture_job (&fixture, grade_run);
+    g_autoptr(JsonObject) b = server_fixture_job (&fixture, plain_run);
 
     g_assert_cmpstr (json_object_get_string_member (a, "state"), ==, "running");
     g_assert_cmpstr (json_object_get_string_member (b, "state"), ==, "running");
@@ -409,8 +329,8 @@ test_hostile_runs (void)
    * after the runs. */
   for (gboolean expired = FALSE; !expired;)
     {
-      g_autoptr(JsonObject) a = job_row (&fixture, grade_run);
-      g_autoptr(JsonObject) b = job_row (&fixture, plain_run);
+      g_autoptr(JsonObject) a = server_fixture_job (&fixture, grade_run);
+      g_autoptr(JsonObject) b = server_fixture_job (&fixture, plain_run);
       gint64 now = viva_server_store_now ();
 
       expired = json_object_get_int_member (a, "lease_until") < now &&
@@ -423,8 +343,8 @@ test_hostile_runs (void)
     g_autofree char *first = server_worker_wait (worker, "recorded");
     g_autofree char *second = server_worker_wait (worker, "recorded");
     g_autofree char *third = server_worker_wait (worker, "recorded");
-    g_autoptr(JsonObject) a = job_row (&fixture, grade_run);
-    g_autoptr(JsonObject) b = job_row (&fixture, plain_run);
+    g_autoptr(JsonObject) a = server_fixture_job (&fixture, grade_run);
+    g_autoptr(JsonObject) b = server_fixture_job (&fixture, plain_run);
     g_autofree char *late = g_strdup_printf ("{\"claim_id\":\"%s\",\"result\":{\"error\":\"late\"}}", plain_claim);
 
     g_assert_cmpstr (third, ==, grade_job);
@@ -444,15 +364,6 @@ test_hostile_runs (void)
   g_unsetenv ("VIVA_SERVER_LEASE_MS");
 }
 
-static const char *
-state_of (ServerFixture *fixture,
-          const char    *job_id)
-{
-  g_autoptr(JsonObject) job = job_row (fixture, job_id);
-
-  return g_intern_string (json_object_get_string_member (job, "state"));
-}
-
 /* A node's claimer of one place grades one submission at a time, and
  * keeps a place for code runs beside it: a run enqueued while a slow
  * grading runs is done before that grading ends. */
@@ -469,20 +380,20 @@ test_beside_grading (void)
   g_autofree char *run = NULL;
 
   server_fixture_setup_full (&fixture, exams, one_place);
-  store = open_store (&fixture);
+  store = server_fixture_open_store (&fixture);
   json_object_set_string_member (payload, "problem_id", "double");
   json_object_set_string_member (payload, "code", "import time\ntime.sleep(3)\ndef double(x):\n    return 2 * x\n");
   g_assert_true (viva_server_store_enqueue_job (store, "slow-grade", "server-quiz", "grade", NULL, payload, &error));
   g_assert_no_error (error);
-  while (state_of (&fixture, "slow-grade") == g_intern_static_string ("waiting"))
+  while (server_fixture_job_state (&fixture, "slow-grade") == g_intern_static_string ("waiting"))
     g_usleep (20 * 1000);
 
   run = enqueue (store, "run", viva_exam_run_request_new_run (history, "print(1)", 5000));
-  while (state_of (&fixture, run) != g_intern_static_string ("done"))
+  while (server_fixture_job_state (&fixture, run) != g_intern_static_string ("done"))
     g_usleep (20 * 1000);
-  g_assert_cmpstr (state_of (&fixture, "slow-grade"), ==, "running");
+  g_assert_cmpstr (server_fixture_job_state (&fixture, "slow-grade"), ==, "running");
 
-  while (state_of (&fixture, "slow-grade") != g_intern_static_string ("done"))
+  while (server_fixture_job_state (&fixture, "slow-grade") != g_intern_static_string ("done"))
     g_usleep (50 * 1000);
   g_clear_object (&store);
   server_fixture_teardown (&fixture);
@@ -507,7 +418,7 @@ test_stop_drops (void)
   for (guint i = 0; i < 300 && (jobs == NULL || json_array_get_length (jobs) == 0); i++)
     {
       g_clear_pointer (&jobs, json_array_unref);
-      jobs = run_jobs (&fixture);
+      jobs = server_fixture_run_jobs (&fixture);
       if (json_array_get_length (jobs) == 0)
         g_usleep (50 * 1000);
     }
@@ -521,7 +432,7 @@ test_stop_drops (void)
   g_assert_cmpint (g_subprocess_get_exit_status (fixture.process), ==, 0);
   g_clear_object (&fixture.process);
   g_clear_pointer (&jobs, json_array_unref);
-  jobs = run_jobs (&fixture);
+  jobs = server_fixture_run_jobs (&fixture);
   g_assert_cmpuint (json_array_get_length (jobs), ==, 0);
 
   /* Started again, the defense continues and asks for its run anew. */
@@ -529,7 +440,7 @@ test_stop_drops (void)
   for (guint i = 0; i < 300 && json_array_get_length (jobs) == 0; i++)
     {
       g_clear_pointer (&jobs, json_array_unref);
-      jobs = run_jobs (&fixture);
+      jobs = server_fixture_run_jobs (&fixture);
       if (json_array_get_length (jobs) == 0)
         g_usleep (50 * 1000);
     }

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "server-fixture.h"
+#include "server-fixture-store.h"
 #include "viva-server-store-pool.h"
 
 static const char * const two_exams[] = { "exam.json", "exam-other.json", NULL };
@@ -21,29 +22,6 @@ SoupMessage *server_fixture_message (ServerFixture *, const char *, const char *
 /* The grading is slow on purpose: a worker is caught mid-job. */
 #define SLOW_DOUBLE "import time\ntime.sleep(2)\ndef double(x):\n    return 2 * x\n"
 #define SLOW_SQUARE "import time\ntime.sleep(2)\ndef square(x):\n    return x * x\n"
-
-static VivaServerStore *
-open_store (ServerFixture *fixture)
-{
-  g_autoptr(GError) error = NULL;
-  VivaServerStore *store = viva_server_store_open_database (fixture->state_dir, fixture->database, &error);
-
-  g_assert_no_error (error);
-  return store;
-}
-
-static JsonObject *
-job_row (ServerFixture *fixture,
-         const char    *job_id)
-{
-  g_autoptr(VivaServerStore) store = open_store (fixture);
-  g_autoptr(GError) error = NULL;
-  JsonObject *job = viva_server_store_get_job (store, job_id, &error);
-
-  g_assert_no_error (error);
-  g_assert_nonnull (job);
-  return job;
-}
 
 static char *
 submit (ServerFixture *fixture,
@@ -72,7 +50,7 @@ assert_graded_once (ServerFixture *fixture,
                     gint64         attempts,
                     gint64         tests)
 {
-  g_autoptr(JsonObject) job = job_row (fixture, job_id);
+  g_autoptr(JsonObject) job = server_fixture_job (fixture, job_id);
   g_autoptr(JsonNode) result = NULL;
   JsonObject *grade;
 
@@ -212,7 +190,7 @@ test_pool (void)
   g_assert_cmpstr (claimed, ==, second);
   assert_graded_once (&fixture, second, 2, 1);
   {
-    g_autoptr(JsonObject) job = job_row (&fixture, second);
+    g_autoptr(JsonObject) job = server_fixture_job (&fixture, second);
 
     g_assert_nonnull (strstr (json_object_get_string_member (job, "claimed_by"), "worker b2"));
   }
@@ -404,14 +382,14 @@ test_hostile (void)
   }
 
   /* Nothing of that was kept: the job still runs, its claim holds. */
-  row = job_row (&fixture, job_id);
+  row = server_fixture_job (&fixture, job_id);
   g_assert_cmpstr (json_object_get_string_member (row, "state"), ==, "running");
   g_clear_pointer (&row, json_object_unref);
 
   /* Well-formed, it is kept as rebuilt from its tests: its own count
    * ("passed": 2) is not taken. */
   g_assert_cmpuint (post (&fixture, path, token, body), ==, 200);
-  row = job_row (&fixture, job_id);
+  row = server_fixture_job (&fixture, job_id);
   g_assert_cmpstr (json_object_get_string_member (row, "state"), ==, "done");
   kept = json_from_string (json_object_get_string_member (row, "result"), NULL);
   g_assert_cmpint (json_object_get_int_member (json_node_get_object (kept), "passed"), ==, 0);
@@ -459,7 +437,7 @@ wait_done (ServerFixture *fixture,
 {
   for (guint attempt = 0; attempt < 600; attempt++)
     {
-      JsonObject *job = job_row (fixture, job_id);
+      JsonObject *job = server_fixture_job (fixture, job_id);
 
       if (g_str_equal (json_object_get_string_member (job, "state"), "done"))
         return job;
@@ -496,7 +474,7 @@ test_wake (void)
 
   if (fixture.database != NULL)
     {
-      g_autoptr(VivaServerStore) store = open_store (&fixture);
+      g_autoptr(VivaServerStore) store = server_fixture_open_store (&fixture);
       g_autoptr(JsonObject) payload = json_object_new ();
       g_autoptr(JsonObject) other = NULL;
       g_autoptr(GError) error = NULL;
@@ -538,7 +516,7 @@ test_submit_once (void)
 
   server_fixture_setup_full (&fixture, two_exams, workers_only);
   student = server_fixture_sign_in (&fixture, "server-quiz", "s1");
-  store = open_store (&fixture);
+  store = server_fixture_open_store (&fixture);
 
   first = server_fixture_request (&fixture, "POST", path, student, body, &status, NULL);
   g_assert_cmpuint (status, ==, 201);
@@ -701,7 +679,7 @@ test_claim_waits (void)
   }
   if (fixture.database != NULL)
     {
-      g_autoptr(VivaServerStore) store = open_store (&fixture);
+      g_autoptr(VivaServerStore) store = server_fixture_open_store (&fixture);
       g_autoptr(JsonObject) payload = json_object_new ();
       g_autoptr(GError) error = NULL;
       GBytes *reply = NULL;
